@@ -1,0 +1,11 @@
+// Measures this machine's sgemm throughput, the "peak" that CPU MFU is quoted
+// against (DESIGN.md, Measurement definitions).
+#pragma once
+
+namespace zerolab {
+
+// Runs square sgemms of size n with the current BLAS thread count for about
+// `seconds` and returns the best observed FLOP/s.
+double measureSgemmPeakFlops(int n = 1024, double seconds = 0.3);
+
+} // namespace zerolab

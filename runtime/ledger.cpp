@@ -1,0 +1,60 @@
+// Ledger bookkeeping and /proc-based RSS measurement.
+#include "runtime/ledger.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace zerolab {
+
+void MemoryLedger::add(MemCategory c, long long bytes) {
+    m_current[c] += bytes;
+    if (m_current.total() > m_peak)
+        m_peak = m_current.total();
+}
+
+void MemoryLedger::sub(MemCategory c, long long bytes) {
+    m_current[c] -= bytes;
+}
+
+static long long procStatusKb(const char* key) {
+    std::FILE* f = std::fopen("/proc/self/status", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    long long kb = 0;
+    const std::size_t n = std::strlen(key);
+    while (std::fgets(line, sizeof line, f)) {
+        if (std::strncmp(line, key, n) == 0) {
+            kb = std::atoll(line + n);
+            break;
+        }
+    }
+    std::fclose(f);
+    return kb;
+}
+
+long long MemoryLedger::processRss() {
+    return procStatusKb("VmRSS:") * 1024;
+}
+long long MemoryLedger::processPeakRss() {
+    return procStatusKb("VmHWM:") * 1024;
+}
+
+// 64-byte alignment: AVX-512 loads and cache lines.
+void* ledgerAllocate(std::size_t bytes) {
+    if (bytes == 0)
+        return nullptr;
+    void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+    if (!p)
+        throw std::bad_alloc();
+    std::memset(p, 0, bytes);
+    return p;
+}
+
+void ledgerFree(void* p) {
+    std::free(p);
+}
+
+} // namespace zerolab

@@ -1,0 +1,157 @@
+// The compute-op interface: every op the GPT-2 model and the optimizer run, as
+// forward/backward pairs (llm.c's op set), behind one seam with a CPU
+// implementation now and a CUDA one later.
+#pragma once
+
+#include "kernels/bf16.h"
+
+#include <cstddef>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace zerolab {
+
+// The one exception type of kernels/: invalid shapes or arguments (the message
+// names the op and the offending value) and failed allocations.
+class KernelError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Hyper-parameters of one Adam/AdamW step. Gradients are first multiplied by
+// gradScale (1/accumulation, the clipping factor, ...). With decoupled = true
+// (AdamW, DeepSpeed/PyTorch formula):
+//   g = gradScale*grad; m = b1*m + (1-b1)*g; v = b2*v + (1-b2)*g*g
+//   p -= lr * (mhat/(sqrt(vhat)+eps) + weightDecay*p), mhat = m/(1-b1^t), vhat = v/(1-b2^t)
+// With decoupled = false (Adam): g = gradScale*grad + weightDecay*p, and no decay term in the
+// update.
+struct AdamParams {
+    float lr = 1e-3f;
+    float beta1 = 0.9f;
+    float beta2 = 0.999f;
+    float eps = 1e-8f;
+    float weightDecay = 0.0f;
+    int step = 1; // t, 1-based, for the bias correction
+    float gradScale = 1.0f;
+    bool decoupled = true;
+};
+
+// Conventions of every op:
+// - Pointers are device pointers of the implementation (host memory for the CPU
+//   kernels); allocate them with allocate() so that code runs on any backend.
+// - Row-major, fp32 compute. B batch, T time, C channels, NH heads (hs = C/NH),
+//   OC out channels, V real vocabulary, Vp padded vocabulary (Vp >= V), N rows.
+// - Forward ops overwrite their outputs. Backward ops ACCUMULATE (+=) into every
+//   gradient they produce, so the caller zeroes gradients once per accumulation
+//   boundary; the exceptions are scratch buffers, named as such.
+// - Inputs and outputs do not alias unless an op says so.
+// - Threading: an implementation is used from one host thread at a time; it runs
+//   its own parallelism (threads given at construction) inside each call.
+class Kernels {
+public:
+    virtual ~Kernels() = default;
+
+    virtual std::string_view name() const = 0;
+    virtual int threads() const = 0;
+
+    // ---- memory: device buffers of this implementation ----
+    // Returns `bytes` of device memory, 64-byte aligned; throws KernelError when it cannot.
+    virtual void* allocate(std::size_t bytes) = 0;
+    virtual void release(void* p) = 0;
+    virtual void copyToDevice(void* dst, const void* hostSrc, std::size_t bytes) = 0;
+    virtual void copyToHost(void* hostDst, const void* src, std::size_t bytes) = 0;
+    virtual void copyOnDevice(void* dst, const void* src, std::size_t bytes) = 0;
+    // Waits for all work issued so far (a no-op on the CPU, whose calls are synchronous).
+    virtual void synchronize() = 0;
+
+    // ---- encoder: token + position embedding ----
+    // out(B,T,C) = wte[inp[b,t]] + wpe[t]; inp(B,T) in [0,Vp), wte(Vp,C), wpe(>=T,C).
+    virtual void encoderForward(float* out, const int* inp, const float* wte, const float* wpe,
+                                int B, int T, int C) = 0;
+    // dwte(Vp,C) += scatter of dout(B,T,C) by token; dwpe(T,C) += sum over b.
+    virtual void encoderBackward(float* dwte, float* dwpe, const float* dout, const int* inp, int B,
+                                 int T, int C) = 0;
+
+    // ---- layernorm over the last axis, eps 1e-5 ----
+    // out(N,C), mean(N), rstd(N) written; inp(N,C), weight(C), bias(C).
+    virtual void layernormForward(float* out, float* mean, float* rstd, const float* inp,
+                                  const float* weight, const float* bias, int N, int C) = 0;
+    // dinp(N,C), dweight(C), dbias(C) +=; uses the forward's mean and rstd.
+    virtual void layernormBackward(float* dinp, float* dweight, float* dbias, const float* dout,
+                                   const float* inp, const float* weight, const float* mean,
+                                   const float* rstd, int N, int C) = 0;
+
+    // ---- matmul: out = inp * weight^T + bias (a Linear layer) ----
+    // out(N,OC), inp(N,C), weight(OC,C), bias(OC) or nullptr.
+    virtual void matmulForward(float* out, const float* inp, const float* weight, const float* bias,
+                               int N, int C, int OC) = 0;
+    // dinp(N,C) += dout*weight; dweight(OC,C) += dout^T*inp; dbias(OC) += column sums of dout
+    // (dbias may be nullptr). dinp may be nullptr when the input needs no gradient.
+    virtual void matmulBackward(float* dinp, float* dweight, float* dbias, const float* dout,
+                                const float* inp, const float* weight, int N, int C, int OC) = 0;
+
+    // ---- causal multi-head self-attention, scale 1/sqrt(hs) ----
+    // qkv(B,T,3C) holds q, k, v side by side per token, head h at channels [h*hs, (h+1)*hs).
+    // Writes out(B,T,C), preatt(B,NH,T,T) (scaled scores; entries above the diagonal are
+    // unspecified) and att(B,NH,T,T) (softmax, exactly 0 above the diagonal).
+    virtual void attentionForward(float* out, float* preatt, float* att, const float* qkv, int B,
+                                  int T, int C, int NH) = 0;
+    // dqkv(B,T,3C) +=. dpreatt and datt (B,NH,T,T) are scratch: overwritten, not accumulated.
+    virtual void attentionBackward(float* dqkv, float* dpreatt, float* datt, const float* dout,
+                                   const float* qkv, const float* att, int B, int T, int C,
+                                   int NH) = 0;
+
+    // ---- GELU, tanh approximation ----
+    virtual void geluForward(float* out, const float* inp, std::size_t n) = 0;
+    // dinp += gelu'(inp) * dout.
+    virtual void geluBackward(float* dinp, const float* inp, const float* dout, std::size_t n) = 0;
+
+    // ---- residual: out = a + b ----
+    virtual void residualForward(float* out, const float* a, const float* b, std::size_t n) = 0;
+    // da += dout; db += dout.
+    virtual void residualBackward(float* da, float* db, const float* dout, std::size_t n) = 0;
+
+    // ---- softmax + cross-entropy over the first V of Vp logits ----
+    // losses(B,T) = -log probs[target]; probs(B,T,Vp) with probs[V..Vp) = 0; logits(B,T,Vp);
+    // targets(B,T) in [0,V) (KernelError otherwise).
+    virtual void softmaxCrossEntropyForward(float* losses, float* probs, const float* logits,
+                                            const int* targets, int B, int T, int V, int Vp) = 0;
+    // dlogits(B,T,Vp) += (probs - onehot(target)) * dlosses(B,T) over the first V entries;
+    // the padded entries are left untouched.
+    virtual void crossEntropySoftmaxBackward(float* dlogits, const float* dlosses,
+                                             const float* probs, const int* targets, int B, int T,
+                                             int V, int Vp) = 0;
+
+    // ---- optimizer (see AdamParams for the formula) ----
+    // params, m, v (n) updated in place; grads (n) read.
+    virtual void adamw(float* params, const float* grads, float* m, float* v, std::size_t n,
+                       const AdamParams& hp) = 0;
+    // Mixed precision: master, m, v fp32 updated in place; paramsOut (bf16) = the new master,
+    // rounded to nearest even; grads bf16 or fp32.
+    virtual void adamwMixed(float* master, Bf16* paramsOut, const Bf16* grads, float* m, float* v,
+                            std::size_t n, const AdamParams& hp) = 0;
+    virtual void adamwMixed(float* master, Bf16* paramsOut, const float* grads, float* m, float* v,
+                            std::size_t n, const AdamParams& hp) = 0;
+
+    // ---- conversions and vector utilities ----
+    // out = round-to-nearest-even(in).
+    virtual void toBf16(Bf16* out, const float* in, std::size_t n) = 0;
+    // out = in (exact).
+    virtual void toFloat(float* out, const Bf16* in, std::size_t n) = 0;
+    // y += alpha * x.
+    virtual void axpy(float* y, float alpha, const float* x, std::size_t n) = 0;
+    virtual void scale(float* x, float s, std::size_t n) = 0;
+    virtual void zero(float* x, std::size_t n) = 0;
+    virtual void zero(Bf16* x, std::size_t n) = 0;
+    // Sum of x[i]^2 accumulated in double (for global-norm clipping).
+    virtual double sumSquares(const float* x, std::size_t n) = 0;
+    virtual double sumSquares(const Bf16* x, std::size_t n) = 0;
+};
+
+// The CPU implementation: OpenBLAS sgemm plus OpenMP loops. `threads` (>= 1) sets both
+// OpenBLAS's thread count (process-wide) and the width of this object's parallel loops.
+std::unique_ptr<Kernels> makeCpuKernels(int threads);
+
+} // namespace zerolab

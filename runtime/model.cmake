@@ -1,0 +1,5 @@
+# The GPT-2 model part of runtime/: layouts in zerolab_core (the planner and the
+# GUI size memory with them, no MPI), the model itself in zerolab_runtime.
+target_sources(zerolab_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/param_layout.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/activation_layout.cpp)

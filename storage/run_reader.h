@@ -1,0 +1,66 @@
+// RunReader: how the GUI and zerolab-runs read the store, incrementally and without
+// ever surfacing "database is locked"; also the few writes they make (commands,
+// notes, tags, delete, lost-run marking).
+#pragma once
+
+#include "storage/records.h"
+#include "storage/run_store.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace zerolab {
+
+// Owns its RunStore. Not thread-safe: the GUI gives its reader to one worker thread.
+// Each method reads one consistent snapshot, so a step is seen with all of its rank
+// rows or not at all. Every method throws StoreError (unknown run id included).
+class RunReader {
+public:
+    explicit RunReader(RunStore store);
+    RunReader(RunReader&&) noexcept;
+    RunReader& operator=(RunReader&&) noexcept;
+    ~RunReader();
+
+    // Newest first.
+    std::vector<RunSummary> listRuns();
+    RunSummary summary(std::int64_t run_id);
+    RunRecord run(std::int64_t run_id);
+    // An id ("12") or a unique run name; nullopt when nothing matches; StoreError
+    // when a name matches several runs.
+    std::optional<std::int64_t> resolveRun(const std::string& id_or_name);
+
+    std::vector<Segment> segments(std::int64_t run_id);
+    // Steps with step > after_step, ascending; their `ranks` are left empty.
+    std::vector<StepRecord> steps(std::int64_t run_id, std::int64_t after_step = -1);
+    // The rank rows of one step, by rank.
+    std::vector<RankRecord> rankRows(std::int64_t run_id, std::int64_t step);
+    // Rank rows with step > after_step, by step then rank.
+    std::vector<RankSample> rankSeries(std::int64_t run_id, std::int64_t after_step = -1);
+    // Events with id > after_id, ascending.
+    std::vector<Event> events(std::int64_t run_id, std::int64_t after_id = 0);
+    std::vector<Checkpoint> checkpoints(std::int64_t run_id);
+    std::vector<Command> commands(std::int64_t run_id);
+
+    // Changes whenever another connection commits (PRAGMA data_version); cheap to poll.
+    std::int64_t dataVersion();
+
+    // Queues a command for the run's rank 0; returns its id.
+    std::int64_t postCommand(std::int64_t run_id, CommandKind kind, double arg = kUnknown);
+    void setNotes(std::int64_t run_id, const std::string& notes);
+    void setTags(std::int64_t run_id, const std::vector<std::string>& tags);
+    void addTag(std::int64_t run_id, const std::string& tag);
+    // Deletes the run and everything recorded for it.
+    void deleteRun(std::int64_t run_id);
+    // Marks `running` runs lost whose heartbeat is older than stale_after_s and whose
+    // pid is not alive (checked only for runs on this host). Returns the ids marked.
+    std::vector<std::int64_t> markLostRuns(double stale_after_s);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace zerolab

@@ -1,0 +1,57 @@
+// RunWriter: how the runtime's rank 0 records a run. Each appendStep is one
+// transaction (step row, every rank row, heartbeat), so a crash loses at most
+// the step in flight.
+#pragma once
+
+#include "storage/records.h"
+#include "storage/run_store.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace zerolab {
+
+// Owns its RunStore. Not thread-safe; one writer per run at a time.
+// Every method throws StoreError.
+class RunWriter {
+public:
+    explicit RunWriter(RunStore store);
+    RunWriter(RunWriter&&) noexcept;
+    RunWriter& operator=(RunWriter&&) noexcept;
+    ~RunWriter();
+
+    // Inserts a run with status running, started now; returns its id.
+    std::int64_t createRun(const RunInfo& info);
+    // Continues an existing run (resume from a checkpoint): status back to running,
+    // heartbeat now, ended_at cleared. Call beginSegment next.
+    void attachRun(std::int64_t run_id);
+    std::int64_t runId() const;
+
+    // Starts a segment at seg.start_step; seg.index is ignored and assigned (0 for the
+    // first, then one more than the run's last). Steps, rank rows and checkpoints at or
+    // after start_step are deleted first: a resumed run rewinds to its checkpoint.
+    int beginSegment(const Segment& seg);
+
+    // One transaction: the step, all its rank rows and (at most once a second) the
+    // heartbeat. Requires beginSegment first; the step number must be new for the run.
+    void appendStep(const StepRecord& step);
+
+    void addEvent(EventLevel level, int rank, const std::string& message);
+    // Stores cp with the current segment and the current time.
+    void addCheckpoint(const Checkpoint& cp);
+    void heartbeat();
+    // Ends the run: status (not Running), ended now, an optional message.
+    void finish(RunStatus status, const std::string& message = {});
+
+    // Commands for this run not yet acknowledged, oldest first.
+    std::vector<Command> pendingCommands();
+    void ackCommand(std::int64_t command_id, const std::string& message = {});
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace zerolab

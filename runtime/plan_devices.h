@@ -26,19 +26,19 @@ inline constexpr std::array<DevicePreset, 4> kDevicePresets = {{
     {"h200-141", "H200 141 GB", 143771 * kMiB},
 }};
 
-inline std::optional<Device> findDevice(std::string_view key) {
+inline std::optional<DeviceMemory> findDevice(std::string_view key) {
     for (const auto& d : kDevicePresets)
         if (d.key == key)
-            return Device{std::string(d.key), std::string(d.label), d.capacity_bytes};
+            return DeviceMemory{std::string(d.key), std::string(d.label), d.capacity_bytes};
     return std::nullopt;
 }
 
 // Throws PlanError for a capacity below one byte.
-inline Device customDevice(long long capacity_bytes) {
+inline DeviceMemory customDevice(long long capacity_bytes) {
     if (capacity_bytes < 1)
         throw PlanError("device: custom capacity must be positive, got " +
                         std::to_string(capacity_bytes) + " bytes");
-    return Device{"custom", "custom", capacity_bytes};
+    return DeviceMemory{"custom", "custom", capacity_bytes};
 }
 
 } // namespace zerolab

@@ -3,6 +3,7 @@
 // and the --explain text. Pure arithmetic: no MPI, no Qt (the GUI links it).
 #pragma once
 
+#include "runtime/config.h"
 #include "runtime/model_shape.h"
 #include "storage/mem_category.h"
 
@@ -13,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace zerolab {
@@ -24,10 +26,6 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// Fp32: params, grads, m, v in fp32, no master copy (K = 8 in the paper's terms).
-// Bf16Mixed: bf16 params and grads, fp32 master + m + v (K = 12).
-enum class Precision { Fp32, Bf16Mixed };
-
 // ZeroPaper: the ZeRO paper / DeepSpeed layout (grads at the param dtype, the fp32
 // master sharded with m and v). Chapter: the reference chapter's layout (fp32 grads,
 // fp32 master replicated at every stage, only m and v follow the stage's sharding);
@@ -38,7 +36,8 @@ enum class Convention { ZeroPaper, Chapter };
 enum class ByteUnit { GB, GiB };
 
 // A device's memory. Presets live in plan_devices.h; custom devices carry key "custom".
-struct Device {
+// (Named DeviceMemory because config.h's Device is the cpu/cuda choice.)
+struct DeviceMemory {
     std::string key;   // "a100-40", "a100-80", "h100-80", "h200-141", "custom"
     std::string label; // "A100 80 GB"
     long long capacity_bytes = 0;
@@ -54,6 +53,8 @@ struct PlanInput {
     double params = 0;
     int world = 1; // N, data-parallel ranks
     int stage = 0; // the stage the verdict and explain() default to; all four are planned
+    // config.h's Precision. Fp32: params, grads, m, v in fp32, no master (K = 8).
+    // Bf16Mixed: bf16 params and grads, fp32 master + m + v (K = 12).
     Precision precision = Precision::Bf16Mixed;
     bool master_weights = true; // Bf16Mixed only: keep the fp32 master copy (llm.c's -w 1)
     Convention convention = Convention::ZeroPaper;
@@ -73,7 +74,7 @@ struct PlanInput {
     int grad_accumulation = 1;
     double bandwidth_gbps = 100.0; // bus bandwidth in GB/s (1e9 bytes/s) for comm time
 
-    Device device{"a100-80", "A100 80 GB", 81920LL * 1024 * 1024};
+    DeviceMemory device{"a100-80", "A100 80 GB", 81920LL * 1024 * 1024};
 };
 
 // One chapter slip: what it claims next to the correct value, at this input's psi, N.
@@ -153,7 +154,7 @@ nlohmann::json toJson(const Plan& p);
 // Stages 0-3 side by side, the unit named in the header, then the verdict and errata.
 std::string formatTable(const Plan& p, ByteUnit unit = ByteUnit::GB);
 
-std::string_view precisionName(Precision p);   // "bf16", "fp32"
-std::string_view conventionName(Convention c); // "paper", "chapter"
+// "paper", "chapter" (the CLI's --convention values); precision names are config.h's toString.
+std::string_view conventionName(Convention c);
 
 } // namespace zerolab

@@ -1,5 +1,5 @@
-// Builds the activation arena layout of activation_layout.h: llm.c's forward
-// activations per layer, then the layer-independent buffers and gradient scratch.
+// Builds the activation arena layout of activation_layout.h: the layer-independent
+// buffers and gradient scratch, then the forward activations of each layer.
 #include "runtime/activation_layout.h"
 
 #include <stdexcept>
@@ -40,28 +40,11 @@ ActivationLayout makeActivationLayout(const ModelShape& s, int B, int T) {
     a.B = B;
     a.T = T;
 
-    ArenaCursor layer;
-    LayerActivationOffsets& o = a.layer;
-    o.ln1 = layer.take(BTC);
-    o.ln1_mean = layer.take(BT);
-    o.ln1_rstd = layer.take(BT);
-    o.qkv = layer.take(3 * BTC);
-    o.atty = layer.take(BTC);
-    o.preatt = layer.take(att);
-    o.att = layer.take(att);
-    o.attproj = layer.take(BTC);
-    o.residual2 = layer.take(BTC);
-    o.ln2 = layer.take(BTC);
-    o.ln2_mean = layer.take(BT);
-    o.ln2_rstd = layer.take(BT);
-    o.fch = layer.take(4 * BTC);
-    o.fch_gelu = layer.take(4 * BTC);
-    o.fcproj = layer.take(BTC);
-    o.residual3 = layer.take(BTC);
-    a.layer_stride = layer.size();
-
     ArenaCursor other;
+    a.tokens = other.take(2 * BT);
     a.encoded = other.take(BTC);
+    a.preatt = other.take(att);
+    a.proj = other.take(BTC);
     a.lnf = other.take(BTC);
     a.lnf_mean = other.take(BT);
     a.lnf_rstd = other.take(BT);
@@ -69,14 +52,28 @@ ActivationLayout makeActivationLayout(const ModelShape& s, int B, int T) {
     a.probs = other.take(BT * Vp);
     a.losses = other.take(BT);
     a.dresidual = other.take(BTC);
-    a.dln = other.take(BTC);
     a.dwide_a = other.take(4 * BTC);
     a.dwide_b = other.take(4 * BTC);
     a.datt = other.take(att);
-    a.dpreatt = other.take(att);
     a.other_floats = other.size();
 
-    // The other buffers come first, the layer blocks after them.
+    ArenaCursor layer;
+    LayerActivationOffsets& o = a.layer;
+    o.ln1 = layer.take(BTC);
+    o.ln1_mean = layer.take(BT);
+    o.ln1_rstd = layer.take(BT);
+    o.qkv = layer.take(3 * BTC);
+    o.atty = layer.take(BTC);
+    o.att = layer.take(att);
+    o.residual2 = layer.take(BTC);
+    o.ln2 = layer.take(BTC);
+    o.ln2_mean = layer.take(BT);
+    o.ln2_rstd = layer.take(BT);
+    o.fch = layer.take(4 * BTC);
+    o.fch_gelu = layer.take(4 * BTC);
+    o.residual3 = layer.take(BTC);
+    a.layer_stride = layer.size();
+
     a.layers = a.other_floats;
     a.total_floats = a.other_floats + a.layer_stride * s.n_layer;
     return a;

@@ -42,6 +42,7 @@ ParamLayout makeParamLayout(const ModelShape& s, int pad_multiple) {
     if (s.n_layer < 1 || s.n_embd < 1 || s.seq_len < 1 || s.padded_vocab_size < 1)
         throw std::invalid_argument("param layout: the model shape is empty");
     ParamLayout p;
+    p.shape = s;
     p.pad_multiple = pad_multiple;
     std::int64_t offset = 0;
     auto push = [&](bool (*member)(ParamTensor)) {

@@ -28,6 +28,7 @@ struct UnitLayout {
 };
 
 struct ParamLayout {
+    ModelShape shape;
     std::vector<UnitLayout> units; // n_layer + 2 units, back to back
     std::int64_t total_elems = 0;  // psi, == paramCount(shape)
     std::int64_t padded_total = 0; // sum of padded_elems: the flat buffer's length

@@ -1,0 +1,254 @@
+// MPI collectives on a progress thread, with bf16 sums through a user-defined
+// MPI_Op. Timing: each collective is timed where it runs (the progress thread);
+// the compute thread's blocked time is the exposed communication.
+#include "runtime/comm_mpi.h"
+
+#include "kernels/bf16.h"
+#include "runtime/comm_handle_state.h"
+
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <unistd.h>
+
+namespace zerolab {
+
+namespace {
+
+void bf16SumOp(void* in, void* inout, int* len, MPI_Datatype*) {
+    const auto* a = static_cast<const Bf16*>(in);
+    auto* b = static_cast<Bf16*>(inout);
+    for (int i = 0; i < *len; ++i)
+        b[i] = bf16FromFloat(floatFromBf16(a[i]) + floatFromBf16(b[i]));
+}
+
+std::string mpiErrorString(int rc) {
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, msg, &len);
+    return std::string(msg, static_cast<std::size_t>(len));
+}
+
+int checkedCount(std::size_t count, const char* what) {
+    if (count > static_cast<std::size_t>(INT32_MAX))
+        throw CommError(std::string(what) + ": count " + std::to_string(count) +
+                        " exceeds MPI's int range");
+    return static_cast<int>(count);
+}
+
+} // namespace
+
+MpiSession::MpiSession(int* argc, char*** argv) {
+    int provided = 0;
+    const int rc = MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided);
+    if (rc != MPI_SUCCESS)
+        throw CommError("MPI_Init_thread failed: " + mpiErrorString(rc));
+    if (provided < MPI_THREAD_SERIALIZED) {
+        MPI_Finalize();
+        throw CommError("the MPI library does not provide MPI_THREAD_SERIALIZED (got level " +
+                        std::to_string(provided) + ")");
+    }
+}
+
+MpiSession::~MpiSession() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized)
+        MPI_Finalize();
+}
+
+void MpiSession::abort(int code) {
+    MPI_Abort(MPI_COMM_WORLD, code);
+    std::_Exit(code);
+}
+
+MpiCommunicator::MpiCommunicator() {
+    check(MPI_Comm_dup(MPI_COMM_WORLD, &m_comm), "MPI_Comm_dup");
+    MPI_Comm_set_errhandler(m_comm, MPI_ERRORS_RETURN);
+    check(MPI_Comm_rank(m_comm, &m_rank), "MPI_Comm_rank");
+    check(MPI_Comm_size(m_comm, &m_size), "MPI_Comm_size");
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    m_host = host;
+    check(MPI_Type_contiguous(2, MPI_BYTE, &m_bf16), "MPI_Type_contiguous");
+    check(MPI_Type_commit(&m_bf16), "MPI_Type_commit");
+    check(MPI_Op_create(&bf16SumOp, 1, &m_bf16Sum), "MPI_Op_create");
+    m_progress = std::thread([this] { progressLoop(); });
+}
+
+MpiCommunicator::~MpiCommunicator() {
+    {
+        std::lock_guard lock(m_queueMutex);
+        m_stopping = true;
+    }
+    m_queueCv.notify_all();
+    if (m_progress.joinable())
+        m_progress.join();
+    MPI_Op_free(&m_bf16Sum);
+    MPI_Type_free(&m_bf16);
+    MPI_Comm_free(&m_comm);
+}
+
+void MpiCommunicator::check(int rc, const char* what) const {
+    if (rc != MPI_SUCCESS)
+        throw CommError("rank " + std::to_string(m_rank) + " on " + m_host + ": " + what +
+                        " failed: " + mpiErrorString(rc));
+}
+
+void MpiCommunicator::progressLoop() {
+    for (;;) {
+        std::shared_ptr<CommHandle::State> s;
+        {
+            std::unique_lock lock(m_queueMutex);
+            m_queueCv.wait(lock, [&] { return m_stopping || !m_queue.empty(); });
+            if (m_queue.empty())
+                return;
+            s = std::move(m_queue.front());
+            m_queue.pop_front();
+        }
+        try {
+            s->job();
+            s->finish(nullptr);
+        } catch (...) {
+            s->finish(std::current_exception());
+        }
+    }
+}
+
+CommHandle MpiCommunicator::enqueue(std::shared_ptr<CommHandle::State> s, bool exposed) {
+    if (exposed)
+        s->onWaited = [this](double ms) { recordWait(ms); };
+    {
+        std::lock_guard lock(m_queueMutex);
+        m_queue.push_back(s);
+    }
+    m_queueCv.notify_one();
+    return CommHandle(std::move(s));
+}
+
+void MpiCommunicator::recordWait(double ms) {
+    std::lock_guard lock(m_statsMutex);
+    m_stats.exposed_ms += ms;
+}
+
+CommHandle MpiCommunicator::startTimed(Collective c, long long bytes, std::function<void()> call) {
+    auto s = std::make_shared<CommHandle::State>();
+    s->job = [this, c, bytes, call = std::move(call)] {
+        const auto t0 = std::chrono::steady_clock::now();
+        call();
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
+        std::lock_guard lock(m_statsMutex);
+        auto& st = m_stats[c];
+        st.ms += ms;
+        st.bytes += bytes;
+        st.calls += 1;
+    };
+    return enqueue(std::move(s), true);
+}
+
+CommHandle MpiCommunicator::startUntimed(std::function<void()> call) {
+    auto s = std::make_shared<CommHandle::State>();
+    s->job = std::move(call);
+    return enqueue(std::move(s), false);
+}
+
+CommHandle MpiCommunicator::startAllReduce(void* buf, std::size_t count, CommDType t) {
+    const int n = checkedCount(count, "all-reduce");
+    const long long bytes = static_cast<long long>(count * commDTypeBytes(t));
+    return startTimed(Collective::AllReduce, bytes, [this, buf, n, t] {
+        if (t == CommDType::F32)
+            check(MPI_Allreduce(MPI_IN_PLACE, buf, n, MPI_FLOAT, MPI_SUM, m_comm), "MPI_Allreduce");
+        else
+            check(MPI_Allreduce(MPI_IN_PLACE, buf, n, m_bf16, m_bf16Sum, m_comm),
+                  "MPI_Allreduce(bf16)");
+    });
+}
+
+CommHandle MpiCommunicator::startReduceScatter(void* buf, std::size_t count, CommDType t) {
+    const int n = checkedCount(count, "reduce-scatter");
+    const std::size_t esz = commDTypeBytes(t);
+    const long long bytes = static_cast<long long>(count * esz * m_size);
+    return startTimed(Collective::ReduceScatter, bytes, [this, buf, n, t, esz] {
+        // In place: MPI leaves the summed slice at the front; move it to slice `rank`.
+        if (t == CommDType::F32)
+            check(MPI_Reduce_scatter_block(MPI_IN_PLACE, buf, n, MPI_FLOAT, MPI_SUM, m_comm),
+                  "MPI_Reduce_scatter_block");
+        else
+            check(MPI_Reduce_scatter_block(MPI_IN_PLACE, buf, n, m_bf16, m_bf16Sum, m_comm),
+                  "MPI_Reduce_scatter_block(bf16)");
+        if (m_rank != 0) {
+            auto* b = static_cast<char*>(buf);
+            std::memmove(b + static_cast<std::size_t>(m_rank) * n * esz, b, n * esz);
+        }
+    });
+}
+
+CommHandle MpiCommunicator::startAllGather(void* buf, std::size_t count, CommDType t) {
+    const int n = checkedCount(count, "all-gather");
+    const std::size_t esz = commDTypeBytes(t);
+    const long long bytes = static_cast<long long>(count * esz * m_size);
+    return startTimed(Collective::AllGather, bytes, [this, buf, n, t] {
+        check(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, n,
+                            t == CommDType::F32 ? MPI_FLOAT : m_bf16, m_comm),
+              "MPI_Allgather");
+    });
+}
+
+void MpiCommunicator::allReduce(void* buf, std::size_t count, CommDType t) {
+    startAllReduce(buf, count, t).wait();
+}
+
+void MpiCommunicator::reduceScatter(void* buf, std::size_t count, CommDType t) {
+    startReduceScatter(buf, count, t).wait();
+}
+
+void MpiCommunicator::allGather(void* buf, std::size_t count, CommDType t) {
+    startAllGather(buf, count, t).wait();
+}
+
+void MpiCommunicator::broadcast(void* buf, std::size_t count, CommDType t, int root) {
+    const int n = checkedCount(count, "broadcast");
+    const long long bytes = static_cast<long long>(count * commDTypeBytes(t));
+    startTimed(Collective::Broadcast, bytes, [this, buf, n, t, root] {
+        check(MPI_Bcast(buf, n, t == CommDType::F32 ? MPI_FLOAT : m_bf16, root, m_comm),
+              "MPI_Bcast");
+    }).wait();
+}
+
+double MpiCommunicator::sumDouble(double x) {
+    double out = 0;
+    startUntimed([&] {
+        check(MPI_Allreduce(&x, &out, 1, MPI_DOUBLE, MPI_SUM, m_comm), "MPI_Allreduce(double)");
+    }).wait();
+    return out;
+}
+
+void MpiCommunicator::broadcastBytes(void* buf, std::size_t bytes, int root) {
+    const int n = checkedCount(bytes, "broadcast");
+    startUntimed([&] {
+        check(MPI_Bcast(buf, n, MPI_BYTE, root, m_comm), "MPI_Bcast(bytes)");
+    }).wait();
+}
+
+void MpiCommunicator::gatherBytes(const void* in, std::size_t bytes, void* out) {
+    const int n = checkedCount(bytes, "gather");
+    startUntimed([&] {
+        check(MPI_Gather(in, n, MPI_BYTE, out, n, MPI_BYTE, 0, m_comm), "MPI_Gather");
+    }).wait();
+}
+
+void MpiCommunicator::barrier() {
+    startUntimed([&] { check(MPI_Barrier(m_comm), "MPI_Barrier"); }).wait();
+}
+
+CommStats MpiCommunicator::takeStats() {
+    std::lock_guard lock(m_statsMutex);
+    CommStats s = m_stats;
+    m_stats = CommStats{};
+    return s;
+}
+
+} // namespace zerolab

@@ -1,0 +1,107 @@
+// The Communicator seam: the collectives the ZeRO engine needs, each blocking and
+// non-blocking, each timed and counted in bytes. Implementations: MPI over host
+// buffers (comm_mpi.h); NCCL comes with the CUDA backend.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace zerolab {
+
+enum class CommDType { F32, BF16 };
+inline constexpr std::size_t commDTypeBytes(CommDType t) {
+    return t == CommDType::F32 ? 4 : 2;
+}
+
+enum class Collective : int { AllReduce = 0, ReduceScatter, AllGather, Broadcast };
+inline constexpr std::size_t kCollectiveCount = 4;
+
+// Per-collective totals since the last reset. `bytes` follows nccl-tests: the
+// size of the whole buffer (count x N for reduce-scatter and all-gather).
+struct CollectiveStats {
+    double ms = 0;
+    long long bytes = 0;
+    int calls = 0;
+    // Bus bandwidth in GB/s (1e9) with nccl-tests' factors; 0 when nothing ran.
+    double busbwGbps(Collective c, int world) const;
+};
+
+struct CommStats {
+    std::array<CollectiveStats, kCollectiveCount> per{};
+    // Time the calling (compute) thread spent blocked on collectives: the part of
+    // the communication that overlap did not hide.
+    double exposed_ms = 0;
+    CollectiveStats& operator[](Collective c) { return per[static_cast<std::size_t>(c)]; }
+    const CollectiveStats& operator[](Collective c) const {
+        return per[static_cast<std::size_t>(c)];
+    }
+    double totalMs() const;
+    long long totalBytes() const;
+    // Bus bandwidth over all collectives of the interval (bus bytes / total time).
+    double busbwGbps(int world) const;
+};
+
+// Thrown by every implementation; the message names the rank, the host and the call.
+class CommError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// A non-blocking collective in flight. wait() blocks the caller until it is
+// done; a handle that is destroyed unwaited is waited for by its destructor.
+class CommHandle {
+public:
+    struct State;
+    CommHandle() = default;
+    explicit CommHandle(std::shared_ptr<State> s) : m_state(std::move(s)) {}
+    CommHandle(CommHandle&&) noexcept = default;
+    CommHandle& operator=(CommHandle&& o) noexcept;
+    ~CommHandle();
+    bool valid() const { return m_state != nullptr; }
+    void wait();
+
+private:
+    std::shared_ptr<State> m_state;
+};
+
+// Collectives over `size()` ranks. All ranks must call the same collectives in
+// the same order. Thread contract: one compute thread calls these methods;
+// implementations may run non-blocking collectives on a thread of their own.
+class Communicator {
+public:
+    virtual ~Communicator() = default;
+    virtual int rank() const = 0;
+    virtual int size() const = 0;
+    virtual std::string host() const = 0;
+
+    // Blocking. Buffers are host memory of `count` elements of `t`.
+    // allReduce: in place sum. reduceScatter: `buf` holds size()*count elements;
+    // on return rank r's summed slice r is at buf + r*count (the other slices are
+    // clobbered). allGather: rank r's slice at buf + r*count is sent, every slice
+    // is filled on return. broadcast: `count` elements from `root`.
+    virtual void allReduce(void* buf, std::size_t count, CommDType t) = 0;
+    virtual void reduceScatter(void* buf, std::size_t count, CommDType t) = 0;
+    virtual void allGather(void* buf, std::size_t count, CommDType t) = 0;
+    virtual void broadcast(void* buf, std::size_t count, CommDType t, int root) = 0;
+
+    // Non-blocking variants: the buffer must stay untouched until wait().
+    virtual CommHandle startAllReduce(void* buf, std::size_t count, CommDType t) = 0;
+    virtual CommHandle startReduceScatter(void* buf, std::size_t count, CommDType t) = 0;
+    virtual CommHandle startAllGather(void* buf, std::size_t count, CommDType t) = 0;
+
+    // Untimed helpers for bookkeeping (losses, norms, metrics), not counted in stats.
+    virtual double sumDouble(double x) = 0;
+    virtual void broadcastBytes(void* buf, std::size_t bytes, int root) = 0;
+    // Gathers `bytes` from every rank into `out` (size()*bytes) on rank 0.
+    virtual void gatherBytes(const void* in, std::size_t bytes, void* out) = 0;
+    virtual void barrier() = 0;
+
+    // Statistics since the last call, then reset.
+    virtual CommStats takeStats() = 0;
+};
+
+} // namespace zerolab

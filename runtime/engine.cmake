@@ -1,0 +1,5 @@
+# The ZeRO engine, its communicators and the training loop's parts.
+target_sources(zerolab_core PRIVATE ${CMAKE_CURRENT_LIST_DIR}/engine_buffers.cpp)
+target_sources(zerolab_runtime PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/comm_stats.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/comm_mpi.cpp)

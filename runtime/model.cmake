@@ -3,3 +3,6 @@
 target_sources(zerolab_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/param_layout.cpp
   ${CMAKE_CURRENT_LIST_DIR}/activation_layout.cpp)
+target_sources(zerolab_runtime PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/gpt2.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/gpt2_init.cpp)

@@ -6,6 +6,7 @@
 #include "storage/records.h"
 #include "storage/run_store.h"
 
+#include <climits>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -33,12 +34,15 @@ public:
     std::optional<std::int64_t> resolveRun(const std::string& id_or_name);
 
     std::vector<Segment> segments(std::int64_t run_id);
-    // Steps with step > after_step, ascending; their `ranks` are left empty.
-    std::vector<StepRecord> steps(std::int64_t run_id, std::int64_t after_step = -1);
+    // Steps with step > after_step, ascending, at most `limit` of them (-1: all);
+    // their `ranks` are left empty.
+    std::vector<StepRecord> steps(std::int64_t run_id, std::int64_t after_step = -1,
+                                  std::int64_t limit = -1);
     // The rank rows of one step, by rank.
     std::vector<RankRecord> rankRows(std::int64_t run_id, std::int64_t step);
-    // Rank rows with step > after_step, by step then rank.
-    std::vector<RankSample> rankSeries(std::int64_t run_id, std::int64_t after_step = -1);
+    // Rank rows with after_step < step <= up_to_step, by step then rank.
+    std::vector<RankSample> rankSeries(std::int64_t run_id, std::int64_t after_step = -1,
+                                       std::int64_t up_to_step = INT64_MAX);
     // Events with id > after_id, ascending.
     std::vector<Event> events(std::int64_t run_id, std::int64_t after_id = 0);
     std::vector<Checkpoint> checkpoints(std::int64_t run_id);

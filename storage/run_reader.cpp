@@ -1,0 +1,490 @@
+// RunReader: snapshot reads (one statement, or one read transaction for several) and
+// the few writes the GUI and CLI make. Unknown run ids raise StoreError.
+#include "storage/run_reader.h"
+
+#include "storage/rank_columns.h"
+#include "storage/run_totals.h"
+#include "storage/sqlite_db.h"
+#include "storage/store_clock.h"
+
+#include <cerrno>
+#include <cmath>
+#include <csignal>
+#include <map>
+#include <unistd.h>
+
+namespace zerolab {
+
+namespace {
+
+std::string thisHost() {
+    char buf[256] = {};
+    if (gethostname(buf, sizeof buf - 1) != 0)
+        return {};
+    return buf;
+}
+
+bool pidAlive(std::int64_t pid) {
+    if (pid <= 0)
+        return false;
+    return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+}
+
+template <typename E>
+E parseName(SqliteDb& db, std::optional<E> v, const std::string& name, const char* what) {
+    if (!v)
+        throw StoreError(db.path() + ": unknown " + what + " '" + name + "' in the store");
+    return *v;
+}
+
+RankRecord readRank(const SqliteStatement& q, int first) {
+    RankRecord r;
+    int col = first;
+    r.host = q.text(col++);
+    for (auto& bytes : r.mem.bytes)
+        bytes = q.int64(col++);
+    r.rss = q.int64(col++);
+    r.device_used = q.int64(col++);
+    r.peak = q.int64(col++);
+    r.comm.allreduce_ms = q.real(col++);
+    r.comm.reduce_scatter_ms = q.real(col++);
+    r.comm.allgather_ms = q.real(col++);
+    r.comm.broadcast_ms = q.real(col++);
+    r.comm.exposed_ms = q.real(col++);
+    return r;
+}
+
+} // namespace
+
+struct RunReader::Impl {
+    explicit Impl(RunStore s) : store(std::move(s)), db(store.db()) {}
+
+    std::string runContext(std::int64_t id) const {
+        return db.path() + ": run " + std::to_string(id);
+    }
+
+    void requireRun(std::int64_t id) {
+        auto q = db.cached("SELECT 1 FROM runs WHERE id = ?1");
+        q->bind(1, id);
+        if (!q->step())
+            throw StoreError(runContext(id) + ": no such run");
+    }
+
+    std::map<std::int64_t, std::vector<std::string>> tags(std::int64_t only = 0) {
+        auto q = db.cached("SELECT run_id, tag FROM run_tags WHERE ?1 = 0 OR run_id = ?1 "
+                           "ORDER BY run_id, tag");
+        q->bind(1, only);
+        std::map<std::int64_t, std::vector<std::string>> out;
+        while (q->step())
+            out[q->int64(0)].push_back(q->text(1));
+        return out;
+    }
+
+    // Summaries of every run (only = 0) or of one; call inside a read transaction.
+    std::vector<RunSummary> summaries(std::int64_t only) {
+        auto tagMap = tags(only);
+        std::vector<RunSummary> out;
+        auto q = db.cached(
+            "SELECT id, name, status, stage, world, created_at, started_at, ended_at, "
+            "heartbeat_at, notes, host, final_steps, final_last_loss, final_median_tokens_per_s "
+            "FROM runs WHERE ?1 = 0 OR id = ?1 ORDER BY id DESC");
+        q->bind(1, only);
+        while (q->step()) {
+            RunSummary s;
+            s.id = q->int64(0);
+            s.name = q->text(1);
+            const std::string status = q->text(2);
+            s.status = parseName(db, runStatusFromName(status), status, "run status");
+            s.stage = q->int32(3);
+            s.world = q->int32(4);
+            s.created_at = q->real(5);
+            s.started_at = q->real(6);
+            s.ended_at = q->real(7);
+            const double lastSign = std::isnan(s.ended_at) ? q->real(8) : s.ended_at;
+            s.duration_s = lastSign - s.started_at;
+            s.notes = q->text(9);
+            s.host = q->text(10);
+            if (!q->isNull(11)) {
+                s.steps = q->int64(11);
+                s.last_loss = q->real(12);
+                s.median_tokens_per_s = q->real(13);
+            } else {
+                // Marked by the step rows below: a running, or a migrated, run.
+                s.steps = -2;
+            }
+            if (auto it = tagMap.find(s.id); it != tagMap.end())
+                s.tags = it->second;
+            out.push_back(std::move(s));
+        }
+        q->reset();
+        for (auto& s : out)
+            if (s.steps == -2) {
+                const RunTotals t = computeRunTotals(db, s.id);
+                s.steps = t.last_step;
+                s.last_loss = t.last_loss;
+                s.median_tokens_per_s = t.median_tokens_per_s;
+            }
+        return out;
+    }
+
+    RunStore store;
+    SqliteDb& db;
+};
+
+RunReader::RunReader(RunStore store) : m_impl(std::make_unique<Impl>(std::move(store))) {}
+RunReader::RunReader(RunReader&&) noexcept = default;
+RunReader& RunReader::operator=(RunReader&&) noexcept = default;
+RunReader::~RunReader() = default;
+
+std::vector<RunSummary> RunReader::listRuns() {
+    Transaction tx(m_impl->db, Transaction::Kind::Read);
+    auto out = m_impl->summaries(0);
+    tx.commit();
+    return out;
+}
+
+RunSummary RunReader::summary(std::int64_t run_id) {
+    Transaction tx(m_impl->db, Transaction::Kind::Read);
+    auto out = m_impl->summaries(run_id);
+    tx.commit();
+    if (out.empty() || run_id <= 0)
+        throw StoreError(m_impl->runContext(run_id) + ": no such run");
+    return out.front();
+}
+
+RunRecord RunReader::run(std::int64_t run_id) {
+    SqliteDb& db = m_impl->db;
+    Transaction tx(db, Transaction::Kind::Read);
+    RunRecord r;
+    {
+        auto q = db.cached("SELECT name, host, command_line, pid, world, stage, precision, params, "
+                           "config_json, notes, status, created_at, started_at, ended_at, "
+                           "heartbeat_at, end_message FROM runs WHERE id = ?1");
+        q->bind(1, run_id);
+        if (!q->step())
+            throw StoreError(m_impl->runContext(run_id) + ": no such run");
+        r.id = run_id;
+        r.info.name = q->text(0);
+        r.info.host = q->text(1);
+        r.info.command_line = q->text(2);
+        r.info.pid = q->int64(3);
+        r.info.world = q->int32(4);
+        r.info.stage = q->int32(5);
+        r.info.precision = q->text(6);
+        r.info.params = q->int64(7);
+        r.info.config_json = q->text(8);
+        r.info.notes = q->text(9);
+        const std::string status = q->text(10);
+        r.status = parseName(db, runStatusFromName(status), status, "run status");
+        r.created_at = q->real(11);
+        r.started_at = q->real(12);
+        r.ended_at = q->real(13);
+        r.heartbeat_at = q->real(14);
+        r.end_message = q->text(15);
+    }
+    auto t = m_impl->tags(run_id);
+    if (auto it = t.find(run_id); it != t.end())
+        r.info.tags = it->second;
+    tx.commit();
+    return r;
+}
+
+std::optional<std::int64_t> RunReader::resolveRun(const std::string& id_or_name) {
+    SqliteDb& db = m_impl->db;
+    const bool numeric = !id_or_name.empty() && id_or_name.size() < 19 &&
+                         id_or_name.find_first_not_of("0123456789") == std::string::npos;
+    if (numeric) {
+        auto q = db.cached("SELECT id FROM runs WHERE id = ?1");
+        q->bind(1, static_cast<std::int64_t>(std::stoll(id_or_name)));
+        if (q->step())
+            return q->int64(0);
+    }
+    auto q = db.cached("SELECT id FROM runs WHERE name = ?1 ORDER BY id");
+    q->bind(1, id_or_name);
+    std::vector<std::int64_t> ids;
+    while (q->step())
+        ids.push_back(q->int64(0));
+    if (ids.empty())
+        return std::nullopt;
+    if (ids.size() > 1) {
+        std::string list;
+        for (auto id : ids)
+            list += (list.empty() ? "" : ", ") + std::to_string(id);
+        throw StoreError(db.path() + ": run name '" + id_or_name + "' matches runs " + list +
+                         "; use an id");
+    }
+    return ids.front();
+}
+
+std::vector<Segment> RunReader::segments(std::int64_t run_id) {
+    SqliteDb& db = m_impl->db;
+    Transaction tx(db, Transaction::Kind::Read);
+    m_impl->requireRun(run_id);
+    auto q = db.cached("SELECT idx, start_step, world, stage, grad_accum, micro_batch, reason "
+                       "FROM segments WHERE run_id = ?1 ORDER BY idx");
+    q->bind(1, run_id);
+    std::vector<Segment> out;
+    while (q->step()) {
+        Segment s;
+        s.index = q->int32(0);
+        s.start_step = q->int64(1);
+        s.world = q->int32(2);
+        s.stage = q->int32(3);
+        s.grad_accum = q->int32(4);
+        s.micro_batch = q->int32(5);
+        s.reason = q->text(6);
+        out.push_back(std::move(s));
+    }
+    q->reset();
+    tx.commit();
+    return out;
+}
+
+std::vector<StepRecord> RunReader::steps(std::int64_t run_id, std::int64_t after_step,
+                                         std::int64_t limit) {
+    SqliteDb& db = m_impl->db;
+    Transaction tx(db, Transaction::Kind::Read);
+    m_impl->requireRun(run_id);
+    auto q = db.cached("SELECT step, segment, wall_time_s, tokens, loss, lr, grad_norm, "
+                       "tokens_per_s, mfu, step_ms, fwd_ms, bwd_ms, optim_ms, allreduce_ms, "
+                       "reduce_scatter_ms, allgather_ms, broadcast_ms, exposed_ms, comm_bytes, "
+                       "busbw_gbps FROM steps WHERE run_id = ?1 AND step > ?2 ORDER BY step "
+                       "LIMIT ?3");
+    q->bind(1, run_id).bind(2, after_step).bind(3, limit);
+    std::vector<StepRecord> out;
+    while (q->step()) {
+        StepRecord& s = out.emplace_back();
+        s.step = q->int64(0);
+        s.segment = q->int32(1);
+        s.wall_time_s = q->real(2);
+        s.tokens = q->int64(3);
+        s.loss = q->real(4);
+        s.lr = q->real(5);
+        s.grad_norm = q->real(6);
+        s.tokens_per_s = q->real(7);
+        s.mfu = q->real(8);
+        s.step_ms = q->real(9);
+        s.fwd_ms = q->real(10);
+        s.bwd_ms = q->real(11);
+        s.optim_ms = q->real(12);
+        s.comm.allreduce_ms = q->real(13);
+        s.comm.reduce_scatter_ms = q->real(14);
+        s.comm.allgather_ms = q->real(15);
+        s.comm.broadcast_ms = q->real(16);
+        s.comm.exposed_ms = q->real(17);
+        s.comm_bytes = q->int64(18);
+        s.busbw_gbps = q->real(19);
+    }
+    q->reset();
+    tx.commit();
+    return out;
+}
+
+std::vector<RankRecord> RunReader::rankRows(std::int64_t run_id, std::int64_t step) {
+    SqliteDb& db = m_impl->db;
+    Transaction tx(db, Transaction::Kind::Read);
+    m_impl->requireRun(run_id);
+    auto q = db.cached("SELECT rank, " + rankValueColumns() +
+                       " FROM rank_steps WHERE run_id = ?1 AND step = ?2 ORDER BY rank");
+    q->bind(1, run_id).bind(2, step);
+    std::vector<RankRecord> out;
+    while (q->step()) {
+        out.push_back(readRank(*q, 1));
+        out.back().rank = q->int32(0);
+    }
+    q->reset();
+    tx.commit();
+    return out;
+}
+
+std::vector<RankSample> RunReader::rankSeries(std::int64_t run_id, std::int64_t after_step,
+                                              std::int64_t up_to_step) {
+    SqliteDb& db = m_impl->db;
+    Transaction tx(db, Transaction::Kind::Read);
+    m_impl->requireRun(run_id);
+    auto q = db.cached("SELECT step, rank, " + rankValueColumns() +
+                       " FROM rank_steps WHERE run_id = ?1 AND step > ?2 AND step <= ?3 "
+                       "ORDER BY step, rank");
+    q->bind(1, run_id).bind(2, after_step).bind(3, up_to_step);
+    std::vector<RankSample> out;
+    while (q->step()) {
+        RankSample& s = out.emplace_back();
+        s.step = q->int64(0);
+        s.rank = readRank(*q, 2);
+        s.rank.rank = q->int32(1);
+    }
+    q->reset();
+    tx.commit();
+    return out;
+}
+
+std::vector<Event> RunReader::events(std::int64_t run_id, std::int64_t after_id) {
+    SqliteDb& db = m_impl->db;
+    Transaction tx(db, Transaction::Kind::Read);
+    m_impl->requireRun(run_id);
+    auto q = db.cached("SELECT id, time, level, rank, message FROM events "
+                       "WHERE run_id = ?1 AND id > ?2 ORDER BY id");
+    q->bind(1, run_id).bind(2, after_id);
+    std::vector<Event> out;
+    while (q->step()) {
+        Event& e = out.emplace_back();
+        e.id = q->int64(0);
+        e.time = q->real(1);
+        const std::string level = q->text(2);
+        e.level = parseName(db, eventLevelFromName(level), level, "event level");
+        e.rank = q->int32(3);
+        e.message = q->text(4);
+    }
+    q->reset();
+    tx.commit();
+    return out;
+}
+
+std::vector<Checkpoint> RunReader::checkpoints(std::int64_t run_id) {
+    SqliteDb& db = m_impl->db;
+    Transaction tx(db, Transaction::Kind::Read);
+    m_impl->requireRun(run_id);
+    auto q = db.cached("SELECT step, path, world, stage, segment, time FROM checkpoints "
+                       "WHERE run_id = ?1 ORDER BY step, id");
+    q->bind(1, run_id);
+    std::vector<Checkpoint> out;
+    while (q->step()) {
+        Checkpoint& c = out.emplace_back();
+        c.step = q->int64(0);
+        c.path = q->text(1);
+        c.world = q->int32(2);
+        c.stage = q->int32(3);
+        c.segment = q->int32(4);
+        c.time = q->real(5);
+    }
+    q->reset();
+    tx.commit();
+    return out;
+}
+
+std::vector<Command> RunReader::commands(std::int64_t run_id) {
+    SqliteDb& db = m_impl->db;
+    Transaction tx(db, Transaction::Kind::Read);
+    m_impl->requireRun(run_id);
+    auto q = db.cached("SELECT id, kind, arg, created_at, acked_at, ack_message FROM commands "
+                       "WHERE run_id = ?1 ORDER BY id");
+    q->bind(1, run_id);
+    std::vector<Command> out;
+    while (q->step()) {
+        Command& c = out.emplace_back();
+        c.id = q->int64(0);
+        c.run_id = run_id;
+        const std::string kind = q->text(1);
+        c.kind = parseName(db, commandKindFromName(kind), kind, "command kind");
+        c.arg = q->real(2);
+        c.created_at = q->real(3);
+        c.acked_at = q->real(4);
+        c.ack_message = q->text(5);
+    }
+    q->reset();
+    tx.commit();
+    return out;
+}
+
+std::int64_t RunReader::dataVersion() {
+    auto q = m_impl->db.cached("PRAGMA data_version");
+    if (!q->step())
+        throw StoreError(m_impl->db.path() + ": PRAGMA data_version returned no row");
+    return q->int64(0);
+}
+
+std::int64_t RunReader::postCommand(std::int64_t run_id, CommandKind kind, double arg) {
+    SqliteDb& db = m_impl->db;
+    Transaction tx(db, Transaction::Kind::Write);
+    {
+        auto q = db.cached("SELECT status FROM runs WHERE id = ?1");
+        q->bind(1, run_id);
+        if (!q->step())
+            throw StoreError(m_impl->runContext(run_id) + ": no such run");
+        if (const std::string status = q->text(0); status != "running")
+            throw StoreError(m_impl->runContext(run_id) + " is " + status +
+                             "; commands go to running runs only");
+    }
+    auto ins = db.cached("INSERT INTO commands (run_id, kind, arg, created_at) "
+                         "VALUES (?1, ?2, ?3, ?4)");
+    ins->bind(1, run_id).bind(2, commandKindName(kind)).bind(3, arg).bind(4, unixNow());
+    ins->run();
+    const std::int64_t id = db.lastInsertRowid();
+    tx.commit();
+    return id;
+}
+
+void RunReader::setNotes(std::int64_t run_id, const std::string& notes) {
+    auto up = m_impl->db.cached("UPDATE runs SET notes = ?2 WHERE id = ?1");
+    up->bind(1, run_id).bind(2, notes);
+    up->run();
+    if (m_impl->db.changes() == 0)
+        throw StoreError(m_impl->runContext(run_id) + ": no such run");
+}
+
+void RunReader::setTags(std::int64_t run_id, const std::vector<std::string>& tags) {
+    SqliteDb& db = m_impl->db;
+    Transaction tx(db, Transaction::Kind::Write);
+    m_impl->requireRun(run_id);
+    {
+        auto del = db.cached("DELETE FROM run_tags WHERE run_id = ?1");
+        del->bind(1, run_id);
+        del->run();
+    }
+    for (const auto& tag : tags) {
+        auto ins = db.cached("INSERT OR IGNORE INTO run_tags (run_id, tag) VALUES (?1, ?2)");
+        ins->bind(1, run_id).bind(2, tag);
+        ins->run();
+    }
+    tx.commit();
+}
+
+void RunReader::addTag(std::int64_t run_id, const std::string& tag) {
+    SqliteDb& db = m_impl->db;
+    Transaction tx(db, Transaction::Kind::Write);
+    m_impl->requireRun(run_id);
+    auto ins = db.cached("INSERT OR IGNORE INTO run_tags (run_id, tag) VALUES (?1, ?2)");
+    ins->bind(1, run_id).bind(2, tag);
+    ins->run();
+    tx.commit();
+}
+
+void RunReader::deleteRun(std::int64_t run_id) {
+    auto del = m_impl->db.cached("DELETE FROM runs WHERE id = ?1");
+    del->bind(1, run_id);
+    del->run();
+    if (m_impl->db.changes() == 0)
+        throw StoreError(m_impl->runContext(run_id) + ": no such run");
+}
+
+std::vector<std::int64_t> RunReader::markLostRuns(double stale_after_s) {
+    SqliteDb& db = m_impl->db;
+    const double cutoff = unixNow() - stale_after_s;
+    const std::string host = thisHost();
+    Transaction tx(db, Transaction::Kind::Write);
+    std::vector<std::int64_t> candidates;
+    {
+        auto q = db.cached("SELECT id, pid, host FROM runs WHERE status = 'running' "
+                           "AND coalesce(heartbeat_at, started_at, created_at) < ?1");
+        q->bind(1, cutoff);
+        while (q->step()) {
+            // A pid can only be checked on its own host; elsewhere staleness decides.
+            const bool local = q->text(2) == host;
+            if (!(local && pidAlive(q->int64(1))))
+                candidates.push_back(q->int64(0));
+        }
+    }
+    for (auto id : candidates) {
+        auto up = db.cached("UPDATE runs SET status = 'lost', "
+                            "ended_at = coalesce(heartbeat_at, started_at, created_at), "
+                            "end_message = 'no heartbeat and no process: marked lost' "
+                            "WHERE id = ?1");
+        up->bind(1, id);
+        up->run();
+        cacheRunTotals(db, id, computeRunTotals(db, id));
+    }
+    tx.commit();
+    return candidates;
+}
+
+} // namespace zerolab

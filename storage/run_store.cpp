@@ -1,0 +1,223 @@
+// Opening a run store: validate an existing file without writing to it (raw header
+// first, then a read-only SQLite connection), then open read-write, set the
+// connection's pragmas and create or migrate the schema in one transaction.
+#include "storage/run_store.h"
+
+#include "storage/schema_sql.h"
+#include "storage/sqlite_db.h"
+
+#include <sqlite3.h>
+
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace zerolab {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// One forward migration: applied to a store at version `from`, leaves it at from + 1.
+struct Migration {
+    int from;
+    std::string_view sql;
+};
+constexpr std::array<Migration, 1> kMigrations = {{{1, kMigrateV2Sql}}};
+static_assert(kMigrations.size() + 1 == RunStore::kSchemaVersion,
+              "one migration per schema version after the first");
+
+constexpr std::string_view kSqliteMagic{"SQLite format 3\0", 16};
+constexpr std::size_t kHeaderBytes = 100;
+
+std::uint32_t be32(const unsigned char* p) {
+    return (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) | (std::uint32_t(p[2]) << 8) |
+           std::uint32_t(p[3]);
+}
+
+std::string hex(std::uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08X", v);
+    return buf;
+}
+
+std::string newerSchemaMessage(const std::string& path, std::int64_t version) {
+    return path + ": run store schema version " + std::to_string(version) +
+           " is newer than this build's version " + std::to_string(RunStore::kSchemaVersion) +
+           "; open it with a newer zerolab (the file was not changed)";
+}
+
+// Checks the 100-byte SQLite header of an existing, non-empty file by plain reads,
+// so that nothing (not even a -wal or -shm file) is created for a file we reject.
+void checkHeader(const std::string& path, std::uintmax_t size) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw StoreError(path + ": cannot read the file");
+    std::array<unsigned char, kHeaderBytes> h{};
+    in.read(reinterpret_cast<char*>(h.data()), kHeaderBytes);
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (got < kSqliteMagic.size() || std::string_view(reinterpret_cast<const char*>(h.data()),
+                                                      kSqliteMagic.size()) != kSqliteMagic)
+        throw StoreError(path + ": not a SQLite database (no SQLite header); the file was "
+                                "not changed");
+    if (got < kHeaderBytes)
+        throw StoreError(path + ": truncated SQLite database (" + std::to_string(size) +
+                         " bytes, less than its 100-byte header); the file was not changed");
+    std::uint32_t pageSize = (std::uint32_t(h[16]) << 8) | h[17];
+    if (pageSize == 1)
+        pageSize = 65536;
+    if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) != 0)
+        throw StoreError(path + ": damaged SQLite header (page size " + std::to_string(pageSize) +
+                         "); the file was not changed");
+    // The in-header page count is valid when the change counter matches
+    // version-valid-for. With a non-empty WAL beside it, SQLite may be mid-checkpoint
+    // and the file legitimately shorter; SQLite's own recovery decides then.
+    std::error_code ec;
+    const fs::path wal = path + "-wal";
+    const bool walHasData = fs::exists(wal, ec) && fs::file_size(wal, ec) > 0 && !ec;
+    const std::uint32_t pages = be32(&h[28]);
+    if (!walHasData && pages != 0 && be32(&h[24]) == be32(&h[92]) &&
+        (size < std::uintmax_t(pages) * pageSize || size % pageSize != 0))
+        throw StoreError(path + ": truncated SQLite database (" + std::to_string(size) +
+                         " bytes, its header says " + std::to_string(pages) + " pages of " +
+                         std::to_string(pageSize) + " bytes); the file was not changed");
+    const std::uint32_t version = be32(&h[60]);
+    if (version > std::uint32_t(RunStore::kSchemaVersion))
+        throw StoreError(newerSchemaMessage(path, version));
+    const std::uint32_t appId = be32(&h[68]);
+    if (appId != 0 && appId != std::uint32_t(RunStore::kApplicationId))
+        throw StoreError(path + ": a SQLite database of another application (application_id " +
+                         hex(appId) + "), not a zerolab run store; the file was not changed");
+}
+
+// What a read-only SQLite connection says about an existing file (WAL content included).
+struct Inspection {
+    std::int64_t version = 0;
+    std::int64_t appId = 0;
+    std::int64_t objects = 0; // tables, indexes, ... in sqlite_schema
+};
+
+Inspection inspectReadOnly(const std::string& path) {
+    try {
+        SqliteDb db(path, SQLITE_OPEN_READONLY);
+        sqlite3_busy_timeout(db.handle(), RunStore::kBusyTimeoutMs);
+        Inspection r;
+        r.objects = db.queryInt("SELECT count(*) FROM sqlite_schema");
+        r.version = db.queryInt("PRAGMA user_version");
+        r.appId = db.queryInt("PRAGMA application_id");
+        return r;
+    } catch (const StoreError& e) {
+        throw StoreError(std::string(e.what()) + " (not a readable run store; the file was "
+                                                 "not changed)");
+    }
+}
+
+void validateExisting(const std::string& path, const Inspection& r) {
+    if (r.version > RunStore::kSchemaVersion)
+        throw StoreError(newerSchemaMessage(path, r.version));
+    const bool blank = r.version == 0 && r.appId == 0 && r.objects == 0;
+    if (!blank && r.appId != RunStore::kApplicationId)
+        throw StoreError(path +
+                         ": a SQLite database that is not a zerolab run store "
+                         "(application_id " +
+                         hex(std::uint32_t(r.appId)) + ", user_version " +
+                         std::to_string(r.version) + "); the file was not changed");
+}
+
+// Creates the schema in a blank store or applies the forward migrations, atomically.
+// Re-reads the version inside the write transaction: another process may have won.
+void createOrMigrate(SqliteDb& db) {
+    Transaction tx(db, Transaction::Kind::Write);
+    const std::int64_t version = db.queryInt("PRAGMA user_version");
+    if (version == RunStore::kSchemaVersion)
+        return;
+    if (version > RunStore::kSchemaVersion)
+        throw StoreError(newerSchemaMessage(db.path(), version));
+    if (version == 0) {
+        db.exec(kSchemaSql);
+        db.exec("PRAGMA application_id = " + std::to_string(RunStore::kApplicationId));
+    } else {
+        for (const Migration& m : kMigrations)
+            if (m.from >= version) {
+                try {
+                    db.exec(m.sql);
+                } catch (const StoreError& e) {
+                    throw StoreError(std::string(e.what()) + " (migrating from schema version " +
+                                     std::to_string(m.from) + ")");
+                }
+            }
+    }
+    db.exec("PRAGMA user_version = " + std::to_string(RunStore::kSchemaVersion));
+    tx.commit();
+}
+
+} // namespace
+
+RunStore RunStore::open(const std::string& path, OpenMode mode) {
+    if (path.empty())
+        throw StoreError("run store path is empty");
+    std::error_code ec;
+    const bool exists = fs::exists(path, ec);
+    if (ec)
+        throw StoreError(path + ": cannot stat: " + ec.message());
+    if (exists && fs::is_directory(path, ec))
+        throw StoreError(path + ": is a directory, not a run store file");
+    const std::uintmax_t size = exists ? fs::file_size(path, ec) : 0;
+    if (ec)
+        throw StoreError(path + ": cannot stat: " + ec.message());
+
+    if (exists && size > 0) {
+        checkHeader(path, size);
+        const Inspection r = inspectReadOnly(path);
+        validateExisting(path, r);
+        if (mode == OpenMode::ReadOnly && r.version != kSchemaVersion)
+            throw StoreError(path + ": run store schema version " + std::to_string(r.version) +
+                             " is older than this build's " + std::to_string(kSchemaVersion) +
+                             "; open it read-write once to migrate it");
+    } else if (mode == OpenMode::ReadOnly) {
+        throw StoreError(path + ": no run store here (a read-only open does not create one)");
+    } else if (!exists) {
+        const fs::path parent = fs::path(path).parent_path();
+        if (!parent.empty())
+            fs::create_directories(parent, ec);
+        if (ec)
+            throw StoreError(path + ": cannot create folder " + parent.string() + ": " +
+                             ec.message());
+    }
+
+    const int flags = mode == OpenMode::ReadOnly ? SQLITE_OPEN_READONLY
+                                                 : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    auto db = std::make_unique<SqliteDb>(path, flags);
+    if (const int rc = sqlite3_busy_timeout(db->handle(), kBusyTimeoutMs); rc != SQLITE_OK)
+        db->fail(rc, "cannot set the busy timeout");
+    db->exec("PRAGMA foreign_keys = ON");
+    if (mode == OpenMode::ReadWrite) {
+        SqliteStatement wal(*db, "PRAGMA journal_mode = WAL");
+        const std::string journal = wal.step() ? wal.text(0) : std::string();
+        wal.reset();
+        if (journal != "wal")
+            throw StoreError(path + ": cannot switch to WAL journal mode (got '" + journal +
+                             "'); is the file on a network file system?");
+        db->exec("PRAGMA synchronous = NORMAL");
+        createOrMigrate(*db);
+    }
+    return RunStore(std::move(db), mode);
+}
+
+RunStore::RunStore(std::unique_ptr<SqliteDb> db, OpenMode mode)
+    : m_db(std::move(db)), m_mode(mode) {}
+RunStore::RunStore(RunStore&&) noexcept = default;
+RunStore& RunStore::operator=(RunStore&&) noexcept = default;
+RunStore::~RunStore() = default;
+
+const std::string& RunStore::path() const {
+    return m_db->path();
+}
+
+SqliteDb& RunStore::db() {
+    return *m_db;
+}
+
+} // namespace zerolab

@@ -1,0 +1,270 @@
+// RunWriter: prepared statements held for the writer's lifetime; appendStep is one
+// BEGIN IMMEDIATE ... COMMIT with the step row, its rank rows and a throttled heartbeat.
+#include "storage/run_writer.h"
+
+#include "storage/rank_columns.h"
+#include "storage/run_totals.h"
+#include "storage/sqlite_db.h"
+#include "storage/store_clock.h"
+
+#include <algorithm>
+
+namespace zerolab {
+
+namespace {
+
+// appendStep refreshes the heartbeat at most this often: liveness needs seconds, and
+// skipping the runs-row update keeps most step transactions to two table pages.
+constexpr double kHeartbeatEveryS = 1.0;
+
+std::string insertRankSql() {
+    std::string sql = "INSERT INTO rank_steps (run_id, step, rank, " + rankValueColumns() +
+                      ") VALUES (?1, ?2, ?3";
+    for (int i = 0; i < kRankValueColumnCount; ++i)
+        sql += ", ?" + std::to_string(4 + i);
+    return sql + ")";
+}
+
+} // namespace
+
+struct RunWriter::Impl {
+    explicit Impl(RunStore s)
+        : store(std::move(s)), db(store.db()),
+          insertStep(db, "INSERT INTO steps (run_id, step, segment, wall_time_s, tokens, loss, lr, "
+                         "grad_norm, tokens_per_s, mfu, step_ms, fwd_ms, bwd_ms, optim_ms, "
+                         "allreduce_ms, reduce_scatter_ms, allgather_ms, broadcast_ms, exposed_ms, "
+                         "comm_bytes, busbw_gbps) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                         "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"),
+          insertRank(db, insertRankSql()),
+          beat(db, "UPDATE runs SET heartbeat_at = ?2 WHERE id = ?1"), begin(db, "BEGIN IMMEDIATE"),
+          commit(db, "COMMIT") {}
+
+    void requireRun(const char* what) const {
+        if (runId == 0)
+            throw StoreError(db.path() + ": " + what + " before createRun or attachRun");
+    }
+    std::string context() const { return db.path() + ": run " + std::to_string(runId); }
+
+    RunStore store;
+    SqliteDb& db;
+    SqliteStatement insertStep;
+    SqliteStatement insertRank;
+    SqliteStatement beat;
+    // The step transaction's BEGIN and COMMIT, prepared once: at ~100k steps the parse
+    // of a plain exec() is measurable.
+    SqliteStatement begin;
+    SqliteStatement commit;
+    std::int64_t runId = 0;
+    int segment = -1;
+    double lastBeat = 0;
+};
+
+RunWriter::RunWriter(RunStore store) : m_impl(std::make_unique<Impl>(std::move(store))) {}
+RunWriter::RunWriter(RunWriter&&) noexcept = default;
+RunWriter& RunWriter::operator=(RunWriter&&) noexcept = default;
+RunWriter::~RunWriter() = default;
+
+std::int64_t RunWriter::runId() const {
+    return m_impl->runId;
+}
+
+std::int64_t RunWriter::createRun(const RunInfo& info) {
+    SqliteDb& db = m_impl->db;
+    const double now = unixNow();
+    Transaction tx(db, Transaction::Kind::Write);
+    {
+        auto ins = db.cached(
+            "INSERT INTO runs (name, status, created_at, started_at, heartbeat_at, host, "
+            "command_line, pid, world, stage, precision, params, config_json, notes) VALUES "
+            "(?1, 'running', ?2, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+        ins->bind(1, info.name).bind(2, now).bind(3, info.host).bind(4, info.command_line);
+        ins->bind(5, info.pid).bind(6, info.world).bind(7, info.stage).bind(8, info.precision);
+        ins->bind(9, info.params).bind(10, info.config_json.empty() ? "{}" : info.config_json);
+        ins->bind(11, info.notes);
+        ins->run();
+    }
+    const std::int64_t id = db.lastInsertRowid();
+    for (const auto& tag : info.tags) {
+        auto t = db.cached("INSERT OR IGNORE INTO run_tags (run_id, tag) VALUES (?1, ?2)");
+        t->bind(1, id).bind(2, tag);
+        t->run();
+    }
+    tx.commit();
+    m_impl->runId = id;
+    m_impl->segment = -1;
+    m_impl->lastBeat = now;
+    return id;
+}
+
+void RunWriter::attachRun(std::int64_t run_id) {
+    SqliteDb& db = m_impl->db;
+    const double now = unixNow();
+    auto up = db.cached("UPDATE runs SET status = 'running', ended_at = NULL, end_message = '', "
+                        "heartbeat_at = ?2, final_steps = NULL, final_last_loss = NULL, "
+                        "final_median_tokens_per_s = NULL WHERE id = ?1");
+    up->bind(1, run_id).bind(2, now);
+    up->run();
+    if (db.changes() == 0)
+        throw StoreError(db.path() + ": cannot attach to run " + std::to_string(run_id) +
+                         ": no such run");
+    m_impl->runId = run_id;
+    m_impl->segment = -1;
+    m_impl->lastBeat = now;
+}
+
+int RunWriter::beginSegment(const Segment& seg) {
+    m_impl->requireRun("beginSegment");
+    SqliteDb& db = m_impl->db;
+    const std::int64_t run = m_impl->runId;
+    Transaction tx(db, Transaction::Kind::Write);
+    for (const char* sql : {"DELETE FROM steps WHERE run_id = ?1 AND step >= ?2",
+                            "DELETE FROM checkpoints WHERE run_id = ?1 AND step >= ?2"}) {
+        auto del = db.cached(sql);
+        del->bind(1, run).bind(2, seg.start_step);
+        del->run();
+    }
+    int index = 0;
+    {
+        auto next = db.cached("SELECT coalesce(max(idx) + 1, 0) FROM segments WHERE run_id = ?1");
+        next->bind(1, run);
+        next->step();
+        index = next->int32(0);
+    }
+    auto ins = db.cached("INSERT INTO segments (run_id, idx, start_step, world, stage, "
+                         "grad_accum, micro_batch, reason, started_at) VALUES "
+                         "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+    ins->bind(1, run).bind(2, index).bind(3, seg.start_step).bind(4, seg.world);
+    ins->bind(5, seg.stage).bind(6, seg.grad_accum).bind(7, seg.micro_batch);
+    ins->bind(8, seg.reason).bind(9, unixNow());
+    ins->run();
+    tx.commit();
+    m_impl->segment = index;
+    return index;
+}
+
+void RunWriter::appendStep(const StepRecord& s) {
+    Impl& m = *m_impl;
+    m.requireRun("appendStep");
+    if (m.segment < 0)
+        throw StoreError(m.context() + ": appendStep before beginSegment");
+    try {
+        m.begin.run();
+        try {
+            SqliteStatement& st = m.insertStep;
+            st.bind(1, m.runId).bind(2, s.step).bind(3, m.segment).bind(4, s.wall_time_s);
+            st.bind(5, s.tokens).bind(6, s.loss).bind(7, s.lr).bind(8, s.grad_norm);
+            st.bind(9, s.tokens_per_s).bind(10, s.mfu).bind(11, s.step_ms).bind(12, s.fwd_ms);
+            st.bind(13, s.bwd_ms).bind(14, s.optim_ms).bind(15, s.comm.allreduce_ms);
+            st.bind(16, s.comm.reduce_scatter_ms).bind(17, s.comm.allgather_ms);
+            st.bind(18, s.comm.broadcast_ms).bind(19, s.comm.exposed_ms).bind(20, s.comm_bytes);
+            st.bind(21, s.busbw_gbps);
+            st.run();
+            SqliteStatement& rk = m.insertRank;
+            for (const RankRecord& r : s.ranks) {
+                rk.bind(1, m.runId).bind(2, s.step).bind(3, r.rank).bind(4, r.host);
+                int col = 5;
+                for (long long bytes : r.mem.bytes)
+                    rk.bind(col++, static_cast<std::int64_t>(bytes));
+                for (std::int64_t v : {r.rss, r.device_used, r.peak})
+                    rk.bind(col++, v);
+                for (double ms : {r.comm.allreduce_ms, r.comm.reduce_scatter_ms,
+                                  r.comm.allgather_ms, r.comm.broadcast_ms, r.comm.exposed_ms})
+                    rk.bind(col++, ms);
+                rk.run();
+            }
+            const double now = unixNow();
+            if (now - m.lastBeat >= kHeartbeatEveryS) {
+                m.beat.bind(1, m.runId).bind(2, now);
+                m.beat.run();
+                m.lastBeat = now;
+            }
+            m.commit.run();
+        } catch (...) {
+            m.insertStep.reset();
+            m.insertRank.reset();
+            m.db.exec("ROLLBACK");
+            throw;
+        }
+    } catch (const StoreError& e) {
+        throw StoreError(std::string(e.what()) + " (run " + std::to_string(m.runId) + ", step " +
+                         std::to_string(s.step) + ")");
+    }
+}
+
+void RunWriter::addEvent(EventLevel level, int rank, const std::string& message) {
+    m_impl->requireRun("addEvent");
+    auto ins = m_impl->db.cached(
+        "INSERT INTO events (run_id, time, level, rank, message) VALUES (?1, ?2, ?3, ?4, ?5)");
+    ins->bind(1, m_impl->runId).bind(2, unixNow()).bind(3, eventLevelName(level));
+    ins->bind(4, rank).bind(5, message);
+    ins->run();
+}
+
+void RunWriter::addCheckpoint(const Checkpoint& cp) {
+    m_impl->requireRun("addCheckpoint");
+    auto ins = m_impl->db.cached("INSERT INTO checkpoints (run_id, step, path, world, stage, "
+                                 "time, segment) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    ins->bind(1, m_impl->runId).bind(2, cp.step).bind(3, cp.path).bind(4, cp.world);
+    ins->bind(5, cp.stage).bind(6, unixNow()).bind(7, std::max(m_impl->segment, 0));
+    ins->run();
+}
+
+void RunWriter::heartbeat() {
+    m_impl->requireRun("heartbeat");
+    const double now = unixNow();
+    m_impl->beat.bind(1, m_impl->runId).bind(2, now);
+    m_impl->beat.run();
+    m_impl->lastBeat = now;
+}
+
+void RunWriter::finish(RunStatus status, const std::string& message) {
+    m_impl->requireRun("finish");
+    if (status == RunStatus::Running)
+        throw StoreError(m_impl->context() + ": finish needs an end status, not running");
+    SqliteDb& db = m_impl->db;
+    const double now = unixNow();
+    Transaction tx(db, Transaction::Kind::Write);
+    {
+        auto up = db.cached("UPDATE runs SET status = ?2, ended_at = ?3, heartbeat_at = ?3, "
+                            "end_message = ?4 WHERE id = ?1");
+        up->bind(1, m_impl->runId).bind(2, runStatusName(status)).bind(3, now).bind(4, message);
+        up->run();
+    }
+    cacheRunTotals(db, m_impl->runId, computeRunTotals(db, m_impl->runId));
+    tx.commit();
+}
+
+std::vector<Command> RunWriter::pendingCommands() {
+    m_impl->requireRun("pendingCommands");
+    auto q = m_impl->db.cached("SELECT id, kind, arg, created_at FROM commands "
+                               "WHERE run_id = ?1 AND acked_at IS NULL ORDER BY id");
+    q->bind(1, m_impl->runId);
+    std::vector<Command> out;
+    while (q->step()) {
+        Command c;
+        c.id = q->int64(0);
+        c.run_id = m_impl->runId;
+        const std::string kind = q->text(1);
+        const auto k = commandKindFromName(kind);
+        if (!k)
+            throw StoreError(m_impl->context() + ": command " + std::to_string(c.id) +
+                             " has unknown kind '" + kind + "'");
+        c.kind = *k;
+        c.arg = q->real(2);
+        c.created_at = q->real(3);
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+void RunWriter::ackCommand(std::int64_t command_id, const std::string& message) {
+    m_impl->requireRun("ackCommand");
+    auto up = m_impl->db.cached("UPDATE commands SET acked_at = ?3, ack_message = ?4 "
+                                "WHERE id = ?1 AND run_id = ?2 AND acked_at IS NULL");
+    up->bind(1, command_id).bind(2, m_impl->runId).bind(3, unixNow()).bind(4, message);
+    up->run();
+    if (m_impl->db.changes() == 0)
+        throw StoreError(m_impl->context() + ": no pending command " + std::to_string(command_id));
+}
+
+} // namespace zerolab

@@ -1,0 +1,138 @@
+-- zerolab run store, schema version 2 (PRAGMA user_version = 2, application_id "ZLAB").
+-- New stores are created from this file; older ones reach it through migrate_v*.sql,
+-- and a test checks that both paths give the same tables, columns and indexes.
+-- Times are Unix seconds (REAL). NULL means unknown. Deleting a run cascades.
+
+-- One row per run. final_* cache the summary when the run ends (finish or lost).
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'running'
+        CHECK (status IN ('running', 'finished', 'stopped', 'failed', 'lost')),
+    created_at REAL NOT NULL,
+    started_at REAL,
+    ended_at REAL,
+    host TEXT NOT NULL DEFAULT '',
+    command_line TEXT NOT NULL DEFAULT '',
+    world INTEGER NOT NULL,
+    stage INTEGER NOT NULL CHECK (stage BETWEEN 0 AND 3),
+    precision TEXT NOT NULL DEFAULT '',
+    params INTEGER,
+    config_json TEXT NOT NULL DEFAULT '{}',
+    notes TEXT NOT NULL DEFAULT '',
+    pid INTEGER,
+    heartbeat_at REAL,
+    end_message TEXT NOT NULL DEFAULT '',
+    final_steps INTEGER,
+    final_last_loss REAL,
+    final_median_tokens_per_s REAL
+);
+CREATE INDEX runs_name ON runs(name);
+
+CREATE TABLE run_tags (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    tag TEXT NOT NULL,
+    PRIMARY KEY (run_id, tag)
+) WITHOUT ROWID;
+
+-- A run resumed with another world size, stage or accumulation continues as a new segment.
+CREATE TABLE segments (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    start_step INTEGER NOT NULL,
+    world INTEGER NOT NULL,
+    stage INTEGER NOT NULL CHECK (stage BETWEEN 0 AND 3),
+    grad_accum INTEGER NOT NULL,
+    micro_batch INTEGER NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    started_at REAL,
+    PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
+
+-- One row per logged step; times in ms, comm_bytes per step, busbw in GB/s.
+CREATE TABLE steps (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    step INTEGER NOT NULL,
+    wall_time_s REAL,
+    tokens INTEGER,
+    loss REAL,
+    lr REAL,
+    grad_norm REAL,
+    tokens_per_s REAL,
+    mfu REAL,
+    step_ms REAL,
+    fwd_ms REAL,
+    bwd_ms REAL,
+    optim_ms REAL,
+    allreduce_ms REAL,
+    reduce_scatter_ms REAL,
+    allgather_ms REAL,
+    broadcast_ms REAL,
+    exposed_ms REAL,
+    comm_bytes INTEGER,
+    busbw_gbps REAL,
+    segment INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (run_id, step)
+) WITHOUT ROWID;
+
+-- One row per rank per logged step: the memory-ledger categories (bytes, columns named
+-- by kMemCategoryNames), rss / device_used / peak bytes, and that rank's comm times.
+CREATE TABLE rank_steps (
+    run_id INTEGER NOT NULL,
+    step INTEGER NOT NULL,
+    rank INTEGER NOT NULL,
+    host TEXT NOT NULL DEFAULT '',
+    params INTEGER NOT NULL DEFAULT 0,
+    master_params INTEGER NOT NULL DEFAULT 0,
+    grads INTEGER NOT NULL DEFAULT 0,
+    optim_m INTEGER NOT NULL DEFAULT 0,
+    optim_v INTEGER NOT NULL DEFAULT 0,
+    activations INTEGER NOT NULL DEFAULT 0,
+    comm_buffers INTEGER NOT NULL DEFAULT 0,
+    workspace INTEGER NOT NULL DEFAULT 0,
+    rss INTEGER,
+    device_used INTEGER,
+    peak INTEGER,
+    allreduce_ms REAL,
+    reduce_scatter_ms REAL,
+    allgather_ms REAL,
+    broadcast_ms REAL,
+    exposed_ms REAL,
+    PRIMARY KEY (run_id, step, rank),
+    FOREIGN KEY (run_id, step) REFERENCES steps(run_id, step) ON DELETE CASCADE
+) WITHOUT ROWID;
+
+-- rank -1: the launcher or all ranks.
+CREATE TABLE events (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    time REAL NOT NULL,
+    level TEXT NOT NULL CHECK (level IN ('info', 'warn', 'error')),
+    rank INTEGER NOT NULL DEFAULT -1,
+    message TEXT NOT NULL
+);
+CREATE INDEX events_run ON events(run_id, id);
+
+CREATE TABLE checkpoints (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    step INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    world INTEGER NOT NULL,
+    stage INTEGER NOT NULL,
+    time REAL NOT NULL,
+    segment INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX checkpoints_run ON checkpoints(run_id, step);
+
+-- Written by the GUI, acknowledged by the runtime's rank 0 (acked_at NULL = pending).
+CREATE TABLE commands (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('pause', 'resume', 'checkpoint', 'set_lr', 'stop')),
+    arg REAL,
+    created_at REAL NOT NULL,
+    acked_at REAL,
+    ack_message TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX commands_run ON commands(run_id, acked_at);

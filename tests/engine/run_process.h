@@ -1,0 +1,21 @@
+// Runs a command (argv, no shell) with stdout captured, for the integration tests
+// that launch mpirun and zerolab-train.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace zerolab::test {
+
+struct ProcessResult {
+    int exit_code = -1; // -1: killed by a signal
+    std::string out;    // stdout
+    std::string err;    // stderr
+};
+
+ProcessResult runProcess(const std::vector<std::string>& argv);
+
+// mpirun -np n --oversubscribe <bin_dir>/zerolab-train args...
+std::vector<std::string> mpirunTrain(int n, const std::vector<std::string>& args);
+
+} // namespace zerolab::test

@@ -1,0 +1,41 @@
+// Which bytes per parameter each model state takes, and which states a ZeRO stage
+// shards, under each convention. Internal to the planner (planner.cpp, the
+// explain text and the errata share it so that every formula has one source).
+#pragma once
+
+#include "runtime/planner.h"
+
+namespace zerolab {
+
+// Bytes per parameter of each model state; 0 where the state does not exist.
+struct StateBytes {
+    int param = 0;  // the working copy forward/backward read (bf16 or fp32)
+    int grad = 0;   // the gradient buffer the collectives move
+    int master = 0; // fp32 master copy (mixed precision with master weights only)
+    int moment = 0; // each of Adam's m and v, always fp32
+};
+
+struct ShardedBy {
+    bool params = false;
+    bool grads = false;
+    bool master = false;
+    bool optim = false; // m and v
+};
+
+StateBytes stateBytes(const PlanInput& in);
+
+// ZeroPaper: stage >= 1 shards m, v and the master; >= 2 grads; 3 params.
+// Chapter: the master is never sharded; otherwise the same.
+ShardedBy shardedBy(Convention c, int stage);
+
+// Model-state bytes per rank as R psi + S psi / N: R sums the replicated states,
+// S the sharded ones (bytes per parameter).
+struct StateCoefficients {
+    int replicated = 0;
+    int sharded = 0;
+};
+StateCoefficients stateCoefficients(const PlanInput& in, int stage);
+
+std::string_view dtypeName(int bytes_per_elem); // 2: "bf16", 4: "fp32"
+
+} // namespace zerolab

@@ -1,0 +1,129 @@
+// zerolab-plan through its binary: exit codes (0 ok, 2 invalid input with the
+// error on stderr), --json, --explain, --config.
+#include "runtime/model_shape.h"
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+    std::ifstream f(p);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+// Runs zerolab-plan with args (each already shell-safe), capturing stdout and stderr.
+CliRun plan(const std::string& args) {
+    const fs::path dir =
+        fs::temp_directory_path() / ("zerolab-plan-cli-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string cmd = std::string(ZEROLAB_BIN_DIR) + "/zerolab-plan " + args + " >" +
+                            (dir / "out").string() + " 2>" + (dir / "err").string();
+    const int status = std::system(cmd.c_str());
+    CliRun r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(dir / "out");
+    r.err = slurp(dir / "err");
+    fs::remove_all(dir);
+    return r;
+}
+
+} // namespace
+
+TEST(PlanCli, TableForABareSize) {
+    const CliRun r = plan("--params 7.5e9 --world 64 --stage 1");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("GB = 1e9 bytes"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("31.41 GB"), std::string::npos) << r.out;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(PlanCli, JsonParsesAndCarriesTheStages) {
+    const CliRun r = plan("--params 6.7e9 --world 8 --stage 1 --precision fp32 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j.at("stages").size(), 4u);
+    EXPECT_EQ(j["stages"][1]["model_states_bytes"].get<long long>(),
+              8 * 6'700'000'000LL + 8 * 6'700'000'000LL / 8);
+    EXPECT_EQ(j["input"]["precision"].get<std::string>(), "fp32");
+}
+
+TEST(PlanCli, ShapeDeviceAndExplain) {
+    const CliRun r = plan("--layers 12 --hidden 768 --heads 12 --vocab 50257 --seq 1024 --micro 4 "
+                          "--world 8 --stage 3 --checkpointing --device h200-141 --explain");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("ZeRO stage 3"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("with checkpointing"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("H200 141 GB"), std::string::npos) << r.out;
+    const CliRun j = plan("--model gpt2-124m --micro 4 --world 8 --json --capacity-gb 24");
+    ASSERT_EQ(j.code, 0) << j.err;
+    const nlohmann::json doc = nlohmann::json::parse(j.out);
+    EXPECT_EQ(doc.at("psi").get<long long>(),
+              zerolab::paramCount(*zerolab::findModelPreset("gpt2-124m")));
+    EXPECT_EQ(doc["input"]["device"]["capacity_bytes"].get<long long>(), 24'000'000'000LL);
+}
+
+TEST(PlanCli, InvalidInputExitsTwoWithTheErrorOnStderr) {
+    const char* bad[] = {
+        "--params 1e9 --world 0",       "--params 1e9 --world 8 --stage 4",
+        "--params -3 --world 8",        "--world 8",
+        "--params 1e9 --precision fp8", "--params 1e9 --convention book",
+        "--params 1e9 --device tpu",    "--params 1e9 --device a100-40 --capacity-gb 40",
+        "--params 1e9 --layers 12",     "--params 1e9 --no-such-flag",
+        "--params notanumber",          "--config /nonexistent/zerolab.json --world 2",
+    };
+    for (const char* args : bad) {
+        const CliRun r = plan(args);
+        EXPECT_EQ(r.code, 2) << args;
+        EXPECT_FALSE(r.err.empty()) << args;
+        EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;
+    }
+}
+
+TEST(PlanCli, HelpExitsZero) {
+    const CliRun r = plan("--help");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("--convention"), std::string::npos);
+}
+
+TEST(PlanCli, ConfigGivesShapeStageAndBuckets) {
+    const fs::path cfg =
+        fs::temp_directory_path() / ("zerolab-plan-cfg-" + std::to_string(::getpid()) + ".json");
+    std::ofstream(cfg) << R"({
+      "train_micro_batch_size_per_gpu": 2,
+      "gradient_accumulation_steps": 1,
+      "bf16": {"enabled": true},
+      "zero_optimization": {"stage": 2, "reduce_bucket_size": 1000},
+      "model": {"preset": "nano"}
+    })";
+    const CliRun r = plan("--config " + cfg.string() + " --world 4 --json");
+    fs::remove(cfg);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j.at("psi").get<long long>(), zerolab::paramCount(*zerolab::findModelPreset("nano")));
+    EXPECT_EQ(j["input"]["world"].get<int>(), 4);
+    EXPECT_EQ(j["verdict"]["stage"].get<int>(), 2);
+    EXPECT_EQ(j["input"]["precision"].get<std::string>(), "bf16");
+    EXPECT_EQ(j["stages"][2]["comm_buffer_bytes"].get<long long>(), 1000 * 2);
+    EXPECT_TRUE(j["stages"][2]["activations_known"].get<bool>());
+}

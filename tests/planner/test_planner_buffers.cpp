@@ -1,0 +1,115 @@
+// Activations, comm buffers, padding and communication volume: the pieces the
+// runtime allocates and moves, checked against the model's own layouts.
+#include "runtime/activation_layout.h"
+#include "runtime/param_layout.h"
+#include "runtime/planner.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace zerolab;
+
+namespace {
+
+PlanInput gpt2(int world, int B, int T) {
+    PlanInput in;
+    in.shape = *findModelPreset("gpt2-124m");
+    in.world = world;
+    in.micro_batch = B;
+    in.seq_len = T;
+    return in;
+}
+
+} // namespace
+
+TEST(PlannerShape, PsiAndPaddingComeFromTheModelLayouts) {
+    const PlanInput in = gpt2(5, 4, 64);
+    const Plan p = plan(in);
+    EXPECT_EQ(p.psi, paramCount(*in.shape));
+    EXPECT_EQ(p.psi_padded, makeParamLayout(*in.shape, 5).padded_total);
+    EXPECT_GT(p.psi_padded, p.psi);
+    EXPECT_EQ(p.psi_padded % 5, 0);
+    // Sharded states are the padded buffer / N; replicated ones the padded buffer.
+    EXPECT_EQ(p.stages[1].per_rank[MemCategory::OptimM], 4 * p.psi_padded / 5);
+    EXPECT_EQ(p.stages[1].per_rank[MemCategory::Params], 2 * p.psi_padded);
+}
+
+TEST(PlannerShape, ActivationsEqualTheModelsArena) {
+    PlanInput in = gpt2(2, 4, 64);
+    const ActivationFootprint fp = activationFootprint(*in.shape, 4, 64);
+    Plan p = plan(in);
+    const long long full = fp.total(in.shape->n_layer);
+    for (const StagePlan& s : p.stages) {
+        EXPECT_TRUE(s.activations_known);
+        EXPECT_EQ(s.activation_bytes, full);
+        EXPECT_EQ(s.per_rank[MemCategory::Activations], full);
+    }
+    const long long ckpt =
+        4LL * 4 * 64 * 768 * in.shape->n_layer + fp.per_layer_bytes + fp.other_bytes;
+    EXPECT_EQ(p.stages[0].activation_checkpointed_bytes, ckpt);
+    EXPECT_LT(ckpt, full);
+    in.activation_checkpointing = true;
+    p = plan(in);
+    EXPECT_EQ(p.stages[2].per_rank[MemCategory::Activations], ckpt);
+}
+
+TEST(PlannerShape, ActivationsUnknownWithoutMicroBatch) {
+    PlanInput in = gpt2(2, 0, 0);
+    const Plan p = plan(in);
+    EXPECT_FALSE(p.stages[0].activations_known);
+    EXPECT_EQ(p.stages[0].per_rank[MemCategory::Activations], 0);
+}
+
+TEST(PlannerBuffers, ReduceBucketAndStageThreeGatherUnit) {
+    PlanInput in = gpt2(4, 1, 64);
+    in.reduce_bucket_elements = 1'000'000;
+    const Plan p = plan(in);
+    for (int s = 0; s < 3; ++s)
+        EXPECT_EQ(p.stages[s].comm_buffer_bytes, 1'000'000LL * 2) << s;
+    std::int64_t largest = 0;
+    for (const UnitLayout& u : makeParamLayout(*in.shape, 4).units)
+        largest = std::max(largest, u.padded_elems);
+    EXPECT_EQ(largest, makeParamLayout(*in.shape, 4).units[0].padded_elems); // the embedding
+    EXPECT_EQ(p.stages[3].comm_buffer_bytes, 1'000'000LL * 2 + largest * 2);
+    EXPECT_EQ(p.stages[3].per_rank[MemCategory::CommBuffers], p.stages[3].comm_buffer_bytes);
+}
+
+TEST(PlannerBuffers, BareSizeUsesBucketsCappedByPsi) {
+    PlanInput in;
+    in.params = 1000;
+    in.world = 4;
+    in.precision = Precision::Fp32;
+    const Plan p = plan(in);
+    EXPECT_EQ(p.stages[0].comm_buffer_bytes, 1000 * 4);
+    EXPECT_EQ(p.stages[3].comm_buffer_bytes, 1000 * 4 + 1000 * 4);
+    EXPECT_EQ(p.stages[3].workspace_bytes, 0);
+}
+
+TEST(PlannerComm, TwoPsiForStagesZeroToTwoThreePsiForStageThree) {
+    PlanInput in;
+    in.params = 1e9;
+    in.world = 8;
+    in.bandwidth_gbps = 50;
+    const Plan p = plan(in);
+    for (int s = 0; s < 3; ++s)
+        EXPECT_DOUBLE_EQ(p.stages[s].comm_elements, 2e9) << s;
+    EXPECT_DOUBLE_EQ(p.stages[3].comm_elements, 3e9);
+    EXPECT_DOUBLE_EQ(p.stages[1].comm_bytes, 4e9); // bf16
+    // Ring traffic: bytes x (N-1)/N at 50 GB/s.
+    EXPECT_DOUBLE_EQ(p.stages[3].comm_seconds, 6e9 * 7 / 8 / 50e9);
+    in.world = 1;
+    EXPECT_DOUBLE_EQ(plan(in).stages[0].comm_seconds, 0);
+}
+
+TEST(PlannerComm, AccumulationRepeatsOnlyTheStageTwoAndThreeCollectives) {
+    PlanInput in;
+    in.params = 1e9;
+    in.world = 8;
+    in.grad_accumulation = 4;
+    const Plan p = plan(in);
+    EXPECT_DOUBLE_EQ(p.stages[0].comm_elements, 2e9);
+    EXPECT_DOUBLE_EQ(p.stages[1].comm_elements, 2e9);
+    EXPECT_DOUBLE_EQ(p.stages[2].comm_elements, 5e9); // 4 reduce-scatters + 1 all-gather
+    EXPECT_DOUBLE_EQ(p.stages[3].comm_elements, 12e9);
+}

@@ -1,0 +1,114 @@
+// The reference chapter's layout (fp32 grads, fp32 master replicated) and its
+// slips: the 6.7B on 8xA100 case in its convention and corrected, the 175B example,
+// the stage-1 total and the saving limit (DESIGN.md "Errata").
+#include "runtime/plan_devices.h"
+#include "runtime/planner.h"
+
+#include <gtest/gtest.h>
+
+using namespace zerolab;
+
+namespace {
+
+PlanInput chapterCase() {
+    PlanInput in;
+    in.params = 6.7e9;
+    in.world = 8;
+    in.stage = 1;
+    in.convention = Convention::Chapter;
+    in.activation_bytes = 10'000'000'000LL; // "about 10 GB with checkpointing"
+    return in;
+}
+
+const Erratum& find(const Plan& p, const std::string& topic) {
+    for (const Erratum& e : p.errata)
+        if (e.topic == topic)
+            return e;
+    throw std::runtime_error("no erratum " + topic);
+}
+
+} // namespace
+
+TEST(PlannerChapter, SixPointSevenBillionOnEightA100InItsConvention) {
+    const Plan p = plan(chapterCase());
+    // DDP: 13.4 + 26.8 + 26.8 + 53.6 = 120.6 GB of model states.
+    const MemBreakdown& s0 = p.stages[0].per_rank;
+    EXPECT_EQ(s0[MemCategory::Params], 13'400'000'000LL);
+    EXPECT_EQ(s0[MemCategory::MasterParams], 26'800'000'000LL);
+    EXPECT_EQ(s0[MemCategory::Grads], 26'800'000'000LL);
+    EXPECT_EQ(s0[MemCategory::OptimM] + s0[MemCategory::OptimV], 53'600'000'000LL);
+    EXPECT_EQ(p.stages[0].model_states_bytes, 120'600'000'000LL);
+    // Stage 1: Adam 53.6 / 8 = 6.7 GB; with 10 GB of activations 83.7 GB.
+    const StagePlan& s1 = p.stages[1];
+    EXPECT_EQ(s1.per_rank[MemCategory::OptimM] + s1.per_rank[MemCategory::OptimV], 6'700'000'000LL);
+    EXPECT_EQ(s1.model_states_bytes + s1.per_rank[MemCategory::Activations], 83'700'000'000LL);
+    // Against a flat 80e9 bytes (the chapter's reading of "80GB") it does not fit.
+    PlanInput flat = chapterCase();
+    flat.device = customDevice(80'000'000'000LL);
+    EXPECT_FALSE(plan(flat).verdict.fits);
+}
+
+TEST(PlannerChapter, SixPointSevenBillionCorrected) {
+    PlanInput in = chapterCase();
+    in.convention = Convention::ZeroPaper;
+    in.device = customDevice(80'000'000'000LL);
+    const Plan p = plan(in);
+    // 4 psi + 12 psi / 8 = 26.8 + 10.05 = 36.85 GB, + 10 GB activations: fits
+    // without touching gradient accumulation.
+    EXPECT_EQ(p.stages[1].model_states_bytes, 36'850'000'000LL);
+    EXPECT_EQ(p.stages[1].per_rank[MemCategory::Activations], 10'000'000'000LL);
+    EXPECT_TRUE(p.verdict.fits);
+    EXPECT_TRUE(p.errata.empty());
+}
+
+TEST(PlannerChapter, StageOneTotalSlipAndGradientAccumulation) {
+    PlanInput in = chapterCase();
+    in.grad_accumulation = 2;
+    const Plan p = plan(in);
+    const Erratum& total = find(p, "stage-1 total");
+    EXPECT_DOUBLE_EQ(total.claimed_value, 14 * 6.7e9 + 4 * 6.7e9 / 8);
+    EXPECT_DOUBLE_EQ(total.correct_value, 10 * 6.7e9 + 8 * 6.7e9 / 8);
+    // The correct sum is what the planner's per-rank model states say.
+    EXPECT_DOUBLE_EQ(total.correct_value, static_cast<double>(p.stages[1].model_states_bytes));
+    // Accumulation does not halve the 26.8 GB of fp32 gradients (the chapter's 13.4 GB).
+    const Erratum& accum = find(p, "gradient accumulation");
+    EXPECT_DOUBLE_EQ(accum.claimed_value, 13.4e9);
+    EXPECT_DOUBLE_EQ(accum.correct_value, 26.8e9);
+    EXPECT_EQ(p.stages[1].per_rank[MemCategory::Grads], 26'800'000'000LL);
+}
+
+TEST(PlannerChapter, OneHundredSeventyFiveBillionExample) {
+    PlanInput in;
+    in.params = 175e9;
+    in.world = 64;
+    in.stage = 1;
+    in.convention = Convention::Chapter;
+    const Plan p = plan(in);
+    EXPECT_EQ(p.stages[0].model_states_bytes, 3'150'000'000'000LL); // 18 x 175
+    const Erratum& e = find(p, "stage-1 total");
+    EXPECT_NEAR(e.claimed_value / 1e9, 2460.9, 0.05); // 14 x 175 + 4 x 175 / 64
+    EXPECT_NEAR(e.correct_value / 1e9, 1771.9, 0.05); // 10 x 175 + 8 x 175 / 64
+    EXPECT_EQ(p.stages[1].model_states_bytes, 1'771'875'000'000LL);
+    EXPECT_FALSE(p.verdict.fits);
+    EXPECT_NE(e.claimed.find("2460.94 GB"), std::string::npos) << e.claimed;
+    EXPECT_NE(e.correct.find("1771.88 GB"), std::string::npos) << e.correct;
+}
+
+TEST(PlannerChapter, SavingTendsToFortyFourPercentNotTwentyTwo) {
+    const Plan p = plan(chapterCase());
+    const Erratum& e = find(p, "saving limit");
+    EXPECT_DOUBLE_EQ(e.claimed_value, 0.22);
+    EXPECT_NEAR(e.correct_value, 0.444, 0.001);
+    const Erratum& m = find(p, "master weights");
+    EXPECT_DOUBLE_EQ(m.correct_value, 4 * 6.7e9 + 12 * 6.7e9 / 8);
+}
+
+TEST(PlannerChapter, FpThirtyTwoGradientsAndReplicatedMasterAtEveryStage) {
+    const Plan p = plan(chapterCase());
+    for (const StagePlan& s : p.stages)
+        EXPECT_EQ(s.per_rank[MemCategory::MasterParams], 26'800'000'000LL) << s.stage;
+    EXPECT_EQ(p.stages[2].per_rank[MemCategory::Grads], 26'800'000'000LL / 8);
+    EXPECT_EQ(p.stages[3].model_states_bytes, 26'800'000'000LL + 14 * 6'700'000'000LL / 8);
+    // Its all-reduce moves fp32 grads: 2 x psi x 4 bytes.
+    EXPECT_DOUBLE_EQ(p.stages[0].comm_bytes, 2 * 6.7e9 * 4);
+}

@@ -20,7 +20,7 @@ void DataLoader::batch(long long step, int global_batch, int first_seq, int n_se
                         std::to_string(T) + ")");
     }
     const long long batchTokens = static_cast<long long>(global_batch) * T;
-    long long start = step * batchTokens;
+    long long start = 0;
     m_epoch = 0;
     if (const auto count = tokenCount()) {
         // Each sequence needs T+1 tokens, so a batch needs batchTokens + 1.
@@ -33,6 +33,8 @@ void DataLoader::batch(long long step, int global_batch, int first_seq, int n_se
         }
         m_epoch = step / perEpoch;
         start = (step % perEpoch) * batchTokens;
+    } else {
+        start = step * batchTokens;
     }
     for (int i = 0; i < n_seq; ++i) {
         const long long pos = start + static_cast<long long>(first_seq + i) * T;

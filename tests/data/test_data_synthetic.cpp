@@ -12,9 +12,9 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace zerolab {
@@ -101,8 +101,9 @@ TEST(DataSynthetic, EntropyMatchesTheStreamsLogLikelihood) {
     std::printf("synthetic entropy rate: %.6f nats/token (%.6f bits)\n", h, h / std::log(2.0));
     EXPECT_GT(h, 0.1);
     EXPECT_LT(h, std::log(256.0));
-    // -log p per byte of the stream, block by block, is an unbiased estimate
-    // of the rate; 8 MiB gives a relative standard error well under 0.2%.
+    // -log p per byte of the stream is an unbiased estimate of the rate; over
+    // 8 MiB its standard error is about 0.04%, the tolerance 0.2% (weighting the
+    // states uniformly instead of by pi would be off by 0.5%).
     for (unsigned long long seed : {11ull, 12ull}) {
         const auto bytes = streamBytes(seed, 8);
         double nats = 0;
@@ -114,7 +115,8 @@ TEST(DataSynthetic, EntropyMatchesTheStreamsLogLikelihood) {
             covered += s.bytes;
         }
         const double empirical = nats / static_cast<double>(covered);
-        EXPECT_NEAR(empirical, h, 0.01 * h) << "seed " << seed;
+        std::printf("seed %llu: stream log-likelihood %.6f nats/token\n", seed, empirical);
+        EXPECT_NEAR(empirical, h, 0.002 * h) << "seed " << seed;
     }
 }
 
@@ -144,19 +146,22 @@ TEST(DataSynthetic, EntropyIsConsistentWithByteStatistics) {
     // context counts is far below the margins here).
     std::vector<double> conditional = {unigram};
     for (int k : {2, 4, 8}) {
-        std::map<std::string, std::map<unsigned char, double>> table;
+        // Key: the k context bytes packed into 64 bits, then the next byte.
+        std::unordered_map<std::uint64_t, double> contextCounts;
+        std::unordered_map<std::uint64_t, std::unordered_map<unsigned char, double>> pairCounts;
         for (std::size_t i = k; i < bytes.size(); ++i) {
-            table[std::string(bytes.begin() + i - k, bytes.begin() + i)][bytes[i]] += 1;
+            std::uint64_t ctx = 0;
+            for (int j = k; j > 0; --j) {
+                ctx = (ctx << 8) | bytes[i - j];
+            }
+            contextCounts[ctx] += 1;
+            pairCounts[ctx][bytes[i]] += 1;
         }
         double hk = 0;
         const double total = n - k;
-        for (const auto& [ctx, next] : table) {
-            double c = 0;
+        for (const auto& [ctx, next] : pairCounts) {
             for (const auto& [b, m] : next) {
-                c += m;
-            }
-            for (const auto& [b, m] : next) {
-                hk -= m / total * std::log(m / c);
+                hk -= m / total * std::log(m / contextCounts[ctx]);
             }
         }
         conditional.push_back(hk);

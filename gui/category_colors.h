@@ -1,0 +1,29 @@
+// The one place that maps each memory-ledger category to a colour and a label.
+// The forecast, the run view, compare and Learn all draw with these, so a colour
+// means the same thing on every screen.
+#pragma once
+
+#include "storage/mem_category.h"
+
+#include <QColor>
+#include <QString>
+#include <QWidget>
+
+namespace zerolab {
+
+// Fill colour of a category's bar segment.
+QColor memCategoryColor(MemCategory c);
+// Human label for legends and tooltips ("Adam m (fp32)").
+QString memCategoryLabel(MemCategory c);
+// One sentence on what the category holds, for legend tooltips.
+QString memCategoryHint(MemCategory c);
+
+// A compact legend: one swatch and label per category, laid out in rows of
+// `columns`. Owned by its parent; UI thread only.
+class CategoryLegend : public QWidget {
+    Q_OBJECT
+public:
+    explicit CategoryLegend(QWidget* parent = nullptr, int columns = 4);
+};
+
+} // namespace zerolab

@@ -1,0 +1,79 @@
+// Text -> JSON -> TrainConfig with diagnostics placed on lines. JSON syntax errors
+// come from nlohmann's byte offset; config findings from parseConfig's JSON paths.
+#include "gui/config_validation.h"
+
+#include <QRegularExpression>
+#include <QStringList>
+
+namespace zerolab {
+
+int ConfigValidation::errorCount() const {
+    int n = 0;
+    for (const auto& d : diagnostics)
+        n += d.error ? 1 : 0;
+    return n;
+}
+
+namespace {
+
+int lineOfOffset(const QByteArray& utf8, qsizetype offset) {
+    offset = std::clamp<qsizetype>(offset, 0, utf8.size());
+    return int(utf8.left(offset).count('\n')) + 1;
+}
+
+} // namespace
+
+int lineOfJsonPath(const QString& text, const QString& path) {
+    if (path.isEmpty())
+        return 0;
+    static const QRegularExpression kIndex(QStringLiteral("\\[\\d+\\]"));
+    QString plain = path;
+    plain.remove(kIndex);
+    qsizetype pos = 0;
+    for (const QString& key : plain.split(QLatin1Char('.'), Qt::SkipEmptyParts)) {
+        const qsizetype found = text.indexOf(QLatin1Char('"') + key + QLatin1Char('"'), pos);
+        if (found < 0)
+            return pos > 0 ? int(text.left(pos).count(QLatin1Char('\n'))) + 1 : 0;
+        pos = found + 1;
+    }
+    return int(text.left(pos).count(QLatin1Char('\n'))) + 1;
+}
+
+ConfigValidation validateConfigText(const QString& text, std::optional<int> world) {
+    ConfigValidation out;
+    const QByteArray utf8 = text.toUtf8();
+    try {
+        out.doc = nlohmann::json::parse(utf8.constData(), utf8.constData() + utf8.size());
+    } catch (const nlohmann::json::parse_error& e) {
+        const int line = lineOfOffset(utf8, qsizetype(e.byte) - 1);
+        QString what = QString::fromStdString(e.what());
+        what.remove(QRegularExpression(QStringLiteral("^\\[json.exception[^\\]]*\\]\\s*")));
+        out.diagnostics.push_back({true, {}, QStringLiteral("JSON syntax: ") + what, line});
+        return out;
+    }
+    ConfigResult result = parseConfig(*out.doc, world, "editor");
+    for (const auto& d : result.diagnostics) {
+        const QString path = QString::fromStdString(d.path);
+        out.diagnostics.push_back({d.severity == Severity::Error, path,
+                                   QString::fromStdString(d.message), lineOfJsonPath(text, path)});
+    }
+    out.config = std::move(result.config);
+    return out;
+}
+
+PlanInput planInputFor(const TrainConfig& config) {
+    PlanInput in;
+    in.shape = config.model.shape;
+    in.params = double(paramCount(config.model.shape));
+    in.world = config.batch.world;
+    in.stage = config.zero.stage;
+    in.precision = config.precision;
+    in.micro_batch = config.batch.micro_batch;
+    in.seq_len = config.model.seq_len;
+    in.grad_accumulation = config.batch.grad_accum;
+    in.reduce_bucket_elements = config.zero.reduce_bucket_size;
+    in.allgather_bucket_elements = config.zero.allgather_bucket_size;
+    return in;
+}
+
+} // namespace zerolab

@@ -1,0 +1,43 @@
+// Validates the Setup tab's JSON text with the runtime's own config library (the
+// validator behind zerolab-train --check-config) and maps each diagnostic to a
+// line of the text, so the editor can mark it inline.
+#pragma once
+
+#include "runtime/config.h"
+#include "runtime/planner.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QString>
+#include <QVector>
+
+#include <optional>
+
+namespace zerolab {
+
+struct EditorDiagnostic {
+    bool error = true; // false: a warning
+    QString path;      // JSON path ("zero_optimization.stage"), empty for the document
+    QString message;
+    int line = 0; // 1-based line of the text, 0 when it cannot be placed
+};
+
+struct ConfigValidation {
+    std::optional<nlohmann::json> doc;     // set when the text is valid JSON
+    std::optional<TrainConfig> config;     // set when the config has no error
+    QVector<EditorDiagnostic> diagnostics; // syntax error, or every config finding
+    int errorCount() const;
+};
+
+// Never throws. world: the launcher's -np, as --check-config --world passes it.
+ConfigValidation validateConfigText(const QString& text, std::optional<int> world);
+
+// The 1-based line where the last key of `path` appears (following the path's keys
+// in order through the text), or 0. "optimizer.params.betas[1]" finds "betas".
+int lineOfJsonPath(const QString& text, const QString& path);
+
+// The planner's input for a resolved config: its shape, batch, precision, buckets
+// and stage; the device is left to the caller.
+PlanInput planInputFor(const TrainConfig& config);
+
+} // namespace zerolab

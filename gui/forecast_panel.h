@@ -1,0 +1,55 @@
+// The planner's forecast as a card: per-rank stacked bars for stages 0-3 side by
+// side, the selected stage highlighted, a device-capacity line and a one-line
+// verdict. Shared by Setup (fed from the config) and Learn (fed from its inputs).
+#pragma once
+
+#include "runtime/planner.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QComboBox;
+class QLabel;
+
+namespace zerolab {
+
+class MemoryBarChart;
+
+// UI thread only. plan() is pure arithmetic, fast enough to run on every edit.
+class ForecastPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ForecastPanel(const QString& title, QWidget* parent = nullptr);
+
+    // Plans `in` against the device chosen in the panel's combo; stages 0-3 are
+    // drawn, in.stage is highlighted. Invalid input shows the planner's message.
+    void setInput(const PlanInput& in);
+    // The last successful plan (tests compare its numbers with the chart's).
+    const std::optional<Plan>& currentPlan() const { return m_plan; }
+    MemoryBarChart* chart() const { return m_chart; }
+    // Selects a device preset by key ("a100-80") or "host".
+    void setDeviceKey(const QString& key);
+    QString deviceKey() const;
+    // The device memory the combo stands for, at this world size.
+    DeviceMemory device(int world) const;
+
+signals:
+    void deviceChanged();
+    void stageClicked(int stage);
+
+private:
+    void replan();
+
+    MemoryBarChart* m_chart;
+    QComboBox* m_device;
+    QLabel* m_verdict;
+    QLabel* m_detail;
+    std::optional<PlanInput> m_input;
+    std::optional<Plan> m_plan;
+};
+
+// Physical memory of this machine in bytes (0 when unknown).
+long long hostMemoryBytes();
+
+} // namespace zerolab

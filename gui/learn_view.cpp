@@ -1,0 +1,300 @@
+// Learn tab: inputs -> plan() -> ForecastPanel; explain() for the selected stage;
+// the chapter scenarios set the inputs and switch to the chapter's convention so
+// the planner lists each slip next to the correct number.
+#include "gui/learn_view.h"
+
+#include "gui/forecast_panel.h"
+#include "gui/style.h"
+#include "gui/units.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace zerolab {
+
+namespace {
+
+// The world slider is logarithmic: position p stands for N = round(2^(p/10)), 1..1024.
+constexpr int kSliderMax = 100;
+int worldForSlider(int p) {
+    return int(std::lround(std::pow(2.0, p / 10.0)));
+}
+int sliderForWorld(int n) {
+    return int(std::lround(10.0 * std::log2(std::max(1, n))));
+}
+
+struct ScenarioText {
+    const char* title;
+    const char* body;
+};
+
+const ScenarioText kScenarios[3] = {
+    {"10B parameters: the optimizer states",
+     "The chapter: Adam's m and v take 8ψ bytes, 80 GB at ψ = 10B, already a whole A100 80 GB. "
+     "That figure is right. What it leaves out is the fp32 master copy, which DeepSpeed shards "
+     "together with m and v: the states stage 1 shards are 12ψ = 120 GB, not 8ψ."},
+    {"6.7B on 8 × A100 80 GB, stage 1",
+     "The chapter counts fp32 gradients and a replicated master: 13.4 + 26.8 + 26.8 + 53.6/8 + "
+     "10 GB activations = 83.7 GB, then claims that gradient accumulation halves gradient "
+     "memory (70.3 GB). Accumulation does not shrink gradients; it lets a smaller micro-batch "
+     "reach the same global batch, which shrinks activations. In DeepSpeed's layout (bf16 "
+     "grads, master sharded) stage 1 needs 4ψ + 12ψ/8 = 36.9 GB plus activations: it fits "
+     "without the trick."},
+    {"175B on 64 GPUs, stage 1",
+     "The chapter's table shards only m and v yet totals 14ψ + 4ψ/N: 2460.9 GB. Its own rows "
+     "add up to 10ψ + 8ψ/N = 1771.9 GB, and the saving tends to 44%, not 22%. With the master "
+     "sharded too (ZeRO paper, K = 12) stage 1 is 4ψ + 12ψ/N = 732.8 GB per GPU: still far "
+     "beyond one device, which is why stages 2 and 3 exist."},
+};
+
+} // namespace
+
+LearnView::LearnView(QWidget* parent)
+    : QWidget(parent), m_forecast(new ForecastPanel(tr("Per-GPU memory by ZeRO stage"))),
+      m_explain(new QPlainTextEdit), m_scenarioText(new QLabel), m_errata(new QTableWidget) {
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(12, 12, 12, 12);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->setChildrenCollapsible(false);
+    split->setHandleWidth(10);
+
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->setSpacing(10);
+    leftLayout->addWidget(buildControls());
+    leftLayout->addWidget(buildScenarios(), 1);
+    left->setMinimumWidth(300);
+    left->setMaximumWidth(400);
+    split->addWidget(left);
+
+    auto* right = new QSplitter(Qt::Vertical);
+    right->setChildrenCollapsible(false);
+    right->setHandleWidth(10);
+    right->addWidget(makeCard(m_forecast));
+    auto* tabs = new QTabWidget;
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setStyleHint(QFont::Monospace);
+    mono.setPointSizeF(8.5);
+    m_explain->setFont(mono);
+    m_explain->setReadOnly(true);
+    m_explain->setLineWrapMode(QPlainTextEdit::NoWrap);
+    tabs->addTab(m_explain, tr("How it adds up"));
+    m_errata->setColumnCount(3);
+    m_errata->setHorizontalHeaderLabels({tr("Topic"), tr("The chapter says"), tr("Correct")});
+    m_errata->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_errata->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_errata->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    m_errata->verticalHeader()->setVisible(false);
+    m_errata->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_errata->setWordWrap(true);
+    m_errata->setAlternatingRowColors(true);
+    tabs->addTab(m_errata, tr("Chapter errata"));
+    right->addWidget(tabs);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split);
+
+    m_forecast->setDeviceKey(QStringLiteral("a100-80"));
+    connect(m_forecast, &ForecastPanel::deviceChanged, this, &LearnView::update);
+    connect(m_forecast, &ForecastPanel::stageClicked, this, [this](int s) {
+        m_stage = s;
+        update();
+    });
+    update();
+}
+
+QWidget* LearnView::buildControls() {
+    auto* box = new QGroupBox(tr("Model and cluster"));
+    auto* form = new QFormLayout(box);
+    form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    form->setContentsMargins(10, 14, 10, 8);
+    m_params = new QDoubleSpinBox;
+    m_params->setRange(0.001, 10000);
+    m_params->setDecimals(3);
+    m_params->setSuffix(tr(" B params"));
+    m_params->setValue(6.7);
+    auto* presets = new QWidget;
+    auto* presetRow = new QHBoxLayout(presets);
+    presetRow->setContentsMargins(0, 0, 0, 0);
+    presetRow->setSpacing(4);
+    for (double b : {1.5, 6.7, 13.0, 175.0}) {
+        auto* button = new QPushButton(QStringLiteral("%1B").arg(b));
+        button->setToolTip(tr("ψ = %1 × 10⁹ parameters").arg(b));
+        connect(button, &QPushButton::clicked, this, [this, b] { m_params->setValue(b); });
+        presetRow->addWidget(button);
+    }
+    m_worldSlider = new QSlider(Qt::Horizontal);
+    m_worldSlider->setRange(0, kSliderMax);
+    m_world = new QSpinBox;
+    m_world->setRange(1, 1024);
+    m_world->setValue(8);
+    m_worldSlider->setValue(sliderForWorld(8));
+    auto* worldRow = new QWidget;
+    auto* worldLayout = new QHBoxLayout(worldRow);
+    worldLayout->setContentsMargins(0, 0, 0, 0);
+    worldLayout->addWidget(m_worldSlider, 1);
+    worldLayout->addWidget(m_world);
+    connect(m_worldSlider, &QSlider::valueChanged, this, [this](int p) {
+        if (sliderForWorld(m_world->value()) != p)
+            m_world->setValue(worldForSlider(p));
+    });
+    connect(m_world, &QSpinBox::valueChanged, this, [this](int n) {
+        QSignalBlocker block(m_worldSlider);
+        m_worldSlider->setValue(sliderForWorld(n));
+        update();
+    });
+    m_precision = new QComboBox;
+    m_precision->addItem(tr("bf16 mixed (fp32 master, K = 12)"));
+    m_precision->addItem(tr("fp32 (no master, K = 8)"));
+    m_convention = new QComboBox;
+    m_convention->addItem(tr("ZeRO paper / DeepSpeed"));
+    m_convention->addItem(tr("The chapter's layout"));
+    m_convention->setToolTip(tr("The chapter keeps fp32 gradients and a replicated fp32 master; "
+                                "DeepSpeed shards the master with m and v."));
+    m_activations = new QDoubleSpinBox;
+    m_activations->setRange(0, 10000);
+    m_activations->setDecimals(1);
+    m_activations->setSuffix(tr(" GB"));
+    m_activations->setSpecialValueText(tr("not counted"));
+    m_activations->setToolTip(tr("Activation memory per GPU, e.g. the chapter's 10 GB with "
+                                 "checkpointing; 0 leaves activations out."));
+    form->addRow(tr("Parameters"), m_params);
+    form->addRow(QString(), presets);
+    form->addRow(tr("GPUs N"), worldRow);
+    form->addRow(tr("Precision"), m_precision);
+    form->addRow(tr("Convention"), m_convention);
+    form->addRow(tr("Activations"), m_activations);
+    connect(m_params, &QDoubleSpinBox::valueChanged, this, &LearnView::update);
+    connect(m_precision, &QComboBox::currentIndexChanged, this, &LearnView::update);
+    connect(m_convention, &QComboBox::currentIndexChanged, this, &LearnView::update);
+    connect(m_activations, &QDoubleSpinBox::valueChanged, this, &LearnView::update);
+    return box;
+}
+
+QWidget* LearnView::buildScenarios() {
+    auto* box = new QGroupBox(tr("The chapter's scenarios"));
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(10, 14, 10, 8);
+    const Scenario order[3] = {Scenario::TenBillionOptimizer, Scenario::SixPointSevenOnEight,
+                               Scenario::OneSeventyFiveOnSixtyFour};
+    for (int i = 0; i < 3; ++i) {
+        auto* b = new QPushButton(tr(kScenarios[i].title));
+        b->setStyleSheet(QStringLiteral("text-align: left; padding: 6px 10px;"));
+        const Scenario s = order[i];
+        connect(b, &QPushButton::clicked, this, [this, s] { showScenario(s); });
+        layout->addWidget(b);
+    }
+    m_scenarioText->setWordWrap(true);
+    m_scenarioText->setObjectName(QStringLiteral("muted"));
+    m_scenarioText->setText(tr("Pick a scenario to load it in the chapter's convention; the "
+                               "errata tab then shows each slip next to the correct sum."));
+    m_scenarioText->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    layout->addWidget(m_scenarioText, 1);
+    return box;
+}
+
+void LearnView::showScenario(Scenario s) {
+    const int i = static_cast<int>(s);
+    const QSignalBlocker b1(m_params), b2(m_world), b3(m_precision), b4(m_convention),
+        b5(m_activations), b6(m_worldSlider);
+    m_precision->setCurrentIndex(0);
+    m_convention->setCurrentIndex(1);
+    m_stage = 1;
+    switch (s) {
+    case Scenario::TenBillionOptimizer:
+        m_params->setValue(10);
+        m_world->setValue(1);
+        m_activations->setValue(0);
+        break;
+    case Scenario::SixPointSevenOnEight:
+        m_params->setValue(6.7);
+        m_world->setValue(8);
+        m_activations->setValue(10);
+        break;
+    case Scenario::OneSeventyFiveOnSixtyFour:
+        m_params->setValue(175);
+        m_world->setValue(64);
+        m_activations->setValue(0);
+        break;
+    }
+    m_worldSlider->setValue(sliderForWorld(m_world->value()));
+    m_forecast->setDeviceKey(QStringLiteral("a100-80"));
+    m_scenarioText->setText(
+        QStringLiteral("<b>%1</b><br>%2").arg(tr(kScenarios[i].title), tr(kScenarios[i].body)));
+    m_scenarioText->setObjectName(QString());
+    update();
+}
+
+PlanInput LearnView::input() const {
+    PlanInput in;
+    in.params = m_params->value() * 1e9;
+    in.world = m_world->value();
+    in.stage = m_stage;
+    in.precision = m_precision->currentIndex() == 0 ? Precision::Bf16Mixed : Precision::Fp32;
+    in.convention = m_convention->currentIndex() == 0 ? Convention::ZeroPaper : Convention::Chapter;
+    if (m_activations->value() > 0)
+        in.activation_bytes = static_cast<long long>(m_activations->value() * 1e9);
+    in.device = m_forecast->device(in.world);
+    return in;
+}
+
+QString LearnView::explainText() const {
+    return m_explain->toPlainText();
+}
+
+int LearnView::erratumRows() const {
+    return m_errata->rowCount();
+}
+
+void LearnView::update() {
+    const PlanInput in = input();
+    m_forecast->setInput(in);
+    try {
+        m_explain->setPlainText(QString::fromStdString(explain(in, m_stage, ByteUnit::GB)));
+    } catch (const PlanError& e) {
+        m_explain->setPlainText(QString::fromStdString(e.what()));
+    }
+    const auto& plan = m_forecast->currentPlan();
+    m_errata->setRowCount(0);
+    if (!plan)
+        return;
+    for (const Erratum& e : plan->errata) {
+        const int row = m_errata->rowCount();
+        m_errata->insertRow(row);
+        const auto fmt = [&](double v) {
+            return e.unit == "fraction" ? QStringLiteral("%1%").arg(v * 100, 0, 'f', 1)
+                                        : formatBytes(v);
+        };
+        m_errata->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(e.topic)));
+        m_errata->setItem(row, 1,
+                          new QTableWidgetItem(
+                              QStringLiteral("%1\n= %2")
+                                  .arg(QString::fromStdString(e.claimed), fmt(e.claimed_value))));
+        auto* correct =
+            new QTableWidgetItem(QStringLiteral("%1\n= %2")
+                                     .arg(QString::fromStdString(e.correct), fmt(e.correct_value)));
+        correct->setForeground(kOkColor);
+        m_errata->setItem(row, 2, correct);
+    }
+    m_errata->resizeRowsToContents();
+}
+
+} // namespace zerolab

@@ -1,0 +1,56 @@
+// The Learn tab: the planner for large models. Parameter count with presets,
+// world size 1-1024, precision, device and convention drive stacked bars for
+// stages 0-3, the fit verdict and the planner's --explain text; the reference
+// chapter's three scenarios are one click away, with its slips corrected.
+#pragma once
+
+#include "runtime/planner.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPlainTextEdit;
+class QSlider;
+class QSpinBox;
+class QTableWidget;
+
+namespace zerolab {
+
+class ForecastPanel;
+
+// UI thread only.
+class LearnView : public QWidget {
+    Q_OBJECT
+public:
+    explicit LearnView(QWidget* parent = nullptr);
+
+    enum class Scenario { TenBillionOptimizer, SixPointSevenOnEight, OneSeventyFiveOnSixtyFour };
+    void showScenario(Scenario s);
+
+    // The planner input the controls describe (device from the forecast's combo).
+    PlanInput input() const;
+    ForecastPanel* forecast() const { return m_forecast; }
+    QString explainText() const;
+    int erratumRows() const;
+
+private:
+    QWidget* buildControls();
+    QWidget* buildScenarios();
+    void update();
+
+    QDoubleSpinBox* m_params;
+    QSlider* m_worldSlider;
+    QSpinBox* m_world;
+    QComboBox* m_precision;
+    QComboBox* m_convention;
+    QDoubleSpinBox* m_activations;
+    int m_stage = 1;
+    ForecastPanel* m_forecast;
+    QPlainTextEdit* m_explain;
+    QLabel* m_scenarioText;
+    QTableWidget* m_errata;
+};
+
+} // namespace zerolab

@@ -1,0 +1,194 @@
+// Stacked memory bars drawn with QCustomPlot. Values are plotted in the decimal
+// unit (GB/MB) that fits the largest of bars, outlines and capacity, so the axis
+// always reads in small numbers with the unit in its title.
+#include "gui/memory_bar_chart.h"
+
+#include "gui/category_colors.h"
+#include "gui/style.h"
+#include "gui/units.h"
+
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace zerolab {
+
+MemoryBarChart::MemoryBarChart(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    stylePlot(m_plot);
+    m_plot->setMinimumHeight(180);
+    m_plot->setMouseTracking(true);
+    QCPBars* below = nullptr;
+    for (std::size_t i = 0; i < kMemCategoryCount; ++i) {
+        const auto c = static_cast<MemCategory>(i);
+        auto* bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        bars->setName(memCategoryLabel(c));
+        bars->setBrush(memCategoryColor(c));
+        bars->setPen(QPen(Qt::white, 1));
+        bars->setWidth(0.56);
+        if (below)
+            bars->moveAbove(below);
+        below = bars;
+        m_bars.push_back(bars);
+    }
+    connect(m_plot, &QCustomPlot::mouseMove, this, &MemoryBarChart::showTooltip);
+    connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
+        const int g = groupAt(e->position().x());
+        if (g >= 0)
+            emit groupClicked(g);
+    });
+    rebuild();
+}
+
+void MemoryBarChart::setGroups(const QVector<MemoryBarGroup>& groups) {
+    m_groups = groups;
+    if (m_highlighted >= m_groups.size())
+        m_highlighted = -1;
+    rebuild();
+}
+
+void MemoryBarChart::setHighlighted(int index) {
+    m_highlighted = index;
+    rebuild();
+}
+
+void MemoryBarChart::setCapacity(std::optional<double> bytes, const QString& label) {
+    m_capacity = bytes;
+    m_capacityLabel = label;
+    rebuild();
+}
+
+double MemoryBarChart::segmentBytes(int group, MemCategory c) const {
+    if (group < 0 || group >= m_groups.size())
+        return 0;
+    return double(m_groups[group].bytes[c]);
+}
+
+int MemoryBarChart::groupAt(double pixelX) const {
+    const double key = m_plot->xAxis->pixelToCoord(pixelX);
+    const int g = int(std::lround(key));
+    if (g < 0 || g >= m_groups.size() || std::fabs(key - g) > 0.4)
+        return -1;
+    return g;
+}
+
+void MemoryBarChart::rebuild() {
+    m_plot->clearItems();
+    double maxBytes = 0;
+    for (const auto& g : m_groups) {
+        maxBytes = std::max(maxBytes, double(g.bytes.total()));
+        if (g.predictedBytes)
+            maxBytes = std::max(maxBytes, *g.predictedBytes);
+    }
+    if (m_capacity)
+        maxBytes = std::max(maxBytes, *m_capacity);
+    const DisplayUnit unit = byteUnitFor(maxBytes);
+
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int g = 0; g < m_groups.size(); ++g)
+        ticker->addTick(g, m_groups[g].label);
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->xAxis->setTickLength(0, 0);
+    m_plot->xAxis->setRange(-0.6, std::max<int>(1, int(m_groups.size())) - 0.4);
+    m_plot->yAxis->setLabel(QStringLiteral("%1 (%2)").arg(m_axisTitle, unit.name));
+
+    for (std::size_t i = 0; i < kMemCategoryCount; ++i) {
+        QVector<double> keys, values;
+        for (int g = 0; g < m_groups.size(); ++g) {
+            keys << g;
+            values << double(m_groups[g].bytes.bytes[i]) / unit.divisor;
+        }
+        m_bars[int(i)]->setData(keys, values, true);
+    }
+
+    QFont labelFont = m_plot->font();
+    labelFont.setPointSizeF(8.5);
+    for (int g = 0; g < m_groups.size(); ++g) {
+        const double total = double(m_groups[g].bytes.total()) / unit.divisor;
+        double top = total;
+        if (m_groups[g].predictedBytes) {
+            const double predicted = *m_groups[g].predictedBytes / unit.divisor;
+            auto* outline = new QCPItemRect(m_plot);
+            outline->topLeft->setCoords(g - 0.34, predicted);
+            outline->bottomRight->setCoords(g + 0.34, 0);
+            outline->setPen(QPen(QColor(0x37, 0x41, 0x51), 1.4, Qt::DashLine));
+            outline->setBrush(Qt::NoBrush);
+            outline->setSelectable(false);
+            top = std::max(top, predicted);
+        }
+        if (g == m_highlighted) {
+            auto* band = new QCPItemRect(m_plot);
+            band->setLayer(QStringLiteral("grid"));
+            band->topLeft->setType(QCPItemPosition::ptPlotCoords);
+            band->topLeft->setCoords(g - 0.45, 1e12);
+            band->bottomRight->setCoords(g + 0.45, -1e12);
+            band->setPen(Qt::NoPen);
+            band->setBrush(QColor(0x2F, 0x6D, 0xB5, 28));
+            band->setSelectable(false);
+        }
+        auto* text = new QCPItemText(m_plot);
+        text->position->setCoords(g, top);
+        text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        text->setPadding(QMargins(0, 0, 0, 3));
+        text->setText(formatBytes(double(m_groups[g].bytes.total())));
+        QFont f = labelFont;
+        f.setBold(g == m_highlighted);
+        text->setFont(f);
+        text->setColor(g == m_highlighted ? kAccent : QColor(0x37, 0x41, 0x51));
+        text->setSelectable(false);
+    }
+
+    if (m_capacity) {
+        const double y = *m_capacity / unit.divisor;
+        auto* line = new QCPItemStraightLine(m_plot);
+        line->point1->setCoords(0, y);
+        line->point2->setCoords(1, y);
+        line->setPen(QPen(kErrorColor, 1.5, Qt::DashDotLine));
+        line->setSelectable(false);
+        auto* label = new QCPItemText(m_plot);
+        label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        label->position->setTypeY(QCPItemPosition::ptPlotCoords);
+        label->position->setCoords(0.99, y);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        label->setText(m_capacityLabel.isEmpty() ? QStringLiteral("capacity") : m_capacityLabel);
+        label->setColor(kErrorColor);
+        label->setFont(labelFont);
+        label->setPadding(QMargins(0, 0, 0, 2));
+        label->setSelectable(false);
+    }
+    m_plot->yAxis->setRange(0, maxBytes > 0 ? maxBytes / unit.divisor * 1.15 : 1.0);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MemoryBarChart::showTooltip(QMouseEvent* event) {
+    const int g = groupAt(event->position().x());
+    if (g < 0) {
+        QToolTip::hideText();
+        return;
+    }
+    const auto& group = m_groups[g];
+    QString html = QStringLiteral("<b>%1</b><table>").arg(group.label.toHtmlEscaped());
+    for (int i = int(kMemCategoryCount) - 1; i >= 0; --i) {
+        const auto c = static_cast<MemCategory>(i);
+        if (group.bytes[c] == 0)
+            continue;
+        html += QStringLiteral("<tr><td><span style='color:%1'>&#9632;</span> %2</td>"
+                               "<td align='right'>&nbsp;%3</td></tr>")
+                    .arg(memCategoryColor(c).name(), memCategoryLabel(c),
+                         formatBytes(double(group.bytes[c])));
+    }
+    html += QStringLiteral("<tr><td><b>Total</b></td><td align='right'>&nbsp;<b>%1</b></td></tr>")
+                .arg(formatBytes(double(group.bytes.total())));
+    if (group.predictedBytes)
+        html += QStringLiteral("<tr><td>Predicted</td><td align='right'>&nbsp;%1</td></tr>")
+                    .arg(formatBytes(*group.predictedBytes));
+    html += QStringLiteral("</table>");
+    QToolTip::showText(event->globalPosition().toPoint(), html, m_plot);
+}
+
+} // namespace zerolab

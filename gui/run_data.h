@@ -1,0 +1,78 @@
+// What the GUI holds of one run: the run record, and the logged steps as columns
+// (one QVector<double> per metric, so plots take them without copying row by row).
+// Filled on the store worker thread, then handed to the UI thread by value.
+#pragma once
+
+#include "storage/records.h"
+
+#include <QMetaType>
+#include <QString>
+#include <QVector>
+
+#include <array>
+#include <vector>
+
+namespace zerolab {
+
+// Per-step metrics in CSV column order. Step, WallTime and Tokens double as x axes.
+enum class Metric : int {
+    Step = 0,
+    WallTime,
+    Tokens,
+    Loss,
+    Lr,
+    GradNorm,
+    TokensPerS,
+    Mfu,
+    StepMs,
+    FwdMs,
+    BwdMs,
+    OptimMs,
+    AllreduceMs,
+    ReduceScatterMs,
+    AllgatherMs,
+    BroadcastMs,
+    ExposedMs,
+    CommBytes,
+    BusbwGbps,
+};
+inline constexpr int kMetricCount = 19;
+
+struct MetricInfo {
+    const char* key;   // CSV header and metric line name ("tokens_per_s")
+    const char* label; // "Tokens/s"
+    const char* unit;  // axis unit ("ms", "tokens/s", "" for none)
+};
+const MetricInfo& metricInfo(Metric m);
+// "Step time (ms)": the label with its unit, for axis titles.
+QString metricAxisTitle(Metric m);
+
+// Columns of logged steps, ascending by step. Unknown values are NaN.
+struct StepColumns {
+    std::array<QVector<double>, kMetricCount> columns;
+
+    int size() const { return int(columns[0].size()); }
+    bool isEmpty() const { return columns[0].isEmpty(); }
+    const QVector<double>& operator[](Metric m) const { return columns[int(m)]; }
+    QVector<double>& operator[](Metric m) { return columns[int(m)]; }
+    void append(const std::vector<StepRecord>& steps);
+    void append(const StepColumns& more);
+    double last(Metric m) const { return isEmpty() ? kUnknown : (*this)[m].back(); }
+};
+
+// One answer of the store worker about a run. incremental: steps holds only
+// steps after the caller's last one; otherwise everything.
+struct RunChunk {
+    std::int64_t runId = 0;
+    bool incremental = false;
+    RunRecord record;
+    std::vector<Segment> segments;
+    StepColumns steps;
+    std::int64_t ranksStep = -1; // the step of `ranks`, -1 when none
+    std::vector<RankRecord> ranks;
+    std::vector<Event> events; // after the caller's last event id
+};
+
+} // namespace zerolab
+
+Q_DECLARE_METATYPE(zerolab::RunChunk)

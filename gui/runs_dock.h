@@ -1,0 +1,61 @@
+// The runs dock: the store's runs in a filterable table, with the selected run's
+// notes and tags editable in place and delete behind a confirmation. Selecting a
+// run opens it in the Run tab; "Compare" sends the selection to the Compare tab.
+#pragma once
+
+#include <QList>
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QStackedWidget;
+class QTableView;
+
+namespace zerolab {
+
+class RunsFilterProxy;
+class RunsModel;
+class StoreClient;
+
+// UI thread only. Writes (notes, tags, delete) go through the StoreClient's worker.
+class RunsDock : public QWidget {
+    Q_OBJECT
+public:
+    RunsDock(StoreClient* store, QWidget* parent = nullptr);
+
+    RunsModel* model() const { return m_model; }
+    RunsFilterProxy* proxy() const { return m_proxy; }
+    QTableView* table() const { return m_table; }
+    void setFilterText(const QString& text);
+    void selectRun(qint64 runId);
+    QList<qint64> selectedRunIds() const;
+    // Deletes without asking (the confirmation dialog calls this).
+    void deleteRunNow(qint64 runId);
+
+signals:
+    void runActivated(qint64 runId);
+    void compareRequested(const QList<qint64>& runIds);
+
+private:
+    void onSelection();
+    void saveDetails();
+    void confirmDelete();
+
+    StoreClient* m_store;
+    RunsModel* m_model;
+    RunsFilterProxy* m_proxy;
+    QLineEdit* m_filter;
+    QStackedWidget* m_stack;
+    QTableView* m_table;
+    QLabel* m_empty;
+    QWidget* m_details;
+    QLabel* m_detailTitle;
+    QLineEdit* m_tags;
+    QPlainTextEdit* m_notes;
+    QPushButton* m_compare;
+    qint64 m_selected = -1;
+};
+
+} // namespace zerolab

@@ -1,0 +1,55 @@
+// The runs list as a table model (one row per stored run, newest first) and the
+// proxy that filters it by free text over name, tags, notes, status and host.
+#pragma once
+
+#include "storage/records.h"
+
+#include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
+#include <QVector>
+
+namespace zerolab {
+
+// UI thread only; reset wholesale from StoreClient::runsListed.
+class RunsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Status = 0, Name, Stage, World, Steps, LastLoss, TokensPerS, Duration, Tags };
+    static constexpr int kColumnCount = 9;
+    enum Role { RunIdRole = Qt::UserRole + 1, SortRole, FilterRole };
+
+    explicit RunsModel(QObject* parent = nullptr);
+
+    void setRuns(const QVector<RunSummary>& runs);
+    const QVector<RunSummary>& runs() const { return m_runs; }
+    // The run of a source row, or nullptr.
+    const RunSummary* runAt(int row) const;
+    int rowOf(std::int64_t runId) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+private:
+    QVector<RunSummary> m_runs;
+};
+
+// Case-insensitive substring filter over RunsModel::FilterRole; sorts by SortRole.
+class RunsFilterProxy : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit RunsFilterProxy(QObject* parent = nullptr);
+    void setFilterText(const QString& text);
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
+
+private:
+    QString m_text;
+};
+
+// "running" -> its colour (running blue, finished green, stopped grey, failed red, lost amber).
+QColor runStatusColor(RunStatus s);
+
+} // namespace zerolab

@@ -1,0 +1,106 @@
+// Asynchronous access to the run store. StoreWorker owns the RunReader and lives
+// on its own QThread; StoreClient (UI thread) forwards requests to it as queued
+// calls and re-emits its answers, so no store call ever blocks the UI.
+// The worker polls PRAGMA data_version; following a live run is only a shorter
+// poll interval (setPollInterval).
+#pragma once
+
+#include "gui/run_data.h"
+#include "storage/records.h"
+
+#include <QObject>
+#include <QStringList>
+#include <QThread>
+#include <QVector>
+
+#include <memory>
+
+class QTimer;
+
+namespace zerolab {
+
+class RunReader;
+
+// Lives on the worker thread; every slot runs there. Catches StoreError and reports
+// it through failed() with the store path in the message.
+class StoreWorker : public QObject {
+    Q_OBJECT
+public:
+    StoreWorker();
+    ~StoreWorker() override;
+
+public slots:
+    void open(const QString& path);
+    void setPollInterval(int ms);
+    void listRuns();
+    // afterStep < 0: the whole run; otherwise steps after afterStep and events after
+    // afterEventId. The chunk also carries the rank rows of its last step.
+    void loadRun(qint64 runId, qint64 afterStep, qint64 afterEventId);
+    void loadRanks(qint64 runId, qint64 step);
+    void setNotes(qint64 runId, const QString& notes);
+    void setTags(qint64 runId, const QStringList& tags);
+    void deleteRun(qint64 runId);
+
+signals:
+    void opened(const QString& path);
+    void failed(const QString& message);
+    void runsListed(const QVector<zerolab::RunSummary>& runs);
+    void runLoaded(const zerolab::RunChunk& chunk);
+    void ranksLoaded(qint64 runId, qint64 step, const QVector<zerolab::RankRecord>& ranks);
+    // Another connection committed since the last poll.
+    void changed();
+    void done(); // after every request, for StoreClient's pending count
+
+private:
+    void poll();
+    template <typename F> void guarded(F&& f);
+
+    std::unique_ptr<RunReader> m_reader;
+    QString m_path;
+    QTimer* m_timer = nullptr;
+    qint64 m_version = -1;
+};
+
+// UI thread. Owns the worker thread; destroying the client stops it.
+class StoreClient : public QObject {
+    Q_OBJECT
+public:
+    explicit StoreClient(QObject* parent = nullptr);
+    ~StoreClient() override;
+
+    void open(const QString& path);
+    QString path() const { return m_path; }
+    void setPollInterval(int ms);
+    void listRuns();
+    void loadRun(qint64 runId, qint64 afterStep = -1, qint64 afterEventId = 0);
+    void loadRanks(qint64 runId, qint64 step);
+    void setNotes(qint64 runId, const QString& notes);
+    void setTags(qint64 runId, const QStringList& tags);
+    void deleteRun(qint64 runId);
+    // Requests sent and not yet answered.
+    int pending() const { return m_pending; }
+    const QVector<RunSummary>& runs() const { return m_runs; }
+
+signals:
+    void opened(const QString& path);
+    void failed(const QString& message);
+    void runsListed(const QVector<zerolab::RunSummary>& runs);
+    void runLoaded(const zerolab::RunChunk& chunk);
+    void ranksLoaded(qint64 runId, qint64 step, const QVector<zerolab::RankRecord>& ranks);
+    void changed();
+    void idle(); // pending() dropped to 0
+
+private:
+    template <typename F> void send(F&& call);
+
+    QThread m_thread;
+    StoreWorker* m_worker;
+    QString m_path;
+    int m_pending = 0;
+    QVector<RunSummary> m_runs;
+};
+
+} // namespace zerolab
+
+Q_DECLARE_METATYPE(zerolab::RunSummary)
+Q_DECLARE_METATYPE(zerolab::RankRecord)

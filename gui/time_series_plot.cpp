@@ -1,0 +1,175 @@
+// Lines and stacked areas with QCustomPlot. Adaptive sampling keeps a replot of
+// 100,000 points per series within a frame; stacked areas are drawn as running
+// sums with each layer channel-filled down to the layer below it.
+#include "gui/time_series_plot.h"
+
+#include "gui/style.h"
+
+#include <QFileDialog>
+#include <QMenu>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace zerolab {
+
+TimeSeriesPlot::TimeSeriesPlot(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    stylePlot(m_plot);
+    m_plot->xAxis->grid()->setVisible(true);
+    m_plot->setMinimumHeight(150);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+    m_plot->setMouseTracking(true);
+    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_plot->legend->setVisible(false);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    connect(m_plot, &QCustomPlot::mouseMove, this, &TimeSeriesPlot::showReadout);
+    connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this] { resetZoom(); });
+    connect(m_plot, &QWidget::customContextMenuRequested, this, &TimeSeriesPlot::showContextMenu);
+}
+
+void TimeSeriesPlot::setAxisLabels(const QString& x, const QString& y) {
+    m_plot->xAxis->setLabel(x);
+    m_plot->yAxis->setLabel(y);
+}
+
+void TimeSeriesPlot::setEmptyText(const QString& text) {
+    m_emptyText = text;
+    updateEmptyText();
+}
+
+void TimeSeriesPlot::updateEmptyText() {
+    m_plot->clearItems();
+    bool empty = true;
+    for (const auto& s : m_series)
+        empty = empty && s.x.isEmpty();
+    if (!empty || m_emptyText.isEmpty())
+        return;
+    auto* text = new QCPItemText(m_plot);
+    text->position->setType(QCPItemPosition::ptAxisRectRatio);
+    text->position->setCoords(0.5, 0.5);
+    text->setText(m_emptyText);
+    text->setColor(kTextMuted);
+    text->setSelectable(false);
+}
+
+void TimeSeriesPlot::setLines(const QVector<PlotSeries>& series) {
+    m_plot->clearGraphs();
+    m_series = series;
+    for (const auto& s : series) {
+        QCPGraph* g = m_plot->addGraph();
+        g->setName(s.name);
+        g->setPen(QPen(s.color, 1.6, s.dashed ? Qt::DashLine : Qt::SolidLine));
+        g->setAdaptiveSampling(true);
+        g->setData(s.x, s.y, true);
+    }
+    m_plot->legend->setVisible(series.size() > 1);
+    updateEmptyText();
+    resetZoom();
+}
+
+void TimeSeriesPlot::setStacked(const QVector<PlotSeries>& layers) {
+    m_plot->clearGraphs();
+    m_series = layers;
+    QVector<double> running;
+    QCPGraph* below = nullptr;
+    for (const auto& layer : layers) {
+        if (running.size() != layer.y.size())
+            running = QVector<double>(layer.y.size(), 0.0);
+        for (int i = 0; i < layer.y.size(); ++i)
+            running[i] += layer.y[i];
+        QCPGraph* g = m_plot->addGraph();
+        g->setName(layer.name);
+        g->setPen(QPen(layer.color.darker(115), 1.0));
+        QColor fill = layer.color;
+        fill.setAlpha(200);
+        g->setBrush(fill);
+        g->setAdaptiveSampling(true);
+        g->setData(layer.x, running, true);
+        if (below)
+            g->setChannelFillGraph(below);
+        below = g;
+    }
+    m_plot->legend->setVisible(layers.size() > 1);
+    updateEmptyText();
+    resetZoom();
+}
+
+void TimeSeriesPlot::resetZoom() {
+    m_plot->rescaleAxes(true);
+    const QCPRange y = m_plot->yAxis->range();
+    if (m_plot->yAxis->scaleType() == QCPAxis::stLinear) {
+        const double lo = y.lower >= 0 && y.lower < 0.2 * y.upper ? 0 : y.lower - 0.05 * y.size();
+        m_plot->yAxis->setRange(lo, y.upper + 0.08 * std::max(y.size(), std::fabs(y.upper) * 0.01));
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimeSeriesPlot::setLogY(bool on) {
+    m_plot->yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    m_plot->yAxis->setTicker(on ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                                : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    resetZoom();
+}
+
+bool TimeSeriesPlot::exportTo(const QString& path) {
+    if (path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive))
+        return m_plot->savePdf(path, 0, 0, QCP::epNoCosmetic);
+    return m_plot->savePng(path, 0, 0, 2.0);
+}
+
+void TimeSeriesPlot::showContextMenu(const QPoint& pos) {
+    QMenu menu(this);
+    menu.addAction(tr("Reset zoom"), this, &TimeSeriesPlot::resetZoom);
+    menu.addSeparator();
+    menu.addAction(tr("Export as PNG…"), this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export plot"), {}, tr("PNG image (*.png)"));
+        if (!path.isEmpty())
+            exportTo(path.endsWith(QStringLiteral(".png")) ? path : path + QStringLiteral(".png"));
+    });
+    menu.addAction(tr("Export as PDF…"), this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export plot"), {}, tr("PDF document (*.pdf)"));
+        if (!path.isEmpty())
+            exportTo(path.endsWith(QStringLiteral(".pdf")) ? path : path + QStringLiteral(".pdf"));
+    });
+    menu.exec(m_plot->mapToGlobal(pos));
+}
+
+void TimeSeriesPlot::showReadout(QMouseEvent* event) {
+    if (m_series.isEmpty() || event->buttons() != Qt::NoButton)
+        return;
+    const double key = m_plot->xAxis->pixelToCoord(event->position().x());
+    QString html;
+    for (const auto& s : m_series) {
+        if (s.x.isEmpty())
+            continue;
+        const auto it = std::lower_bound(s.x.begin(), s.x.end(), key);
+        int i = int(it - s.x.begin());
+        if (i >= s.x.size())
+            i = int(s.x.size()) - 1;
+        if (i > 0 && std::fabs(s.x[i - 1] - key) < std::fabs(s.x[i] - key))
+            --i;
+        if (html.isEmpty())
+            html = QStringLiteral("<b>%1 = %2</b><table>")
+                       .arg(m_plot->xAxis->label().toHtmlEscaped())
+                       .arg(s.x[i], 0, 'g', 7);
+        html += QStringLiteral("<tr><td><span style='color:%1'>&#9632;</span> %2</td>"
+                               "<td align='right'>&nbsp;%3</td></tr>")
+                    .arg(s.color.name(), s.name.toHtmlEscaped())
+                    .arg(s.y[i], 0, 'g', 5);
+    }
+    if (html.isEmpty())
+        return;
+    QToolTip::showText(event->globalPosition().toPoint(), html + QStringLiteral("</table>"),
+                       m_plot);
+}
+
+} // namespace zerolab

@@ -1,0 +1,58 @@
+// A time-series plot over QCustomPlot: lines or stacked areas against step, wall
+// time or tokens, with wheel zoom, drag pan, a hover readout of every series at
+// the nearest point, and PNG/PDF export from the context menu.
+#pragma once
+
+#include <QColor>
+#include <QString>
+#include <QVector>
+#include <QWidget>
+
+class QCustomPlot;
+class QMouseEvent;
+
+namespace zerolab {
+
+// One series; x and y have the same length, x ascending.
+struct PlotSeries {
+    QString name;
+    QColor color;
+    QVector<double> x;
+    QVector<double> y;
+    bool dashed = false;
+};
+
+// UI thread only. Replots are queued (coalesced into the next event-loop pass).
+class TimeSeriesPlot : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimeSeriesPlot(QWidget* parent = nullptr);
+
+    void setAxisLabels(const QString& x, const QString& y);
+    // Replaces every series by lines.
+    void setLines(const QVector<PlotSeries>& series);
+    // Replaces every series by areas stacked bottom-up in the given order; the
+    // hover readout shows each layer's own value, not the running sum.
+    void setStacked(const QVector<PlotSeries>& layers);
+    // Fit both axes to the data (also bound to double-click).
+    void resetZoom();
+    void setLogY(bool on);
+    // PNG or PDF by the file's suffix; false when writing failed.
+    bool exportTo(const QString& path);
+    // "Nothing to show yet" text drawn over an empty plot.
+    void setEmptyText(const QString& text);
+
+    QCustomPlot* plot() const { return m_plot; }
+    int seriesCount() const { return m_series.size(); }
+
+private:
+    void showReadout(QMouseEvent* event);
+    void showContextMenu(const QPoint& pos);
+    void updateEmptyText();
+
+    QCustomPlot* m_plot;
+    QVector<PlotSeries> m_series; // as given (stacked: the un-summed layers)
+    QString m_emptyText;
+};
+
+} // namespace zerolab

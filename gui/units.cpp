@@ -1,0 +1,56 @@
+// Formatting of bytes, durations and counts for labels, tooltips and tables.
+#include "gui/units.h"
+
+#include <cmath>
+
+namespace zerolab {
+
+DisplayUnit byteUnitFor(double maxBytes) {
+    const double a = std::fabs(maxBytes);
+    if (a >= 1e9)
+        return {1e9, QStringLiteral("GB")};
+    if (a >= 1e6)
+        return {1e6, QStringLiteral("MB")};
+    if (a >= 1e3)
+        return {1e3, QStringLiteral("KB")};
+    return {1.0, QStringLiteral("B")};
+}
+
+namespace {
+QString threeDigits(double v) {
+    const double a = std::fabs(v);
+    const int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
+    return QString::number(v, 'f', decimals);
+}
+} // namespace
+
+QString formatBytes(double bytes) {
+    const DisplayUnit u = byteUnitFor(bytes);
+    return threeDigits(bytes / u.divisor) + QLatin1Char(' ') + u.name;
+}
+
+QString formatDuration(double seconds) {
+    if (!(seconds >= 0))
+        return QStringLiteral("–");
+    if (seconds < 60)
+        return QString::number(seconds, 'f', seconds < 10 ? 1 : 0) + QStringLiteral(" s");
+    const long long s = std::llround(seconds);
+    if (s < 3600)
+        return QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1 h %2 min")
+        .arg(s / 3600)
+        .arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
+}
+
+QString formatCount(double n) {
+    const double a = std::fabs(n);
+    if (a >= 1e9)
+        return threeDigits(n / 1e9) + QLatin1Char('B');
+    if (a >= 1e6)
+        return threeDigits(n / 1e6) + QLatin1Char('M');
+    if (a >= 1e3)
+        return threeDigits(n / 1e3) + QLatin1Char('K');
+    return QString::number(n, 'g', 4);
+}
+
+} // namespace zerolab

@@ -1,6 +1,6 @@
-// Branch-free exp and tanh for the kernels' inner loops. They inline into loops
-// that the compiler vectorises (the libm calls would not, without -ffast-math),
-// at about 2 ulp accuracy over the range the model uses.
+// A branch-free exp for the kernels' inner loops (softmax, GELU). It inlines into
+// loops that the compiler vectorises (libm's expf would not, without -ffast-math),
+// at about 2 ulp accuracy.
 #pragma once
 
 #include <bit>
@@ -30,11 +30,6 @@ inline float expApprox(float x) {
     p = p * r + 1.0f;
     const std::int32_t k = static_cast<std::int32_t>(kf);
     return p * std::bit_cast<float>((k + 127) << 23);
-}
-
-// tanh(x) = 1 - 2 / (exp(2x) + 1): exact limits +-1, absolute error ~1e-7.
-inline float tanhApprox(float x) {
-    return 1.0f - 2.0f / (expApprox(2.0f * x) + 1.0f);
 }
 
 } // namespace zerolab::cpu

@@ -103,6 +103,10 @@ private:
     }
 
     void buffers() {
+        if (m_sp.engine_buffers) {
+            engineBuffers();
+            return;
+        }
         const StateBytes b = stateBytes(m_in);
         m_out << "\nComm buffers: a reduce bucket of min(reduce_bucket_size = "
               << m_in.reduce_bucket_elements << ", psi) elements x " << b.grad << " bytes ("
@@ -112,6 +116,25 @@ private:
                   << dtypeName(b.param) << ")";
         m_out << " = " << bytes(static_cast<double>(m_sp.comm_buffer_bytes)) << "\n";
         m_out << "Workspace: " << bytes(static_cast<double>(m_sp.workspace_bytes)) << "\n";
+    }
+
+    // zerolab's own GPT-2: the buffers engine_buffers.h allocates, slot by slot.
+    void engineBuffers() {
+        const StateBytes b = stateBytes(m_in);
+        m_out << "\nComm buffers (zerolab's engine, exact):";
+        if (m_sp.stage == 3)
+            m_out << " all-gather slots for the embedding and the largest block x " << b.param
+                  << " bytes (" << dtypeName(b.param) << ");";
+        if (m_sp.stage >= 2)
+            m_out << " fp32 reduce-scatter slots for the embedding and "
+                  << (m_in.overlap_comm ? "two blocks (overlap_comm)" : "one block") << ";";
+        if (m_sp.stage < 2)
+            m_out << " none beyond the gradient buffer (all-reduce in place);";
+        m_out << " = " << bytes(static_cast<double>(m_sp.comm_buffer_bytes)) << "\n";
+        m_out << "Workspace (zerolab's engine, exact): fp32 copies of the embedding and one "
+                 "block where params are bf16, fp32 gradient staging where grads are not fp32 "
+                 "and not a comm bucket = "
+              << bytes(static_cast<double>(m_sp.workspace_bytes)) << "\n";
     }
 
     void total() {

@@ -33,6 +33,7 @@ struct Options {
     long long reduce_bucket = kDefaultBucketElements;
     long long allgather_bucket = kDefaultBucketElements;
     int grad_accum = 1;
+    bool overlap_comm = false;
     std::string device = "a100-80";
     double capacity_gb = 0;
     double bandwidth_gbps = 100;
@@ -62,6 +63,7 @@ void addOptions(CLI::App& app, Options& o) {
     app.add_option("--reduce-bucket", o.reduce_bucket, "reduce_bucket_size in elements");
     app.add_option("--allgather-bucket", o.allgather_bucket, "allgather_bucket_size in elements");
     app.add_option("--grad-accum", o.grad_accum, "gradient_accumulation_steps");
+    app.add_flag("--overlap-comm", o.overlap_comm, "overlap_comm: a second reduce-scatter slot");
     app.add_option("--device", o.device, "a100-40, a100-80 (default), h100-80, h200-141");
     app.add_option("--capacity-gb", o.capacity_gb, "custom device capacity in GB (1e9)");
     app.add_option("--bandwidth-gbps", o.bandwidth_gbps, "bus bandwidth in GB/s for comm time");
@@ -106,6 +108,7 @@ bool applyConfig(const Options& o, const CLI::App& app, PlanInput& in) {
     in.reduce_bucket_elements = c.zero.reduce_bucket_size;
     in.allgather_bucket_elements = c.zero.allgather_bucket_size;
     in.grad_accumulation = c.batch.grad_accum;
+    in.overlap_comm = c.zero.overlap_comm || o.overlap_comm;
     return true;
 }
 
@@ -124,6 +127,7 @@ PlanInput inputFromOptions(const Options& o) {
     in.reduce_bucket_elements = o.reduce_bucket;
     in.allgather_bucket_elements = o.allgather_bucket;
     in.grad_accumulation = o.grad_accum;
+    in.overlap_comm = o.overlap_comm;
     return in;
 }
 

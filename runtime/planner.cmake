@@ -7,3 +7,6 @@ target_sources(zerolab_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/planner_errata.cpp
   ${CMAKE_CURRENT_LIST_DIR}/plan_explain.cpp
   ${CMAKE_CURRENT_LIST_DIR}/plan_report.cpp)
+
+add_executable(zerolab-plan ${CMAKE_CURRENT_LIST_DIR}/plan_main.cpp)
+target_link_libraries(zerolab-plan PRIVATE zerolab_core CLI11::CLI11)

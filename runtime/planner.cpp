@@ -134,7 +134,8 @@ StagePlan planStage(const PlanInput& in, const Fixed& f, int stage, int world) {
         in.activation_checkpointing ? f.activations.checkpointed : f.activations.full;
     sp.comm_buffer_bytes = commBufferBytes(at, stage, f.psi);
     sp.per_rank[MemCategory::CommBuffers] = sp.comm_buffer_bytes;
-    sp.workspace_bytes = workspaceBytes(at, stage);
+    sp.workspace_bytes = workspaceBytes(at, stage, f.psi);
+    sp.engine_buffers = isEngineModel(at, f.psi);
     sp.per_rank[MemCategory::Workspace] = sp.workspace_bytes;
     sp.total_bytes = sp.per_rank.total();
 

@@ -69,8 +69,11 @@ struct PlanInput {
     // the shape-based estimate for both with and without checkpointing.
     std::optional<long long> activation_bytes;
 
+    // Bucket sizes size the comm buffers of models other than zerolab's own GPT-2
+    // (whose buffers come from engine_buffers.h, where overlap_comm adds a slot).
     long long reduce_bucket_elements = kDefaultBucketElements;
     long long allgather_bucket_elements = kDefaultBucketElements;
+    bool overlap_comm = false;
     int grad_accumulation = 1;
     double bandwidth_gbps = 100.0; // bus bandwidth in GB/s (1e9 bytes/s) for comm time
 
@@ -96,7 +99,8 @@ struct StagePlan {
     bool activations_known = false; // false: no shape and no activation_bytes (counted as 0)
     long long comm_buffer_bytes = 0;
     long long workspace_bytes = 0;
-    long long total_bytes = 0; // per_rank.total(), activations per activation_checkpointing
+    bool engine_buffers = false; // comm buffers and workspace are the engine's exact ones
+    long long total_bytes = 0;   // per_rank.total(), activations per activation_checkpointing
     // Communication per optimizer step (with grad_accumulation micro-steps):
     double comm_elements = 0; // 2 psi for stages 0-2, 3 psi for stage 3 (accumulation 1)
     double comm_bytes = 0;    // at the gradient / param dtype of each collective
@@ -137,11 +141,14 @@ struct ActivationBytes {
     long long checkpointed = 0;
 };
 ActivationBytes activationBytes(const ModelShape& shape, int micro_batch, int seq_len);
-// A reduce bucket of min(reduce_bucket, psi_padded) elements at the gradient dtype;
-// stage 3 adds a gather buffer of the largest (padded) gather unit at the param dtype,
-// or min(allgather_bucket, psi) elements when the shape is unknown.
+// Comm buffers and workspace. For zerolab's own GPT-2 (a shape whose paramCount is
+// psi, ZeroPaper convention) exactly what the engine allocates (engine_buffers.h).
+// Otherwise DeepSpeed's buckets: a reduce bucket of min(reduce_bucket, psi_padded)
+// elements at the gradient dtype, plus for stage 3 a gather buffer of the largest
+// padded gather unit (or min(allgather_bucket, psi) without a shape) at the param
+// dtype; workspace 0.
 long long commBufferBytes(const PlanInput& in, int stage, std::int64_t psi);
-long long workspaceBytes(const PlanInput& in, int stage);
+long long workspaceBytes(const PlanInput& in, int stage, std::int64_t psi);
 // Flat buffer length with each gather unit padded to a multiple of world; without a
 // shape the whole buffer is one unit.
 std::int64_t psiPadded(const PlanInput& in, std::int64_t psi, int world);

@@ -1,7 +1,9 @@
 // The non-model-state pieces of the plan, each what the runtime allocates:
-// activations (from the model's own activation_layout.h), comm buffers, workspace,
-// and the padded flat-buffer length (from param_layout.h's gather units).
+// activations (the model's activation_layout.h), comm buffers and workspace (the
+// engine's engine_buffers.h for our own GPT-2, DeepSpeed's buckets otherwise),
+// and the padded flat-buffer length (param_layout.h's gather units).
 #include "runtime/activation_layout.h"
+#include "runtime/engine_buffers.h"
 #include "runtime/param_layout.h"
 #include "runtime/planner.h"
 #include "runtime/planner_layout.h"
@@ -18,7 +20,17 @@ bool shapeSizesParams(const PlanInput& in, std::int64_t psi) {
     return in.shape && paramCount(*in.shape) == psi;
 }
 
+MemBreakdown engineBytes(const PlanInput& in, int stage) {
+    return planEngineBuffers(makeParamLayout(*in.shape, in.world), in.world, stage, in.precision,
+                             in.overlap_comm)
+        .bytes();
+}
+
 } // namespace
+
+bool isEngineModel(const PlanInput& in, std::int64_t psi) {
+    return in.convention == Convention::ZeroPaper && shapeSizesParams(in, psi);
+}
 
 ActivationBytes activationBytes(const ModelShape& shape, int micro_batch, int seq_len) {
     ActivationFootprint fp;
@@ -43,6 +55,8 @@ std::int64_t psiPadded(const PlanInput& in, std::int64_t psi, int world) {
 }
 
 long long commBufferBytes(const PlanInput& in, int stage, std::int64_t psi) {
+    if (isEngineModel(in, psi))
+        return engineBytes(in, stage)[MemCategory::CommBuffers];
     const StateBytes b = stateBytes(in);
     const std::int64_t padded = psiPadded(in, psi, in.world);
     long long bytes = std::min<std::int64_t>(in.reduce_bucket_elements, padded) * b.grad;
@@ -59,10 +73,9 @@ long long commBufferBytes(const PlanInput& in, int stage, std::int64_t psi) {
     return bytes;
 }
 
-long long workspaceBytes(const PlanInput& in, int stage) {
-    // No planner-visible scratch yet: GEMM and attention scratch live in the
-    // activation arena, which activationBytes already counts.
-    return 0;
+long long workspaceBytes(const PlanInput& in, int stage, std::int64_t psi) {
+    // Other models: GEMM and attention scratch is part of the activation estimate.
+    return isEngineModel(in, psi) ? engineBytes(in, stage)[MemCategory::Workspace] : 0;
 }
 
 } // namespace zerolab

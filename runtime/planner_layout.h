@@ -38,4 +38,9 @@ StateCoefficients stateCoefficients(const PlanInput& in, int stage);
 
 std::string_view dtypeName(int bytes_per_elem); // 2: "bf16", 4: "fp32"
 
+// True for zerolab's own GPT-2 (a shape whose paramCount is psi) in the ZeroPaper
+// layout the engine implements: comm buffers and workspace are then the engine's
+// exact ones (engine_buffers.h). The chapter's layout is not one the engine runs.
+bool isEngineModel(const PlanInput& in, std::int64_t psi);
+
 } // namespace zerolab

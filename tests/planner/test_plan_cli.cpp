@@ -1,6 +1,8 @@
 // zerolab-plan through its binary: exit codes (0 ok, 2 invalid input with the
 // error on stderr), --json, --explain, --config.
+#include "runtime/engine_buffers.h"
 #include "runtime/model_shape.h"
+#include "runtime/param_layout.h"
 
 #include <nlohmann/json.hpp>
 
@@ -124,6 +126,11 @@ TEST(PlanCli, ConfigGivesShapeStageAndBuckets) {
     EXPECT_EQ(j["input"]["world"].get<int>(), 4);
     EXPECT_EQ(j["verdict"]["stage"].get<int>(), 2);
     EXPECT_EQ(j["input"]["precision"].get<std::string>(), "bf16");
-    EXPECT_EQ(j["stages"][2]["comm_buffer_bytes"].get<long long>(), 1000 * 2);
+    EXPECT_EQ(j["input"]["reduce_bucket_size"].get<long long>(), 1000);
+    const zerolab::ModelShape nano = *zerolab::findModelPreset("nano");
+    const zerolab::EngineBufferPlan engine = zerolab::planEngineBuffers(
+        zerolab::makeParamLayout(nano, 4), 4, 2, zerolab::Precision::Bf16Mixed, false);
+    EXPECT_EQ(j["stages"][2]["comm_buffer_bytes"].get<long long>(),
+              engine.bytes()[zerolab::MemCategory::CommBuffers]);
     EXPECT_TRUE(j["stages"][2]["activations_known"].get<bool>());
 }

@@ -1,6 +1,7 @@
 // Activations, comm buffers, padding and communication volume: the pieces the
 // runtime allocates and moves, checked against the model's own layouts.
 #include "runtime/activation_layout.h"
+#include "runtime/engine_buffers.h"
 #include "runtime/param_layout.h"
 #include "runtime/planner.h"
 
@@ -61,18 +62,50 @@ TEST(PlannerShape, ActivationsUnknownWithoutMicroBatch) {
     EXPECT_EQ(p.stages[0].per_rank[MemCategory::Activations], 0);
 }
 
+// zerolab's own GPT-2: every category but activations is what the engine allocates
+// (engine_buffers.h), activations what the model's arena holds.
+TEST(PlannerBuffers, OwnGpt2MatchesTheEngineBufferPlan) {
+    for (Precision prec : {Precision::Fp32, Precision::Bf16Mixed})
+        for (bool overlap : {false, true})
+            for (int world : {1, 2, 3, 4}) {
+                PlanInput in = gpt2(world, 2, 64);
+                in.shape = *findModelPreset("micro");
+                in.precision = prec;
+                in.overlap_comm = overlap;
+                const Plan p = plan(in);
+                const ParamLayout layout = makeParamLayout(*in.shape, world);
+                for (int s = 0; s < 4; ++s) {
+                    const MemBreakdown engine =
+                        planEngineBuffers(layout, world, s, prec, overlap).bytes();
+                    MemBreakdown planned = p.stages[s].per_rank;
+                    EXPECT_EQ(planned[MemCategory::Activations],
+                              activationFootprint(*in.shape, 2, 64).total(in.shape->n_layer));
+                    planned[MemCategory::Activations] = 0;
+                    EXPECT_EQ(planned.bytes, engine.bytes)
+                        << "stage " << s << " world " << world << " overlap " << overlap;
+                    EXPECT_TRUE(p.stages[s].engine_buffers);
+                }
+            }
+}
+
+// Other layouts (here the chapter's, which the engine does not run) get DeepSpeed's
+// buckets: a reduce bucket at the grad dtype, for stage 3 the largest gather unit.
 TEST(PlannerBuffers, ReduceBucketAndStageThreeGatherUnit) {
     PlanInput in = gpt2(4, 1, 64);
+    in.convention = Convention::Chapter;
     in.reduce_bucket_elements = 1'000'000;
     const Plan p = plan(in);
-    for (int s = 0; s < 3; ++s)
-        EXPECT_EQ(p.stages[s].comm_buffer_bytes, 1'000'000LL * 2) << s;
+    for (int s = 0; s < 3; ++s) {
+        EXPECT_EQ(p.stages[s].comm_buffer_bytes, 1'000'000LL * 4) << s; // fp32 grads
+        EXPECT_FALSE(p.stages[s].engine_buffers);
+    }
     std::int64_t largest = 0;
     for (const UnitLayout& u : makeParamLayout(*in.shape, 4).units)
         largest = std::max(largest, u.padded_elems);
     EXPECT_EQ(largest, makeParamLayout(*in.shape, 4).units[0].padded_elems); // the embedding
-    EXPECT_EQ(p.stages[3].comm_buffer_bytes, 1'000'000LL * 2 + largest * 2);
+    EXPECT_EQ(p.stages[3].comm_buffer_bytes, 1'000'000LL * 4 + largest * 2);
     EXPECT_EQ(p.stages[3].per_rank[MemCategory::CommBuffers], p.stages[3].comm_buffer_bytes);
+    EXPECT_EQ(p.stages[3].workspace_bytes, 0);
 }
 
 TEST(PlannerBuffers, BareSizeUsesBucketsCappedByPsi) {

@@ -465,7 +465,7 @@ std::vector<std::int64_t> RunReader::markLostRuns(double stale_after_s) {
     std::vector<std::int64_t> candidates;
     {
         auto q = db.cached("SELECT id, pid, host FROM runs WHERE status = 'running' "
-                           "AND coalesce(heartbeat_at, started_at, created_at) < ?1");
+                           "AND coalesce(heartbeat_at, started_at, created_at) < ?1 ORDER BY id");
         q->bind(1, cutoff);
         while (q->step()) {
             // A pid can only be checked on its own host; elsewhere staleness decides.

@@ -1,0 +1,312 @@
+// zerolab-runs: the run store from a terminal. list, show, export, delete, tag and note
+// runs; RUN is an id or a unique name. Exit codes: 0 ok, 2 invalid input (arguments,
+// a bad or missing store file, an unknown run), 1 anything else.
+#include "storage/default_path.h"
+#include "storage/run_export.h"
+#include "storage/run_reader.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace zerolab;
+
+namespace {
+
+// A running run without a heartbeat for this long, and without its process, is lost.
+constexpr double kStaleAfterS = 30.0;
+constexpr std::size_t kShownEvents = 10;
+
+// Invalid input: printed, exit code 2.
+struct InputError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+std::string timeText(double t) {
+    if (std::isnan(t))
+        return "-";
+    const std::time_t s = static_cast<std::time_t>(t);
+    std::tm tm{};
+    localtime_r(&s, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+    return buf;
+}
+
+std::string durationText(double s) {
+    if (std::isnan(s) || s < 0)
+        return "-";
+    const auto total = static_cast<long long>(std::llround(s));
+    std::ostringstream o;
+    if (total >= 3600)
+        o << total / 3600 << "h" << std::setw(2) << std::setfill('0') << (total % 3600) / 60 << "m";
+    else if (total >= 60)
+        o << total / 60 << "m" << std::setw(2) << std::setfill('0') << total % 60 << "s";
+    else
+        o << total << "s";
+    return o.str();
+}
+
+std::string numText(double v, int precision) {
+    if (std::isnan(v))
+        return "-";
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(precision) << v;
+    return o.str();
+}
+
+std::string mibText(long long bytes) {
+    return numText(static_cast<double>(bytes) / (1024.0 * 1024.0), 1);
+}
+
+std::string joined(const std::vector<std::string>& items, const char* sep) {
+    std::string out;
+    for (const auto& s : items)
+        out += (out.empty() ? "" : sep) + s;
+    return out;
+}
+
+nlohmann::json jnum(double v) {
+    return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v);
+}
+
+nlohmann::json summaryJson(const RunSummary& s) {
+    return {{"id", s.id},
+            {"name", s.name},
+            {"status", std::string(runStatusName(s.status))},
+            {"stage", s.stage},
+            {"world", s.world},
+            {"steps", s.steps},
+            {"last_loss", jnum(s.last_loss)},
+            {"median_tokens_per_s", jnum(s.median_tokens_per_s)},
+            {"created_at", jnum(s.created_at)},
+            {"started_at", jnum(s.started_at)},
+            {"ended_at", jnum(s.ended_at)},
+            {"duration_s", jnum(s.duration_s)},
+            {"tags", s.tags},
+            {"notes", s.notes},
+            {"host", s.host}};
+}
+
+void printList(const std::vector<RunSummary>& runs) {
+    if (runs.empty()) {
+        std::cout << "no runs\n";
+        return;
+    }
+    std::cout << std::left << std::setw(6) << "ID" << std::setw(24) << "NAME" << std::setw(10)
+              << "STATUS" << std::setw(6) << "STAGE" << std::setw(6) << "WORLD" << std::setw(9)
+              << "STEPS" << std::setw(10) << "LOSS" << std::setw(12) << "TOKENS/S" << std::setw(10)
+              << "DURATION" << std::setw(21) << "STARTED"
+              << "TAGS\n";
+    for (const auto& r : runs)
+        std::cout << std::left << std::setw(6) << r.id << std::setw(24) << r.name << std::setw(10)
+                  << runStatusName(r.status) << std::setw(6) << r.stage << std::setw(6) << r.world
+                  << std::setw(9) << (r.steps < 0 ? "-" : std::to_string(r.steps)) << std::setw(10)
+                  << numText(r.last_loss, 4) << std::setw(12) << numText(r.median_tokens_per_s, 0)
+                  << std::setw(10) << durationText(r.duration_s) << std::setw(21)
+                  << timeText(r.started_at) << joined(r.tags, ",") << "\n";
+}
+
+void printShow(RunReader& reader, std::int64_t id) {
+    const RunRecord r = reader.run(id);
+    const RunSummary s = reader.summary(id);
+    std::cout << "run " << r.id << " '" << r.info.name << "': " << runStatusName(r.status);
+    if (!r.end_message.empty())
+        std::cout << " (" << r.end_message << ")";
+    std::cout << "\n  host " << r.info.host << ", pid " << r.info.pid << "\n  command "
+              << r.info.command_line << "\n  world " << r.info.world << ", stage " << r.info.stage
+              << ", precision " << r.info.precision << ", params " << r.info.params
+              << "\n  created " << timeText(r.created_at) << ", started " << timeText(r.started_at)
+              << ", ended " << timeText(r.ended_at) << ", duration " << durationText(s.duration_s)
+              << "\n  tags " << joined(r.info.tags, ", ") << "\n  notes " << r.info.notes
+              << "\n  steps: last " << (s.steps < 0 ? "-" : std::to_string(s.steps))
+              << ", last loss " << numText(s.last_loss, 4) << ", median tokens/s "
+              << numText(s.median_tokens_per_s, 0) << "\n";
+
+    std::cout << "segments:\n";
+    for (const Segment& g : reader.segments(id))
+        std::cout << "  #" << g.index << " from step " << g.start_step << ": world " << g.world
+                  << ", stage " << g.stage << ", accumulation " << g.grad_accum << ", micro-batch "
+                  << g.micro_batch << " (" << g.reason << ")\n";
+    std::cout << "checkpoints:\n";
+    for (const Checkpoint& c : reader.checkpoints(id))
+        std::cout << "  step " << c.step << ": " << c.path << " (world " << c.world << ", stage "
+                  << c.stage << ", segment " << c.segment << ")\n";
+    if (s.steps >= 0) {
+        std::cout << "memory at step " << s.steps << " (MiB):\n  " << std::left << std::setw(6)
+                  << "rank";
+        for (auto name : kMemCategoryNames)
+            std::cout << std::setw(15) << name;
+        std::cout << std::setw(10) << "rss" << std::setw(10) << "device"
+                  << "peak\n";
+        for (const RankRecord& k : reader.rankRows(id, s.steps)) {
+            std::cout << "  " << std::setw(6) << k.rank;
+            for (long long b : k.mem.bytes)
+                std::cout << std::setw(15) << mibText(b);
+            std::cout << std::setw(10) << mibText(k.rss) << std::setw(10) << mibText(k.device_used)
+                      << mibText(k.peak) << "\n";
+        }
+    }
+    const std::vector<Event> events = reader.events(id);
+    std::cout << "events (last " << kShownEvents << " of " << events.size() << "):\n";
+    for (std::size_t i = events.size() > kShownEvents ? events.size() - kShownEvents : 0;
+         i < events.size(); ++i) {
+        const Event& e = events[i];
+        std::cout << "  " << timeText(e.time) << " " << eventLevelName(e.level) << " rank "
+                  << e.rank << ": " << e.message << "\n";
+    }
+    std::cout << "commands:\n";
+    for (const Command& c : reader.commands(id))
+        std::cout << "  #" << c.id << " " << commandKindName(c.kind)
+                  << (std::isnan(c.arg) ? "" : " " + numText(c.arg, 6)) << " at "
+                  << timeText(c.created_at) << ": "
+                  << (std::isnan(c.acked_at) ? "pending" : "acknowledged " + timeText(c.acked_at))
+                  << (c.ack_message.empty() ? "" : " (" + c.ack_message + ")") << "\n";
+}
+
+std::int64_t resolve(RunReader& reader, const std::string& run, const std::string& path) {
+    std::optional<std::int64_t> id;
+    try {
+        id = reader.resolveRun(run);
+    } catch (const StoreError& e) {
+        throw InputError(e.what());
+    }
+    if (!id)
+        throw InputError(path + ": no run with id or name '" + run + "'");
+    return *id;
+}
+
+bool confirmDelete(RunReader& reader, std::int64_t id) {
+    if (!isatty(STDIN_FILENO))
+        throw InputError("refusing to delete run " + std::to_string(id) +
+                         " without --yes (stdin is not a terminal)");
+    const RunSummary s = reader.summary(id);
+    std::cout << "delete run " << id << " '" << s.name << "' with "
+              << (s.steps < 0 ? 0 : s.steps + 1) << " steps and everything recorded for it? [y/N] "
+              << std::flush;
+    std::string answer;
+    std::getline(std::cin, answer);
+    return answer == "y" || answer == "Y" || answer == "yes";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"zerolab-runs: list, inspect, export and manage runs in the zerolab run store"};
+    std::string dbPath;
+    app.add_option("--db", dbPath,
+                   "run store file (default: $ZEROLAB_DB, else $XDG_DATA_HOME/zerolab/runs.db)");
+    app.require_subcommand(1, 1);
+    bool json = false, yes = false, ranks = false;
+    std::string run, format, outPath, text;
+
+    auto* list = app.add_subcommand("list", "list runs, newest first");
+    list->add_flag("--json", json, "print a JSON array instead of a table");
+    auto* show = app.add_subcommand("show", "show one run: settings, segments, memory, events");
+    show->add_option("RUN", run, "run id or unique name")->required();
+    auto* exp = app.add_subcommand("export", "export a run's steps as CSV or JSON Lines");
+    exp->add_option("RUN", run, "run id or unique name")->required();
+    exp->add_option("--format", format, "csv or jsonl")
+        ->required()
+        ->check(CLI::IsMember({"csv", "jsonl"}));
+    exp->add_option("--out", outPath, "output file (default: stdout)");
+    exp->add_flag("--ranks", ranks, "csv: one row per rank and step instead of one per step");
+    auto* del = app.add_subcommand("delete", "delete a run and everything recorded for it");
+    del->add_option("RUN", run, "run id or unique name")->required();
+    del->add_flag("--yes,-y", yes, "do not ask for confirmation");
+    auto* tag = app.add_subcommand("tag", "add a tag to a run");
+    tag->add_option("RUN", run, "run id or unique name")->required();
+    tag->add_option("TAG", text, "the tag")->required();
+    auto* note = app.add_subcommand("note", "set a run's notes");
+    note->add_option("RUN", run, "run id or unique name")->required();
+    note->add_option("TEXT", text, "the notes (replaces the old ones)")->required();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e) == 0 ? 0 : 2;
+    }
+
+    try {
+        if (dbPath.empty()) {
+            try {
+                dbPath = defaultStorePath();
+            } catch (const std::runtime_error& e) {
+                throw InputError(e.what());
+            }
+        }
+        if (!std::filesystem::exists(dbPath)) {
+            if (list->parsed()) {
+                std::cout << (json ? "[]" : "no runs (no store at " + dbPath + " yet)") << "\n";
+                return 0;
+            }
+            throw InputError(dbPath + ": no run store here");
+        }
+        RunStore store = [&] {
+            try {
+                return RunStore::open(dbPath, OpenMode::ReadWrite);
+            } catch (const StoreError& e) {
+                throw InputError(e.what());
+            }
+        }();
+        RunReader reader(std::move(store));
+        reader.markLostRuns(kStaleAfterS);
+
+        if (list->parsed()) {
+            const auto runs = reader.listRuns();
+            if (json) {
+                nlohmann::json arr = nlohmann::json::array();
+                for (const auto& r : runs)
+                    arr.push_back(summaryJson(r));
+                std::cout << arr.dump(2) << "\n";
+            } else {
+                printList(runs);
+            }
+            return 0;
+        }
+        const std::int64_t id = resolve(reader, run, dbPath);
+        if (show->parsed()) {
+            printShow(reader, id);
+        } else if (exp->parsed()) {
+            const ExportFormat f = format == "csv" ? ExportFormat::Csv : ExportFormat::Jsonl;
+            const ExportTable t = ranks ? ExportTable::Ranks : ExportTable::Steps;
+            if (outPath.empty()) {
+                exportRun(reader, id, f, t, std::cout);
+            } else {
+                std::ofstream out(outPath, std::ios::binary | std::ios::trunc);
+                if (!out)
+                    throw InputError(outPath + ": cannot write the export file");
+                exportRun(reader, id, f, t, out);
+                out.close();
+                if (!out)
+                    throw std::runtime_error(outPath + ": write failed");
+            }
+        } else if (del->parsed()) {
+            if (!yes && !confirmDelete(reader, id)) {
+                std::cout << "not deleted\n";
+                return 0;
+            }
+            reader.deleteRun(id);
+            std::cout << "deleted run " << id << "\n";
+        } else if (tag->parsed()) {
+            reader.addTag(id, text);
+        } else if (note->parsed()) {
+            reader.setNotes(id, text);
+        }
+        return 0;
+    } catch (const InputError& e) {
+        std::cerr << "zerolab-runs: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "zerolab-runs: " << e.what() << "\n";
+        return 1;
+    }
+}

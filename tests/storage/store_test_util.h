@@ -1,0 +1,43 @@
+// Helpers for the run-store tests: a temporary folder, file bytes, synthetic steps
+// and running zerolab-runs as a process.
+#pragma once
+
+#include "storage/records.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace zerolab::test {
+
+// A fresh folder under $TMPDIR (or /tmp), removed with everything in it on destruction.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::string& path() const { return m_path; }
+    std::string file(const std::string& name) const { return m_path + "/" + name; }
+
+private:
+    std::string m_path;
+};
+
+std::string readBytes(const std::string& path);
+void writeBytes(const std::string& path, const std::string& bytes);
+
+// A step with `world` rank rows whose values are all derived from (step, rank), so a
+// reader can check every number it gets back (see expectStepValues).
+StepRecord makeStep(std::int64_t step, int world);
+RunInfo makeRunInfo(const std::string& name, int world);
+
+struct CliResult {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+// Runs build/bin/zerolab-runs with `args` (no shell; argv as given).
+CliResult runCli(const std::vector<std::string>& args);
+
+} // namespace zerolab::test

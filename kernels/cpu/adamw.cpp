@@ -11,9 +11,11 @@ namespace {
 
 // Per-step scalars shared by every element, the bias corrections computed in double.
 struct AdamScalars {
-    float beta1, beta2, oneMinusBeta1, oneMinusBeta2, lr, eps, weightDecay, gradScale;
+    float beta1, beta2, oneMinusBeta1, oneMinusBeta2, lr, eps, gradScale;
     float invBias1, invBias2; // 1/(1-beta1^t), 1/(1-beta2^t)
-    bool decoupled;
+    // Exactly one of the two is weightDecay, the other 0: the element loop stays
+    // branch-free (and vectorised) for both Adam and AdamW.
+    float l2Decay, decoupledDecay;
 };
 
 AdamScalars adamScalars(const AdamParams& hp) {
@@ -28,26 +30,21 @@ AdamScalars adamScalars(const AdamParams& hp) {
             1.0f - hp.beta2,
             hp.lr,
             hp.eps,
-            hp.weightDecay,
             hp.gradScale,
             static_cast<float>(1.0 / (1.0 - b1t)),
             static_cast<float>(1.0 / (1.0 - b2t)),
-            hp.decoupled};
+            hp.decoupled ? 0.0f : hp.weightDecay,
+            hp.decoupled ? hp.weightDecay : 0.0f};
 }
 
 // One element's update; returns the new parameter and updates m and v.
 inline float adamElement(float p, float grad, float& m, float& v, const AdamScalars& s) {
-    float g = grad * s.gradScale;
-    if (!s.decoupled)
-        g += s.weightDecay * p;
+    const float g = grad * s.gradScale + s.l2Decay * p;
     m = s.beta1 * m + s.oneMinusBeta1 * g;
     v = s.beta2 * v + s.oneMinusBeta2 * g * g;
     const float mhat = m * s.invBias1;
     const float vhat = v * s.invBias2;
-    float update = mhat / (std::sqrt(vhat) + s.eps);
-    if (s.decoupled)
-        update += s.weightDecay * p;
-    return p - s.lr * update;
+    return p - s.lr * (mhat / (std::sqrt(vhat) + s.eps) + s.decoupledDecay * p);
 }
 
 } // namespace

@@ -1,0 +1,102 @@
+// Parameter units (padding, offsets, psi) and the activation footprint arithmetic.
+#include "runtime/activation_layout.h"
+#include "runtime/param_layout.h"
+
+#include <gtest/gtest.h>
+
+namespace zerolab {
+namespace {
+
+TEST(ParamLayout, UnitsArePaddedBackToBackForEveryWorldSize) {
+    for (const ModelPreset& preset : kModelPresets) {
+        const ModelShape& s = preset.shape;
+        for (int n = 1; n <= 4; ++n) {
+            SCOPED_TRACE(std::string(preset.name) + " N=" + std::to_string(n));
+            const ParamLayout p = makeParamLayout(s, n);
+            ASSERT_EQ(p.unitCount(), s.n_layer + 2);
+            EXPECT_EQ(p.total_elems, paramCount(s));
+            EXPECT_EQ(p.pad_multiple, n);
+            std::int64_t offset = 0, real = 0;
+            for (const UnitLayout& u : p.units) {
+                EXPECT_EQ(u.offset, offset);
+                EXPECT_EQ(u.padded_elems % n, 0);
+                EXPECT_GE(u.padded_elems, u.elems);
+                EXPECT_LT(u.padded_elems - u.elems, n);
+                offset += u.padded_elems;
+                real += u.elems;
+            }
+            EXPECT_EQ(offset, p.padded_total);
+            EXPECT_EQ(real, p.total_elems);
+        }
+    }
+}
+
+TEST(ParamLayout, UnitsHoldTheirTensorsInLlmcOrder) {
+    const ModelShape s = *findModelPreset("micro");
+    const ParamLayout p = makeParamLayout(s, 3);
+    const UnitLayout& emb = p.units[0];
+    EXPECT_EQ(emb.tensorOffset(ParamTensor::Wte), 0);
+    EXPECT_EQ(emb.tensorOffset(ParamTensor::Wpe), paramTensorElements(s, ParamTensor::Wte));
+    EXPECT_FALSE(emb.has(ParamTensor::Qkvw));
+    EXPECT_EQ(emb.elems,
+              paramTensorElements(s, ParamTensor::Wte) + paramTensorElements(s, ParamTensor::Wpe));
+    for (int l = 0; l < s.n_layer; ++l) {
+        const UnitLayout& b = p.units[p.blockUnit(l)];
+        EXPECT_EQ(b.elems, blockParamCount(s));
+        EXPECT_EQ(b.tensorOffset(ParamTensor::Ln1w), 0);
+        EXPECT_EQ(b.tensorOffset(ParamTensor::Fcprojb),
+                  b.elems - paramTensorElements(s, ParamTensor::Fcprojb));
+        EXPECT_FALSE(b.has(ParamTensor::Wte));
+        EXPECT_EQ(p.flatOffset(ParamTensor::Qkvw, l),
+                  b.offset + paramTensorElements(s, ParamTensor::Ln1w) * 2);
+    }
+    const UnitLayout& fin = p.units[p.finalNormUnit()];
+    EXPECT_EQ(fin.elems, 2 * s.n_embd);
+    EXPECT_EQ(p.flatOffset(ParamTensor::Lnfb), fin.offset + s.n_embd);
+}
+
+TEST(ParamLayout, RejectsBadArguments) {
+    EXPECT_THROW(makeParamLayout(*findModelPreset("nano"), 0), std::invalid_argument);
+    EXPECT_THROW(makeParamLayout(ModelShape{}, 1), std::invalid_argument);
+}
+
+TEST(ActivationFootprint, MatchesTheArenaLayout) {
+    const ModelShape s = *findModelPreset("micro");
+    const int B = 8, T = 128;
+    const ActivationLayout a = makeActivationLayout(s, B, T);
+    const ActivationFootprint f = activationFootprint(s, B, T);
+    EXPECT_EQ(f.total(s.n_layer), a.total_floats * 4);
+    EXPECT_EQ(f.per_layer_bytes, a.layer_stride * 4);
+    // Per layer: 13 (B,T,C) + ... : ln1, qkv(3), atty, residual2, ln2, fch(4), fch_gelu(4),
+    // residual3 = 16 BTC, 4 BT statistics and one (B,NH,T,T) att; all sizes here are multiples
+    // of 16 floats, so no alignment padding.
+    const long long BT = B * T, BTC = BT * s.n_embd, att = BT * s.n_head * T;
+    EXPECT_EQ(f.per_layer_bytes, 4 * (16 * BTC + 4 * BT + att));
+    // Other: tokens 2BT, encoded, proj, lnf, dresidual = 4 BTC, dwide 8 BTC, lnf stats 2 BT,
+    // logits + probs 2 BT Vp, losses BT, preatt + datt 2 att.
+    EXPECT_EQ(f.other_bytes,
+              4 * (2 * BT + 12 * BTC + 3 * BT + 2 * BT * s.padded_vocab_size + 2 * att));
+}
+
+TEST(ActivationFootprint, GrowsLinearlyInLayersAndAlignsBuffers) {
+    ModelShape s = *findModelPreset("nano");
+    const ActivationLayout a = makeActivationLayout(s, 3, 7);
+    EXPECT_EQ(a.layer_stride % 16, 0);
+    EXPECT_EQ(a.other_floats % 16, 0);
+    EXPECT_EQ(a.layer.att % 16, 0);
+    EXPECT_EQ(a.logits % 16, 0);
+    const ActivationFootprint f2 = activationFootprint(s, 3, 7);
+    s.n_layer = 5;
+    const ActivationFootprint f5 = activationFootprint(s, 3, 7);
+    EXPECT_EQ(f2.per_layer_bytes, f5.per_layer_bytes);
+    EXPECT_EQ(f5.total(5) - f2.total(2), 3 * f2.per_layer_bytes);
+}
+
+TEST(ActivationFootprint, RejectsBadBatch) {
+    const ModelShape s = *findModelPreset("nano");
+    EXPECT_THROW(activationFootprint(s, 0, 8), std::invalid_argument);
+    EXPECT_THROW(activationFootprint(s, 1, s.seq_len + 1), std::invalid_argument);
+}
+
+} // namespace
+} // namespace zerolab

@@ -1,0 +1,16 @@
+// A deliberately plain double-precision GPT-2 loss, written independently of the
+// kernels, for finite-difference gradient checks of the model. Slow: test sizes only.
+#pragma once
+
+#include "runtime/param_layout.h"
+
+#include <vector>
+
+namespace zerolab::test {
+
+// Mean cross-entropy over the B*T positions, params in double laid out as `layout`
+// (any pad_multiple); inputs/targets (B,T).
+double referenceLoss(const ParamLayout& layout, const std::vector<double>& params,
+                     const std::vector<int>& inputs, const std::vector<int>& targets, int B, int T);
+
+} // namespace zerolab::test

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,29 @@ TEST(DataOrder, TextTokensAreTheFileBytes) {
     const Batch b = readBatch(*d, 1, 2, 0, 2, 3);
     EXPECT_EQ(b.inputs, (std::vector<int>{' ', 'w', 'o', 'r', 'l', 'd'}));
     EXPECT_EQ(b.targets, (std::vector<int>{'w', 'o', 'r', 'l', 'd', 255}));
+}
+
+// scripts/make-llmc-shard writes a file's bytes as a shard that reads back as
+// the same tokens as the text source gives for the file.
+TEST(DataOrder, MakeLlmcShardScriptMatchesTextSource) {
+    if (std::system("python3 -c 'import sys' > /dev/null 2>&1") != 0) {
+        GTEST_SKIP() << "python3 is not installed";
+    }
+    TempDir dir;
+    writeBytes(dir.file("in.txt"), "The cat sleeps. Bob sees the dog.\n");
+    const std::string cmd = std::string("python3 ") + ZEROLAB_SOURCE_DIR +
+                            "/scripts/make-llmc-shard " + dir.file("in.txt") + " " +
+                            dir.file("in.bin") + " 2> /dev/null";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    auto text = makeDataLoader("text", dir.file("in.txt"), 256, 0);
+    auto shard = makeDataLoader("llmc", dir.file("in.bin"), 256, 0);
+    EXPECT_EQ(shard->tokenCount(), text->tokenCount());
+    for (long long step : {0, 1, 2}) {
+        const Batch a = readBatch(*text, step, 2, 0, 2, 8);
+        const Batch b = readBatch(*shard, step, 2, 0, 2, 8);
+        EXPECT_EQ(a.inputs, b.inputs) << step;
+        EXPECT_EQ(a.targets, b.targets) << step;
+    }
 }
 
 // Every rank r at micro-step a reads first_seq = r*(G/N) + a*micro; stitched

@@ -3,6 +3,7 @@
 // is exploited by row blocks, each of which only multiplies the key columns at
 // or before its last row.
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/dispatch.h"
 #include "kernels/cpu/fast_math.h"
 
 #include <cblas.h>
@@ -45,7 +46,7 @@ private:
 };
 
 // Row i of the causal softmax: att[0..i] = softmax(preatt[0..i]), att[i+1..T) = 0.
-void causalSoftmaxRow(float* att, const float* preatt, int i, int T) {
+ZEROLAB_CPU_CLONES void causalSoftmaxRow(float* att, const float* preatt, int i, int T) {
     float maxv = preatt[0];
     for (int j = 1; j <= i; ++j)
         maxv = std::max(maxv, preatt[j]);
@@ -65,8 +66,8 @@ void causalSoftmaxRow(float* att, const float* preatt, int i, int T) {
 
 // Row i of the softmax backward: dpreatt[j] = att[j] (datt[j] - sum_k att[k] datt[k]) for
 // j <= i and 0 on (i, rowEnd), the rest of the causal block that the next sgemms read.
-void causalSoftmaxBackwardRow(float* dpreatt, const float* att, const float* datt, int i,
-                              int rowEnd) {
+ZEROLAB_CPU_CLONES void causalSoftmaxBackwardRow(float* dpreatt, const float* att,
+                                                 const float* datt, int i, int rowEnd) {
     float dot = 0.0f;
 #pragma omp simd reduction(+ : dot)
     for (int j = 0; j <= i; ++j)

@@ -1,10 +1,12 @@
 // GELU (tanh approximation) and the residual add, forward and backward.
 #include "kernels/cpu/cpu_kernels.h"
+#include "kernels/cpu/dispatch.h"
 #include "kernels/cpu/fast_math.h"
 
 namespace zerolab {
 
 namespace {
+
 constexpr float kGeluScale = 0.7978845608028654f; // sqrt(2/pi)
 constexpr float kGeluCubic = 0.044715f;
 // 2u is clamped to +-80, where s = e/(1+e) is already 1 or ~1e-35 in fp32: keeps e, 1/(1+e)
@@ -17,12 +19,10 @@ inline float geluExp(float x) {
     twoU = twoU < -kTwoUMax ? -kTwoUMax : twoU;
     return cpu::expApprox(twoU);
 }
-} // namespace
 
 // With e = exp(2u): 0.5 (1 + tanh u) = e / (1 + e) = s and 1 - s = 1 / (1 + e), both
 // accurate to a few ulps in relative terms (1 - tanh^2 would cancel for large |u|).
-void CpuKernels::geluForward(float* out, const float* inp, std::size_t n) {
-#pragma omp parallel for simd num_threads(loopThreads(n)) schedule(static)
+ZEROLAB_CPU_CLONES void geluForwardRange(float* out, const float* inp, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) {
         const float x = inp[i];
         const float e = geluExp(x);
@@ -31,8 +31,8 @@ void CpuKernels::geluForward(float* out, const float* inp, std::size_t n) {
 }
 
 // d/dx [0.5 x (1 + tanh u)] = 0.5 (1 + tanh u) + 0.5 x sech^2(u) du/dx = s + 2 x s (1 - s) du/dx.
-void CpuKernels::geluBackward(float* dinp, const float* inp, const float* dout, std::size_t n) {
-#pragma omp parallel for simd num_threads(loopThreads(n)) schedule(static)
+ZEROLAB_CPU_CLONES void geluBackwardRange(float* dinp, const float* inp, const float* dout,
+                                          std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) {
         const float x = inp[i];
         const float e = geluExp(x);
@@ -40,6 +40,24 @@ void CpuKernels::geluBackward(float* dinp, const float* inp, const float* dout, 
         const float s = e * inv;
         const float dudx = kGeluScale * (1.0f + 3.0f * kGeluCubic * x * x);
         dinp[i] += (s + 2.0f * x * s * inv * dudx) * dout[i];
+    }
+}
+
+} // namespace
+
+void CpuKernels::geluForward(float* out, const float* inp, std::size_t n) {
+#pragma omp parallel num_threads(loopThreads(n))
+    {
+        const auto [begin, end] = cpu::threadRange(n);
+        geluForwardRange(out + begin, inp + begin, end - begin);
+    }
+}
+
+void CpuKernels::geluBackward(float* dinp, const float* inp, const float* dout, std::size_t n) {
+#pragma omp parallel num_threads(loopThreads(n))
+    {
+        const auto [begin, end] = cpu::threadRange(n);
+        geluBackwardRange(dinp + begin, inp + begin, dout + begin, end - begin);
     }
 }
 

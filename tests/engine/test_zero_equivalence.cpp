@@ -20,7 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kGlobalBatch = 12; // divisible by N * accumulation for N <= 4, accumulation 1, 3
+constexpr int kGlobalBatch = 36; // divisible by N * accumulation for N <= 4, accumulation 1, 3
 constexpr int kSteps = 4;
 
 struct RunOutput {
@@ -62,6 +62,8 @@ std::string writeConfig(int stage, int accum, bool overlap, const std::string& t
 }
 
 std::vector<float> readLlmcParams(const std::string& path) {
+    if (!fs::exists(path))
+        return {};
     std::ifstream in(path, std::ios::binary);
     in.seekg(0, std::ios::end);
     const auto size = static_cast<std::size_t>(in.tellg());

@@ -17,13 +17,16 @@ std::uint64_t splitMix64(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
-// Standard normal number `index` of the stream `key` (Box-Muller on two 32-bit uniforms
-// in (0,1), taken from one 64-bit hash).
-double normalAt(std::uint64_t key, std::uint64_t index) {
-    const std::uint64_t h = splitMix64(key + splitMix64(index));
+// Standard normals 2*pair and 2*pair+1 of the stream `key`: Box-Muller on two 32-bit
+// uniforms in (0,1) taken from one 64-bit hash, its cosine and sine halves.
+void normalPairAt(std::uint64_t key, std::uint64_t pair, double& even, double& odd) {
+    const std::uint64_t h = splitMix64(key + splitMix64(pair));
     const double u1 = (static_cast<double>(h >> 32) + 0.5) * 0x1p-32;
     const double u2 = (static_cast<double>(h & 0xFFFFFFFFull) + 0.5) * 0x1p-32;
-    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+    const double r = std::sqrt(-2.0 * std::log(u1));
+    const double a = 2.0 * std::numbers::pi * u2;
+    even = r * std::cos(a);
+    odd = r * std::sin(a);
 }
 
 bool isLayerNormWeight(ParamTensor t) {
@@ -63,8 +66,13 @@ void initUnitParams(const ModelShape& shape, const UnitLayout& unit, std::uint64
         const std::uint64_t key =
             splitMix64(seed ^ splitMix64((static_cast<std::uint64_t>(ti) << 32) |
                                          static_cast<std::uint32_t>(isPerLayer(t) ? layer : 0)));
-        for (std::int64_t i = 0; i < n; ++i)
-            out[i] = static_cast<float>(std * normalAt(key, static_cast<std::uint64_t>(i)));
+        for (std::int64_t i = 0; i < n; i += 2) {
+            double even = 0.0, odd = 0.0;
+            normalPairAt(key, static_cast<std::uint64_t>(i / 2), even, odd);
+            out[i] = static_cast<float>(std * even);
+            if (i + 1 < n)
+                out[i + 1] = static_cast<float>(std * odd);
+        }
     }
 }
 

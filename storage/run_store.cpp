@@ -29,6 +29,9 @@ constexpr std::array<Migration, 1> kMigrations = {{{1, kMigrateV2Sql}}};
 static_assert(kMigrations.size() + 1 == RunStore::kSchemaVersion,
               "one migration per schema version after the first");
 
+constexpr long long kMmapBytes = 256LL << 20;
+constexpr int kCacheKiB = 16 << 10;
+
 constexpr std::string_view kSqliteMagic{"SQLite format 3\0", 16};
 constexpr std::size_t kHeaderBytes = 100;
 
@@ -193,6 +196,10 @@ RunStore RunStore::open(const std::string& path, OpenMode mode) {
     if (const int rc = sqlite3_busy_timeout(db->handle(), kBusyTimeoutMs); rc != SQLITE_OK)
         db->fail(rc, "cannot set the busy timeout");
     db->exec("PRAGMA foreign_keys = ON");
+    // Reads of long series: map the file instead of copying pages, and keep a larger
+    // page cache for the long-lived GUI reader. Both are per connection, not in the file.
+    db->exec("PRAGMA mmap_size = " + std::to_string(kMmapBytes));
+    db->exec("PRAGMA cache_size = -" + std::to_string(kCacheKiB));
     if (mode == OpenMode::ReadWrite) {
         SqliteStatement wal(*db, "PRAGMA journal_mode = WAL");
         const std::string journal = wal.step() ? wal.text(0) : std::string();

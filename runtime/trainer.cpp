@@ -245,6 +245,7 @@ TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
     const int lastStep = options.steps ? *options.steps : config.run.steps;
     try {
         bool paused = false;
+        long long epoch = 0;
         for (; step <= lastStep; ++step) {
             // Control: rank 0 decides, everybody follows. A signal on any rank counts.
             for (;;) {

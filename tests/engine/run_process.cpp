@@ -1,6 +1,7 @@
 // fork + execvp with stdout and stderr redirected into temporary files.
 #include "run_process.h"
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
@@ -22,14 +23,15 @@ std::string slurp(const std::string& path) {
 
 } // namespace
 
-ProcessResult runProcess(const std::vector<std::string>& argv) {
+BackgroundProcess::BackgroundProcess(const std::vector<std::string>& argv) {
     char outTmpl[] = "/tmp/zerolab-test-out-XXXXXX";
     char errTmpl[] = "/tmp/zerolab-test-err-XXXXXX";
     const int outFd = mkstemp(outTmpl);
     const int errFd = mkstemp(errTmpl);
-    ProcessResult r;
-    const pid_t pid = fork();
-    if (pid == 0) {
+    m_out = outTmpl;
+    m_err = errTmpl;
+    m_pid = fork();
+    if (m_pid == 0) {
         dup2(outFd, 1);
         dup2(errFd, 2);
         std::vector<char*> args;
@@ -40,16 +42,32 @@ ProcessResult runProcess(const std::vector<std::string>& argv) {
         std::perror("execvp");
         _exit(127);
     }
-    int status = 0;
-    waitpid(pid, &status, 0);
     close(outFd);
     close(errFd);
+}
+
+BackgroundProcess::~BackgroundProcess() {
+    if (m_pid > 0) {
+        kill(m_pid, SIGKILL);
+        finish();
+    }
+}
+
+ProcessResult BackgroundProcess::finish() {
+    ProcessResult r;
+    int status = 0;
+    waitpid(m_pid, &status, 0);
+    m_pid = -1;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(outTmpl);
-    r.err = slurp(errTmpl);
-    unlink(outTmpl);
-    unlink(errTmpl);
+    r.out = slurp(m_out);
+    r.err = slurp(m_err);
+    unlink(m_out.c_str());
+    unlink(m_err.c_str());
     return r;
+}
+
+ProcessResult runProcess(const std::vector<std::string>& argv) {
+    return BackgroundProcess(argv).finish();
 }
 
 std::vector<std::string> mpirunTrain(int n, const std::vector<std::string>& args) {

@@ -15,6 +15,20 @@ struct ProcessResult {
 
 ProcessResult runProcess(const std::vector<std::string>& argv);
 
+// A process started in the background; finish() waits for it and collects its output.
+class BackgroundProcess {
+public:
+    explicit BackgroundProcess(const std::vector<std::string>& argv);
+    ~BackgroundProcess();
+    int pid() const { return m_pid; }
+    ProcessResult finish();
+
+private:
+    int m_pid = -1;
+    std::string m_out;
+    std::string m_err;
+};
+
 // mpirun -np n --oversubscribe <bin_dir>/zerolab-train args...
 std::vector<std::string> mpirunTrain(int n, const std::vector<std::string>& args);
 

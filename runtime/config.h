@@ -138,8 +138,8 @@ struct ConfigDiagnostic {
     bool operator==(const ConfigDiagnostic&) const = default;
 };
 
-// config is set exactly when no diagnostic is an Error. Diagnostics come in
-// document order, every error at once (parsing never stops at the first).
+// config is set exactly when no diagnostic is an Error. Every error is reported at
+// once (parsing never stops at the first), grouped by section.
 struct ConfigResult {
     std::optional<TrainConfig> config;
     std::vector<ConfigDiagnostic> diagnostics;
@@ -147,8 +147,9 @@ struct ConfigResult {
     bool ok() const { return config.has_value(); }
 };
 
-// "SOURCE: path: message" (or "SOURCE: message" without a path), the form every
-// executable prints on stderr.
+// "SOURCE: path: message" for an error, "SOURCE: warning: path: message" for a
+// warning (the path part is left out when empty): the form every executable
+// prints on stderr.
 std::string formatDiagnostic(const std::string& source_name, const ConfigDiagnostic& d);
 
 // The library's one exception type, thrown only by loadConfigOrThrow: carries

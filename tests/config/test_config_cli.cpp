@@ -1,0 +1,103 @@
+// zerolab-train --check-config through the real binary: exit codes, stdout holds
+// only the resolved JSON, errors on stderr prefixed with the file name.
+#include "config_test_util.h"
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace zerolab::test {
+namespace {
+
+struct ProcessResult {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+ProcessResult runTrain(const std::string& args) {
+    const auto err_file = std::filesystem::temp_directory_path() /
+                          ("zerolab_cli_err_" + std::to_string(::getpid()) + ".txt");
+    const std::string cmd =
+        std::string(ZEROLAB_BIN_DIR) + "/zerolab-train " + args + " 2>" + err_file.string();
+    ProcessResult run;
+    FILE* pipe = ::popen(cmd.c_str(), "r");
+    if (pipe == nullptr)
+        return run;
+    std::array<char, 4096> buf{};
+    std::size_t n;
+    while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0)
+        run.out.append(buf.data(), n);
+    const int status = ::pclose(pipe);
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream in(err_file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    run.err = ss.str();
+    std::filesystem::remove(err_file);
+    return run;
+}
+
+const std::string kChapter =
+    std::string(ZEROLAB_SOURCE_DIR) + "/resources/configs/chapter-example.json";
+
+TEST(ConfigCli, ChapterExamplePassesWithWorld8) {
+    ProcessResult r = runTrain("--check-config " + kChapter + " --world 8");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json resolved = nlohmann::json::parse(r.out); // stdout is only JSON
+    EXPECT_EQ(resolved["train_micro_batch_size_per_gpu"], 32);
+    EXPECT_EQ(resolved["gradient_accumulation_steps"], 4);
+    EXPECT_EQ(resolved["zero_optimization"]["stage"], 1);
+    EXPECT_EQ(resolved["model"]["preset"], "nano"); // defaults filled in
+    EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(ConfigCli, ChapterExampleFailsWithWorld3) {
+    ProcessResult r = runTrain("--check-config " + kChapter + " --world 3");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find(kChapter + ": train_batch_size: Check batch related parameters"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("1024 != 85 * 4 * 3"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("not divisible by gradient_accumulation_steps 4 x world size 3 = 12"),
+              std::string::npos)
+        << r.err;
+}
+
+TEST(ConfigCli, EveryErrorOnStderrAndWarnings) {
+    const auto file = std::filesystem::temp_directory_path() / "zerolab_cli_bad.json";
+    {
+        std::ofstream out(file);
+        out << R"({"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": "two"},
+                   "model": {"n_layers": 2}, "tensorboard": {"enabled": true}})";
+    }
+    ProcessResult r = runTrain("--check-config " + file.string());
+    std::filesystem::remove(file);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find(file.string() +
+                         ": zero_optimization.stage: expected an integer 0-3, got \"two\""),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(file.string() + ": model.n_layers: unknown key (did you mean "
+                                         "\"n_layer\"?)"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(file.string() + ": warning: tensorboard: "), std::string::npos) << r.err;
+}
+
+TEST(ConfigCli, BadArgumentsExitTwoAndVersionExitsZero) {
+    EXPECT_EQ(runTrain("--check-config " + kChapter + " --world 0").exit_code, 2);
+    EXPECT_EQ(runTrain("--no-such-flag").exit_code, 2);
+    EXPECT_EQ(runTrain("--check-config /nonexistent.json").exit_code, 2);
+    ProcessResult v = runTrain("--version");
+    EXPECT_EQ(v.exit_code, 0);
+    EXPECT_FALSE(v.out.empty());
+}
+
+} // namespace
+} // namespace zerolab::test

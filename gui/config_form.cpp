@@ -42,6 +42,7 @@ QSpinBox* intSpin(int lo, int hi, int value) {
     s->setRange(lo, hi);
     s->setValue(value);
     s->setGroupSeparatorShown(true);
+    s->setMinimumWidth(64); // the hint sizes for the range's widest value
     return s;
 }
 
@@ -125,7 +126,8 @@ QWidget* ConfigForm::buildZeroGroup() {
     for (int s = 0; s < 4; ++s) {
         auto* b = new QPushButton(QString::number(s));
         b->setCheckable(true);
-        b->setMinimumWidth(44);
+        b->setMinimumWidth(34);
+        b->setMaximumWidth(48);
         b->setToolTip(tr(kStageTips[s]));
         b->setObjectName(QStringLiteral("stage%1").arg(s));
         m_stage->addButton(b, s);
@@ -141,7 +143,7 @@ QWidget* ConfigForm::buildZeroGroup() {
     });
     form->addRow(tr("Stage"), row);
 
-    m_overlap = new QCheckBox(tr("Overlap communication with backward"));
+    m_overlap = new QCheckBox(tr("Overlap comm with backward"));
     m_overlap->setToolTip(tr("overlap_comm: start each bucket's collective as soon as backward "
                              "has filled it, hiding communication behind compute at the cost of "
                              "bucket buffers."));

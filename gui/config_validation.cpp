@@ -76,4 +76,33 @@ PlanInput planInputFor(const TrainConfig& config) {
     return in;
 }
 
+std::optional<StagePlan> plannedStageForRun(const RunInfo& info) {
+    PlanInput in;
+    bool haveInput = false;
+    if (!info.config_json.empty()) {
+        const auto doc = nlohmann::json::parse(info.config_json, nullptr, false);
+        if (!doc.is_discarded()) {
+            ConfigResult result = parseConfig(doc, info.world, "run config");
+            if (result.config) {
+                in = planInputFor(*result.config);
+                haveInput = true;
+            }
+        }
+    }
+    if (!haveInput) {
+        if (info.params <= 0)
+            return std::nullopt;
+        in.params = double(info.params);
+        in.world = info.world;
+        in.stage = info.stage;
+        in.precision = info.precision == "bf16" ? Precision::Bf16Mixed : Precision::Fp32;
+    }
+    try {
+        const Plan p = plan(in);
+        return p.stages[std::clamp(in.stage, 0, 3)];
+    } catch (const PlanError&) {
+        return std::nullopt;
+    }
+}
+
 } // namespace zerolab

@@ -5,6 +5,7 @@
 
 #include "runtime/config.h"
 #include "runtime/planner.h"
+#include "storage/records.h"
 
 #include <nlohmann/json.hpp>
 
@@ -39,5 +40,10 @@ int lineOfJsonPath(const QString& text, const QString& path);
 // The planner's input for a resolved config: its shape, batch, precision, buckets
 // and stage; the device is left to the caller.
 PlanInput planInputFor(const TrainConfig& config);
+
+// The planner's per-rank prediction for a stored run: from its resolved config
+// when that parses, else from its bare psi / world / stage / precision. nullopt
+// when neither is usable.
+std::optional<StagePlan> plannedStageForRun(const RunInfo& info);
 
 } // namespace zerolab

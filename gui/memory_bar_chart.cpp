@@ -85,7 +85,10 @@ void MemoryBarChart::rebuild() {
         if (g.predictedBytes)
             maxBytes = std::max(maxBytes, *g.predictedBytes);
     }
-    if (m_capacity)
+    // A capacity far above every bar (a CPU host's RAM) would flatten the bars: it
+    // is then written at the top of the plot instead of drawn to scale.
+    const bool capacityOnScale = m_capacity && (maxBytes <= 0 || *m_capacity <= 4 * maxBytes);
+    if (capacityOnScale)
         maxBytes = std::max(maxBytes, *m_capacity);
     const DisplayUnit unit = byteUnitFor(maxBytes);
 
@@ -143,7 +146,19 @@ void MemoryBarChart::rebuild() {
         text->setSelectable(false);
     }
 
-    if (m_capacity) {
+    if (m_capacity && !capacityOnScale) {
+        auto* label = new QCPItemText(m_plot);
+        label->position->setType(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(0.99, 0.0);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+        label->setText(
+            tr("%1  (above the scale)")
+                .arg(m_capacityLabel.isEmpty() ? formatBytes(*m_capacity) : m_capacityLabel));
+        label->setColor(kOkColor);
+        label->setFont(labelFont);
+        label->setSelectable(false);
+    }
+    if (m_capacity && capacityOnScale) {
         const double y = *m_capacity / unit.divisor;
         auto* line = new QCPItemStraightLine(m_plot);
         line->point1->setCoords(0, y);

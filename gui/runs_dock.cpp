@@ -82,6 +82,7 @@ RunsDock::RunsDock(StoreClient* store, QWidget* parent)
     details->addLayout(buttons);
     layout->addWidget(m_details);
     m_details->setEnabled(false);
+    m_details->setVisible(false);
 
     connect(m_filter, &QLineEdit::textChanged, this, &RunsDock::setFilterText);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -135,6 +136,7 @@ void RunsDock::onSelection() {
     const QList<qint64> ids = selectedRunIds();
     m_compare->setEnabled(ids.size() >= 2);
     m_details->setEnabled(ids.size() == 1);
+    m_details->setVisible(!ids.isEmpty());
     if (ids.size() != 1) {
         m_detailTitle->setText(ids.isEmpty() ? tr("No run selected")
                                              : tr("%1 runs selected").arg(ids.size()));

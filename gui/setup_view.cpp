@@ -62,7 +62,8 @@ SetupView::SetupView(QWidget* parent)
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(m_form);
-    scroll->setMinimumWidth(330);
+    scroll->setMinimumWidth(345);
+    m_form->setMaximumWidth(560);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     split->addWidget(scroll);
 
@@ -102,7 +103,7 @@ SetupView::SetupView(QWidget* parent)
     split->addWidget(right);
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
-    split->setSizes({350, 700});
+    split->setSizes({345, 700});
     layout->addWidget(split);
 
     m_debounce.setSingleShot(true);

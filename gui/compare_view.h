@@ -1,0 +1,74 @@
+// The Compare tab: two or more runs overlaid on any per-step metric, their
+// resolved configs side by side (optionally only the keys that differ), and
+// their per-rank memory breakdowns (rank 0, latest step) next to each other.
+#pragma once
+
+#include "gui/run_data.h"
+
+#include <QMap>
+#include <QStringList>
+#include <QWidget>
+
+#include <map>
+#include <string>
+
+class QCheckBox;
+class QComboBox;
+class QListWidget;
+class QStackedWidget;
+class QTableWidget;
+
+namespace zerolab {
+
+class MemoryBarChart;
+class StoreClient;
+class TimeSeriesPlot;
+
+// One row of the config diff: a dotted key and its value in each run ("" when absent).
+struct ConfigDiffRow {
+    QString key;
+    QStringList values;
+    bool differs = false;
+};
+// Rows for the union of keys of the flattened configs, sorted by key.
+QVector<ConfigDiffRow> configDiff(const QVector<std::map<std::string, std::string>>& configs,
+                                  bool differencesOnly);
+
+// UI thread only.
+class CompareView : public QWidget {
+    Q_OBJECT
+public:
+    CompareView(StoreClient* store, QWidget* parent = nullptr);
+
+    // Loads and overlays these runs (in this order).
+    void setRuns(const QList<qint64>& runIds);
+    QList<qint64> runIds() const { return m_ids; }
+    void setMetric(Metric m);
+    void setDifferencesOnly(bool on);
+    QTableWidget* diffTable() const { return m_diff; }
+    TimeSeriesPlot* plot() const { return m_plot; }
+
+signals:
+    void loaded();
+
+private:
+    void onChunk(const RunChunk& chunk);
+    void syncChecklist();
+    void refresh();
+    bool allLoaded() const;
+
+    StoreClient* m_store;
+    QList<qint64> m_ids;
+    QMap<qint64, RunChunk> m_chunks;
+    QSet<qint64> m_requested;
+    QStackedWidget* m_stack;
+    QListWidget* m_runList;
+    QComboBox* m_metric;
+    QComboBox* m_xAxis;
+    QCheckBox* m_diffOnly;
+    TimeSeriesPlot* m_plot;
+    QTableWidget* m_diff;
+    MemoryBarChart* m_memory;
+};
+
+} // namespace zerolab

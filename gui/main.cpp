@@ -1,0 +1,163 @@
+// zerolab: the desktop app. Parses the flags for scripts and docs (--db, --config,
+// --open-run, --tab, --screenshot), opens the store and the config, and either runs
+// the event loop or renders one screenshot at 1280x800 and exits.
+#include "gui/compare_view.h"
+#include "gui/main_window.h"
+#include "gui/run_view.h"
+#include "gui/store_client.h"
+#include "gui/style.h"
+#include "storage/default_path.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstring>
+
+namespace {
+
+constexpr int kExitInvalidInput = 2;
+constexpr int kScreenshotTimeoutMs = 20000;
+constexpr int kScreenshotSettleMs = 600;
+
+// --screenshot must work without a display: pick Qt's offscreen platform before
+// QApplication exists unless the caller chose a platform or a display is present.
+void preferOffscreenForScreenshots(int argc, char** argv) {
+    bool screenshot = false;
+    for (int i = 1; i < argc; ++i)
+        screenshot = screenshot || std::strncmp(argv[i], "--screenshot", 12) == 0;
+    if (screenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
+        qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+}
+
+// Waits until the store has answered everything asked of it and the window had
+// time to lay out and replot, then grabs the window and quits.
+void scheduleScreenshot(zerolab::MainWindow& window, const QString& path) {
+    auto* clock = new QElapsedTimer;
+    clock->start();
+    auto* timer = new QTimer(&window);
+    auto quietSince = std::make_shared<qint64>(-1);
+    QObject::connect(timer, &QTimer::timeout, &window, [&window, path, clock, timer, quietSince] {
+        const qint64 now = clock->elapsed();
+        if (window.store()->pending() > 0)
+            *quietSince = -1;
+        else if (*quietSince < 0)
+            *quietSince = now;
+        const bool settled = *quietSince >= 0 && now - *quietSince >= kScreenshotSettleMs;
+        if (!settled && now < kScreenshotTimeoutMs)
+            return;
+        timer->stop();
+        const QPixmap shot = window.grab();
+        const bool ok = !shot.isNull() && shot.save(path);
+        if (!ok)
+            std::fprintf(stderr, "zerolab: cannot write screenshot %s\n", qPrintable(path));
+        delete clock;
+        QCoreApplication::exit(ok ? 0 : 1);
+    });
+    timer->start(100);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    preferOffscreenForScreenshots(argc, argv);
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("zerolab"));
+    QApplication::setApplicationName(QStringLiteral("zerolab"));
+    zerolab::applyAppStyle(app);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "zerolab: edit a ZeRO config, forecast its memory, review and compare runs."));
+    parser.addHelpOption();
+    const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("Run store to open."),
+                                QStringLiteral("PATH"));
+    const QCommandLineOption config(QStringLiteral("config"),
+                                    QStringLiteral("Config to load into Setup."),
+                                    QStringLiteral("FILE"));
+    const QCommandLineOption openRun(QStringLiteral("open-run"),
+                                     QStringLiteral("Run id to show in the Run tab."),
+                                     QStringLiteral("ID"));
+    const QCommandLineOption tab(QStringLiteral("tab"),
+                                 QStringLiteral("Tab to show: setup, learn, run or compare."),
+                                 QStringLiteral("TAB"));
+    const QCommandLineOption compare(QStringLiteral("compare"),
+                                     QStringLiteral("Comma-separated run ids for Compare."),
+                                     QStringLiteral("IDS"));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Render the window at 1280x800 into FILE.png and exit."),
+        QStringLiteral("FILE.png"));
+    parser.addOptions({db, config, openRun, tab, compare, screenshot});
+    parser.process(app);
+
+    QStringList errors;
+    std::optional<zerolab::MainWindow::Tab> startTab;
+    if (parser.isSet(tab)) {
+        startTab = zerolab::MainWindow::tabFromName(parser.value(tab));
+        if (!startTab)
+            errors << QStringLiteral("--tab: unknown tab '%1' (setup, learn, run, compare)")
+                          .arg(parser.value(tab));
+    }
+    qint64 runId = -1;
+    if (parser.isSet(openRun)) {
+        bool ok = false;
+        runId = parser.value(openRun).toLongLong(&ok);
+        if (!ok || runId < 0)
+            errors << QStringLiteral("--open-run: '%1' is not a run id").arg(parser.value(openRun));
+    }
+    QList<qint64> compareIds;
+    if (parser.isSet(compare)) {
+        for (const QString& part :
+             parser.value(compare).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            bool ok = false;
+            compareIds << part.trimmed().toLongLong(&ok);
+            if (!ok)
+                errors << QStringLiteral("--compare: '%1' is not a run id").arg(part);
+        }
+    }
+    QString storePath = parser.value(db);
+    const bool shooting = parser.isSet(screenshot);
+    if (storePath.isEmpty() && !shooting)
+        storePath = zerolab::MainWindow::savedStorePath();
+    if (storePath.isEmpty()) {
+        try {
+            storePath = QString::fromStdString(zerolab::defaultStorePath());
+        } catch (const std::exception& e) {
+            errors << QStringLiteral("store: %1").arg(QString::fromUtf8(e.what()));
+        }
+    }
+    if (!errors.isEmpty()) {
+        for (const QString& e : errors)
+            std::fprintf(stderr, "zerolab: %s\n", qPrintable(e));
+        return kExitInvalidInput;
+    }
+
+    zerolab::MainWindow window(!shooting);
+    QString configPath = parser.value(config);
+    if (configPath.isEmpty() && !shooting)
+        configPath = zerolab::MainWindow::savedConfigPath();
+    if (!configPath.isEmpty() && !window.openConfig(configPath) && parser.isSet(config)) {
+        std::fprintf(stderr, "zerolab: --config: cannot read %s\n", qPrintable(configPath));
+        return kExitInvalidInput;
+    }
+    window.openStore(storePath);
+    if (runId >= 0)
+        window.openRun(runId);
+    if (compareIds.size() >= 2)
+        window.compareRuns(compareIds);
+    if (startTab)
+        window.setTab(*startTab);
+
+    if (shooting) {
+        window.resize(1280, 800);
+        window.show();
+        scheduleScreenshot(window, parser.value(screenshot));
+    } else {
+        window.show();
+    }
+    return app.exec();
+}

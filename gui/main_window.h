@@ -1,0 +1,76 @@
+// The main window: tabs Setup | Learn | Run | Compare, the runs dock over the
+// store, a status bar, menus, and the QSettings that survive a restart (layout,
+// last store, last config, last tab).
+#pragma once
+
+#include <QMainWindow>
+
+#include <optional>
+
+class QDockWidget;
+class QLabel;
+class QTabWidget;
+
+namespace zerolab {
+
+class CompareView;
+class LearnView;
+class RunView;
+class RunsDock;
+class SetupView;
+class StoreClient;
+
+// UI thread only.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    enum class Tab { Setup = 0, Learn, Run, Compare };
+
+    // persistSettings: false for --screenshot, so that a scripted render neither
+    // reads nor changes the user's saved layout.
+    explicit MainWindow(bool persistSettings, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openStore(const QString& path);
+    bool openConfig(const QString& path);
+    void openRun(qint64 runId);
+    void compareRuns(const QList<qint64>& runIds);
+    void setTab(Tab tab);
+    // Tab from its flag name ("setup", "learn", "run", "compare").
+    static std::optional<Tab> tabFromName(const QString& name);
+
+    StoreClient* store() const { return m_store; }
+    SetupView* setupView() const { return m_setup; }
+    LearnView* learnView() const { return m_learn; }
+    RunView* runView() const { return m_run; }
+    CompareView* compareView() const { return m_compare; }
+    RunsDock* runsDock() const { return m_runs; }
+    // The last store path and config from QSettings (empty when none).
+    static QString savedStorePath();
+    static QString savedConfigPath();
+
+private slots:
+    void showStatus(const QString& text);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    void restoreSettings();
+    void saveSettings();
+
+    bool m_persist;
+    StoreClient* m_store;
+    QTabWidget* m_tabs;
+    SetupView* m_setup;
+    LearnView* m_learn;
+    RunView* m_run;
+    CompareView* m_compare;
+    RunsDock* m_runs;
+    QDockWidget* m_dock;
+    QLabel* m_storeLabel;
+    QLabel* m_runsLabel;
+};
+
+} // namespace zerolab

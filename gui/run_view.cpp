@@ -1,0 +1,465 @@
+// Run tab: header with the run's facts and controls, then cards of plots. Series
+// plots are rebuilt from StepColumns (adaptive sampling keeps 100k points cheap);
+// per-rank charts show the rank rows of one step (the latest unless chosen).
+#include "gui/run_view.h"
+
+#include "gui/category_colors.h"
+#include "gui/config_validation.h"
+#include "gui/csv_export.h"
+#include "gui/grouped_bar_chart.h"
+#include "gui/memory_bar_chart.h"
+#include "gui/runs_model.h"
+#include "gui/store_client.h"
+#include "gui/style.h"
+#include "gui/time_series_plot.h"
+#include "gui/units.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSlider>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <cmath>
+
+namespace zerolab {
+
+namespace {
+
+const QColor kLossRaw(0xB8, 0xC4, 0xD6);
+const QColor kFwd(0x4C, 0x78, 0xA8);
+const QColor kBwd(0x72, 0xB7, 0xB2);
+const QColor kExposed(0xE4, 0x57, 0x56);
+const QColor kOptim(0xEE, 0xCA, 0x3B);
+const QColor kAllreduce(0x4C, 0x78, 0xA8);
+const QColor kReduceScatter(0xF5, 0x85, 0x18);
+const QColor kAllgather(0x54, 0xA2, 0x4B);
+const QColor kBroadcast(0xB2, 0x79, 0xA2);
+
+double commTotal(const CommTimes& c) {
+    return c.allreduce_ms + c.reduce_scatter_ms + c.allgather_ms + c.broadcast_ms;
+}
+
+} // namespace
+
+QVector<double> emaSmooth(const QVector<double>& y, double alpha) {
+    QVector<double> out(y.size());
+    double ema = 0, weight = 0;
+    for (int i = 0; i < y.size(); ++i) {
+        if (std::isnan(y[i])) {
+            out[i] = weight > 0 ? ema / weight : y[i];
+            continue;
+        }
+        ema = alpha * ema + (1 - alpha) * y[i];
+        weight = alpha * weight + (1 - alpha);
+        out[i] = ema / weight;
+    }
+    return out;
+}
+
+RunView::RunView(StoreClient* store, QWidget* parent)
+    : QWidget(parent), m_store(store), m_stack(new QStackedWidget(this)),
+      m_loss(new TimeSeriesPlot), m_throughput(new TimeSeriesPlot), m_breakdown(new TimeSeriesPlot),
+      m_memory(new MemoryBarChart), m_comm(new GroupedBarChart), m_busbw(new GroupedBarChart),
+      m_rss(new GroupedBarChart) {
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(m_stack);
+
+    auto* empty = new QLabel(
+        tr("<p style='font-size:14pt; font-weight:600; color:#374151'>No run open</p>"
+           "<p style='color:#6B7280'>Pick a run in the <b>Runs</b> panel to see its loss, "
+           "throughput, communication and per-rank memory.</p>"
+           "<p style='color:#6B7280'>No runs yet? Start one with <code>make run</code>, or<br>"
+           "<code>mpirun -np 2 build/bin/zerolab-train --config FILE</code></p>"));
+    empty->setAlignment(Qt::AlignCenter);
+    empty->setWordWrap(true);
+    m_stack->addWidget(empty);
+
+    auto* content = new QWidget;
+    auto* layout = new QVBoxLayout(content);
+    layout->setContentsMargins(12, 12, 12, 12);
+    layout->setSpacing(10);
+    layout->addWidget(buildHeader());
+    auto* grid = new QGridLayout;
+    grid->setSpacing(10);
+    m_loss->setAxisLabels(tr("Step"), tr("Loss"));
+    m_throughput->setAxisLabels(tr("Step"), tr("Throughput (tokens/s)"));
+    m_breakdown->setAxisLabels(tr("Step"), tr("Step time (ms)"));
+    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown})
+        p->setEmptyText(tr("No steps logged yet"));
+    m_comm->setEmptyText(tr("No rank rows yet"));
+
+    auto* lossBody = new QWidget;
+    auto* lossLayout = new QVBoxLayout(lossBody);
+    lossLayout->setContentsMargins(0, 0, 0, 0);
+    auto* emaRow = new QHBoxLayout;
+    auto* emaTitle = new QLabel(tr("Smoothing"));
+    emaTitle->setObjectName(QStringLiteral("muted"));
+    m_ema = new QSlider(Qt::Horizontal);
+    m_ema->setRange(0, 999);
+    m_ema->setValue(int(m_smoothing * 1000));
+    m_ema->setToolTip(tr("Exponential moving average of the loss; 0 shows the raw curve only."));
+    m_emaLabel = new QLabel;
+    m_emaLabel->setMinimumWidth(36);
+    emaRow->addWidget(emaTitle);
+    emaRow->addWidget(m_ema, 1);
+    emaRow->addWidget(m_emaLabel);
+    lossLayout->addLayout(emaRow);
+    lossLayout->addWidget(m_loss, 1);
+    connect(m_ema, &QSlider::valueChanged, this, [this](int v) { setSmoothing(v / 1000.0); });
+
+    auto* memBody = new QWidget;
+    auto* memLayout = new QVBoxLayout(memBody);
+    memLayout->setContentsMargins(0, 0, 0, 0);
+    memLayout->addWidget(m_memory, 1);
+    memLayout->addWidget(new CategoryLegend(memBody, 4));
+
+    grid->addWidget(card(tr("Loss"), lossBody, tr("Mean over the whole global batch")), 0, 0);
+    grid->addWidget(card(tr("Throughput"), m_throughput, tr("Global tokens / step wall time")), 0,
+                    1);
+    grid->addWidget(card(tr("Step time breakdown"), m_breakdown,
+                         tr("Forward, backward, exposed comm, optimizer (stacked)")),
+                    1, 0);
+    grid->addWidget(card(tr("Memory per rank"), memBody,
+                         tr("Ledger categories; dashed: the planner's prediction")),
+                    1, 1);
+    grid->addWidget(card(tr("Collective time per rank"), m_comm), 2, 0);
+    auto* right = new QWidget;
+    auto* rightLayout = new QHBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(m_busbw);
+    rightLayout->addWidget(m_rss);
+    grid->addWidget(card(tr("Bus bandwidth and resident memory per rank"), right), 2, 1);
+    for (int r = 0; r < 3; ++r)
+        grid->setRowMinimumHeight(r, 260);
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
+    layout->addLayout(grid, 1);
+
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(content);
+    m_stack->addWidget(scroll);
+    setSmoothing(m_smoothing);
+
+    connect(store, &StoreClient::runLoaded, this, &RunView::onChunk);
+    connect(store, &StoreClient::ranksLoaded, this, &RunView::onRanks);
+    connect(store, &StoreClient::changed, this, [this] {
+        if (m_runId >= 0 && !m_loading)
+            m_store->loadRun(m_runId, m_steps.isEmpty() ? -1 : qint64(m_steps.last(Metric::Step)),
+                             m_lastEventId);
+    });
+}
+
+QWidget* RunView::card(const QString& title, QWidget* body, const QString& hint) {
+    auto* frame = new QFrame;
+    frame->setProperty("card", true);
+    auto* layout = new QVBoxLayout(frame);
+    layout->setContentsMargins(12, 10, 12, 10);
+    layout->setSpacing(4);
+    auto* header = new QHBoxLayout;
+    auto* t = new QLabel(title);
+    t->setObjectName(QStringLiteral("cardTitle"));
+    header->addWidget(t);
+    if (!hint.isEmpty()) {
+        auto* h = new QLabel(hint);
+        h->setObjectName(QStringLiteral("muted"));
+        header->addWidget(h);
+    }
+    header->addStretch(1);
+    layout->addLayout(header);
+    layout->addWidget(body, 1);
+    return frame;
+}
+
+QWidget* RunView::buildHeader() {
+    auto* frame = new QFrame;
+    frame->setProperty("card", true);
+    auto* layout = new QVBoxLayout(frame);
+    layout->setContentsMargins(14, 10, 14, 10);
+    layout->setSpacing(6);
+    auto* top = new QHBoxLayout;
+    m_title = new QLabel;
+    m_title->setStyleSheet(QStringLiteral("font-size:14pt; font-weight:600;"));
+    m_status = new QLabel;
+    top->addWidget(m_title);
+    top->addWidget(m_status);
+    top->addStretch(1);
+    auto* csv = new QPushButton(tr("Export CSV…"));
+    auto* plots = new QPushButton(tr("Export plots…"));
+    plots->setToolTip(tr("Every plot as PNG and PDF into a folder. Right-click a plot to export "
+                         "just that one."));
+    top->addWidget(csv);
+    top->addWidget(plots);
+    layout->addLayout(top);
+    m_facts = new QLabel;
+    m_facts->setObjectName(QStringLiteral("muted"));
+    m_facts->setTextFormat(Qt::RichText);
+    layout->addWidget(m_facts);
+
+    auto* controls = new QHBoxLayout;
+    auto* xLabel = new QLabel(tr("x axis"));
+    xLabel->setObjectName(QStringLiteral("muted"));
+    m_xCombo = new QComboBox;
+    m_xCombo->addItem(tr("Step"), int(Metric::Step));
+    m_xCombo->addItem(tr("Wall time"), int(Metric::WallTime));
+    m_xCombo->addItem(tr("Tokens"), int(Metric::Tokens));
+    controls->addWidget(xLabel);
+    controls->addWidget(m_xCombo);
+    controls->addSpacing(24);
+    auto* rankLabel = new QLabel(tr("Per-rank charts at"));
+    rankLabel->setObjectName(QStringLiteral("muted"));
+    m_rankStep = new QSlider(Qt::Horizontal);
+    m_rankStep->setMinimumWidth(200);
+    m_rankStep->setToolTip(tr("Choose the logged step the per-rank charts show; the far right "
+                              "follows the latest step."));
+    m_rankStepLabel = new QLabel;
+    controls->addWidget(rankLabel);
+    controls->addWidget(m_rankStep, 1);
+    controls->addWidget(m_rankStepLabel);
+    layout->addLayout(controls);
+
+    connect(m_xCombo, &QComboBox::currentIndexChanged, this,
+            [this] { setXAxis(static_cast<Metric>(m_xCombo->currentData().toInt())); });
+    connect(m_rankStep, &QSlider::valueChanged, this, [this](int i) {
+        if (i >= 0 && i < m_steps.size())
+            m_rankStepLabel->setText(tr("step %1").arg(qint64(m_steps[Metric::Step][i])));
+    });
+    connect(m_rankStep, &QSlider::sliderReleased, this, [this] {
+        const int i = m_rankStep->value();
+        if (m_runId >= 0 && i >= 0 && i < m_steps.size())
+            m_store->loadRanks(m_runId, qint64(m_steps[Metric::Step][i]));
+    });
+    connect(csv, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export metrics"),
+                                                          QStringLiteral("run-%1.csv").arg(m_runId),
+                                                          tr("CSV (*.csv)"));
+        QString error;
+        if (!path.isEmpty())
+            emit statusMessage(exportCsv(path, &error) ? tr("Wrote %1").arg(path) : error);
+    });
+    connect(plots, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export plots into"));
+        if (!dir.isEmpty())
+            emit statusMessage(tr("Wrote %1 files to %2").arg(exportPlots(dir).size()).arg(dir));
+    });
+    return frame;
+}
+
+void RunView::openRun(qint64 runId) {
+    m_runId = runId;
+    m_loading = true;
+    m_steps = {};
+    m_ranks.clear();
+    m_ranksStep = -1;
+    m_lastEventId = 0;
+    m_store->loadRun(runId);
+}
+
+void RunView::onChunk(const RunChunk& chunk) {
+    if (chunk.runId != m_runId)
+        return;
+    if (!chunk.incremental) {
+        if (!m_loading)
+            return; // a full load requested by another view
+        m_loading = false;
+        m_steps = chunk.steps;
+        const auto planned = plannedStageForRun(chunk.record.info);
+        m_predictedBytes =
+            planned ? std::optional<double>(double(planned->total_bytes)) : std::nullopt;
+    } else {
+        if (m_loading || chunk.steps.isEmpty())
+            return;
+        if (!m_steps.isEmpty() && chunk.steps[Metric::Step].front() <= m_steps.last(Metric::Step))
+            return; // a duplicate answer to an overlapping poll
+        m_steps.append(chunk.steps);
+    }
+    m_record = chunk.record;
+    if (!chunk.events.empty())
+        m_lastEventId = chunk.events.back().id;
+    const bool following = m_ranksStep < 0 || m_rankStep->value() >= m_rankStep->maximum();
+    if (chunk.ranksStep >= 0 && following) {
+        m_ranksStep = chunk.ranksStep;
+        m_ranks = chunk.ranks;
+    }
+    {
+        const QSignalBlocker block(m_rankStep);
+        m_rankStep->setRange(0, std::max(0, m_steps.size() - 1));
+        if (following)
+            m_rankStep->setValue(m_rankStep->maximum());
+    }
+    m_rankStepLabel->setText(m_ranksStep >= 0 ? tr("step %1").arg(m_ranksStep) : QString());
+    m_stack->setCurrentIndex(1);
+    updateHeader();
+    replotSeries();
+    replotRanks();
+    if (!chunk.incremental)
+        emit loaded(m_runId);
+}
+
+void RunView::onRanks(qint64 runId, qint64 step, const QVector<RankRecord>& ranks) {
+    if (runId != m_runId)
+        return;
+    m_ranksStep = step;
+    m_ranks.assign(ranks.begin(), ranks.end());
+    m_rankStepLabel->setText(tr("step %1").arg(step));
+    replotRanks();
+}
+
+void RunView::updateHeader() {
+    const RunInfo& info = m_record.info;
+    m_title->setText(
+        QStringLiteral("#%1  %2").arg(m_record.id).arg(QString::fromStdString(info.name)));
+    const QColor c = runStatusColor(m_record.status);
+    m_status->setText(QString::fromUtf8(runStatusName(m_record.status).data()));
+    m_status->setStyleSheet(QStringLiteral("color:white; background:%1; border-radius:9px; "
+                                           "padding:2px 10px; font-weight:600;")
+                                .arg(c.name()));
+    const double duration =
+        (std::isnan(m_record.ended_at) ? m_record.heartbeat_at : m_record.ended_at) -
+        m_record.started_at;
+    QStringList facts;
+    facts << tr("ZeRO stage <b>%1</b>").arg(info.stage) << tr("N = <b>%1</b>").arg(info.world)
+          << QString::fromStdString(info.precision)
+          << tr("ψ = %1").arg(formatCount(double(info.params)))
+          << tr("%1 steps logged").arg(m_steps.size());
+    if (!m_steps.isEmpty())
+        facts << tr("last loss <b>%1</b>").arg(m_steps.last(Metric::Loss), 0, 'f', 4);
+    if (!std::isnan(duration))
+        facts << formatDuration(duration);
+    if (!info.host.empty())
+        facts << QString::fromStdString(info.host).toHtmlEscaped();
+    if (m_predictedBytes)
+        facts << tr("planner: %1 per rank").arg(formatBytes(*m_predictedBytes));
+    m_facts->setText(facts.join(QStringLiteral("  ·  ")));
+}
+
+void RunView::setXAxis(Metric m) {
+    m_xAxis = m;
+    const int i = m_xCombo->findData(int(m));
+    if (i >= 0 && m_xCombo->currentIndex() != i) {
+        const QSignalBlocker block(m_xCombo);
+        m_xCombo->setCurrentIndex(i);
+    }
+    replotSeries();
+}
+
+void RunView::setSmoothing(double alpha) {
+    m_smoothing = std::clamp(alpha, 0.0, 0.999);
+    m_emaLabel->setText(QString::number(m_smoothing, 'f', 2));
+    replotSeries();
+}
+
+void RunView::replotSeries() {
+    const QVector<double>& x = m_steps[m_xAxis];
+    const QString xTitle = metricAxisTitle(m_xAxis);
+    QVector<PlotSeries> loss;
+    if (m_smoothing > 0) {
+        loss.push_back({tr("loss (raw)"), kLossRaw, x, m_steps[Metric::Loss]});
+        loss.push_back({tr("loss (EMA %1)").arg(m_smoothing, 0, 'f', 2), kAccent, x,
+                        emaSmooth(m_steps[Metric::Loss], m_smoothing)});
+    } else {
+        loss.push_back({tr("loss"), kAccent, x, m_steps[Metric::Loss]});
+    }
+    m_loss->setLines(loss);
+    m_loss->setAxisLabels(xTitle, tr("Loss"));
+    m_throughput->setLines(
+        {{tr("tokens/s"), QColor(0x15, 0x80, 0x3D), x, m_steps[Metric::TokensPerS]}});
+    m_throughput->setAxisLabels(xTitle, tr("Throughput (tokens/s)"));
+    m_breakdown->setStacked({{tr("forward"), kFwd, x, m_steps[Metric::FwdMs]},
+                             {tr("backward"), kBwd, x, m_steps[Metric::BwdMs]},
+                             {tr("exposed comm"), kExposed, x, m_steps[Metric::ExposedMs]},
+                             {tr("optimizer"), kOptim, x, m_steps[Metric::OptimMs]}});
+    m_breakdown->setAxisLabels(xTitle, tr("Step time (ms)"));
+}
+
+void RunView::replotRanks() {
+    QVector<MemoryBarGroup> groups;
+    QStringList ranks;
+    BarSeries ar{tr("all-reduce"), kAllreduce, {}}, rs{tr("reduce-scatter"), kReduceScatter, {}},
+        ag{tr("all-gather"), kAllgather, {}}, bc{tr("broadcast"), kBroadcast, {}},
+        ex{tr("exposed"), kExposed, {}}, bw{tr("busbw"), kAccent, {}},
+        rss{tr("rss"), QColor(0x72, 0xB7, 0xB2), {}},
+        peak{tr("peak"), QColor(0x37, 0x41, 0x51), {}};
+    double stepComm = 0, stepBusbw = 0;
+    if (m_ranksStep >= 0) {
+        const auto& stepsCol = m_steps[Metric::Step];
+        const auto it = std::lower_bound(stepsCol.begin(), stepsCol.end(), double(m_ranksStep));
+        if (it != stepsCol.end() && *it == double(m_ranksStep)) {
+            const int i = int(it - stepsCol.begin());
+            stepComm = m_steps[Metric::AllreduceMs][i] + m_steps[Metric::ReduceScatterMs][i] +
+                       m_steps[Metric::AllgatherMs][i] + m_steps[Metric::BroadcastMs][i];
+            stepBusbw = m_steps[Metric::BusbwGbps][i];
+        }
+    }
+    double maxRss = 0;
+    for (const RankRecord& r : m_ranks)
+        maxRss = std::max({maxRss, double(r.rss), double(r.peak), double(r.device_used)});
+    const DisplayUnit unit = byteUnitFor(maxRss);
+    for (const RankRecord& r : m_ranks) {
+        const QString label = tr("rank %1").arg(r.rank);
+        groups.push_back({label, r.mem, m_predictedBytes});
+        ranks << QString::number(r.rank);
+        ar.values << r.comm.allreduce_ms;
+        rs.values << r.comm.reduce_scatter_ms;
+        ag.values << r.comm.allgather_ms;
+        bc.values << r.comm.broadcast_ms;
+        ex.values << r.comm.exposed_ms;
+        // Same bytes as the step, this rank's own collective time (nccl-tests factors
+        // are already in the step's busbw).
+        const double own = commTotal(r.comm);
+        bw.values << (own > 0 && stepComm > 0 && !std::isnan(stepBusbw) ? stepBusbw * stepComm / own
+                                                                        : 0.0);
+        rss.values << double(r.device_used > 0 ? r.device_used : r.rss) / unit.divisor;
+        peak.values << double(r.peak) / unit.divisor;
+    }
+    m_memory->setGroups(groups);
+    QVector<BarSeries> comm;
+    for (const BarSeries* s : {&ar, &rs, &ag, &bc, &ex}) {
+        bool any = false;
+        for (double v : s->values)
+            any = any || v > 0;
+        if (any)
+            comm << *s;
+    }
+    m_comm->setData(ranks, comm, tr("Time per step (ms) · rank"));
+    m_busbw->setData(ranks, {bw}, tr("Bus bandwidth (GB/s) · rank"));
+    m_rss->setData(ranks, {rss, peak}, tr("Resident (%1) · rank").arg(unit.name));
+}
+
+bool RunView::exportCsv(const QString& path, QString* error) const {
+    return writeMetricsCsv(path, m_steps, error);
+}
+
+QStringList RunView::exportPlots(const QString& folder) const {
+    QStringList written;
+    const QString base = QStringLiteral("run-%1-").arg(m_runId);
+    const std::pair<const char*, QCustomPlot*> plots[] = {{"loss", m_loss->plot()},
+                                                          {"throughput", m_throughput->plot()},
+                                                          {"breakdown", m_breakdown->plot()},
+                                                          {"memory", m_memory->plot()},
+                                                          {"comm", m_comm->plot()},
+                                                          {"busbw", m_busbw->plot()},
+                                                          {"rss", m_rss->plot()}};
+    const QDir dir(folder);
+    for (auto [name, plot] : plots) {
+        const QString png = dir.filePath(base + QLatin1String(name) + QStringLiteral(".png"));
+        const QString pdf = dir.filePath(base + QLatin1String(name) + QStringLiteral(".pdf"));
+        if (plot->savePng(png, 0, 0, 2.0))
+            written << png;
+        if (plot->savePdf(pdf))
+            written << pdf;
+    }
+    return written;
+}
+
+} // namespace zerolab

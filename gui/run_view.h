@@ -1,0 +1,95 @@
+// The Run tab: one run from the store. Loss (with EMA smoothing), throughput,
+// the step-time breakdown, per-rank collective times and bus bandwidth, per-rank
+// memory by ledger category with the planner's prediction outlined, rss / peak.
+// A finished run and a live one are the same view: on every store change it asks
+// for the steps after its last one (StoreClient polls data_version).
+#pragma once
+
+#include "gui/run_data.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QSlider;
+class QStackedWidget;
+
+namespace zerolab {
+
+class GroupedBarChart;
+class MemoryBarChart;
+class StoreClient;
+class TimeSeriesPlot;
+struct StagePlan;
+
+// UI thread only.
+class RunView : public QWidget {
+    Q_OBJECT
+public:
+    RunView(StoreClient* store, QWidget* parent = nullptr);
+
+    // Loads the run asynchronously; loaded() fires when it is on screen.
+    void openRun(qint64 runId);
+    qint64 runId() const { return m_runId; }
+    const StepColumns& steps() const { return m_steps; }
+    // x axis: Metric::Step, WallTime or Tokens.
+    void setXAxis(Metric m);
+    // EMA weight of the previous value, 0 (raw) .. 0.999.
+    void setSmoothing(double alpha);
+    bool exportCsv(const QString& path, QString* error = nullptr) const;
+    // Every plot as PNG and PDF into a folder; returns the files written.
+    QStringList exportPlots(const QString& folder) const;
+
+    TimeSeriesPlot* lossPlot() const { return m_loss; }
+    TimeSeriesPlot* breakdownPlot() const { return m_breakdown; }
+    MemoryBarChart* memoryChart() const { return m_memory; }
+
+signals:
+    void loaded(qint64 runId);
+    void statusMessage(const QString& text);
+
+private:
+    QWidget* buildHeader();
+    QWidget* card(const QString& title, QWidget* body, const QString& hint = {});
+    void onChunk(const RunChunk& chunk);
+    void onRanks(qint64 runId, qint64 step, const QVector<RankRecord>& ranks);
+    void replotSeries();
+    void replotRanks();
+    void updateHeader();
+
+    StoreClient* m_store;
+    qint64 m_runId = -1;
+    bool m_loading = false;
+    RunRecord m_record;
+    StepColumns m_steps;
+    std::int64_t m_lastEventId = 0;
+    std::int64_t m_ranksStep = -1;
+    std::vector<RankRecord> m_ranks;
+    std::optional<double> m_predictedBytes;
+    Metric m_xAxis = Metric::Step;
+    double m_smoothing = 0.9;
+
+    QStackedWidget* m_stack;
+    QLabel* m_title;
+    QLabel* m_status;
+    QLabel* m_facts;
+    QComboBox* m_xCombo;
+    QSlider* m_ema;
+    QLabel* m_emaLabel;
+    QSlider* m_rankStep;
+    QLabel* m_rankStepLabel;
+    TimeSeriesPlot* m_loss;
+    TimeSeriesPlot* m_throughput;
+    TimeSeriesPlot* m_breakdown;
+    MemoryBarChart* m_memory;
+    GroupedBarChart* m_comm;
+    GroupedBarChart* m_busbw;
+    GroupedBarChart* m_rss;
+};
+
+// Exponential moving average with bias correction (as TensorBoard's smoothing).
+QVector<double> emaSmooth(const QVector<double>& y, double alpha);
+
+} // namespace zerolab

@@ -1,0 +1,136 @@
+// Runs list, run view, CSV export and compare over a fixture store read by the
+// store worker thread.
+#include "fixture_store.h"
+#include "gui/compare_view.h"
+#include "gui/memory_bar_chart.h"
+#include "gui/run_view.h"
+#include "gui/runs_dock.h"
+#include "gui/runs_model.h"
+#include "gui/store_client.h"
+
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace zerolab;
+
+class RunsViewTest : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QString m_db;
+    std::vector<std::int64_t> m_ids;
+
+    void openStore(StoreClient& store) {
+        QSignalSpy listed(&store, &StoreClient::runsListed);
+        store.open(m_db);
+        store.listRuns();
+        QVERIFY(listed.wait(10000));
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        m_db = m_dir.filePath(QStringLiteral("runs.db"));
+        m_ids = writeFixtureStore(m_db.toStdString(), defaultFixtureRuns());
+        QCOMPARE(m_ids.size(), std::size_t(5));
+    }
+
+    void runsListShowsEveryRun() {
+        StoreClient store;
+        RunsDock dock(&store);
+        openStore(store);
+        QCOMPARE(dock.model()->rowCount(), 5);
+        QCOMPARE(dock.model()->columnCount(), RunsModel::kColumnCount);
+        const int row = dock.model()->rowOf(m_ids[1]);
+        QVERIFY(row >= 0);
+        QCOMPARE(dock.model()->index(row, RunsModel::Name).data().toString(),
+                 QStringLiteral("zero1-n8"));
+        QCOMPARE(dock.model()->index(row, RunsModel::Stage).data().toInt(), 1);
+        QCOMPARE(dock.model()->index(row, RunsModel::Steps).data().toLongLong(), 299);
+        QCOMPARE(dock.model()->index(row, RunsModel::Status).data().toString(),
+                 QStringLiteral("finished"));
+        dock.setFilterText(QStringLiteral("sweep"));
+        QCOMPARE(dock.proxy()->rowCount(), 3);
+        dock.setFilterText(QStringLiteral("sweep zero3"));
+        QCOMPARE(dock.proxy()->rowCount(), 1);
+        dock.setFilterText(QString());
+        QCOMPARE(dock.proxy()->rowCount(), 5);
+    }
+
+    void runViewLoadsAndExportsCsv() {
+        StoreClient store;
+        RunView view(&store);
+        openStore(store);
+        QSignalSpy loaded(&view, &RunView::loaded);
+        view.openRun(m_ids[2]);
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(view.steps().size(), 300);
+        QCOMPARE(view.memoryChart()->groups().size(), 8);
+        QVERIFY(view.memoryChart()->groups()[0].predictedBytes.has_value());
+        QVERIFY(view.memoryChart()->groups()[0].bytes.total() > 0);
+
+        const QString csv = m_dir.filePath(QStringLiteral("run.csv"));
+        QString error;
+        QVERIFY2(view.exportCsv(csv, &error), qPrintable(error));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 301);
+        QVERIFY(lines[0].startsWith(QStringLiteral("step,wall_time_s,tokens,loss")));
+        QCOMPARE(lines[1].split(',')[0], QStringLiteral("0"));
+        QCOMPARE(lines[1].split(',').size(), kMetricCount);
+        QVERIFY(!view.exportCsv(m_dir.filePath(QStringLiteral("missing/dir/x.csv")), &error));
+        QVERIFY(error.contains(QStringLiteral("missing/dir")));
+    }
+
+    void configDiffKeepsOnlyDifferences() {
+        const QVector<std::map<std::string, std::string>> configs = {
+            {{"a", "1"}, {"b", "2"}, {"c", "x"}}, {{"a", "1"}, {"b", "3"}}};
+        const auto all = configDiff(configs, false);
+        QCOMPARE(all.size(), 3);
+        const auto diff = configDiff(configs, true);
+        QCOMPARE(diff.size(), 2);
+        QCOMPARE(diff[0].key, QStringLiteral("b"));
+        QCOMPARE(diff[0].values, (QStringList{QStringLiteral("2"), QStringLiteral("3")}));
+        QCOMPARE(diff[1].key, QStringLiteral("c"));
+        QCOMPARE(diff[1].values[1], QString());
+    }
+
+    void compareOverlaysRuns() {
+        StoreClient store;
+        CompareView view(&store);
+        openStore(store);
+        QSignalSpy loaded(&view, &CompareView::loaded);
+        view.setRuns({m_ids[1], m_ids[3]});
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(view.plot()->seriesCount(), 2);
+        QStringList keys;
+        for (int r = 0; r < view.diffTable()->rowCount(); ++r)
+            keys << view.diffTable()->item(r, 0)->text();
+        QVERIFY2(keys.contains(QStringLiteral("zero_optimization.stage")),
+                 qPrintable(keys.join(',')));
+        QVERIFY(!keys.contains(QStringLiteral("model.preset")));
+        view.setDifferencesOnly(false);
+        QVERIFY(view.diffTable()->rowCount() > keys.size());
+    }
+
+    void deleteRemovesTheRun() {
+        const QString db = m_dir.filePath(QStringLiteral("delete.db"));
+        const auto ids = writeFixtureStore(db.toStdString(), {{"doomed", 1, 2, 5, false, {}}});
+        StoreClient store;
+        RunsDock dock(&store);
+        QSignalSpy listed(&store, &StoreClient::runsListed);
+        store.open(db);
+        store.listRuns();
+        QVERIFY(listed.wait(10000));
+        QCOMPARE(dock.model()->rowCount(), 1);
+        dock.deleteRunNow(ids[0]);
+        QVERIFY(listed.wait(10000));
+        QCOMPARE(dock.model()->rowCount(), 0);
+    }
+};
+
+QTEST_MAIN(RunsViewTest)
+#include "runs_view_test.moc"

@@ -1,0 +1,135 @@
+// Setup tab: form -> JSON and JSON -> form stay in sync, the validator's messages
+// reach the editor with their lines, and the forecast shows the planner's numbers.
+#include "gui/config_form.h"
+#include "gui/forecast_panel.h"
+#include "gui/json_editor.h"
+#include "gui/json_path.h"
+#include "gui/memory_bar_chart.h"
+#include "gui/setup_view.h"
+
+#include <QCheckBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace zerolab;
+
+class SetupViewTest : public QObject {
+    Q_OBJECT
+private slots:
+    void defaultConfigIsValid() {
+        SetupView view;
+        QVERIFY2(view.validation().errorCount() == 0,
+                 qPrintable(view.validation().diagnostics.value(0).message));
+        QVERIFY(view.validation().config.has_value());
+    }
+
+    void formEditsPatchTheJson() {
+        SetupView view;
+        auto* stage3 = view.form()->findChild<QPushButton*>(QStringLiteral("stage3"));
+        QVERIFY(stage3);
+        stage3->click();
+        auto doc = nlohmann::json::parse(view.text().toStdString());
+        QCOMPARE(doc["zero_optimization"]["stage"].get<int>(), 3);
+        auto* overlap = qobject_cast<QCheckBox*>(
+            view.form()->fieldFor(QStringLiteral("zero_optimization.overlap_comm")));
+        QVERIFY(overlap);
+        overlap->click();
+        doc = nlohmann::json::parse(view.text().toStdString());
+        QCOMPARE(doc["zero_optimization"]["overlap_comm"].get<bool>(), overlap->isChecked());
+        // Keys the form does not know survive a form edit.
+        QVERIFY(doc.contains("run"));
+        QCOMPARE(doc["model"]["preset"].get<std::string>(), std::string("micro"));
+    }
+
+    void jsonEditsUpdateTheForm() {
+        SetupView view;
+        auto doc = nlohmann::json::parse(view.text().toStdString());
+        doc["zero_optimization"]["stage"] = 2;
+        doc["gradient_accumulation_steps"] = 4;
+        view.setText(QString::fromStdString(doc.dump(2)));
+        QCOMPARE(view.form()->stage(), 2);
+        auto* accum = qobject_cast<QSpinBox*>(
+            view.form()->fieldFor(QStringLiteral("gradient_accumulation_steps")));
+        QVERIFY(accum);
+        QCOMPARE(accum->value(), 4);
+    }
+
+    void typingIsDebouncedThenValidated() {
+        SetupView view;
+        view.editor()->setPlainText(QStringLiteral("{\"zero_optimization\": {\"stage\": 2}}"));
+        QCOMPARE(view.form()->stage(), 1); // not yet: the 300 ms pause has not passed
+        QTRY_COMPARE_WITH_TIMEOUT(view.form()->stage(), 2, 5000);
+    }
+
+    void validationMessagesCarryPathAndLine() {
+        SetupView view;
+        view.setText(QStringLiteral("{\n  \"zero_optimization\": {\n    \"stage\": 7\n  }\n}\n"));
+        const auto& diags = view.validation().diagnostics;
+        QVERIFY(view.validation().errorCount() >= 1);
+        bool found = false;
+        for (const auto& d : diags)
+            if (d.error && d.path == QLatin1String("zero_optimization.stage")) {
+                QCOMPARE(d.line, 3);
+                found = true;
+            }
+        QVERIFY2(found, "no error on zero_optimization.stage");
+        QCOMPARE(view.editor()->diagnostics().size(), diags.size());
+    }
+
+    void syntaxErrorsNameTheirLine() {
+        SetupView view;
+        view.setText(QStringLiteral("{\n  \"a\": 1,\n  \"b\": \n}\n"));
+        const auto& diags = view.validation().diagnostics;
+        QCOMPARE(diags.size(), 1);
+        QVERIFY(diags[0].message.startsWith(QStringLiteral("JSON syntax")));
+        QCOMPARE(diags[0].line, 4);
+    }
+
+    void forecastEqualsThePlanner() {
+        SetupView view;
+        const auto& config = view.validation().config;
+        QVERIFY(config.has_value());
+        PlanInput in = planInputFor(*config);
+        in.device = view.forecast()->device(in.world);
+        const Plan expected = plan(in);
+        MemoryBarChart* chart = view.forecast()->chart();
+        QCOMPARE(chart->groups().size(), 4);
+        for (int s = 0; s < 4; ++s)
+            for (std::size_t c = 0; c < kMemCategoryCount; ++c)
+                QCOMPARE(chart->segmentBytes(s, static_cast<MemCategory>(c)),
+                         double(expected.stages[s].per_rank.bytes[c]));
+        QCOMPARE(chart->highlighted(), config->zero.stage);
+    }
+
+    void saveAndLoadRoundTrip() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("c.json"));
+        SetupView a;
+        a.form()->findChild<QPushButton*>(QStringLiteral("stage2"))->click();
+        QVERIFY(a.saveFile(path));
+        SetupView b;
+        QVERIFY(b.loadFile(path));
+        QCOMPARE(b.form()->stage(), 2);
+        QCOMPARE(b.text(), a.text());
+    }
+
+    void deepSpeedImportDecidesWorld() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("ds.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"train_batch_size": 1024, "gradient_accumulation_steps": 4,
+                    "train_micro_batch_size_per_gpu": 32,
+                    "zero_optimization": {"stage": 1, "allgather_partitions": true}})");
+        f.close();
+        SetupView view;
+        QVERIFY(view.loadFile(path));
+        QCOMPARE(view.form()->world(), 8);
+        QCOMPARE(view.validation().errorCount(), 0);
+    }
+};
+
+QTEST_MAIN(SetupViewTest)
+#include "setup_view_test.moc"

@@ -8,3 +8,4 @@ target_sources(zerolab_runtime PRIVATE ${CMAKE_CURRENT_LIST_DIR}/telemetry.cpp)
 target_sources(zerolab_runtime PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/trainer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/checkpoint.cpp)
+target_sources(zerolab_runtime PRIVATE ${CMAKE_CURRENT_LIST_DIR}/rank_watch.cpp)

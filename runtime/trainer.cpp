@@ -10,6 +10,7 @@
 #include "runtime/gpt2.h"
 #include "runtime/ledger.h"
 #include "runtime/llmc_model_file.h"
+#include "runtime/rank_watch.h"
 #include "runtime/telemetry.h"
 #include "runtime/zero_engine.h"
 #include "storage/default_path.h"
@@ -75,7 +76,11 @@ public:
     Reporter(bool active) : m_active(active) {}
     bool active() const { return m_active; }
 
-    void open(const std::string& path) { m_writer.emplace(RunStore::open(path)); }
+    void open(const std::string& path) {
+        m_path = path;
+        m_writer.emplace(RunStore::open(path));
+    }
+    const std::string& storePath() const { return m_path; }
     RunWriter& writer() { return *m_writer; }
 
     void line(const nlohmann::json& j) {
@@ -93,6 +98,7 @@ public:
 
 private:
     bool m_active;
+    std::string m_path;
     std::optional<RunWriter> m_writer;
 };
 
@@ -183,6 +189,22 @@ TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
     }
 
     comm.broadcastBytes(&runId, sizeof runId, 0);
+
+    // Rank 0 watches the other ranks' processes so that a dead rank is recorded.
+    struct ProcInfo {
+        std::int64_t pid;
+        char host[64];
+    } me{static_cast<std::int64_t>(getpid()), {}};
+    std::snprintf(me.host, sizeof me.host, "%s", comm.host().c_str());
+    std::vector<ProcInfo> procs(rank == 0 ? world : 0);
+    comm.gatherBytes(&me, sizeof me, rank == 0 ? procs.data() : nullptr);
+    std::unique_ptr<RankWatch> watch;
+    if (rep.active() && world > 1) {
+        std::vector<RankProcess> ranks;
+        for (int r = 0; r < world; ++r)
+            ranks.push_back({r, procs[r].pid, procs[r].host});
+        watch = std::make_unique<RankWatch>(rep.storePath(), runId, std::move(ranks), comm.host());
+    }
 
     std::vector<int> inputs(static_cast<std::size_t>(micro) * T);
     std::vector<int> targets(inputs.size());
@@ -372,6 +394,9 @@ TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
                 rep.event(EventLevel::Info, 0, "exported the model to " + options.export_model);
             }
         }
+        // No rank may exit before rank 0 stops watching for dead ranks.
+        watch.reset();
+        comm.barrier();
     } catch (const std::exception& e) {
         // Rank 0 records why the run failed before the error ends the job.
         if (rep.active()) {

@@ -50,6 +50,23 @@ protected:
     }
     std::string db() const { return (m_dir / "runs.db").string(); }
 
+    // Polls the store until the first run has `n` steps (or 60 s pass); returns its steps.
+    // The file may not exist yet, or be mid-creation: those reads are retried.
+    std::int64_t waitForSteps(std::int64_t n) const {
+        std::int64_t steps = -1;
+        for (int i = 0; i < 600 && steps < n; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            try {
+                RunReader reader(RunStore::open(db(), OpenMode::ReadOnly));
+                const auto runs = reader.listRuns();
+                if (!runs.empty())
+                    steps = runs.front().steps;
+            } catch (const StoreError&) {
+            }
+        }
+        return steps;
+    }
+
     static std::map<long long, double> losses(const std::string& out) {
         std::map<long long, double> m;
         std::istringstream lines(out);
@@ -69,16 +86,7 @@ TEST_F(Control, SigtermStopsAfterTheStepWithACheckpoint) {
     test::BackgroundProcess job(
         test::mpirunTrain(2, {"--config", config(2, 1000000, 0), "--db", db()}));
     // Wait until a few steps are in the store, then signal the ranks (mpirun's children).
-    std::int64_t steps = -1;
-    for (int i = 0; i < 600 && steps < 3; ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        if (!fs::exists(db()))
-            continue;
-        RunReader reader(RunStore::open(db(), OpenMode::ReadOnly));
-        const auto runs = reader.listRuns();
-        if (!runs.empty())
-            steps = runs.front().steps;
-    }
+    const std::int64_t steps = waitForSteps(3);
     ASSERT_GE(steps, 3) << "no steps reached the store";
     ASSERT_EQ(test::runProcess({"pkill", "-TERM", "-P", std::to_string(job.pid())}).exit_code, 0);
     const auto r = job.finish();
@@ -166,6 +174,44 @@ TEST_F(Control, CorruptedOrTruncatedCheckpointIsRefused) {
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("truncated"), std::string::npos) << r.err;
     EXPECT_EQ(slurp(model), truncated);
+}
+
+} // namespace
+} // namespace zerolab
+
+namespace zerolab {
+namespace {
+
+TEST_F(Control, KilledRankFailsTheRunAndKeepsItsSteps) {
+    test::BackgroundProcess job(
+        test::mpirunTrain(3, {"--config", config(2, 1000000, 0), "--db", db()}));
+    const std::int64_t steps = waitForSteps(3);
+    ASSERT_GE(steps, 3);
+    // Rank 1 is mpirun's second child.
+    const auto kids = test::runProcess({"pgrep", "-P", std::to_string(job.pid())});
+    std::istringstream pids(kids.out);
+    std::string rank0, rank1;
+    pids >> rank0 >> rank1;
+    ASSERT_FALSE(rank1.empty()) << kids.out;
+    ASSERT_EQ(test::runProcess({"kill", "-9", rank1}).exit_code, 0);
+    const auto r = job.finish();
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find("signal 9"), std::string::npos) << r.err; // mpirun's own message
+
+    RunReader reader(RunStore::open(db(), OpenMode::ReadOnly));
+    const auto run = reader.listRuns().front();
+    EXPECT_EQ(run.status, RunStatus::Failed);
+    bool named = false;
+    for (const auto& e : reader.events(run.id))
+        named |= e.level == EventLevel::Error && e.rank == 1 &&
+                 e.message.find("rank 1 (pid " + rank1) != std::string::npos;
+    EXPECT_TRUE(named);
+    // Every completed step is there, whole: steps 1..last, each with 3 rank rows.
+    const auto rows = reader.steps(run.id);
+    ASSERT_GE(rows.size(), 3u);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        EXPECT_EQ(rows[i].step, static_cast<std::int64_t>(i + 1));
+    EXPECT_EQ(reader.rankRows(run.id, rows.back().step).size(), 3u);
 }
 
 } // namespace

@@ -90,8 +90,7 @@ struct ModelConfig {
 // "data".
 struct DataConfig {
     DataType type = DataType::Synthetic;
-    std::string path;     // required for text and llmc
-    bool shuffle = false; // llm.c order (sequential) unless asked for
+    std::string path; // required for text and llmc; read in llm.c's order, never shuffled
 
     bool operator==(const DataConfig&) const = default;
 };
@@ -117,8 +116,8 @@ struct TrainConfig {
     double gradient_clipping = 0.0; // global L2 norm; 0 disables clipping
     Precision precision = Precision::Fp32;
     ZeroConfig zero;
-    int steps_per_print = 10; // a human progress line on stderr every this many steps
-    bool wall_clock_breakdown = false;
+    int steps_per_print = 10;          // a human progress line on stderr every this many steps
+    bool wall_clock_breakdown = false; // recorded only: metric lines always carry the phase times
     ModelConfig model;
     DataConfig data;
     RunConfig run;

@@ -19,8 +19,6 @@ void parseData(const nlohmann::json* section, Diagnostics& diags, DataConfig& ou
     SectionReader r(section, path, diags);
     if (auto t = r.getChoice("type", {"synthetic", "text", "llmc"}))
         out.type = static_cast<DataType>(*t);
-    if (auto shuffle = r.getBool("shuffle"))
-        out.shuffle = *shuffle;
     std::optional<std::string> file = r.getString("path");
     if (file && file->empty())
         file.reset();

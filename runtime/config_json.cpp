@@ -108,7 +108,7 @@ nlohmann::json toJson(const TrainConfig& c) {
         model["init_from"] = m.init_from;
     j["model"] = model;
 
-    j["data"] = {{"type", toString(c.data.type)}, {"shuffle", c.data.shuffle}};
+    j["data"] = {{"type", toString(c.data.type)}};
     if (!c.data.path.empty())
         j["data"]["path"] = c.data.path;
 

@@ -159,7 +159,7 @@ constexpr std::array<std::string_view, 8> kModelKeys = {
     "preset",     "n_layer",           "n_head",    "n_embd", "seq_len",
     "vocab_size", "padded_vocab_size", "init_from",
 };
-constexpr std::array<std::string_view, 3> kDataKeys = {"type", "path", "shuffle"};
+constexpr std::array<std::string_view, 2> kDataKeys = {"type", "path"};
 constexpr std::array<std::string_view, 7> kRunKeys = {
     "steps", "seed", "device", "log_every", "checkpoint_every", "checkpoint_dir", "threads",
 };

@@ -104,7 +104,7 @@ TEST(ConfigFiles, RoundTripOfNonDefaultValues) {
                               "allgather_bucket_size": 777, "contiguous_gradients": false},
         "steps_per_print": 3, "wall_clock_breakdown": true,
         "model": {"n_layer": 3, "n_head": 2, "n_embd": 32, "seq_len": 48, "vocab_size": 1000},
-        "data": {"type": "synthetic", "shuffle": true},
+        "data": {"type": "synthetic"},
         "run": {"steps": 500, "seed": 42, "device": "cuda", "log_every": 5,
                 "checkpoint_every": 100, "checkpoint_dir": "/tmp/ck", "threads": 2}})",
                    3);

@@ -7,6 +7,7 @@
 #include "gui/runs_dock.h"
 #include "gui/runs_model.h"
 #include "gui/store_client.h"
+#include "gui/time_series_plot.h"
 
 #include <QSignalSpy>
 #include <QTableWidget>

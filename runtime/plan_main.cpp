@@ -97,18 +97,10 @@ bool applyConfig(const Options& o, const CLI::App& app, PlanInput& in) {
         std::cerr << formatDiagnostic(o.config, d) << "\n";
     if (!r.ok())
         return false;
-    const TrainConfig& c = *r.config;
-    in.params = 0;
-    in.shape = c.model.shape;
-    in.seq_len = c.model.seq_len;
-    in.micro_batch = c.batch.micro_batch;
-    in.world = c.batch.world;
-    in.stage = app.count("--stage") ? o.stage : c.zero.stage;
-    in.precision = c.precision;
-    in.reduce_bucket_elements = c.zero.reduce_bucket_size;
-    in.allgather_bucket_elements = c.zero.allgather_bucket_size;
-    in.grad_accumulation = c.batch.grad_accum;
-    in.overlap_comm = c.zero.overlap_comm || o.overlap_comm;
+    in = planInputFromConfig(*r.config);
+    if (app.count("--stage"))
+        in.stage = o.stage;
+    in.overlap_comm = in.overlap_comm || o.overlap_comm;
     return true;
 }
 

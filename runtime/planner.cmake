@@ -5,6 +5,7 @@ target_sources(zerolab_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/planner_layout.cpp
   ${CMAKE_CURRENT_LIST_DIR}/planner_buffers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/planner_errata.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/planner_config.cpp
   ${CMAKE_CURRENT_LIST_DIR}/plan_explain.cpp
   ${CMAKE_CURRENT_LIST_DIR}/plan_report.cpp)
 

@@ -132,6 +132,11 @@ struct Plan {
 // Throws PlanError on invalid input.
 Plan plan(const PlanInput& in);
 
+// The plan of a resolved training config: its model shape (psi from it), micro-batch,
+// T, world, stage, precision, bucket sizes, accumulation and overlap_comm. Fields the
+// config does not hold (device, bandwidth, convention, checkpointing) keep defaults.
+PlanInput planInputFromConfig(const TrainConfig& config);
+
 // The pieces plan() adds up; each is what the runtime allocates.
 // Activation bytes (B,T from in) with and without checkpointing, from
 // activation_layout.h; checkpointing keeps each layer's input (B,T,C) for all

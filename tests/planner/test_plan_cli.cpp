@@ -1,5 +1,7 @@
 // zerolab-plan through its binary: exit codes (0 ok, 2 invalid input with the
 // error on stderr), --json, --explain, --config.
+#include "shell_run.h"
+
 #include "runtime/engine_buffers.h"
 #include "runtime/model_shape.h"
 #include "runtime/param_layout.h"
@@ -8,52 +10,24 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
 
 namespace fs = std::filesystem;
+using zerolab::test::ShellRun;
 
-struct CliRun {
-    int code = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream f(p);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
-// Runs zerolab-plan with args (each already shell-safe), capturing stdout and stderr.
-CliRun plan(const std::string& args) {
-    const fs::path dir =
-        fs::temp_directory_path() / ("zerolab-plan-cli-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    const std::string cmd = std::string(ZEROLAB_BIN_DIR) + "/zerolab-plan " + args + " >" +
-                            (dir / "out").string() + " 2>" + (dir / "err").string();
-    const int status = std::system(cmd.c_str());
-    CliRun r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(dir / "out");
-    r.err = slurp(dir / "err");
-    fs::remove_all(dir);
-    return r;
+ShellRun plan(const std::string& args) {
+    return zerolab::test::runShell(std::string(ZEROLAB_BIN_DIR) + "/zerolab-plan " + args);
 }
 
 } // namespace
 
 TEST(PlanCli, TableForABareSize) {
-    const CliRun r = plan("--params 7.5e9 --world 64 --stage 1");
+    const ShellRun r = plan("--params 7.5e9 --world 64 --stage 1");
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("GB = 1e9 bytes"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("31.41 GB"), std::string::npos) << r.out;
@@ -61,7 +35,7 @@ TEST(PlanCli, TableForABareSize) {
 }
 
 TEST(PlanCli, JsonParsesAndCarriesTheStages) {
-    const CliRun r = plan("--params 6.7e9 --world 8 --stage 1 --precision fp32 --json");
+    const ShellRun r = plan("--params 6.7e9 --world 8 --stage 1 --precision fp32 --json");
     ASSERT_EQ(r.code, 0) << r.err;
     const nlohmann::json j = nlohmann::json::parse(r.out);
     ASSERT_EQ(j.at("stages").size(), 4u);
@@ -71,13 +45,14 @@ TEST(PlanCli, JsonParsesAndCarriesTheStages) {
 }
 
 TEST(PlanCli, ShapeDeviceAndExplain) {
-    const CliRun r = plan("--layers 12 --hidden 768 --heads 12 --vocab 50257 --seq 1024 --micro 4 "
-                          "--world 8 --stage 3 --checkpointing --device h200-141 --explain");
+    const ShellRun r =
+        plan("--layers 12 --hidden 768 --heads 12 --vocab 50257 --seq 1024 --micro 4 "
+             "--world 8 --stage 3 --checkpointing --device h200-141 --explain");
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("ZeRO stage 3"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("with checkpointing"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("H200 141 GB"), std::string::npos) << r.out;
-    const CliRun j = plan("--model gpt2-124m --micro 4 --world 8 --json --capacity-gb 24");
+    const ShellRun j = plan("--model gpt2-124m --micro 4 --world 8 --json --capacity-gb 24");
     ASSERT_EQ(j.code, 0) << j.err;
     const nlohmann::json doc = nlohmann::json::parse(j.out);
     EXPECT_EQ(doc.at("psi").get<long long>(),
@@ -95,7 +70,7 @@ TEST(PlanCli, InvalidInputExitsTwoWithTheErrorOnStderr) {
         "--params notanumber",          "--config /nonexistent/zerolab.json --world 2",
     };
     for (const char* args : bad) {
-        const CliRun r = plan(args);
+        const ShellRun r = plan(args);
         EXPECT_EQ(r.code, 2) << args;
         EXPECT_FALSE(r.err.empty()) << args;
         EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;
@@ -103,7 +78,7 @@ TEST(PlanCli, InvalidInputExitsTwoWithTheErrorOnStderr) {
 }
 
 TEST(PlanCli, HelpExitsZero) {
-    const CliRun r = plan("--help");
+    const ShellRun r = plan("--help");
     EXPECT_EQ(r.code, 0);
     EXPECT_NE(r.out.find("--convention"), std::string::npos);
 }
@@ -118,7 +93,7 @@ TEST(PlanCli, ConfigGivesShapeStageAndBuckets) {
       "zero_optimization": {"stage": 2, "reduce_bucket_size": 1000},
       "model": {"preset": "nano"}
     })";
-    const CliRun r = plan("--config " + cfg.string() + " --world 4 --json");
+    const ShellRun r = plan("--config " + cfg.string() + " --world 4 --json");
     fs::remove(cfg);
     ASSERT_EQ(r.code, 0) << r.err;
     const nlohmann::json j = nlohmann::json::parse(r.out);

@@ -94,7 +94,7 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     hint->setWordWrap(true);
     listLayout->addWidget(hint);
     listPane->setMinimumWidth(170);
-    listPane->setMaximumWidth(240);
+    listPane->setMaximumWidth(220);
     split->addWidget(listPane);
 
     auto* empty = new QLabel(
@@ -136,8 +136,10 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     auto* memLayout = new QVBoxLayout(memBody);
     memLayout->setContentsMargins(0, 0, 0, 0);
     memLayout->addWidget(m_memory, 1);
-    memLayout->addWidget(new CategoryLegend(memBody, 4));
+    memLayout->addWidget(new CategoryLegend(memBody, 2));
     bottom->addWidget(titled(tr("Memory, rank 0 at the last step"), memBody));
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 2);
     content->addWidget(bottom);
     content->setStretchFactor(0, 1);
     content->setStretchFactor(1, 1);
@@ -273,7 +275,10 @@ void CompareView::refresh() {
             m_diff->setItem(r, c + 1, item);
         }
     }
-    m_diff->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_diff->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_diff->resizeColumnsToContents();
+    for (int c = 0; c < m_diff->columnCount(); ++c)
+        m_diff->setColumnWidth(c, std::min(m_diff->columnWidth(c), c == 0 ? 200 : 120));
     m_diff->horizontalHeader()->setStretchLastSection(true);
 }
 

@@ -137,6 +137,7 @@ QWidget* LearnView::buildControls() {
     presetRow->setSpacing(4);
     for (double b : {1.5, 6.7, 13.0, 175.0}) {
         auto* button = new QPushButton(QStringLiteral("%1B").arg(b));
+        button->setStyleSheet(QStringLiteral("padding: 4px 2px;"));
         button->setToolTip(tr("ψ = %1 × 10⁹ parameters").arg(b));
         connect(button, &QPushButton::clicked, this, [this, b] { m_params->setValue(b); });
         presetRow->addWidget(button);

@@ -46,7 +46,7 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
                         QDockWidget::DockWidgetFloatable);
     m_runs->setMinimumWidth(280);
     addDockWidget(Qt::LeftDockWidgetArea, m_dock);
-    resizeDocks({m_dock}, {330}, Qt::Horizontal);
+    resizeDocks({m_dock}, {350}, Qt::Horizontal);
 
     m_storeLabel->setObjectName(QStringLiteral("muted"));
     statusBar()->addPermanentWidget(m_runsLabel);

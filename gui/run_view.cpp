@@ -120,26 +120,19 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     auto* memLayout = new QVBoxLayout(memBody);
     memLayout->setContentsMargins(0, 0, 0, 0);
     memLayout->addWidget(m_memory, 1);
-    memLayout->addWidget(new CategoryLegend(memBody, 4));
+    memLayout->addWidget(new CategoryLegend(memBody, 8));
 
-    grid->addWidget(card(tr("Loss"), lossBody, tr("Mean over the whole global batch")), 0, 0);
-    grid->addWidget(card(tr("Throughput"), m_throughput, tr("Global tokens / step wall time")), 0,
-                    1);
-    grid->addWidget(card(tr("Step time breakdown"), m_breakdown,
-                         tr("Forward, backward, exposed comm, optimizer (stacked)")),
-                    1, 0);
+    grid->addWidget(card(tr("Loss"), lossBody, tr("Mean over the global batch")), 0, 0);
+    grid->addWidget(card(tr("Throughput"), m_throughput, tr("Global tokens / step time")), 0, 1);
+    grid->addWidget(card(tr("Step time breakdown"), m_breakdown, tr("Stacked, per step")), 1, 0);
+    grid->addWidget(card(tr("Collective time per rank"), m_comm), 1, 1);
     grid->addWidget(card(tr("Memory per rank"), memBody,
-                         tr("Ledger categories; dashed: the planner's prediction")),
-                    1, 1);
-    grid->addWidget(card(tr("Collective time per rank"), m_comm), 2, 0);
-    auto* right = new QWidget;
-    auto* rightLayout = new QHBoxLayout(right);
-    rightLayout->setContentsMargins(0, 0, 0, 0);
-    rightLayout->addWidget(m_busbw);
-    rightLayout->addWidget(m_rss);
-    grid->addWidget(card(tr("Bus bandwidth and resident memory per rank"), right), 2, 1);
-    for (int r = 0; r < 3; ++r)
-        grid->setRowMinimumHeight(r, 260);
+                         tr("Ledger categories; dashed outline: the planner's prediction")),
+                    2, 0, 1, 2);
+    grid->addWidget(card(tr("Bus bandwidth per rank"), m_busbw), 3, 0);
+    grid->addWidget(card(tr("Resident memory per rank"), m_rss), 3, 1);
+    for (int r = 0; r < 4; ++r)
+        grid->setRowMinimumHeight(r, 270);
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
     layout->addLayout(grid, 1);
@@ -147,6 +140,7 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setWidget(content);
     m_stack->addWidget(scroll);
     setSmoothing(m_smoothing);
@@ -219,7 +213,7 @@ QWidget* RunView::buildHeader() {
     auto* rankLabel = new QLabel(tr("Per-rank charts at"));
     rankLabel->setObjectName(QStringLiteral("muted"));
     m_rankStep = new QSlider(Qt::Horizontal);
-    m_rankStep->setMinimumWidth(200);
+    m_rankStep->setMinimumWidth(120);
     m_rankStep->setToolTip(tr("Choose the logged step the per-rank charts show; the far right "
                               "follows the latest step."));
     m_rankStepLabel = new QLabel;
@@ -324,9 +318,15 @@ void RunView::updateHeader() {
     m_status->setStyleSheet(QStringLiteral("color:white; background:%1; border-radius:9px; "
                                            "padding:2px 10px; font-weight:600;")
                                 .arg(c.name()));
-    const double duration =
+    // The store's clock, or the logged wall time when that is longer (a run
+    // imported or replayed into the store has a short store lifetime).
+    const double stored =
         (std::isnan(m_record.ended_at) ? m_record.heartbeat_at : m_record.ended_at) -
         m_record.started_at;
+    const double logged = m_steps.last(Metric::WallTime);
+    const double duration = std::isnan(stored)   ? logged
+                            : std::isnan(logged) ? stored
+                                                 : std::max(stored, logged);
     QStringList facts;
     facts << tr("ZeRO stage <b>%1</b>").arg(info.stage) << tr("N = <b>%1</b>").arg(info.world)
           << QString::fromStdString(info.precision)

@@ -44,7 +44,7 @@ RunsDock::RunsDock(StoreClient* store, QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setWordWrap(false);
-    const int widths[RunsModel::kColumnCount] = {64, 120, 44, 36, 56, 52, 64, 70, 80};
+    const int widths[RunsModel::kColumnCount] = {62, 104, 44, 30, 46, 50, 60, 70, 80};
     for (int c = 0; c < RunsModel::kColumnCount; ++c)
         m_table->setColumnWidth(c, widths[c]);
 

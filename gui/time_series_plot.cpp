@@ -61,6 +61,7 @@ void TimeSeriesPlot::updateEmptyText() {
 
 void TimeSeriesPlot::setLines(const QVector<PlotSeries>& series) {
     m_plot->clearGraphs();
+    m_stacked = false;
     m_series = series;
     for (const auto& s : series) {
         QCPGraph* g = m_plot->addGraph();
@@ -76,6 +77,7 @@ void TimeSeriesPlot::setLines(const QVector<PlotSeries>& series) {
 
 void TimeSeriesPlot::setStacked(const QVector<PlotSeries>& layers) {
     m_plot->clearGraphs();
+    m_stacked = true;
     m_series = layers;
     QVector<double> running;
     QCPGraph* below = nullptr;
@@ -105,7 +107,8 @@ void TimeSeriesPlot::resetZoom() {
     m_plot->rescaleAxes(true);
     const QCPRange y = m_plot->yAxis->range();
     if (m_plot->yAxis->scaleType() == QCPAxis::stLinear) {
-        const double lo = y.lower >= 0 && y.lower < 0.2 * y.upper ? 0 : y.lower - 0.05 * y.size();
+        const bool fromZero = m_stacked || (y.lower >= 0 && y.lower < 0.2 * y.upper);
+        const double lo = fromZero ? 0 : y.lower - 0.05 * y.size();
         m_plot->yAxis->setRange(lo, y.upper + 0.08 * std::max(y.size(), std::fabs(y.upper) * 0.01));
     }
     m_plot->replot(QCustomPlot::rpQueuedReplot);

@@ -53,6 +53,7 @@ private:
     QCustomPlot* m_plot;
     QVector<PlotSeries> m_series; // as given (stacked: the un-summed layers)
     QString m_emptyText;
+    bool m_stacked = false; // stacked areas always start the y axis at 0
 };
 
 } // namespace zerolab

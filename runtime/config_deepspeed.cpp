@@ -30,6 +30,8 @@ constexpr std::array<std::string_view, 2> kOptimizerNames = {"Adam", "AdamW"};
 
 constexpr std::array<std::string_view, 3> kSchedulerNames = {"WarmupLR", "WarmupDecayLR",
                                                              "WarmupCosineLR"};
+constexpr std::array<SchedulerType, 3> kSchedulerTypes = {
+    SchedulerType::WarmupLR, SchedulerType::WarmupDecayLR, SchedulerType::WarmupCosineLR};
 constexpr std::array<std::string_view, 2> kOtherDeepSpeedSchedulers = {"OneCycle", "LRRangeTest"};
 
 constexpr std::array<std::string_view, 4> kWarmupLRParams = {"warmup_min_lr", "warmup_max_lr",
@@ -171,7 +173,7 @@ void parseScheduler(const nlohmann::json* section, const OptimizerConfig& optimi
                         (other ? std::string() : didYouMean(*name, kSchedulerNames)));
         return;
     }
-    out.type = static_cast<SchedulerType>(1 + (known - kSchedulerNames.begin()));
+    out.type = kSchedulerTypes[static_cast<std::size_t>(known - kSchedulerNames.begin())];
 
     const nlohmann::json* params = subsection(*section, path, "params", diags);
     SectionReader p(params, "scheduler.params", diags);

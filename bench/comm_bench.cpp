@@ -38,7 +38,7 @@ std::size_t parseBytes(const std::string& arg, const std::string& s) {
     const double v = std::strtod(s.c_str(), &end);
     const std::string unit = end ? end : "";
     const double mult = unit.empty() ? 1 : unit == "K" ? 1 << 10 : unit == "M" ? 1 << 20 : -1;
-    if (end == s.c_str() || mult < 0 || v < 4)
+    if (end == s.c_str() || mult < 0 || v * mult < 4)
         throw UsageError(arg + ": '" + s +
                          "' is not a size of at least 4 bytes (e.g. 4096, 1K, 64M)");
     return static_cast<std::size_t>(v * mult);

@@ -54,10 +54,18 @@ public:
     CommStats takeStats() override;
 
 private:
-    CommHandle startTimed(Collective c, long long bytes, std::function<void()> call);
-    CommHandle startUntimed(std::function<void()> call);
+    // Jobs for the progress thread or runBlocking; timed ones add to m_stats where they run.
+    std::shared_ptr<CommHandle::State> timedJob(Collective c, long long bytes,
+                                                std::function<void()> call);
+    std::shared_ptr<CommHandle::State> untimedJob(std::function<void()> call);
+    std::shared_ptr<CommHandle::State> allReduceJob(void* buf, std::size_t count, CommDType t);
+    std::shared_ptr<CommHandle::State> reduceScatterJob(void* buf, std::size_t count, CommDType t);
+    std::shared_ptr<CommHandle::State> allGatherJob(void* buf, std::size_t count, CommDType t);
     // exposed: the compute thread's wait counts as exposed communication.
     CommHandle enqueue(std::shared_ptr<CommHandle::State> s, bool exposed);
+    // A blocking call: runs `s` on the calling thread when nothing is queued or running
+    // (no thread handoff), else queues it behind the work in flight and waits.
+    void runBlocking(std::shared_ptr<CommHandle::State> s, bool exposed);
     void progressLoop();
     void check(int rc, const char* what) const;
     void recordWait(double ms);
@@ -72,6 +80,9 @@ private:
     std::mutex m_queueMutex;
     std::condition_variable m_queueCv;
     std::deque<std::shared_ptr<CommHandle::State>> m_queue;
+    // A job is running on the progress thread or inline on the compute thread; with an
+    // empty queue, false means no MPI call is in flight (guarded by m_queueMutex).
+    bool m_busy = false;
     bool m_stopping = false;
     std::thread m_progress;
 

@@ -32,6 +32,8 @@ TimeSeriesPlot::TimeSeriesPlot(QWidget* parent) : QWidget(parent), m_plot(new QC
     connect(m_plot, &QCustomPlot::mouseMove, this, &TimeSeriesPlot::showReadout);
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this] { resetZoom(); });
     connect(m_plot, &QWidget::customContextMenuRequested, this, &TimeSeriesPlot::showContextMenu);
+    connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            &TimeSeriesPlot::resampleStacked);
 }
 
 void TimeSeriesPlot::setAxisLabels(const QString& x, const QString& y) {
@@ -79,31 +81,66 @@ void TimeSeriesPlot::setStacked(const QVector<PlotSeries>& layers) {
     m_plot->clearGraphs();
     m_stacked = true;
     m_series = layers;
+    m_stackedSums.clear();
     QVector<double> running;
     QCPGraph* below = nullptr;
     for (const auto& layer : layers) {
         if (running.size() != layer.y.size())
             running = QVector<double>(layer.y.size(), 0.0);
         for (int i = 0; i < layer.y.size(); ++i)
-            running[i] += layer.y[i];
+            running[i] += std::isnan(layer.y[i]) ? 0.0 : layer.y[i];
+        m_stackedSums.push_back(running);
         QCPGraph* g = m_plot->addGraph();
         g->setName(layer.name);
         g->setPen(QPen(layer.color.darker(115), 1.0));
         QColor fill = layer.color;
         fill.setAlpha(200);
         g->setBrush(fill);
-        g->setAdaptiveSampling(true);
-        g->setData(layer.x, running, true);
         if (below)
             g->setChannelFillGraph(below);
         below = g;
     }
     m_plot->legend->setVisible(layers.size() > 1);
     updateEmptyText();
+    resampleStacked(QCPRange(-1e300, 1e300));
     resetZoom();
 }
 
+// Channel fills do not benefit from adaptive sampling, so stacked layers are
+// reduced here to at most kStackedPoints bucket means over the visible x range,
+// and again whenever the range changes (zoom and pan stay exact enough to read).
+void TimeSeriesPlot::resampleStacked(const QCPRange& range) {
+    constexpr int kStackedPoints = 1500;
+    if (!m_stacked || m_series.isEmpty())
+        return;
+    const QVector<double>& x = m_series.front().x;
+    const int lo = int(std::lower_bound(x.begin(), x.end(), range.lower) - x.begin());
+    const int hi = int(std::upper_bound(x.begin(), x.end(), range.upper) - x.begin());
+    const int first = std::max(0, lo - 1), last = std::min(int(x.size()), hi + 1);
+    const int n = last - first;
+    const int bucket = std::max(1, (n + kStackedPoints - 1) / kStackedPoints);
+    for (int layer = 0; layer < m_stackedSums.size() && layer < m_plot->graphCount(); ++layer) {
+        const QVector<double>& sum = m_stackedSums[layer];
+        QVector<double> bx, by;
+        bx.reserve(n / bucket + 1);
+        by.reserve(n / bucket + 1);
+        for (int i = first; i < last; i += bucket) {
+            const int end = std::min(last, i + bucket);
+            double sx = 0, sy = 0;
+            for (int j = i; j < end; ++j) {
+                sx += x[j];
+                sy += sum[j];
+            }
+            bx.push_back(sx / (end - i));
+            by.push_back(sy / (end - i));
+        }
+        m_plot->graph(layer)->setData(bx, by, true);
+    }
+}
+
 void TimeSeriesPlot::resetZoom() {
+    if (m_stacked)
+        resampleStacked(QCPRange(-1e300, 1e300));
     m_plot->rescaleAxes(true);
     const QCPRange y = m_plot->yAxis->range();
     if (m_plot->yAxis->scaleType() == QCPAxis::stLinear) {

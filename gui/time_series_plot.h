@@ -9,6 +9,7 @@
 #include <QWidget>
 
 class QCustomPlot;
+class QCPRange;
 class QMouseEvent;
 
 namespace zerolab {
@@ -49,11 +50,13 @@ private:
     void showReadout(QMouseEvent* event);
     void showContextMenu(const QPoint& pos);
     void updateEmptyText();
+    void resampleStacked(const QCPRange& range);
 
     QCustomPlot* m_plot;
     QVector<PlotSeries> m_series; // as given (stacked: the un-summed layers)
     QString m_emptyText;
-    bool m_stacked = false; // stacked areas always start the y axis at 0
+    bool m_stacked = false;                 // stacked areas always start the y axis at 0
+    QVector<QVector<double>> m_stackedSums; // running sums per layer, full resolution
 };
 
 } // namespace zerolab

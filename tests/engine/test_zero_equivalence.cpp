@@ -4,7 +4,9 @@
 // rank's ledger holds DESIGN.md's model-state bytes up to padding.
 #include "run_process.h"
 
+#include "runtime/config.h"
 #include "runtime/model_shape.h"
+#include "runtime/planner.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -24,6 +26,7 @@ constexpr int kGlobalBatch = 36; // divisible by N * accumulation for N <= 4, ac
 constexpr int kSteps = 4;
 
 struct RunOutput {
+    std::string config_path;
     std::vector<double> losses;
     std::vector<float> params;
     std::vector<nlohmann::json> ranks; // the last step's per-rank rows
@@ -84,6 +87,7 @@ RunOutput train(int n, int stage, int accum, bool overlap = false, bool bf16 = f
             (workDir() / "runs.db").string(), "--run-name", tag, "--export-model", model}));
     EXPECT_EQ(r.exit_code, 0) << tag << "\n" << r.err;
     RunOutput out;
+    out.config_path = (workDir() / ("cfg-" + tag + ".json")).string();
     std::istringstream lines(r.out);
     for (std::string line; std::getline(lines, line);) {
         const auto j = nlohmann::json::parse(line); // stdout holds nothing but JSON lines
@@ -127,6 +131,22 @@ double designModelStates(int stage, double psi, int n) {
     }
 }
 
+// The planner's forecast for zerolab's own GPT-2 is what each rank's ledger holds:
+// every category, byte for byte.
+void expectLedgerEqualsPlanner(const RunOutput& got, int n) {
+    const ConfigResult cfg = loadConfigFile(got.config_path, n);
+    ASSERT_TRUE(cfg.ok());
+    const Plan p = plan(planInputFromConfig(*cfg.config));
+    const MemBreakdown& want = p.stages[cfg.config->zero.stage].per_rank;
+    for (const auto& r : got.ranks)
+        for (std::size_t c = 0; c < kMemCategoryCount; ++c) {
+            const std::string name(kMemCategoryNames[c]);
+            EXPECT_EQ(r["mem"][name].get<long long>(), want.bytes[c])
+                << name << ", rank " << r["rank"] << ", stage " << cfg.config->zero.stage << ", n "
+                << n;
+        }
+}
+
 class ZeroEquivalence : public ::testing::TestWithParam<std::tuple<int, int, int>> {};
 
 TEST_P(ZeroEquivalence, MatchesSingleProcess) {
@@ -154,6 +174,7 @@ TEST_P(ZeroEquivalence, MatchesSingleProcess) {
         EXPECT_NEAR(states, want, 16.0 * 4 * n) << "rank " << r["rank"];
         EXPECT_GT(m["activations"].get<double>(), 0);
     }
+    expectLedgerEqualsPlanner(got, n);
 }
 
 INSTANTIATE_TEST_SUITE_P(StagesWorldsAccumulation, ZeroEquivalence,
@@ -196,6 +217,7 @@ TEST(ZeroBf16, StagesTrackOneProcessAndHoldTheMixedLayout) {
             EXPECT_NEAR(states, k[stage][0] * psi + k[stage][1] * psi / 2, 16.0 * 4 * 2)
                 << "stage " << stage;
         }
+        expectLedgerEqualsPlanner(got, 2);
     }
 }
 

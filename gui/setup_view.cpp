@@ -62,9 +62,11 @@ SetupView::SetupView(QWidget* parent)
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(m_form);
-    scroll->setMinimumWidth(345);
     m_form->setMaximumWidth(560);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Wide enough for the form's own minimum, so the form never clips sideways.
+    scroll->setMinimumWidth(m_form->minimumSizeHint().width() +
+                            scroll->verticalScrollBar()->sizeHint().width() + 6);
     split->addWidget(scroll);
 
     auto* right = new QSplitter(Qt::Vertical);
@@ -103,7 +105,7 @@ SetupView::SetupView(QWidget* parent)
     split->addWidget(right);
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
-    split->setSizes({345, 700});
+    split->setSizes({scroll->minimumWidth(), 700});
     layout->addWidget(split);
 
     m_debounce.setSingleShot(true);

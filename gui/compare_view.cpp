@@ -140,6 +140,7 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     bottom->addWidget(titled(tr("Memory, rank 0 at the last step"), memBody));
     bottom->setStretchFactor(0, 3);
     bottom->setStretchFactor(1, 2);
+    bottom->setSizes({600, 360});
     content->addWidget(bottom);
     content->setStretchFactor(0, 1);
     content->setStretchFactor(1, 1);
@@ -240,7 +241,7 @@ void CompareView::refresh() {
             mem = c.ranks.front().mem;
         const auto planned = plannedStageForRun(c.record.info);
         groups.push_back(
-            {name, mem,
+            {QStringLiteral("#%1").arg(c.runId), mem,
              planned ? std::optional<double>(double(planned->total_bytes)) : std::nullopt});
         const auto doc = nlohmann::json::parse(c.record.info.config_json, nullptr, false);
         auto flat = doc.is_discarded() ? std::map<std::string, std::string>{} : flattenJson(doc);
@@ -278,7 +279,7 @@ void CompareView::refresh() {
     m_diff->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_diff->resizeColumnsToContents();
     for (int c = 0; c < m_diff->columnCount(); ++c)
-        m_diff->setColumnWidth(c, std::min(m_diff->columnWidth(c), c == 0 ? 200 : 120));
+        m_diff->setColumnWidth(c, std::min(m_diff->columnWidth(c), c == 0 ? 190 : 110));
     m_diff->horizontalHeader()->setStretchLastSection(true);
 }
 

@@ -3,6 +3,7 @@
 // sequence length. The parameter count itself lives in runtime/model_shape.h.
 #include "runtime/config_schema.h"
 #include "runtime/config_sections.h"
+#include "runtime/llmc_model_file.h"
 
 #include <array>
 #include <cstdint>
@@ -16,47 +17,16 @@ namespace zerolab {
 namespace {
 
 constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
-// llm.c's gpt2 checkpoint header: 256 int32, magic, version 3 (fp32), then
-// maxT, V, L, NH, C, Vp.
-constexpr int kLlmcHeaderInts = 256;
-constexpr std::int32_t kLlmcModelMagic = 20240326;
-constexpr std::int32_t kLlmcModelVersionFp32 = 3;
-
-// The shape in the header of an llm.c model file, or an error for `path_key`.
+// The shape in the header of an llm.c model file (llmc_model_file.h validates it),
+// or an error for `path_key`.
 std::optional<ModelShape> readLlmcShape(const std::string& file, const std::string& path_key,
                                         Diagnostics& diags) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec)) {
-        diags.error(path_key, "model file \"" + file + "\" does not exist or is not a file");
+    try {
+        return readLlmcModelHeader(file);
+    } catch (const LlmcModelFileError& e) {
+        diags.error(path_key, e.what());
         return std::nullopt;
     }
-    std::ifstream in(file, std::ios::binary);
-    std::array<std::int32_t, kLlmcHeaderInts> h{};
-    in.read(reinterpret_cast<char*>(h.data()), sizeof(h));
-    if (!in) {
-        diags.error(path_key, "model file \"" + file +
-                                  "\" is shorter than the 1024-byte llm.c "
-                                  "header");
-        return std::nullopt;
-    }
-    if (h[0] != kLlmcModelMagic) {
-        diags.error(path_key, "\"" + file + "\" is not an llm.c model file (magic " +
-                                  std::to_string(h[0]) + ", expected " +
-                                  std::to_string(kLlmcModelMagic) + ")");
-        return std::nullopt;
-    }
-    if (h[1] != kLlmcModelVersionFp32) {
-        diags.error(path_key, "\"" + file + "\" has llm.c model version " + std::to_string(h[1]) +
-                                  "; only version 3 (fp32) is supported");
-        return std::nullopt;
-    }
-    ModelShape s{h[4], h[5], h[6], h[2], h[3], h[7]};
-    if (s.n_layer < 1 || s.n_head < 1 || s.n_embd < 1 || s.seq_len < 1 || s.vocab_size < 1 ||
-        s.padded_vocab_size < s.vocab_size) {
-        diags.error(path_key, "\"" + file + "\" has an invalid shape in its header");
-        return std::nullopt;
-    }
-    return s;
 }
 
 struct ShapeKey {

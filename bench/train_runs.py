@@ -44,6 +44,9 @@ def micro_config(world, stage, overlap, steps, micro_batch=8, reduce_scatter=Tru
             "overlap_comm": overlap,
             "reduce_scatter": reduce_scatter,
             "allgather_partitions": True,
+            # 5e5 elements: at micro one bucket per block (790k elements), so stages 0-1
+            # can overlap; DeepSpeed's default 5e8 makes the whole model one bucket.
+            "reduce_bucket_size": 500000,
         },
         "model": {"preset": "micro"},
         "data": {"type": "synthetic"},
@@ -96,6 +99,10 @@ def summarize(steps, warmup):
         "exposed_ms": med(lambda s: s["comm"]["exposed_ms"]),
         "peak_rss": [r["peak"] for r in steps[-1]["ranks"]],
     }
+
+
+def mib(b):
+    return b / (1 << 20)
 
 
 def median(xs):

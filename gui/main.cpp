@@ -1,7 +1,9 @@
 // zerolab: the desktop app. Parses the flags for scripts and docs (--db, --config,
-// --open-run, --tab, --screenshot), opens the store and the config, and either runs
-// the event loop or renders one screenshot at 1280x800 and exits.
+// --open-run, --tab, --screenshot, --start, --exit-when-done, --screenshot-after),
+// opens the store and the config, and either runs the event loop, renders one
+// screenshot at 1280x800 and exits, or launches a run and follows it.
 #include "gui/compare_view.h"
+#include "gui/live_controller.h"
 #include "gui/main_window.h"
 #include "gui/run_view.h"
 #include "gui/store_client.h"
@@ -60,6 +62,29 @@ void scheduleScreenshot(zerolab::MainWindow& window, const QString& path) {
     timer->start(100);
 }
 
+// Grabs the window `afterS` seconds after the live run's first step reached the
+// screen. Without --exit-when-done the run is then stopped and the app quits.
+void scheduleLiveScreenshot(zerolab::MainWindow& window, const QString& path, double afterS,
+                            bool keepRunning) {
+    QObject::connect(
+        window.runView(), &zerolab::RunView::loaded, &window,
+        [&window, path, afterS, keepRunning] {
+            QTimer::singleShot(int(afterS * 1000), &window, [&window, path, keepRunning] {
+                const QPixmap shot = window.grab();
+                if (shot.isNull() || !shot.save(path))
+                    std::fprintf(stderr, "zerolab: cannot write screenshot %s\n", qPrintable(path));
+                else
+                    std::fprintf(stderr, "zerolab: wrote %s\n", qPrintable(path));
+                if (!keepRunning) {
+                    QObject::connect(window.live(), &zerolab::LiveController::ended, &window,
+                                     [] { QCoreApplication::exit(0); });
+                    window.live()->stop();
+                }
+            });
+        },
+        Qt::SingleShotConnection);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -91,7 +116,20 @@ int main(int argc, char** argv) {
         QStringLiteral("screenshot"),
         QStringLiteral("Render the window at 1280x800 into FILE.png and exit."),
         QStringLiteral("FILE.png"));
-    parser.addOptions({db, config, openRun, tab, compare, screenshot});
+    const QCommandLineOption start(QStringLiteral("start"),
+                                   QStringLiteral("Launch the current config at once."));
+    const QCommandLineOption exitWhenDone(
+        QStringLiteral("exit-when-done"),
+        QStringLiteral("Quit when the run ends: exit 0 when it finished, 3 when stopped, 1 "
+                       "otherwise."));
+    const QCommandLineOption screenshotAfter(
+        QStringLiteral("screenshot-after"),
+        QStringLiteral("With --start: take --screenshot this many seconds after the first "
+                       "step is on screen, then go on (or stop the run and exit without "
+                       "--exit-when-done)."),
+        QStringLiteral("SECONDS"));
+    parser.addOptions(
+        {db, config, openRun, tab, compare, screenshot, start, exitWhenDone, screenshotAfter});
     parser.process(app);
 
     QStringList errors;
@@ -119,6 +157,18 @@ int main(int argc, char** argv) {
                 errors << QStringLiteral("--compare: '%1' is not a run id").arg(part);
         }
     }
+    double shotAfterS = -1;
+    if (parser.isSet(screenshotAfter)) {
+        bool ok = false;
+        shotAfterS = parser.value(screenshotAfter).toDouble(&ok);
+        if (!ok || shotAfterS < 0)
+            errors << QStringLiteral("--screenshot-after: '%1' is not a number of seconds")
+                          .arg(parser.value(screenshotAfter));
+        if (!parser.isSet(start) || !parser.isSet(screenshot))
+            errors << QStringLiteral("--screenshot-after needs --start and --screenshot");
+    }
+    if (parser.isSet(exitWhenDone) && !parser.isSet(start))
+        errors << QStringLiteral("--exit-when-done needs --start");
     QString storePath = parser.value(db);
     const bool shooting = parser.isSet(screenshot);
     if (storePath.isEmpty() && !shooting)
@@ -152,7 +202,38 @@ int main(int argc, char** argv) {
     if (startTab)
         window.setTab(*startTab);
 
-    if (shooting) {
+    if (parser.isSet(start)) {
+        // The store opens on its worker thread; launch once it is open.
+        const bool quitWhenDone = parser.isSet(exitWhenDone);
+        QObject::connect(
+            window.store(), &zerolab::StoreClient::opened, &window,
+            [&window] {
+                QString error;
+                if (!window.startRun(&error)) {
+                    std::fprintf(stderr, "zerolab: --start: %s\n", qPrintable(error));
+                    QCoreApplication::exit(kExitInvalidInput);
+                }
+            },
+            Qt::SingleShotConnection);
+        QObject::connect(window.store(), &zerolab::StoreClient::failed, &window,
+                         [&window](const QString& message) {
+                             if (window.store()->path().isEmpty()) {
+                                 std::fprintf(stderr, "zerolab: %s\n", qPrintable(message));
+                                 QCoreApplication::exit(kExitInvalidInput);
+                             }
+                         });
+        QObject::connect(window.live(), &zerolab::LiveController::ended, &window,
+                         [quitWhenDone](int exitCode, const QString& failure) {
+                             if (!failure.isEmpty())
+                                 std::fprintf(stderr, "zerolab: %s\n", qPrintable(failure));
+                             if (quitWhenDone)
+                                 QCoreApplication::exit(exitCode == 0 ? 0 : exitCode == 3 ? 3 : 1);
+                         });
+        if (shotAfterS >= 0)
+            scheduleLiveScreenshot(window, parser.value(screenshot), shotAfterS, quitWhenDone);
+        window.resize(1280, 800);
+        window.show();
+    } else if (shooting) {
         window.resize(1280, 800);
         window.show();
         scheduleScreenshot(window, parser.value(screenshot));

@@ -2,7 +2,11 @@
 #include "gui/main_window.h"
 
 #include "gui/compare_view.h"
+#include "gui/config_form.h"
 #include "gui/learn_view.h"
+#include "gui/live_controller.h"
+#include "gui/live_panel.h"
+#include "gui/log_console.h"
 #include "gui/run_view.h"
 #include "gui/runs_dock.h"
 #include "gui/setup_view.h"
@@ -12,31 +16,63 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
+#include <QSysInfo>
 #include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
 
+#include <cmath>
 #include <optional>
 
 namespace zerolab {
 
 namespace {
 const char* kTabNames[4] = {"setup", "learn", "run", "compare"};
+constexpr int kLivePollMs = 200;
+constexpr int kIdlePollMs = 1000;
+constexpr int kLostCheckMs = 15000;
+constexpr double kLostAfterS = 20;
+
+QString formatEta(double s) {
+    if (s < 0 || std::isnan(s))
+        return QStringLiteral("–");
+    const int t = int(std::lround(s));
+    return t >= 3600 ? QStringLiteral("%1:%2:%3")
+                           .arg(t / 3600)
+                           .arg(t / 60 % 60, 2, 10, QLatin1Char('0'))
+                           .arg(t % 60, 2, 10, QLatin1Char('0'))
+                     : QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
 }
+} // namespace
 
 MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     : QMainWindow(parent), m_persist(persistSettings), m_store(new StoreClient(this)),
       m_tabs(new QTabWidget), m_setup(new SetupView), m_learn(new LearnView),
       m_run(new RunView(m_store)), m_compare(new CompareView(m_store)),
       m_runs(new RunsDock(m_store)), m_dock(new QDockWidget(tr("Runs"), this)),
-      m_storeLabel(new QLabel), m_runsLabel(new QLabel) {
+      m_live(new LiveController(m_store, this)), m_livePanel(new LivePanel(m_live)),
+      m_console(new LogConsole), m_consoleDock(new QDockWidget(tr("Console"), this)),
+      m_progressLabel(new QLabel), m_storeLabel(new QLabel), m_runsLabel(new QLabel) {
     setWindowTitle(tr("zerolab"));
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_setup, tr("Setup"));
     m_tabs->addTab(m_learn, tr("Learn"));
-    m_tabs->addTab(m_run, tr("Run"));
+    auto* runPage = new QWidget;
+    auto* runLayout = new QVBoxLayout(runPage);
+    runLayout->setContentsMargins(12, 8, 12, 0);
+    runLayout->setSpacing(0);
+    runLayout->addWidget(m_livePanel);
+    runLayout->addWidget(m_run, 1);
+    m_tabs->addTab(runPage, tr("Run"));
     m_tabs->addTab(m_compare, tr("Compare"));
     setCentralWidget(m_tabs);
 
@@ -48,7 +84,13 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     addDockWidget(Qt::LeftDockWidgetArea, m_dock);
     resizeDocks({m_dock}, {350}, Qt::Horizontal);
 
+    m_consoleDock->setObjectName(QStringLiteral("consoleDock"));
+    m_consoleDock->setWidget(m_console);
+    addDockWidget(Qt::BottomDockWidgetArea, m_consoleDock);
+    m_consoleDock->hide();
+
     m_storeLabel->setObjectName(QStringLiteral("muted"));
+    statusBar()->addPermanentWidget(m_progressLabel);
     statusBar()->addPermanentWidget(m_runsLabel);
     statusBar()->addPermanentWidget(m_storeLabel);
     buildMenus();
@@ -71,8 +113,135 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     });
     connect(m_setup, &SetupView::statusMessage, this, &MainWindow::showStatus);
     connect(m_run, &RunView::statusMessage, this, &MainWindow::showStatus);
+    connectLive();
     if (m_persist)
         restoreSettings();
+}
+
+void MainWindow::connectLive() {
+    if (m_persist) {
+        const LauncherOptions o = LauncherOptions::load();
+        m_live->setOptions(o);
+        m_setup->form()->setLauncher({o.launcher, o.hosts, o.hostfile, o.extraArgs});
+    }
+    connect(m_setup->form(), &ConfigForm::launcherEdited, this, [this] {
+        LauncherOptions o = m_live->options();
+        const LauncherSettings f = m_setup->form()->launcher();
+        o.launcher = f.mpirun.trimmed().isEmpty() ? QStringLiteral("mpirun") : f.mpirun.trimmed();
+        o.kind = QFileInfo(o.launcher).fileName() == QLatin1String("srun") ? LauncherKind::Srun
+                                                                           : LauncherKind::Mpirun;
+        o.hosts = f.hosts.trimmed();
+        o.hostfile = f.hostfile.trimmed();
+        o.extraArgs = f.extraArgs;
+        m_live->setOptions(o);
+        if (m_persist)
+            o.save();
+    });
+    connect(m_live, &LiveController::logLine, m_console, &LogConsole::addLine);
+    connect(m_live, &LiveController::message, this, &MainWindow::showStatus);
+    connect(m_live, &LiveController::progressed, this, &MainWindow::showProgress);
+    connect(m_live, &LiveController::runIdKnown, this, [this](qint64 id) {
+        m_store->setPollInterval(kLivePollMs);
+        m_run->openRun(id); // a full load: a resumed run starts a new segment
+        m_runs->selectRun(id);
+        m_store->listRuns();
+    });
+    connect(m_live, &LiveController::stateChanged, this, [this](LiveController::State s) {
+        if (s == LiveController::State::Ended || s == LiveController::State::Idle)
+            m_store->setPollInterval(kIdlePollMs);
+        showProgress();
+    });
+    connect(m_live, &LiveController::ended, this, [this](int, const QString& failure) {
+        if (m_live->runId() >= 0)
+            m_store->loadRun(
+                m_live->runId(),
+                m_run->steps().isEmpty() ? -1 : qint64(m_run->steps().last(Metric::Step)), 0);
+        m_store->listRuns();
+        if (!failure.isEmpty())
+            statusBar()->showMessage(failure, 30000);
+    });
+    // A run left running by an earlier session (or started from a terminal) is
+    // followed live; its end comes from the store.
+    connect(m_run, &RunView::loaded, this, [this](qint64 id) {
+        const RunRecord& r = m_run->record();
+        if (r.status == RunStatus::Running && !m_live->ownsProcess() && !m_live->isLive()) {
+            m_live->attach(id, r.info.host == QSysInfo::machineHostName().toStdString() ? r.info.pid
+                                                                                        : 0);
+            m_store->setPollInterval(kLivePollMs);
+        }
+    });
+    connect(m_store, &StoreClient::runLoaded, this, [this](const RunChunk& chunk) {
+        if (chunk.runId == m_live->runId() && chunk.record.status != RunStatus::Running)
+            m_live->attachedRunEnded(chunk.record.status);
+    });
+    // Runs whose processes vanished (heartbeat stale, pid gone) become lost.
+    connect(m_store, &StoreClient::opened, this, [this] { m_store->markLost(kLostAfterS); });
+    auto* lost = new QTimer(this);
+    connect(lost, &QTimer::timeout, this, [this] { m_store->markLost(kLostAfterS); });
+    lost->start(kLostCheckMs);
+}
+
+bool MainWindow::startRun(QString* error) {
+    m_setup->validateNow();
+    const ConfigValidation& v = m_setup->validation();
+    if (!v.config) {
+        if (error)
+            *error =
+                tr("the config has %n error(s); fix them in Setup first", nullptr, v.errorCount());
+        setTab(Tab::Setup);
+        return false;
+    }
+    if (m_store->path().isEmpty()) {
+        if (error)
+            *error = tr("no run store is open");
+        return false;
+    }
+    m_console->clear();
+    if (!m_live->start(*v.config, error))
+        return false;
+    m_consoleDock->show();
+    setTab(Tab::Run);
+    return true;
+}
+
+void MainWindow::showProgress() {
+    const LiveProgress& p = m_live->progress();
+    if (!m_live->isLive() || p.step <= 0) {
+        m_progressLabel->setText(m_live->isLive() ? tr("starting…") : QString());
+        return;
+    }
+    m_progressLabel->setText(tr("step %1 / %2 · ETA %3 · %4 tokens/s")
+                                 .arg(p.step)
+                                 .arg(p.totalSteps)
+                                 .arg(formatEta(p.etaS))
+                                 .arg(QLocale().toString(p.tokensPerS, 'f', 0)));
+}
+
+bool MainWindow::confirmClose() {
+    if (!m_live->ownsProcess())
+        return true;
+    QMessageBox box(QMessageBox::Question, tr("A run is live"),
+                    tr("Run %1 is still training. Stop it (with a checkpoint), leave it running "
+                       "(it keeps writing the store and shows up live when zerolab opens again), "
+                       "or cancel?")
+                        .arg(m_live->runId()),
+                    QMessageBox::NoButton, this);
+    QPushButton* stop = box.addButton(tr("Stop run"), QMessageBox::DestructiveRole);
+    QPushButton* leave = box.addButton(tr("Leave running"), QMessageBox::AcceptRole);
+    box.addButton(QMessageBox::Cancel);
+    box.exec();
+    if (box.clickedButton() == stop) {
+        m_live->stop();
+        // The ranks need a moment to finish the step and write the checkpoint.
+        while (m_live->ownsProcess() && m_live->isLive())
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
+        return true;
+    }
+    if (box.clickedButton() == leave) {
+        m_live->detach();
+        return true;
+    }
+    return false;
 }
 
 MainWindow::~MainWindow() = default;
@@ -96,12 +265,28 @@ void MainWindow::buildMenus() {
             setTab(Tab::Setup);
     });
     file->addSeparator();
+    QAction* start =
+        file->addAction(tr("Start run"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] {
+            QString error;
+            if (!startRun(&error))
+                QMessageBox::warning(this, tr("Start run"), error);
+        });
+    file->addSeparator();
     file->addAction(tr("Quit"), QKeySequence::Quit, this, &QWidget::close);
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_dock->toggleViewAction());
+    view->addAction(m_consoleDock->toggleViewAction());
     for (int t = 0; t < 4; ++t)
         view->addAction(m_tabs->tabText(t), QKeySequence(Qt::CTRL | (Qt::Key_1 + t)), this,
                         [this, t] { m_tabs->setCurrentIndex(t); });
+    QToolBar* bar = addToolBar(tr("Run"));
+    bar->setObjectName(QStringLiteral("runToolBar"));
+    bar->setMovable(false);
+    start->setText(tr("▶  Start run"));
+    start->setToolTip(tr("Validate the Setup config and launch it with mpirun (Ctrl+R)"));
+    bar->addAction(start);
+    connect(m_live, &LiveController::stateChanged, start,
+            [this, start] { start->setEnabled(!m_live->isLive()); });
 }
 
 std::optional<MainWindow::Tab> MainWindow::tabFromName(const QString& name) {
@@ -162,6 +347,10 @@ void MainWindow::saveSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!confirmClose()) {
+        event->ignore();
+        return;
+    }
     if (m_persist)
         saveSettings();
     event->accept();

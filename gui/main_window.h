@@ -14,6 +14,9 @@ class QTabWidget;
 namespace zerolab {
 
 class CompareView;
+class LiveController;
+class LivePanel;
+class LogConsole;
 class LearnView;
 class RunView;
 class RunsDock;
@@ -36,6 +39,9 @@ public:
     void openRun(qint64 runId);
     void compareRuns(const QList<qint64>& runIds);
     void setTab(Tab tab);
+    // Validates the Setup config and launches it (the store must be open). False with
+    // a message when nothing was started.
+    bool startRun(QString* error);
     // Tab from its flag name ("setup", "learn", "run", "compare").
     static std::optional<Tab> tabFromName(const QString& name);
 
@@ -45,6 +51,9 @@ public:
     RunView* runView() const { return m_run; }
     CompareView* compareView() const { return m_compare; }
     RunsDock* runsDock() const { return m_runs; }
+    LiveController* live() const { return m_live; }
+    LivePanel* livePanel() const { return m_livePanel; }
+    LogConsole* console() const { return m_console; }
     // The last store path and config from QSettings (empty when none).
     static QString savedStorePath();
     static QString savedConfigPath();
@@ -59,6 +68,11 @@ private:
     void buildMenus();
     void restoreSettings();
     void saveSettings();
+    void connectLive();
+    void showProgress();
+
+    // Asks what to do with a live run when the window closes; false: cancel.
+    bool confirmClose();
 
     bool m_persist;
     StoreClient* m_store;
@@ -69,6 +83,11 @@ private:
     CompareView* m_compare;
     RunsDock* m_runs;
     QDockWidget* m_dock;
+    LiveController* m_live;
+    LivePanel* m_livePanel;
+    LogConsole* m_console;
+    QDockWidget* m_consoleDock;
+    QLabel* m_progressLabel;
     QLabel* m_storeLabel;
     QLabel* m_runsLabel;
 };

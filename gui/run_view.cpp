@@ -271,13 +271,26 @@ void RunView::onChunk(const RunChunk& chunk) {
         m_predictedBytes =
             planned ? std::optional<double>(double(planned->total_bytes)) : std::nullopt;
     } else {
-        if (m_loading || chunk.steps.isEmpty())
+        if (m_loading)
             return;
+        if (chunk.segments.size() != m_segments.size()) {
+            // A resume rewinds the run to its checkpoint and starts a segment: reload it.
+            openRun(m_runId);
+            return;
+        }
+        if (chunk.steps.isEmpty()) {
+            if (chunk.record.status != m_record.status) {
+                m_record = chunk.record;
+                updateHeader();
+            }
+            return;
+        }
         if (!m_steps.isEmpty() && chunk.steps[Metric::Step].front() <= m_steps.last(Metric::Step))
             return; // a duplicate answer to an overlapping poll
         m_steps.append(chunk.steps);
     }
     m_record = chunk.record;
+    m_segments = chunk.segments;
     if (!chunk.events.empty())
         m_lastEventId = chunk.events.back().id;
     const bool following = m_ranksStep < 0 || m_rankStep->value() >= m_rankStep->maximum();
@@ -380,6 +393,25 @@ void RunView::replotSeries() {
                              {tr("exposed comm"), kExposed, x, m_steps[Metric::ExposedMs]},
                              {tr("optimizer"), kOptim, x, m_steps[Metric::OptimMs]}});
     m_breakdown->setAxisLabels(xTitle, tr("Step time (ms)"));
+    updateMarkers();
+}
+
+void RunView::updateMarkers() {
+    QVector<PlotMarker> markers;
+    const QVector<double>& steps = m_steps[Metric::Step];
+    const QVector<double>& x = m_steps[m_xAxis];
+    for (const Segment& seg : m_segments) {
+        if (seg.index == 0)
+            continue;
+        const auto it = std::lower_bound(steps.begin(), steps.end(), double(seg.start_step));
+        if (it == steps.end())
+            continue;
+        markers.push_back(
+            {x[int(it - steps.begin())],
+             tr("segment %1: ZeRO %2, N=%3").arg(seg.index).arg(seg.stage).arg(seg.world)});
+    }
+    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown})
+        p->setMarkers(markers);
 }
 
 void RunView::replotRanks() {

@@ -34,6 +34,8 @@ public:
     void openRun(qint64 runId);
     qint64 runId() const { return m_runId; }
     const StepColumns& steps() const { return m_steps; }
+    const RunRecord& record() const { return m_record; }
+    const std::vector<Segment>& segments() const { return m_segments; }
     // x axis: Metric::Step, WallTime or Tokens.
     void setXAxis(Metric m);
     // EMA weight of the previous value, 0 (raw) .. 0.999.
@@ -56,6 +58,7 @@ private:
     void onChunk(const RunChunk& chunk);
     void onRanks(qint64 runId, qint64 step, const QVector<RankRecord>& ranks);
     void replotSeries();
+    void updateMarkers();
     void replotRanks();
     void updateHeader();
 
@@ -63,6 +66,7 @@ private:
     qint64 m_runId = -1;
     bool m_loading = false;
     RunRecord m_record;
+    std::vector<Segment> m_segments;
     StepColumns m_steps;
     std::int64_t m_lastEventId = 0;
     std::int64_t m_ranksStep = -1;

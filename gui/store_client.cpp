@@ -4,9 +4,12 @@
 #include "gui/store_client.h"
 
 #include "storage/run_reader.h"
+#include "storage/run_writer.h"
 #include "storage/store_error.h"
 
 #include <QTimer>
+
+#include <algorithm>
 
 namespace zerolab {
 
@@ -113,6 +116,51 @@ void StoreWorker::deleteRun(qint64 runId) {
     guarded([&] { m_reader->deleteRun(runId); });
 }
 
+void StoreWorker::postCommand(qint64 runId, int kind, double arg) {
+    guarded([&] {
+        const qint64 id = m_reader->postCommand(runId, static_cast<CommandKind>(kind), arg);
+        emit commandPosted(runId, kind, id);
+    });
+}
+
+void StoreWorker::recordFailure(qint64 runId, int rank, const QString& message) {
+    guarded([&] {
+        const RunRecord run = m_reader->run(runId);
+        const std::string text = message.toStdString();
+        bool said = false;
+        for (const Event& e : m_reader->events(runId))
+            said = said || e.message == text;
+        if (said && run.status == RunStatus::Failed)
+            return;
+        // A second connection: the reader's is read-mostly and RunWriter owns its store.
+        RunWriter writer(RunStore::open(m_path.toStdString()));
+        writer.attachRun(runId);
+        if (!said)
+            writer.addEvent(EventLevel::Error, rank, text);
+        writer.finish(RunStatus::Failed, run.status == RunStatus::Failed && !run.end_message.empty()
+                                             ? run.end_message
+                                             : text);
+    });
+}
+
+void StoreWorker::findCheckpoint(qint64 runId) {
+    guarded([&] {
+        const auto cps = m_reader->checkpoints(runId);
+        const auto newest =
+            std::max_element(cps.begin(), cps.end(), [](const Checkpoint& a, const Checkpoint& b) {
+                return a.step < b.step;
+            });
+        if (newest == cps.end())
+            emit checkpointFound(runId, -1, {});
+        else
+            emit checkpointFound(runId, newest->step, QString::fromStdString(newest->path));
+    });
+}
+
+void StoreWorker::markLost(double staleAfterS) {
+    guarded([&] { m_reader->markLostRuns(staleAfterS); });
+}
+
 StoreClient::StoreClient(QObject* parent) : QObject(parent), m_worker(new StoreWorker) {
     qRegisterMetaType<RunChunk>();
     qRegisterMetaType<RunSummary>();
@@ -133,6 +181,8 @@ StoreClient::StoreClient(QObject* parent) : QObject(parent), m_worker(new StoreW
     connect(m_worker, &StoreWorker::runLoaded, this, &StoreClient::runLoaded);
     connect(m_worker, &StoreWorker::ranksLoaded, this, &StoreClient::ranksLoaded);
     connect(m_worker, &StoreWorker::changed, this, &StoreClient::changed);
+    connect(m_worker, &StoreWorker::commandPosted, this, &StoreClient::commandPosted);
+    connect(m_worker, &StoreWorker::checkpointFound, this, &StoreClient::checkpointFound);
     connect(m_worker, &StoreWorker::done, this, [this] {
         if (--m_pending == 0)
             emit idle();
@@ -184,6 +234,22 @@ void StoreClient::setTags(qint64 runId, const QStringList& tags) {
 
 void StoreClient::deleteRun(qint64 runId) {
     send([w = m_worker, runId] { w->deleteRun(runId); });
+}
+
+void StoreClient::postCommand(qint64 runId, CommandKind kind, double arg) {
+    send([w = m_worker, runId, kind, arg] { w->postCommand(runId, int(kind), arg); });
+}
+
+void StoreClient::recordFailure(qint64 runId, int rank, const QString& message) {
+    send([w = m_worker, runId, rank, message] { w->recordFailure(runId, rank, message); });
+}
+
+void StoreClient::findCheckpoint(qint64 runId) {
+    send([w = m_worker, runId] { w->findCheckpoint(runId); });
+}
+
+void StoreClient::markLost(double staleAfterS) {
+    send([w = m_worker, staleAfterS] { w->markLost(staleAfterS); });
 }
 
 } // namespace zerolab

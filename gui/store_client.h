@@ -40,6 +40,15 @@ public slots:
     void setNotes(qint64 runId, const QString& notes);
     void setTags(qint64 runId, const QStringList& tags);
     void deleteRun(qint64 runId);
+    // Control of a live run: a command for its rank 0 (CommandKind as int).
+    void postCommand(qint64 runId, int kind, double arg);
+    // The launcher's word on a failed job: adds an error event with `message` unless
+    // the store already holds it, and makes sure the run's status is failed.
+    void recordFailure(qint64 runId, int rank, const QString& message);
+    // The run's newest checkpoint (step -1 and an empty path when it has none).
+    void findCheckpoint(qint64 runId);
+    // RunReader::markLostRuns.
+    void markLost(double staleAfterS);
 
 signals:
     void opened(const QString& path);
@@ -47,6 +56,8 @@ signals:
     void runsListed(const QVector<zerolab::RunSummary>& runs);
     void runLoaded(const zerolab::RunChunk& chunk);
     void ranksLoaded(qint64 runId, qint64 step, const QVector<zerolab::RankRecord>& ranks);
+    void commandPosted(qint64 runId, int kind, qint64 commandId);
+    void checkpointFound(qint64 runId, qint64 step, const QString& path);
     // Another connection committed since the last poll.
     void changed();
     void done(); // after every request, for StoreClient's pending count
@@ -77,6 +88,10 @@ public:
     void setNotes(qint64 runId, const QString& notes);
     void setTags(qint64 runId, const QStringList& tags);
     void deleteRun(qint64 runId);
+    void postCommand(qint64 runId, CommandKind kind, double arg = kUnknown);
+    void recordFailure(qint64 runId, int rank, const QString& message);
+    void findCheckpoint(qint64 runId);
+    void markLost(double staleAfterS);
     // Requests sent and not yet answered.
     int pending() const { return m_pending; }
     const QVector<RunSummary>& runs() const { return m_runs; }
@@ -87,6 +102,8 @@ signals:
     void runsListed(const QVector<zerolab::RunSummary>& runs);
     void runLoaded(const zerolab::RunChunk& chunk);
     void ranksLoaded(qint64 runId, qint64 step, const QVector<zerolab::RankRecord>& ranks);
+    void commandPosted(qint64 runId, int kind, qint64 commandId);
+    void checkpointFound(qint64 runId, qint64 step, const QString& path);
     void changed();
     void idle(); // pending() dropped to 0
 

@@ -46,8 +46,32 @@ void TimeSeriesPlot::setEmptyText(const QString& text) {
     updateEmptyText();
 }
 
+void TimeSeriesPlot::setMarkers(const QVector<PlotMarker>& markers) {
+    m_markers = markers;
+    updateEmptyText();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void TimeSeriesPlot::updateEmptyText() {
     m_plot->clearItems();
+    // Segment boundaries: a dashed vertical line with its label at the top.
+    for (const PlotMarker& m : m_markers) {
+        auto* line = new QCPItemStraightLine(m_plot);
+        line->point1->setCoords(m.x, 0);
+        line->point2->setCoords(m.x, 1);
+        line->setPen(QPen(QColor(0x6B, 0x72, 0x80), 1.2, Qt::DashLine));
+        line->setSelectable(false);
+        auto* label = new QCPItemText(m_plot);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(m.x, 0.0);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setPadding(QMargins(4, 2, 4, 2));
+        label->setText(m.label);
+        label->setColor(QColor(0x37, 0x41, 0x51));
+        label->setBrush(QColor(255, 255, 255, 210));
+        label->setSelectable(false);
+    }
     bool empty = true;
     for (const auto& s : m_series)
         empty = empty && s.x.isEmpty();

@@ -23,6 +23,12 @@ struct PlotSeries {
     bool dashed = false;
 };
 
+// A vertical marker line (a run segment's first step) with a short label.
+struct PlotMarker {
+    double x = 0;
+    QString label;
+};
+
 // UI thread only. Replots are queued (coalesced into the next event-loop pass).
 class TimeSeriesPlot : public QWidget {
     Q_OBJECT
@@ -42,6 +48,9 @@ public:
     bool exportTo(const QString& path);
     // "Nothing to show yet" text drawn over an empty plot.
     void setEmptyText(const QString& text);
+    // Replaces the marker lines (kept across setLines / setStacked).
+    void setMarkers(const QVector<PlotMarker>& markers);
+    int markerCount() const { return m_markers.size(); }
 
     QCustomPlot* plot() const { return m_plot; }
     int seriesCount() const { return m_series.size(); }
@@ -55,6 +64,7 @@ private:
     QCustomPlot* m_plot;
     QVector<PlotSeries> m_series; // as given (stacked: the un-summed layers)
     QString m_emptyText;
+    QVector<PlotMarker> m_markers;
     bool m_stacked = false;                 // stacked areas always start the y axis at 0
     QVector<QVector<double>> m_stackedSums; // running sums per layer, full resolution
 };

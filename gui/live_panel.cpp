@@ -1,0 +1,228 @@
+// LivePanel: buttons enabled by state, the restart dialog, per-rank status and the
+// failure banner.
+#include "gui/live_panel.h"
+
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace zerolab {
+
+namespace {
+
+struct StateLook {
+    const char* text;
+    const char* colour;
+};
+
+StateLook lookOf(LiveController::State s) {
+    switch (s) {
+    case LiveController::State::Starting:
+        return {"starting", "#6B7280"};
+    case LiveController::State::Running:
+        return {"live", "#16A34A"};
+    case LiveController::State::Stopping:
+        return {"stopping", "#D97706"};
+    case LiveController::State::Restarting:
+        return {"restarting", "#2563EB"};
+    case LiveController::State::Ended:
+        return {"ended", "#374151"};
+    case LiveController::State::Idle:
+        break;
+    }
+    return {"idle", "#9CA3AF"};
+}
+
+} // namespace
+
+LivePanel::LivePanel(LiveController* controller, QWidget* parent)
+    : QWidget(parent), m_controller(controller), m_state(new QLabel), m_ranks(new QLabel),
+      m_banner(new QLabel), m_bannerRow(new QWidget), m_stop(new QPushButton(tr("Stop"))),
+      m_kill(new QPushButton(tr("Kill"))), m_pause(new QPushButton(tr("Pause"))),
+      m_resume(new QPushButton(tr("Resume"))), m_checkpoint(new QPushButton(tr("Checkpoint now"))),
+      m_lr(new QDoubleSpinBox), m_setLr(new QPushButton(tr("Set lr"))),
+      m_restart(new QPushButton(tr("Apply && restart…"))),
+      m_resumeCheckpoint(new QPushButton(tr("Resume from last checkpoint"))) {
+    setProperty("card", true);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(12, 8, 12, 8);
+    layout->setSpacing(6);
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_state);
+    row->addSpacing(8);
+    m_stop->setToolTip(tr("Graceful: SIGTERM to the job's process group; the ranks finish the "
+                          "step and write a checkpoint (status stopped). SIGKILL if they have not "
+                          "ended after the timeout."));
+    m_kill->setToolTip(tr("SIGKILL to every process of the job at once (status failed)."));
+    m_pause->setToolTip(tr("Rank 0 holds every rank before the next step (a store command)."));
+    m_checkpoint->setToolTip(tr("Write a checkpoint after the current step."));
+    m_lr->setDecimals(6);
+    m_lr->setRange(0.0, 10.0);
+    m_lr->setSingleStep(1e-4);
+    m_lr->setValue(6e-4);
+    m_lr->setToolTip(tr("New learning rate, applied from the next step on every rank."));
+    m_restart->setToolTip(
+        tr("Change ZeRO stage, world size or accumulation mid-run: stop with a checkpoint, "
+           "relaunch from it. The optimizer state is re-partitioned; the plots continue as a "
+           "new segment."));
+    for (QWidget* w : {static_cast<QWidget*>(m_stop), static_cast<QWidget*>(m_kill),
+                       static_cast<QWidget*>(m_pause), static_cast<QWidget*>(m_resume),
+                       static_cast<QWidget*>(m_checkpoint), static_cast<QWidget*>(m_lr),
+                       static_cast<QWidget*>(m_setLr), static_cast<QWidget*>(m_restart)})
+        row->addWidget(w);
+    row->addStretch(1);
+    layout->addLayout(row);
+    m_ranks->setTextFormat(Qt::RichText);
+    layout->addWidget(m_ranks);
+
+    auto* bannerLayout = new QHBoxLayout(m_bannerRow);
+    bannerLayout->setContentsMargins(10, 6, 10, 6);
+    m_bannerRow->setStyleSheet(
+        QStringLiteral("background:#FEF2F2; border:1px solid #FCA5A5; border-radius:6px;"));
+    m_banner->setWordWrap(true);
+    m_banner->setStyleSheet(QStringLiteral("color:#991B1B; border:none;"));
+    bannerLayout->addWidget(m_banner, 1);
+    bannerLayout->addWidget(m_resumeCheckpoint);
+    m_bannerRow->hide();
+    layout->addWidget(m_bannerRow);
+
+    connect(m_stop, &QPushButton::clicked, m_controller, &LiveController::stop);
+    connect(m_kill, &QPushButton::clicked, m_controller, &LiveController::kill);
+    connect(m_pause, &QPushButton::clicked, m_controller, &LiveController::pause);
+    connect(m_resume, &QPushButton::clicked, m_controller, &LiveController::resume);
+    connect(m_checkpoint, &QPushButton::clicked, m_controller, &LiveController::checkpointNow);
+    connect(m_setLr, &QPushButton::clicked, this,
+            [this] { m_controller->setLearningRate(m_lr->value()); });
+    connect(m_restart, &QPushButton::clicked, this, &LivePanel::openRestartDialog);
+    connect(m_resumeCheckpoint, &QPushButton::clicked, this, [this] {
+        QString error;
+        if (m_controller->resumeFromCheckpoint(&error))
+            m_bannerRow->hide();
+        else
+            QMessageBox::warning(this, tr("Resume"), error);
+    });
+    connect(m_controller, &LiveController::stateChanged, this, &LivePanel::onState);
+    connect(m_controller, &LiveController::ended, this, &LivePanel::onEnded);
+    connect(m_controller, &LiveController::runIdKnown, this, [this] {
+        m_deadRank = -1;
+        m_bannerRow->hide();
+        updateRanks();
+    });
+    onState(m_controller->state());
+}
+
+QString LivePanel::bannerText() const {
+    return m_bannerRow->isHidden() ? QString() : m_banner->text();
+}
+
+void LivePanel::onState(LiveController::State s) {
+    const StateLook look = lookOf(s);
+    m_state->setText(tr(look.text));
+    m_state->setStyleSheet(QStringLiteral("color:white; background:%1; border-radius:9px; "
+                                          "padding:2px 10px; font-weight:600;")
+                               .arg(QLatin1String(look.colour)));
+    const bool live = s == LiveController::State::Running || s == LiveController::State::Starting;
+    const bool own = m_controller->ownsProcess();
+    for (QWidget* w : {static_cast<QWidget*>(m_pause), static_cast<QWidget*>(m_resume),
+                       static_cast<QWidget*>(m_checkpoint), static_cast<QWidget*>(m_lr),
+                       static_cast<QWidget*>(m_setLr)})
+        w->setEnabled(live && m_controller->runId() >= 0);
+    m_stop->setEnabled(live || s == LiveController::State::Restarting);
+    m_kill->setEnabled(m_controller->isLive());
+    m_restart->setEnabled(live && own && m_controller->config().has_value());
+    if (live && m_controller->config())
+        m_lr->setValue(m_controller->config()->optimizer.lr);
+    setVisible(s != LiveController::State::Idle);
+    updateRanks();
+}
+
+void LivePanel::onEnded(int exitCode, const QString& failure) {
+    const RunExit& exit = m_controller->lastExit();
+    m_deadRank = exit.failure ? exit.failure->rank : -1;
+    m_deadWhy = exit.failure && exit.failure->signal > 0
+                    ? tr("signal %1 (%2)")
+                          .arg(exit.failure->signal)
+                          .arg(QString::fromStdString(exit.failure->signal_name))
+                    : tr("exited");
+    if (!failure.isEmpty()) {
+        m_banner->setText(tr("<b>Run failed.</b> %1").arg(failure.toHtmlEscaped()));
+        m_bannerRow->show();
+    }
+    m_resumeCheckpoint->setVisible(m_controller->config().has_value() && exitCode != 2);
+    updateRanks();
+}
+
+void LivePanel::updateRanks() {
+    const auto& cfg = m_controller->config();
+    if (!cfg) {
+        m_ranks->clear();
+        return;
+    }
+    const LiveController::State s = m_controller->state();
+    QStringList parts;
+    for (int r = 0; r < cfg->batch.world; ++r) {
+        QString colour = QStringLiteral("#16A34A"), what = tr("running");
+        if (r == m_deadRank) {
+            colour = QStringLiteral("#DC2626");
+            what = tr("died: %1").arg(m_deadWhy);
+        } else if (s == LiveController::State::Ended) {
+            colour = QStringLiteral("#6B7280");
+            what = tr("ended");
+        } else if (s == LiveController::State::Starting) {
+            colour = QStringLiteral("#6B7280");
+            what = tr("starting");
+        }
+        parts << QStringLiteral("<span style='color:%1'>●</span> rank %2 <span "
+                                "style='color:#6B7280'>%3</span>")
+                     .arg(colour)
+                     .arg(r)
+                     .arg(what);
+    }
+    m_ranks->setText(tr("ZeRO %1 · N = %2 · accumulation %3 &nbsp;&nbsp; ")
+                         .arg(cfg->zero.stage)
+                         .arg(cfg->batch.world)
+                         .arg(cfg->batch.grad_accum) +
+                     parts.join(QStringLiteral(" &nbsp; ")));
+}
+
+void LivePanel::openRestartDialog() {
+    const auto& cfg = m_controller->config();
+    if (!cfg)
+        return;
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Apply & restart"));
+    auto* form = new QFormLayout(&dialog);
+    auto* stage = new QSpinBox;
+    stage->setRange(0, 3);
+    stage->setValue(cfg->zero.stage);
+    auto* world = new QSpinBox;
+    world->setRange(1, 64);
+    world->setValue(cfg->batch.world);
+    auto* accum = new QSpinBox;
+    accum->setRange(1, 1024);
+    accum->setValue(cfg->batch.grad_accum);
+    form->addRow(tr("ZeRO stage"), stage);
+    form->addRow(tr("World size N"), world);
+    form->addRow(tr("Accumulation"), accum);
+    form->addRow(new QLabel(tr("The global batch (%1) stays the same; the run stops with a "
+                               "checkpoint and resumes from it.")
+                                .arg(cfg->batch.train_batch_size)));
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    QString error;
+    if (!m_controller->applyAndRestart(stage->value(), world->value(), accum->value(), &error))
+        QMessageBox::warning(this, tr("Apply & restart"), error);
+}
+
+} // namespace zerolab

@@ -1,0 +1,51 @@
+// LivePanel: the strip above the Run tab's plots while a run is live or just ended:
+// its state, the controls (Stop, Kill, Pause, Resume, Checkpoint now, learning rate,
+// Apply & restart), each rank's status, and a failure banner with "Resume from last
+// checkpoint".
+#pragma once
+
+#include "gui/live_controller.h"
+
+#include <QWidget>
+
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+
+namespace zerolab {
+
+// UI thread only. Acts on the LiveController it is given (not owned).
+class LivePanel : public QWidget {
+    Q_OBJECT
+public:
+    LivePanel(LiveController* controller, QWidget* parent = nullptr);
+
+    QPushButton* stopButton() const { return m_stop; }
+    QPushButton* resumeCheckpointButton() const { return m_resumeCheckpoint; }
+    QString bannerText() const;
+
+private:
+    void onState(LiveController::State s);
+    void onEnded(int exitCode, const QString& failure);
+    void updateRanks();
+    void openRestartDialog();
+
+    LiveController* m_controller;
+    QLabel* m_state;
+    QLabel* m_ranks;
+    QLabel* m_banner;
+    QWidget* m_bannerRow;
+    QPushButton* m_stop;
+    QPushButton* m_kill;
+    QPushButton* m_pause;
+    QPushButton* m_resume;
+    QPushButton* m_checkpoint;
+    QDoubleSpinBox* m_lr;
+    QPushButton* m_setLr;
+    QPushButton* m_restart;
+    QPushButton* m_resumeCheckpoint;
+    int m_deadRank = -1;
+    QString m_deadWhy;
+};
+
+} // namespace zerolab

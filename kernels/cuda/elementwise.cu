@@ -1,0 +1,143 @@
+// GELU (tanh approximation), the residual add and the token + position encoder,
+// forward and backward: memory-bound passes, one grid-stride kernel each.
+#include "kernels/cuda/cuda_check.h"
+#include "kernels/cuda/cuda_kernels.h"
+#include "kernels/cuda/device_util.cuh"
+
+namespace zerolab {
+
+namespace {
+
+using cuda::globalIndex;
+using cuda::gridStride;
+
+constexpr float kGeluScale = 0.7978845608028654f; // sqrt(2/pi)
+constexpr float kGeluCubic = 0.044715f;
+// 2u clamped to +-80 as on the CPU: e = exp(2u) stays finite and normal.
+constexpr float kTwoUMax = 80.0f;
+
+// e = exp(2u), u = sqrt(2/pi) (x + 0.044715 x^3); 0.5 (1 + tanh u) = e / (1 + e).
+__device__ inline float geluExp(float x) {
+    const float twoU = 2.0f * kGeluScale * (x + kGeluCubic * x * x * x);
+    return expf(fminf(fmaxf(twoU, -kTwoUMax), kTwoUMax));
+}
+
+__global__ void geluForwardKernel(float* out, const float* inp, std::size_t n) {
+    for (std::size_t i = globalIndex(); i < n; i += gridStride()) {
+        const float x = inp[i];
+        const float e = geluExp(x);
+        out[i] = x * (e / (1.0f + e));
+    }
+}
+
+// d/dx = s + 2 x s (1 - s) du/dx with s = e / (1 + e), 1 - s = 1 / (1 + e).
+__global__ void geluBackwardKernel(float* dinp, const float* inp, const float* dout,
+                                   std::size_t n) {
+    for (std::size_t i = globalIndex(); i < n; i += gridStride()) {
+        const float x = inp[i];
+        const float e = geluExp(x);
+        const float inv = 1.0f / (1.0f + e);
+        const float s = e * inv;
+        const float dudx = kGeluScale * (1.0f + 3.0f * kGeluCubic * x * x);
+        dinp[i] += (s + 2.0f * x * s * inv * dudx) * dout[i];
+    }
+}
+
+__global__ void residualForwardKernel(float* out, const float* a, const float* b, std::size_t n) {
+    for (std::size_t i = globalIndex(); i < n; i += gridStride())
+        out[i] = a[i] + b[i];
+}
+
+__global__ void residualBackwardKernel(float* da, float* db, const float* dout, std::size_t n) {
+    for (std::size_t i = globalIndex(); i < n; i += gridStride()) {
+        const float d = dout[i];
+        da[i] += d;
+        db[i] += d;
+    }
+}
+
+// out(B,T,C): element (bt, c) = wte[inp[bt], c] + wpe[t, c].
+__global__ void encoderForwardKernel(float* out, const int* inp, const float* wte, const float* wpe,
+                                     std::size_t rows, int T, int C) {
+    const std::size_t n = rows * C;
+    for (std::size_t i = globalIndex(); i < n; i += gridStride()) {
+        const std::size_t bt = i / C, c = i % C, t = bt % T;
+        out[i] = wte[static_cast<std::size_t>(inp[bt]) * C + c] + wpe[t * C + c];
+    }
+}
+
+// dwpe(T,C) += sum over b: each thread owns one (t, c) and adds the B terms in order.
+__global__ void encoderBackwardPositionKernel(float* dwpe, const float* dout, int B, int T, int C) {
+    const std::size_t n = static_cast<std::size_t>(T) * C;
+    for (std::size_t i = globalIndex(); i < n; i += gridStride()) {
+        float acc = 0.0f;
+        for (int b = 0; b < B; ++b)
+            acc += dout[static_cast<std::size_t>(b) * n + i];
+        dwpe[i] += acc;
+    }
+}
+
+// dwte[inp[bt], c] += dout[bt, c]: positions with the same token collide, hence atomics.
+__global__ void encoderBackwardTokenKernel(float* dwte, const float* dout, const int* inp,
+                                           std::size_t rows, int C) {
+    const std::size_t n = rows * C;
+    for (std::size_t i = globalIndex(); i < n; i += gridStride()) {
+        const std::size_t bt = i / C, c = i % C;
+        atomicAdd(dwte + static_cast<std::size_t>(inp[bt]) * C + c, dout[i]);
+    }
+}
+
+} // namespace
+
+void CudaKernels::geluForward(float* out, const float* inp, std::size_t n) {
+    if (n == 0)
+        return;
+    geluForwardKernel<<<cuda::gridFor(n), cuda::kBlock, 0, m_stream>>>(out, inp, n);
+    ZEROLAB_CUDA_CHECK_LAUNCH("geluForwardKernel");
+}
+
+void CudaKernels::geluBackward(float* dinp, const float* inp, const float* dout, std::size_t n) {
+    if (n == 0)
+        return;
+    geluBackwardKernel<<<cuda::gridFor(n), cuda::kBlock, 0, m_stream>>>(dinp, inp, dout, n);
+    ZEROLAB_CUDA_CHECK_LAUNCH("geluBackwardKernel");
+}
+
+void CudaKernels::residualForward(float* out, const float* a, const float* b, std::size_t n) {
+    if (n == 0)
+        return;
+    residualForwardKernel<<<cuda::gridFor(n), cuda::kBlock, 0, m_stream>>>(out, a, b, n);
+    ZEROLAB_CUDA_CHECK_LAUNCH("residualForwardKernel");
+}
+
+void CudaKernels::residualBackward(float* da, float* db, const float* dout, std::size_t n) {
+    if (n == 0)
+        return;
+    residualBackwardKernel<<<cuda::gridFor(n), cuda::kBlock, 0, m_stream>>>(da, db, dout, n);
+    ZEROLAB_CUDA_CHECK_LAUNCH("residualBackwardKernel");
+}
+
+void CudaKernels::encoderForward(float* out, const int* inp, const float* wte, const float* wpe,
+                                 int B, int T, int C) {
+    const std::size_t rows = static_cast<std::size_t>(B) * T;
+    if (rows == 0 || C <= 0)
+        return;
+    encoderForwardKernel<<<cuda::gridFor(rows * C), cuda::kBlock, 0, m_stream>>>(out, inp, wte, wpe,
+                                                                                 rows, T, C);
+    ZEROLAB_CUDA_CHECK_LAUNCH("encoderForwardKernel");
+}
+
+void CudaKernels::encoderBackward(float* dwte, float* dwpe, const float* dout, const int* inp,
+                                  int B, int T, int C) {
+    const std::size_t rows = static_cast<std::size_t>(B) * T;
+    if (rows == 0 || C <= 0)
+        return;
+    encoderBackwardPositionKernel<<<cuda::gridFor(static_cast<std::size_t>(T) * C), cuda::kBlock, 0,
+                                    m_stream>>>(dwpe, dout, B, T, C);
+    ZEROLAB_CUDA_CHECK_LAUNCH("encoderBackwardPositionKernel");
+    encoderBackwardTokenKernel<<<cuda::gridFor(rows * C), cuda::kBlock, 0, m_stream>>>(
+        dwte, dout, inp, rows, C);
+    ZEROLAB_CUDA_CHECK_LAUNCH("encoderBackwardTokenKernel");
+}
+
+} // namespace zerolab

@@ -1,0 +1,121 @@
+// Element-wise utilities on the device: bf16 conversions, axpy, scale, zero and
+// the sum of squares for global-norm clipping (two deterministic passes in double).
+#include "kernels/cuda/cuda_check.h"
+#include "kernels/cuda/cuda_kernels.h"
+#include "kernels/cuda/device_util.cuh"
+
+namespace zerolab {
+
+namespace {
+
+using cuda::globalIndex;
+using cuda::gridStride;
+
+__global__ void toBf16Kernel(Bf16* out, const float* in, std::size_t n) {
+    for (std::size_t i = globalIndex(); i < n; i += gridStride())
+        out[i] = cuda::toBf16Device(in[i]);
+}
+
+__global__ void toFloatKernel(float* out, const Bf16* in, std::size_t n) {
+    for (std::size_t i = globalIndex(); i < n; i += gridStride())
+        out[i] = cuda::toFloatDevice(in[i]);
+}
+
+__global__ void axpyKernel(float* y, float alpha, const float* x, std::size_t n) {
+    for (std::size_t i = globalIndex(); i < n; i += gridStride())
+        y[i] += alpha * x[i];
+}
+
+__global__ void scaleKernel(float* x, float s, std::size_t n) {
+    for (std::size_t i = globalIndex(); i < n; i += gridStride())
+        x[i] *= s;
+}
+
+// Pass 1: block b sums the squares of its grid-stride share into partials[b].
+template <typename T>
+__global__ void sumSquaresPartialKernel(double* partials, const T* x, std::size_t n) {
+    __shared__ double shared[32];
+    double acc = 0.0;
+    for (std::size_t i = globalIndex(); i < n; i += gridStride()) {
+        const double xi = cuda::loadFloat(x, i);
+        acc += xi * xi;
+    }
+    acc = cuda::blockSum(acc, shared);
+    if (threadIdx.x == 0)
+        partials[blockIdx.x] = acc;
+}
+
+// Pass 2: one block adds the partials in a fixed order.
+__global__ void sumPartialsKernel(double* total, const double* partials, int count) {
+    __shared__ double shared[32];
+    double acc = 0.0;
+    for (int i = threadIdx.x; i < count; i += blockDim.x)
+        acc += partials[i];
+    acc = cuda::blockSum(acc, shared);
+    if (threadIdx.x == 0)
+        *total = acc;
+}
+
+} // namespace
+
+void CudaKernels::toBf16(Bf16* out, const float* in, std::size_t n) {
+    if (n == 0)
+        return;
+    toBf16Kernel<<<cuda::gridFor(n), cuda::kBlock, 0, m_stream>>>(out, in, n);
+    ZEROLAB_CUDA_CHECK_LAUNCH("toBf16Kernel");
+}
+
+void CudaKernels::toFloat(float* out, const Bf16* in, std::size_t n) {
+    if (n == 0)
+        return;
+    toFloatKernel<<<cuda::gridFor(n), cuda::kBlock, 0, m_stream>>>(out, in, n);
+    ZEROLAB_CUDA_CHECK_LAUNCH("toFloatKernel");
+}
+
+void CudaKernels::axpy(float* y, float alpha, const float* x, std::size_t n) {
+    if (n == 0)
+        return;
+    axpyKernel<<<cuda::gridFor(n), cuda::kBlock, 0, m_stream>>>(y, alpha, x, n);
+    ZEROLAB_CUDA_CHECK_LAUNCH("axpyKernel");
+}
+
+void CudaKernels::scale(float* x, float s, std::size_t n) {
+    if (n == 0)
+        return;
+    scaleKernel<<<cuda::gridFor(n), cuda::kBlock, 0, m_stream>>>(x, s, n);
+    ZEROLAB_CUDA_CHECK_LAUNCH("scaleKernel");
+}
+
+void CudaKernels::zero(float* x, std::size_t n) {
+    ZEROLAB_CUDA_CHECK(cudaMemsetAsync(x, 0, n * sizeof(float), m_stream));
+}
+
+void CudaKernels::zero(Bf16* x, std::size_t n) {
+    ZEROLAB_CUDA_CHECK(cudaMemsetAsync(x, 0, n * sizeof(Bf16), m_stream));
+}
+
+double CudaKernels::finishSumSquares() {
+    sumPartialsKernel<<<1, cuda::kBlock, 0, m_stream>>>(reduceTotal(), reducePartials(),
+                                                        kReduceBlocks);
+    ZEROLAB_CUDA_CHECK_LAUNCH("sumPartialsKernel");
+    ZEROLAB_CUDA_CHECK(cudaMemcpyAsync(hostTotal(), reduceTotal(), sizeof(double),
+                                       cudaMemcpyDeviceToHost, m_stream));
+    ZEROLAB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+    return *hostTotal();
+}
+
+// Always kReduceBlocks blocks (idle ones write 0): the partials, and so the rounding of
+// the sum, depend only on n.
+double CudaKernels::sumSquares(const float* x, std::size_t n) {
+    sumSquaresPartialKernel<<<kReduceBlocks, cuda::kBlock, 0, m_stream>>>(reducePartials(), x, n);
+    ZEROLAB_CUDA_CHECK_LAUNCH("sumSquaresPartialKernel<float>");
+    return finishSumSquares();
+}
+
+double CudaKernels::sumSquares(const Bf16* x, std::size_t n) {
+    sumSquaresPartialKernel<<<kReduceBlocks, cuda::kBlock, 0, m_stream>>>(reducePartials(), x, n);
+    ZEROLAB_CUDA_CHECK_LAUNCH("sumSquaresPartialKernel<bf16>");
+    return finishSumSquares();
+}
+
+} // namespace zerolab

@@ -1,11 +1,8 @@
 // zerolab-train --check-config through the real binary: exit codes, stdout holds
 // only the resolved JSON, errors on stderr prefixed with the file name.
 #include "config_test_util.h"
+#include "tests/support/process.h"
 
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,33 +10,8 @@
 namespace zerolab::test {
 namespace {
 
-struct ProcessResult {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-};
-
 ProcessResult runTrain(const std::string& args) {
-    const auto err_file = std::filesystem::temp_directory_path() /
-                          ("zerolab_cli_err_" + std::to_string(::getpid()) + ".txt");
-    const std::string cmd =
-        std::string(ZEROLAB_BIN_DIR) + "/zerolab-train " + args + " 2>" + err_file.string();
-    ProcessResult run;
-    FILE* pipe = ::popen(cmd.c_str(), "r");
-    if (pipe == nullptr)
-        return run;
-    std::array<char, 4096> buf{};
-    std::size_t n;
-    while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0)
-        run.out.append(buf.data(), n);
-    const int status = ::pclose(pipe);
-    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream in(err_file);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    run.err = ss.str();
-    std::filesystem::remove(err_file);
-    return run;
+    return zerolab::test::runTool("zerolab-train", args);
 }
 
 const std::string kChapter =

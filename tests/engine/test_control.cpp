@@ -2,7 +2,7 @@
 // a checkpoint (exit 3, status stopped); resuming with the same N and stage continues the
 // loss curve exactly; resuming with another N and stage re-partitions the optimizer state
 // and continues it (as a new segment); corrupted or truncated checkpoints are refused.
-#include "run_process.h"
+#include "tests/support/process.h"
 
 #include "storage/run_reader.h"
 

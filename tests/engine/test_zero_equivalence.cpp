@@ -2,7 +2,7 @@
 // in {1,3}, the loss curve and the final parameters of a real mpirun job equal one
 // process with the same global batch (fp32: 1e-5 relative). Also checks that every
 // rank's ledger holds DESIGN.md's model-state bytes up to padding.
-#include "run_process.h"
+#include "tests/support/process.h"
 
 #include "runtime/config.h"
 #include "runtime/model_shape.h"

@@ -1,6 +1,6 @@
 // zerolab-plan through its binary: exit codes (0 ok, 2 invalid input with the
 // error on stderr), --json, --explain, --config.
-#include "shell_run.h"
+#include "tests/support/process.h"
 
 #include "runtime/engine_buffers.h"
 #include "runtime/model_shape.h"
@@ -18,25 +18,25 @@
 namespace {
 
 namespace fs = std::filesystem;
-using zerolab::test::ShellRun;
+using zerolab::test::ProcessResult;
 
-ShellRun plan(const std::string& args) {
-    return zerolab::test::runShell(std::string(ZEROLAB_BIN_DIR) + "/zerolab-plan " + args);
+ProcessResult plan(const std::string& args) {
+    return zerolab::test::runTool("zerolab-plan", args);
 }
 
 } // namespace
 
 TEST(PlanCli, TableForABareSize) {
-    const ShellRun r = plan("--params 7.5e9 --world 64 --stage 1");
-    ASSERT_EQ(r.code, 0) << r.err;
+    const ProcessResult r = plan("--params 7.5e9 --world 64 --stage 1");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("GB = 1e9 bytes"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("31.41 GB"), std::string::npos) << r.out;
     EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
 TEST(PlanCli, JsonParsesAndCarriesTheStages) {
-    const ShellRun r = plan("--params 6.7e9 --world 8 --stage 1 --precision fp32 --json");
-    ASSERT_EQ(r.code, 0) << r.err;
+    const ProcessResult r = plan("--params 6.7e9 --world 8 --stage 1 --precision fp32 --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
     const nlohmann::json j = nlohmann::json::parse(r.out);
     ASSERT_EQ(j.at("stages").size(), 4u);
     EXPECT_EQ(j["stages"][1]["model_states_bytes"].get<long long>(),
@@ -45,15 +45,15 @@ TEST(PlanCli, JsonParsesAndCarriesTheStages) {
 }
 
 TEST(PlanCli, ShapeDeviceAndExplain) {
-    const ShellRun r =
+    const ProcessResult r =
         plan("--layers 12 --hidden 768 --heads 12 --vocab 50257 --seq 1024 --micro 4 "
              "--world 8 --stage 3 --checkpointing --device h200-141 --explain");
-    ASSERT_EQ(r.code, 0) << r.err;
+    ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("ZeRO stage 3"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("with checkpointing"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("H200 141 GB"), std::string::npos) << r.out;
-    const ShellRun j = plan("--model gpt2-124m --micro 4 --world 8 --json --capacity-gb 24");
-    ASSERT_EQ(j.code, 0) << j.err;
+    const ProcessResult j = plan("--model gpt2-124m --micro 4 --world 8 --json --capacity-gb 24");
+    ASSERT_EQ(j.exit_code, 0) << j.err;
     const nlohmann::json doc = nlohmann::json::parse(j.out);
     EXPECT_EQ(doc.at("psi").get<long long>(),
               zerolab::paramCount(*zerolab::findModelPreset("gpt2-124m")));
@@ -70,16 +70,16 @@ TEST(PlanCli, InvalidInputExitsTwoWithTheErrorOnStderr) {
         "--params notanumber",          "--config /nonexistent/zerolab.json --world 2",
     };
     for (const char* args : bad) {
-        const ShellRun r = plan(args);
-        EXPECT_EQ(r.code, 2) << args;
+        const ProcessResult r = plan(args);
+        EXPECT_EQ(r.exit_code, 2) << args;
         EXPECT_FALSE(r.err.empty()) << args;
         EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;
     }
 }
 
 TEST(PlanCli, HelpExitsZero) {
-    const ShellRun r = plan("--help");
-    EXPECT_EQ(r.code, 0);
+    const ProcessResult r = plan("--help");
+    EXPECT_EQ(r.exit_code, 0);
     EXPECT_NE(r.out.find("--convention"), std::string::npos);
 }
 
@@ -93,9 +93,9 @@ TEST(PlanCli, ConfigGivesShapeStageAndBuckets) {
       "zero_optimization": {"stage": 2, "reduce_bucket_size": 1000},
       "model": {"preset": "nano"}
     })";
-    const ShellRun r = plan("--config " + cfg.string() + " --world 4 --json");
+    const ProcessResult r = plan("--config " + cfg.string() + " --world 4 --json");
     fs::remove(cfg);
-    ASSERT_EQ(r.code, 0) << r.err;
+    ASSERT_EQ(r.exit_code, 0) << r.err;
     const nlohmann::json j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j.at("psi").get<long long>(), zerolab::paramCount(*zerolab::findModelPreset("nano")));
     EXPECT_EQ(j["input"]["world"].get<int>(), 4);

@@ -85,31 +85,9 @@ RunInfo makeRunInfo(const std::string& name, int world) {
 }
 
 CliResult runCli(const std::vector<std::string>& args) {
-    TempDir dir;
-    const std::string outFile = dir.file("out"), errFile = dir.file("err");
-    const pid_t pid = fork();
-    if (pid < 0)
-        throw std::runtime_error("fork failed");
-    if (pid == 0) {
-        if (!freopen(outFile.c_str(), "w", stdout) || !freopen(errFile.c_str(), "w", stderr) ||
-            !freopen("/dev/null", "r", stdin))
-            _exit(127);
-        std::vector<std::string> all = {std::string(ZEROLAB_BIN_DIR) + "/zerolab-runs"};
-        all.insert(all.end(), args.begin(), args.end());
-        std::vector<char*> argv;
-        for (auto& a : all)
-            argv.push_back(a.data());
-        argv.push_back(nullptr);
-        execv(argv[0], argv.data());
-        _exit(127);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    CliResult r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = readBytes(outFile);
-    r.err = readBytes(errFile);
-    return r;
+    std::vector<std::string> argv = {std::string(ZEROLAB_BIN_DIR) + "/zerolab-runs"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return runProcess(argv);
 }
 
 } // namespace zerolab::test

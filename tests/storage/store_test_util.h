@@ -2,6 +2,8 @@
 // and running zerolab-runs as a process.
 #pragma once
 
+#include "tests/support/process.h"
+
 #include "storage/records.h"
 
 #include <cstdint>
@@ -32,11 +34,7 @@ void writeBytes(const std::string& path, const std::string& bytes);
 StepRecord makeStep(std::int64_t step, int world);
 RunInfo makeRunInfo(const std::string& name, int world);
 
-struct CliResult {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-};
+using CliResult = ProcessResult;
 // Runs build/bin/zerolab-runs with `args` (no shell; argv as given).
 CliResult runCli(const std::vector<std::string>& args);
 

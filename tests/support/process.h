@@ -1,5 +1,6 @@
-// Runs a command (argv, no shell) with stdout captured, for the integration tests
-// that launch mpirun and zerolab-train.
+// Running programs from the tests (argv, never a shell): zerolab's executables,
+// mpirun jobs of zerolab-train, processes in the background. One runner for all
+// test folders.
 #pragma once
 
 #include <string>
@@ -14,6 +15,10 @@ struct ProcessResult {
 };
 
 ProcessResult runProcess(const std::vector<std::string>& argv);
+
+// build/bin/<tool> with `args` split on white space (the tests pass plain words and
+// temp paths, none with spaces).
+ProcessResult runTool(const std::string& tool, const std::string& args);
 
 // A process started in the background; finish() waits for it and collects its output.
 class BackgroundProcess {

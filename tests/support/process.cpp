@@ -1,5 +1,5 @@
 // fork + execvp with stdout and stderr redirected into temporary files.
-#include "run_process.h"
+#include "tests/support/process.h"
 
 #include <csignal>
 #include <cstdio>
@@ -68,6 +68,14 @@ ProcessResult BackgroundProcess::finish() {
 
 ProcessResult runProcess(const std::vector<std::string>& argv) {
     return BackgroundProcess(argv).finish();
+}
+
+ProcessResult runTool(const std::string& tool, const std::string& args) {
+    std::vector<std::string> argv = {std::string(ZEROLAB_BIN_DIR) + "/" + tool};
+    std::istringstream words(args);
+    for (std::string w; words >> w;)
+        argv.push_back(w);
+    return runProcess(argv);
 }
 
 std::vector<std::string> mpirunTrain(int n, const std::vector<std::string>& args) {

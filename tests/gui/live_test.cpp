@@ -1,0 +1,260 @@
+// Launching and steering live runs. A fake mpirun (fake_mpirun.sh) covers the
+// SIGTERM -> SIGKILL path, the parsing of a crash message and a missing launcher; the
+// real runtime under real mpirun on `nano` covers start, live points, Apply & restart
+// (same run, new segment, another stage and N), stop -> stopped, a killed rank ->
+// failed naming the rank, and the scripted `zerolab --start --exit-when-done`.
+#include "gui/config_form.h"
+#include "gui/config_validation.h"
+#include "gui/live_controller.h"
+#include "gui/live_panel.h"
+#include "gui/log_console.h"
+#include "gui/main_window.h"
+#include "gui/run_view.h"
+#include "gui/setup_view.h"
+#include "gui/store_client.h"
+#include "gui/time_series_plot.h"
+#include "storage/run_reader.h"
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+#include <sys/types.h>
+
+using namespace zerolab;
+
+namespace {
+
+constexpr int kRunTimeoutMs = 60000;
+
+QString nanoConfig(int steps, int stage) {
+    return QStringLiteral(R"({"train_batch_size": 12, "optimizer": {"type": "AdamW",
+  "params": {"lr": 0.003}}, "zero_optimization": {"stage": %1},
+  "model": {"preset": "nano", "seq_len": 16},
+  "run": {"steps": %2, "log_every": 1, "threads": 1}})")
+        .arg(stage)
+        .arg(steps);
+}
+
+TrainConfig validConfig(const QString& text, int world) {
+    const ConfigValidation v = validateConfigText(text, world);
+    if (!v.config)
+        qFatal("test config invalid: %s", qPrintable(v.diagnostics.value(0).message));
+    return *v.config;
+}
+
+RunRecord storedRun(const QString& db, qint64 id) {
+    RunReader reader(RunStore::open(db.toStdString(), OpenMode::ReadOnly));
+    return reader.run(id);
+}
+
+} // namespace
+
+class LiveTest : public QObject {
+    Q_OBJECT
+private slots:
+    void init();
+    void stopEscalatesToSigkill();
+    void crashMessageNamesTheRank();
+    void missingLauncherIsAClearMessage();
+    void realRunStartRestartStop();
+    void killedRankFailsTheRun();
+    void scriptedStartExitWhenDone();
+
+private:
+    void openStore(StoreClient& store);
+    QTemporaryDir* m_dir = nullptr;
+    QString m_db;
+};
+
+void LiveTest::init() {
+    delete m_dir;
+    m_dir = new QTemporaryDir;
+    m_db = m_dir->filePath(QStringLiteral("runs.db"));
+}
+
+void LiveTest::openStore(StoreClient& store) {
+    QSignalSpy opened(&store, &StoreClient::opened);
+    store.open(m_db);
+    QVERIFY(opened.wait(10000));
+}
+
+void LiveTest::stopEscalatesToSigkill() {
+    StoreClient store;
+    openStore(store);
+    LiveController live(&store);
+    LauncherOptions o;
+    o.launcher = QStringLiteral(ZEROLAB_FAKE_MPIRUN);
+    o.stopGraceMs = 500;
+    live.setOptions(o);
+    qputenv("FAKE_MPIRUN_MODE", "ignore-term");
+    QStringList lines;
+    connect(&live, &LiveController::logLine, this, [&lines](int rank, const QString& text) {
+        lines << QStringLiteral("%1:%2").arg(rank).arg(text);
+    });
+    QString error;
+    QVERIFY2(live.start(validConfig(nanoConfig(10, 1), 2), &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(lines.contains(QStringLiteral("1:fake rank 1 up")), 10000);
+    QSignalSpy ended(&live, &LiveController::ended);
+    live.stop();
+    QVERIFY(ended.wait(10000));
+    QVERIFY(live.lastExit().stopRequested);
+    QVERIFY(live.lastExit().killed); // SIGTERM was ignored: the timeout sent SIGKILL
+    QVERIFY(live.lastExit().crashed);
+    QVERIFY(!live.ownsProcess());
+    QCOMPARE(live.state(), LiveController::State::Ended);
+}
+
+void LiveTest::crashMessageNamesTheRank() {
+    StoreClient store;
+    openStore(store);
+    LiveController live(&store);
+    LivePanel panel(&live);
+    LauncherOptions o;
+    o.launcher = QStringLiteral(ZEROLAB_FAKE_MPIRUN);
+    live.setOptions(o);
+    qputenv("FAKE_MPIRUN_MODE", "crash");
+    QSignalSpy ended(&live, &LiveController::ended);
+    QString error;
+    QVERIFY2(live.start(validConfig(nanoConfig(10, 1), 2), &error), qPrintable(error));
+    QVERIFY(ended.wait(10000));
+    QCOMPARE(ended.first().at(0).toInt(), 137);
+    const QString failure = ended.first().at(1).toString();
+    QVERIFY2(failure.contains(QStringLiteral("Rank 1")) &&
+                 failure.contains(QStringLiteral("signal 9")),
+             qPrintable(failure));
+    QVERIFY(live.lastExit().failure);
+    QCOMPARE(live.lastExit().failure->rank, 1);
+    QVERIFY2(panel.bannerText().contains(QStringLiteral("Rank 1")), qPrintable(panel.bannerText()));
+    QVERIFY(!panel.resumeCheckpointButton()->isHidden());
+}
+
+void LiveTest::missingLauncherIsAClearMessage() {
+    StoreClient store;
+    openStore(store);
+    LiveController live(&store);
+    LauncherOptions o;
+    o.launcher = QStringLiteral("/nonexistent/mpirun");
+    live.setOptions(o);
+    QSignalSpy ended(&live, &LiveController::ended);
+    QString error;
+    QVERIFY2(live.start(validConfig(nanoConfig(10, 1), 2), &error), qPrintable(error));
+    QVERIFY(ended.wait(10000));
+    const QString failure = ended.first().at(1).toString();
+    QVERIFY2(failure.contains(QStringLiteral("/nonexistent/mpirun")), qPrintable(failure));
+    QCOMPARE(live.lastExit().failure->kind, LaunchFailureKind::LauncherMissing);
+}
+
+void LiveTest::realRunStartRestartStop() {
+    MainWindow window(false);
+    window.resize(1280, 800);
+    window.show();
+    QSignalSpy opened(window.store(), &StoreClient::opened);
+    window.openStore(m_db);
+    QVERIFY(opened.wait(10000));
+    window.setupView()->setText(nanoConfig(1000000, 1));
+    window.setupView()->form()->setWorld(2);
+    LiveController* live = window.live();
+    QElapsedTimer clock;
+    clock.start();
+    QString error;
+    QVERIFY2(window.startRun(&error), qPrintable(error));
+    RunView* view = window.runView();
+    QTRY_VERIFY_WITH_TIMEOUT(view->steps().size() > 0 && view->runId() == live->runId(),
+                             kRunTimeoutMs);
+    qInfo("first point on screen %lld ms after Start", qint64(clock.elapsed()));
+    const qint64 runId = live->runId();
+    QTRY_VERIFY_WITH_TIMEOUT(view->steps().size() >= 5, kRunTimeoutMs);
+
+    // Apply & restart: stage 3 on 3 ranks, the same run as a new segment.
+    QVERIFY2(live->applyAndRestart(3, 3, 1, &error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(view->segments().size() == 2 && view->steps().size() > 0 &&
+                                 view->steps().last(Metric::Step) >
+                                     double(view->segments().back().start_step) + 2,
+                             kRunTimeoutMs);
+    QCOMPARE(live->runId(), runId);
+    QCOMPARE(view->segments().back().stage, 3);
+    QCOMPARE(view->segments().back().world, 3);
+    QCOMPARE(view->lossPlot()->markerCount(), 1);
+    QCOMPARE(live->config()->batch.micro_batch, 4);
+
+    QSignalSpy ended(live, &LiveController::ended);
+    live->stop();
+    QVERIFY(ended.wait(kRunTimeoutMs));
+    QCOMPARE(ended.first().at(0).toInt(), 3);
+    QCOMPARE(storedRun(m_db, runId).status, RunStatus::Stopped);
+    QTRY_COMPARE_WITH_TIMEOUT(view->record().status, RunStatus::Stopped, 10000);
+}
+
+void LiveTest::killedRankFailsTheRun() {
+    MainWindow window(false);
+    QSignalSpy opened(window.store(), &StoreClient::opened);
+    window.openStore(m_db);
+    QVERIFY(opened.wait(10000));
+    window.setupView()->setText(nanoConfig(1000000, 2));
+    window.setupView()->form()->setWorld(3);
+    QString error;
+    QVERIFY2(window.startRun(&error), qPrintable(error));
+    LiveController* live = window.live();
+    QTRY_VERIFY_WITH_TIMEOUT(window.runView()->steps().size() >= 3, kRunTimeoutMs);
+    const qint64 runId = live->runId();
+    // Rank 1 is mpirun's second child.
+    QProcess kids;
+    kids.start(QStringLiteral("pgrep"), {QStringLiteral("-P"), QString::number(live->processId())});
+    QVERIFY(kids.waitForFinished());
+    const QStringList pids = QString::fromLatin1(kids.readAllStandardOutput())
+                                 .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY2(pids.size() >= 2, qPrintable(pids.join(QLatin1Char(' '))));
+    QSignalSpy ended(live, &LiveController::ended);
+    QCOMPARE(::kill(pid_t(pids[1].toLongLong()), SIGKILL), 0);
+    QVERIFY(ended.wait(kRunTimeoutMs));
+    QVERIFY(ended.first().at(0).toInt() != 0);
+    const QString failure = ended.first().at(1).toString();
+    QVERIFY2(failure.contains(QStringLiteral("Rank 1")), qPrintable(failure));
+    QVERIFY2(window.livePanel()->bannerText().contains(QStringLiteral("Rank 1")),
+             qPrintable(window.livePanel()->bannerText()));
+    QVERIFY(!window.livePanel()->resumeCheckpointButton()->isHidden());
+    // The store keeps every step before the failure, says failed, and holds mpirun's word.
+    QTRY_VERIFY_WITH_TIMEOUT(storedRun(m_db, runId).status == RunStatus::Failed, 10000);
+    RunReader reader(RunStore::open(m_db.toStdString(), OpenMode::ReadOnly));
+    QVERIFY(reader.summary(runId).steps >= 3);
+    bool said = false;
+    for (const Event& e : reader.events(runId))
+        said = said || QString::fromStdString(e.message).contains(QStringLiteral("Rank 1"));
+    QVERIFY(said);
+    QVERIFY(window.console()
+                ->visibleLines()
+                .join(QLatin1Char('\n'))
+                .contains(QStringLiteral("signal 9")));
+}
+
+void LiveTest::scriptedStartExitWhenDone() {
+    const QString cfg = m_dir->filePath(QStringLiteral("nano.json"));
+    QFile f(cfg);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(nanoConfig(20, 1).toUtf8());
+    f.close();
+    QProcess app;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir->filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    app.setProcessEnvironment(env);
+    app.start(QStringLiteral(ZEROLAB_BIN_DIR "/zerolab"),
+              {QStringLiteral("--db"), m_db, QStringLiteral("--config"), cfg,
+               QStringLiteral("--start"), QStringLiteral("--exit-when-done")});
+    QVERIFY(app.waitForFinished(kRunTimeoutMs));
+    QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(app.exitCode() == 0, app.readAllStandardError().constData());
+    RunReader reader(RunStore::open(m_db.toStdString(), OpenMode::ReadOnly));
+    const auto runs = reader.listRuns();
+    QCOMPARE(int(runs.size()), 1);
+    QCOMPARE(runs.front().status, RunStatus::Finished);
+    QCOMPARE(runs.front().steps, qint64(20));
+}
+
+QTEST_MAIN(LiveTest)
+#include "live_test.moc"

@@ -1,0 +1,272 @@
+// Each model op of the CUDA kernels against the CPU kernels on the same fresh
+// random inputs: outputs poisoned with NaN on both sides first (an output the op
+// forgets to write fails), gradients pre-filled with the same random values (a
+// backward that overwrites instead of accumulating fails). Backward ops get the
+// CPU forward's saved tensors so that each op is checked on its own.
+#include "tests/kernels_cuda/cuda_test_util.h"
+
+#include <gtest/gtest.h>
+
+namespace zerolab {
+namespace {
+
+using test::closeTo;
+using test::DeviceVec;
+using test::poisoned;
+using test::Rng;
+using test::toDouble;
+using test::toFloat;
+using FVec = std::vector<float>;
+
+// Both sides compute in fp32 with different summation orders (cuBLAS tiles, warp
+// reductions, CPU SIMD lanes) and the CPU's exp approximation: a few ulps of the largest
+// term per sum; products and row reductions get twice the element-wise allowance.
+constexpr double kElementTol = 1e-4;
+constexpr double kReduceTol = 2e-4;
+
+struct Shape {
+    int B, T, C, NH;
+};
+
+class CudaModelOpsTest : public test::CudaVsCpuTest, public ::testing::WithParamInterface<Shape> {
+protected:
+    Shape s() const { return GetParam(); }
+};
+
+FVec randomFloats(Rng& rng, std::size_t n, double lo = -1.0, double hi = 1.0) {
+    return toFloat(rng.uniform(n, lo, hi));
+}
+
+TEST_P(CudaModelOpsTest, Encoder) {
+    const auto [B, T, C, NH] = s();
+    const int Vp = 64;
+    Rng rng(101);
+    const std::vector<int> inp = rng.integers(B * T, 0, Vp);
+    const FVec wte = randomFloats(rng, Vp * C), wpe = randomFloats(rng, T * C),
+               dout = randomFloats(rng, B * T * C), dwte0 = randomFloats(rng, wte.size()),
+               dwpe0 = randomFloats(rng, wpe.size());
+
+    FVec out = poisoned(B * T * C), dwte = dwte0, dwpe = dwpe0;
+    auto cInp = inp;
+    auto cWte = wte, cWpe = wpe, cDout = dout;
+    cpu->encoderForward(out.data(), cInp.data(), cWte.data(), cWpe.data(), B, T, C);
+    cpu->encoderBackward(dwte.data(), dwpe.data(), cDout.data(), cInp.data(), B, T, C);
+
+    DeviceVec<int> gInp(*gpu, inp);
+    DeviceVec<float> gWte(*gpu, wte), gWpe(*gpu, wpe), gDout(*gpu, dout),
+        gOut(*gpu, poisoned(out.size())), gDwte(*gpu, dwte0), gDwpe(*gpu, dwpe0);
+    gpu->encoderForward(gOut.get(), gInp.get(), gWte.get(), gWpe.get(), B, T, C);
+    gpu->encoderBackward(gDwte.get(), gDwpe.get(), gDout.get(), gInp.get(), B, T, C);
+    EXPECT_TRUE(closeTo(gOut.host(), toDouble(out), kElementTol));
+    EXPECT_TRUE(closeTo(gDwte.host(), toDouble(dwte), kReduceTol));
+    EXPECT_TRUE(closeTo(gDwpe.host(), toDouble(dwpe), kReduceTol));
+}
+
+TEST_P(CudaModelOpsTest, Layernorm) {
+    const auto [B, T, C, NH] = s();
+    const int N = B * T;
+    Rng rng(102);
+    const FVec inp = randomFloats(rng, N * C, -3, 5), w = randomFloats(rng, C),
+               b = randomFloats(rng, C), dout = randomFloats(rng, N * C),
+               dinp0 = randomFloats(rng, N * C), dw0 = randomFloats(rng, C),
+               db0 = randomFloats(rng, C);
+
+    FVec out = poisoned(N * C), mean = poisoned(N), rstd = poisoned(N);
+    auto cInp = inp, cW = w, cB = b, cDout = dout;
+    cpu->layernormForward(out.data(), mean.data(), rstd.data(), cInp.data(), cW.data(), cB.data(),
+                          N, C);
+    FVec dinp = dinp0, dw = dw0, db = db0;
+    cpu->layernormBackward(dinp.data(), dw.data(), db.data(), cDout.data(), cInp.data(), cW.data(),
+                           mean.data(), rstd.data(), N, C);
+
+    DeviceVec<float> gInp(*gpu, inp), gW(*gpu, w), gB(*gpu, b), gDout(*gpu, dout),
+        gOut(*gpu, poisoned(N * C)), gMean(*gpu, poisoned(N)), gRstd(*gpu, poisoned(N));
+    gpu->layernormForward(gOut.get(), gMean.get(), gRstd.get(), gInp.get(), gW.get(), gB.get(), N,
+                          C);
+    EXPECT_TRUE(closeTo(gOut.host(), toDouble(out), kReduceTol));
+    EXPECT_TRUE(closeTo(gMean.host(), toDouble(mean), kReduceTol));
+    EXPECT_TRUE(closeTo(gRstd.host(), toDouble(rstd), kReduceTol));
+
+    DeviceVec<float> gMeanCpu(*gpu, mean), gRstdCpu(*gpu, rstd), gDinp(*gpu, dinp0), gDw(*gpu, dw0),
+        gDb(*gpu, db0);
+    gpu->layernormBackward(gDinp.get(), gDw.get(), gDb.get(), gDout.get(), gInp.get(), gW.get(),
+                           gMeanCpu.get(), gRstdCpu.get(), N, C);
+    EXPECT_TRUE(closeTo(gDinp.host(), toDouble(dinp), kReduceTol));
+    EXPECT_TRUE(closeTo(gDw.host(), toDouble(dw), kReduceTol));
+    EXPECT_TRUE(closeTo(gDb.host(), toDouble(db), kReduceTol));
+}
+
+TEST_P(CudaModelOpsTest, Matmul) {
+    const auto [B, T, C, NH] = s();
+    const int N = B * T, OC = 4 * C;
+    Rng rng(103);
+    const FVec inp = randomFloats(rng, N * C), w = randomFloats(rng, OC * C),
+               bias = randomFloats(rng, OC), dout = randomFloats(rng, N * OC),
+               dinp0 = randomFloats(rng, N * C), dw0 = randomFloats(rng, OC * C),
+               db0 = randomFloats(rng, OC);
+    auto cInp = inp, cW = w, cBias = bias, cDout = dout;
+
+    DeviceVec<float> gInp(*gpu, inp), gW(*gpu, w), gBias(*gpu, bias), gDout(*gpu, dout);
+    for (bool withBias : {true, false}) {
+        SCOPED_TRACE(withBias ? "with bias" : "without bias");
+        FVec out = poisoned(N * OC);
+        cpu->matmulForward(out.data(), cInp.data(), cW.data(), withBias ? cBias.data() : nullptr, N,
+                           C, OC);
+        DeviceVec<float> gOut(*gpu, poisoned(N * OC));
+        gpu->matmulForward(gOut.get(), gInp.get(), gW.get(), withBias ? gBias.get() : nullptr, N, C,
+                           OC);
+        EXPECT_TRUE(closeTo(gOut.host(), toDouble(out), kReduceTol));
+
+        FVec dinp = dinp0, dw = dw0, db = db0;
+        cpu->matmulBackward(withBias ? dinp.data() : nullptr, dw.data(),
+                            withBias ? db.data() : nullptr, cDout.data(), cInp.data(), cW.data(), N,
+                            C, OC);
+        DeviceVec<float> gDinp(*gpu, dinp0), gDw(*gpu, dw0), gDb(*gpu, db0);
+        gpu->matmulBackward(withBias ? gDinp.get() : nullptr, gDw.get(),
+                            withBias ? gDb.get() : nullptr, gDout.get(), gInp.get(), gW.get(), N, C,
+                            OC);
+        EXPECT_TRUE(closeTo(gDinp.host(), toDouble(dinp), kReduceTol));
+        EXPECT_TRUE(closeTo(gDw.host(), toDouble(dw), kReduceTol));
+        EXPECT_TRUE(closeTo(gDb.host(), toDouble(db), kReduceTol));
+    }
+}
+
+TEST_P(CudaModelOpsTest, Attention) {
+    const auto [B, T, C, NH] = s();
+    const std::size_t qkvN = static_cast<std::size_t>(B) * T * 3 * C,
+                      attN = static_cast<std::size_t>(B) * NH * T * T,
+                      outN = static_cast<std::size_t>(B) * T * C;
+    Rng rng(104);
+    const FVec qkv = randomFloats(rng, qkvN, -2, 2), dout = randomFloats(rng, outN),
+               dqkv0 = randomFloats(rng, qkvN);
+    auto cQkv = qkv, cDout = dout;
+
+    FVec out = poisoned(outN), preatt = poisoned(attN), att = poisoned(attN);
+    cpu->attentionForward(out.data(), preatt.data(), att.data(), cQkv.data(), B, T, C, NH);
+    FVec dqkv = dqkv0, dpreatt = poisoned(attN), datt = poisoned(attN);
+    cpu->attentionBackward(dqkv.data(), dpreatt.data(), datt.data(), cDout.data(), cQkv.data(),
+                           att.data(), B, T, C, NH);
+
+    DeviceVec<float> gQkv(*gpu, qkv), gDout(*gpu, dout), gOut(*gpu, poisoned(outN)),
+        gPreatt(*gpu, poisoned(attN)), gAtt(*gpu, poisoned(attN));
+    gpu->attentionForward(gOut.get(), gPreatt.get(), gAtt.get(), gQkv.get(), B, T, C, NH);
+    EXPECT_TRUE(closeTo(gOut.host(), toDouble(out), kReduceTol));
+    // att is compared whole (exact zeros above the diagonal); preatt only matters below it.
+    EXPECT_TRUE(closeTo(gAtt.host(), toDouble(att), kReduceTol));
+    FVec gotPre = gPreatt.host(), wantPre(attN, 0.0f), lowerGot(attN, 0.0f);
+    for (std::size_t r = 0; r < attN / T; ++r)
+        for (int j = 0; j <= static_cast<int>(r % T); ++j) {
+            wantPre[r * T + j] = preatt[r * T + j];
+            lowerGot[r * T + j] = gotPre[r * T + j];
+        }
+    EXPECT_TRUE(closeTo(lowerGot, toDouble(wantPre), kReduceTol));
+
+    DeviceVec<float> gAttCpu(*gpu, att), gDqkv(*gpu, dqkv0), gDpreatt(*gpu, poisoned(attN)),
+        gDatt(*gpu, poisoned(attN));
+    gpu->attentionBackward(gDqkv.get(), gDpreatt.get(), gDatt.get(), gDout.get(), gQkv.get(),
+                           gAttCpu.get(), B, T, C, NH);
+    EXPECT_TRUE(closeTo(gDqkv.host(), toDouble(dqkv), kReduceTol));
+}
+
+TEST_P(CudaModelOpsTest, GeluAndResidual) {
+    const auto [B, T, C, NH] = s();
+    const std::size_t n = static_cast<std::size_t>(B) * T * 4 * C;
+    Rng rng(105);
+    const FVec x = randomFloats(rng, n, -6, 6), y = randomFloats(rng, n),
+               dout = randomFloats(rng, n), d0 = randomFloats(rng, n), d1 = randomFloats(rng, n);
+    auto cX = x, cY = y, cDout = dout;
+    FVec gelu = poisoned(n), dgelu = d0, sum = poisoned(n), da = d0, db = d1;
+    cpu->geluForward(gelu.data(), cX.data(), n);
+    cpu->geluBackward(dgelu.data(), cX.data(), cDout.data(), n);
+    cpu->residualForward(sum.data(), cX.data(), cY.data(), n);
+    cpu->residualBackward(da.data(), db.data(), cDout.data(), n);
+
+    DeviceVec<float> gX(*gpu, x), gY(*gpu, y), gDout(*gpu, dout), gGelu(*gpu, poisoned(n)),
+        gDgelu(*gpu, d0), gSum(*gpu, poisoned(n)), gDa(*gpu, d0), gDb(*gpu, d1);
+    gpu->geluForward(gGelu.get(), gX.get(), n);
+    gpu->geluBackward(gDgelu.get(), gX.get(), gDout.get(), n);
+    gpu->residualForward(gSum.get(), gX.get(), gY.get(), n);
+    gpu->residualBackward(gDa.get(), gDb.get(), gDout.get(), n);
+    EXPECT_TRUE(closeTo(gGelu.host(), toDouble(gelu), kElementTol));
+    EXPECT_TRUE(closeTo(gDgelu.host(), toDouble(dgelu), kElementTol));
+    EXPECT_TRUE(closeTo(gSum.host(), toDouble(sum), kElementTol));
+    EXPECT_TRUE(closeTo(gDa.host(), toDouble(da), kElementTol));
+    EXPECT_TRUE(closeTo(gDb.host(), toDouble(db), kElementTol));
+}
+
+TEST_P(CudaModelOpsTest, SoftmaxCrossEntropy) {
+    const auto [B, T, C, NH] = s();
+    const int V = 1003, Vp = 1024;
+    const std::size_t rows = static_cast<std::size_t>(B) * T, n = rows * Vp;
+    Rng rng(106);
+    const FVec logits = randomFloats(rng, n, -8, 8), dlosses = randomFloats(rng, rows, 0, 1),
+               dlogits0 = randomFloats(rng, n);
+    const std::vector<int> targets = rng.integers(rows, 0, V);
+    auto cLogits = logits, cDlosses = dlosses;
+    auto cTargets = targets;
+
+    FVec losses = poisoned(rows), probs = poisoned(n), dlogits = dlogits0;
+    cpu->softmaxCrossEntropyForward(losses.data(), probs.data(), cLogits.data(), cTargets.data(), B,
+                                    T, V, Vp);
+    cpu->crossEntropySoftmaxBackward(dlogits.data(), cDlosses.data(), probs.data(), cTargets.data(),
+                                     B, T, V, Vp);
+
+    DeviceVec<int> gTargets(*gpu, targets);
+    DeviceVec<float> gLogits(*gpu, logits), gDlosses(*gpu, dlosses), gLosses(*gpu, poisoned(rows)),
+        gProbs(*gpu, poisoned(n)), gProbsCpu(*gpu, probs), gDlogits(*gpu, dlogits0);
+    gpu->softmaxCrossEntropyForward(gLosses.get(), gProbs.get(), gLogits.get(), gTargets.get(), B,
+                                    T, V, Vp);
+    gpu->crossEntropySoftmaxBackward(gDlogits.get(), gDlosses.get(), gProbsCpu.get(),
+                                     gTargets.get(), B, T, V, Vp);
+    EXPECT_TRUE(closeTo(gLosses.host(), toDouble(losses), kReduceTol));
+    EXPECT_TRUE(closeTo(gProbs.host(), toDouble(probs), kReduceTol));
+    EXPECT_TRUE(closeTo(gDlogits.host(), toDouble(dlogits), kElementTol));
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, CudaModelOpsTest,
+                         ::testing::Values(Shape{3, 70, 96, 3}, Shape{2, 129, 128, 2},
+                                           Shape{1, 1, 32, 1}),
+                         [](const auto& info) {
+                             const Shape& s = info.param;
+                             return "B" + std::to_string(s.B) + "T" + std::to_string(s.T) + "C" +
+                                    std::to_string(s.C) + "NH" + std::to_string(s.NH);
+                         });
+
+class CudaKernelErrorsTest : public test::CudaVsCpuTest {};
+
+TEST_F(CudaKernelErrorsTest, TargetOutsideVocabularyThrowsBeforeWriting) {
+    const int B = 1, T = 4, V = 10, Vp = 16;
+    const std::vector<int> targets{1, 2, 10, 3};
+    DeviceVec<int> gTargets(*gpu, targets);
+    DeviceVec<float> gLogits(*gpu, FVec(B * T * Vp, 0.5f)), gLosses(*gpu, poisoned(B * T)),
+        gProbs(*gpu, FVec(B * T * Vp, 7.0f)), gDlosses(*gpu, FVec(B * T, 1.0f)),
+        gDlogits(*gpu, FVec(B * T * Vp, 3.0f));
+    try {
+        gpu->softmaxCrossEntropyForward(gLosses.get(), gProbs.get(), gLogits.get(), gTargets.get(),
+                                        B, T, V, Vp);
+        FAIL() << "expected a KernelError";
+    } catch (const KernelError& e) {
+        EXPECT_NE(std::string(e.what()).find("target 10 at position 2"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW(gpu->crossEntropySoftmaxBackward(gDlogits.get(), gDlosses.get(), gProbs.get(),
+                                                  gTargets.get(), B, T, V, Vp),
+                 KernelError);
+    for (float p : gProbs.host())
+        EXPECT_EQ(p, 7.0f);
+    for (float d : gDlogits.host())
+        EXPECT_EQ(d, 3.0f);
+}
+
+TEST_F(CudaKernelErrorsTest, HeadsMustDivideChannels) {
+    DeviceVec<float> buf(*gpu, FVec(3 * 10 * 2 * 2, 0.0f));
+    EXPECT_THROW(gpu->attentionForward(buf.get(), buf.get(), buf.get(), buf.get(), 1, 2, 10, 3),
+                 KernelError);
+}
+
+TEST_F(CudaKernelErrorsTest, NonexistentDeviceIsAnError) {
+    EXPECT_THROW(makeCudaKernels(1 << 20), KernelError);
+}
+
+} // namespace
+} // namespace zerolab

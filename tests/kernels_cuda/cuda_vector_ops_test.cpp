@@ -1,0 +1,177 @@
+// The CUDA optimizer, conversion and vector kernels against the CPU kernels:
+// AdamW / Adam (fp32 and mixed precision with bf16 or fp32 gradients) over
+// several steps, bf16 conversions bit for bit (ties, NaN, infinities), and the
+// utilities (axpy, scale, zero, sum of squares, device copies).
+#include "tests/kernels_cuda/cuda_test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <limits>
+
+namespace zerolab {
+namespace {
+
+using test::closeTo;
+using test::DeviceVec;
+using test::poisoned;
+using test::Rng;
+using test::sameBits;
+using test::toDouble;
+using test::toFloat;
+using test::widen;
+using FVec = std::vector<float>;
+
+// One fused expression per element on both sides; FMA contraction on the GPU moves
+// the last bit or two.
+constexpr double kAdamTol = 1e-5;
+// A master weight that differs in its last fp32 bits can round to the neighbouring bf16.
+constexpr double kBf16Tol = 1.0 / 128;
+// Odd, and above one grid of kMaxBlocks * 256 threads: the grid-stride loops wrap.
+constexpr std::size_t kN = 1'100'003;
+
+class CudaVectorOpsTest : public test::CudaVsCpuTest {};
+
+AdamParams stepParams(int t, bool decoupled) {
+    AdamParams hp;
+    hp.lr = 3e-3f;
+    hp.weightDecay = 0.05f;
+    hp.step = t;
+    hp.gradScale = 0.25f;
+    hp.decoupled = decoupled;
+    return hp;
+}
+
+TEST_F(CudaVectorOpsTest, AdamwFp32OverSteps) {
+    for (bool decoupled : {true, false}) {
+        SCOPED_TRACE(decoupled ? "AdamW" : "Adam");
+        Rng rng(201);
+        FVec p = toFloat(rng.uniform(kN)), m(kN, 0.0f), v(kN, 0.0f);
+        DeviceVec<float> gP(*gpu, p), gM(*gpu, m), gV(*gpu, v);
+        for (int t = 1; t <= 4; ++t) {
+            const FVec g = toFloat(rng.uniform(kN, -2, 2));
+            DeviceVec<float> gG(*gpu, g);
+            cpu->adamw(p.data(), g.data(), m.data(), v.data(), kN, stepParams(t, decoupled));
+            gpu->adamw(gP.get(), gG.get(), gM.get(), gV.get(), kN, stepParams(t, decoupled));
+        }
+        EXPECT_TRUE(closeTo(gP.host(), toDouble(p), kAdamTol));
+        EXPECT_TRUE(closeTo(gM.host(), toDouble(m), kAdamTol));
+        EXPECT_TRUE(closeTo(gV.host(), toDouble(v), kAdamTol));
+    }
+}
+
+TEST_F(CudaVectorOpsTest, AdamwMixedWithBf16AndFp32Grads) {
+    for (bool bf16Grads : {true, false}) {
+        SCOPED_TRACE(bf16Grads ? "bf16 grads" : "fp32 grads");
+        Rng rng(202);
+        FVec master = toFloat(rng.uniform(kN)), m(kN, 0.0f), v(kN, 0.0f);
+        std::vector<Bf16> out(kN, Bf16{0x7fc0});
+        DeviceVec<float> gMaster(*gpu, master), gM(*gpu, m), gV(*gpu, v);
+        DeviceVec<Bf16> gOut(*gpu, out);
+        for (int t = 1; t <= 3; ++t) {
+            const FVec g = toFloat(rng.uniform(kN, -2, 2));
+            std::vector<Bf16> g16(kN);
+            for (std::size_t i = 0; i < kN; ++i)
+                g16[i] = bf16FromFloat(g[i]);
+            const AdamParams hp = stepParams(t, true);
+            if (bf16Grads) {
+                DeviceVec<Bf16> gG(*gpu, g16);
+                cpu->adamwMixed(master.data(), out.data(), g16.data(), m.data(), v.data(), kN, hp);
+                gpu->adamwMixed(gMaster.get(), gOut.get(), gG.get(), gM.get(), gV.get(), kN, hp);
+            } else {
+                DeviceVec<float> gG(*gpu, g);
+                cpu->adamwMixed(master.data(), out.data(), g.data(), m.data(), v.data(), kN, hp);
+                gpu->adamwMixed(gMaster.get(), gOut.get(), gG.get(), gM.get(), gV.get(), kN, hp);
+            }
+        }
+        EXPECT_TRUE(closeTo(gMaster.host(), toDouble(master), kAdamTol));
+        EXPECT_TRUE(closeTo(gM.host(), toDouble(m), kAdamTol));
+        EXPECT_TRUE(closeTo(gV.host(), toDouble(v), kAdamTol));
+        EXPECT_TRUE(closeTo(widen(gOut.host()), toDouble(widen(out)), kBf16Tol));
+    }
+}
+
+TEST_F(CudaVectorOpsTest, AdamRejectsStepZero) {
+    DeviceVec<float> buf(*gpu, FVec(4, 0.0f));
+    AdamParams hp;
+    hp.step = 0;
+    EXPECT_THROW(gpu->adamw(buf.get(), buf.get(), buf.get(), buf.get(), 4, hp), KernelError);
+}
+
+TEST_F(CudaVectorOpsTest, Bf16ConversionsMatchBitForBit) {
+    Rng rng(203);
+    FVec x = toFloat(rng.uniform(kN, -1e4, 1e4));
+    // Edge values: ties to even, a carry into the exponent, overflow, infinities, NaNs
+    // (one with its payload only in the low bits), subnormals, signed zeros.
+    const std::uint32_t edges[] = {0x3f808000u, 0x3f818000u, 0xbf808000u, 0x3fffffffu, 0x7f7fffffu,
+                                   0x7f800000u, 0xff800000u, 0x7f800001u, 0x7fc00000u, 0x00000001u,
+                                   0x80400000u, 0x00000000u, 0x80000000u};
+    for (std::size_t i = 0; i < std::size(edges); ++i)
+        x[i * 7] = std::bit_cast<float>(edges[i]);
+    std::vector<Bf16> want(kN);
+    cpu->toBf16(want.data(), x.data(), kN);
+    DeviceVec<float> gX(*gpu, x);
+    DeviceVec<Bf16> gY(*gpu, std::vector<Bf16>(kN, Bf16{0x7fc0}));
+    gpu->toBf16(gY.get(), gX.get(), kN);
+    const auto got = gY.host();
+    EXPECT_TRUE(sameBits(got, want));
+
+    DeviceVec<float> gBack(*gpu, poisoned(kN));
+    gpu->toFloat(gBack.get(), gY.get(), kN);
+    FVec wantBack(kN);
+    cpu->toFloat(wantBack.data(), want.data(), kN);
+    const FVec back = gBack.host();
+    ASSERT_EQ(back.size(), wantBack.size());
+    EXPECT_EQ(std::memcmp(back.data(), wantBack.data(), kN * sizeof(float)), 0);
+}
+
+TEST_F(CudaVectorOpsTest, AxpyScaleZero) {
+    Rng rng(204);
+    FVec y = toFloat(rng.uniform(kN)), x = toFloat(rng.uniform(kN));
+    DeviceVec<float> gY(*gpu, y), gX(*gpu, x);
+    cpu->axpy(y.data(), -0.75f, x.data(), kN);
+    gpu->axpy(gY.get(), -0.75f, gX.get(), kN);
+    EXPECT_TRUE(closeTo(gY.host(), toDouble(y), 0.0));
+    cpu->scale(y.data(), 1.5f, kN);
+    gpu->scale(gY.get(), 1.5f, kN);
+    EXPECT_TRUE(closeTo(gY.host(), toDouble(y), 0.0));
+    gpu->zero(gY.get(), kN);
+    for (float f : gY.host())
+        ASSERT_EQ(std::bit_cast<std::uint32_t>(f), 0u);
+    DeviceVec<Bf16> g16(*gpu, std::vector<Bf16>(kN, Bf16{0x3f80}));
+    gpu->zero(g16.get(), kN);
+    for (Bf16 b : g16.host())
+        ASSERT_EQ(b.bits, 0u);
+}
+
+TEST_F(CudaVectorOpsTest, SumSquaresInDouble) {
+    Rng rng(205);
+    const FVec x = toFloat(rng.uniform(kN, -3, 3));
+    std::vector<Bf16> x16(kN);
+    for (std::size_t i = 0; i < kN; ++i)
+        x16[i] = bf16FromFloat(x[i]);
+    DeviceVec<float> gX(*gpu, x);
+    DeviceVec<Bf16> gX16(*gpu, x16);
+    // Double accumulation on both sides: only the order of the additions differs.
+    const double want = cpu->sumSquares(x.data(), kN), want16 = cpu->sumSquares(x16.data(), kN);
+    EXPECT_NEAR(gpu->sumSquares(gX.get(), kN), want, want * 1e-12);
+    EXPECT_NEAR(gpu->sumSquares(gX16.get(), kN), want16, want16 * 1e-12);
+    // Deterministic: the same input gives the same bits.
+    EXPECT_EQ(gpu->sumSquares(gX.get(), kN), gpu->sumSquares(gX.get(), kN));
+    EXPECT_EQ(gpu->sumSquares(gX.get(), 0), 0.0);
+    EXPECT_EQ(gpu->sumSquares(gX.get(), 1), static_cast<double>(x[0]) * x[0]);
+}
+
+TEST_F(CudaVectorOpsTest, CopiesRoundTrip) {
+    Rng rng(206);
+    const FVec x = toFloat(rng.uniform(1000));
+    DeviceVec<float> a(*gpu, x), b(*gpu, poisoned(1000));
+    gpu->copyOnDevice(b.get(), a.get(), 1000 * sizeof(float));
+    gpu->synchronize();
+    EXPECT_TRUE(closeTo(b.host(), toDouble(x), 0.0));
+    EXPECT_EQ(gpu->name(), "cuda");
+}
+
+} // namespace
+} // namespace zerolab

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 namespace zerolab {
 namespace {
 
@@ -27,6 +29,10 @@ constexpr double kReduceTol = 2e-4;
 struct Shape {
     int B, T, C, NH;
 };
+
+void PrintTo(const Shape& s, std::ostream* os) {
+    *os << "B=" << s.B << " T=" << s.T << " C=" << s.C << " NH=" << s.NH;
+}
 
 class CudaModelOpsTest : public test::CudaVsCpuTest, public ::testing::WithParamInterface<Shape> {
 protected:

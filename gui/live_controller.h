@@ -84,6 +84,8 @@ public:
     State state() const { return m_state; }
     bool isLive() const;
     bool ownsProcess() const { return m_process.isRunning(); }
+    // The launcher's pid while it runs (0 otherwise).
+    qint64 processId() const { return m_process.pid(); }
     qint64 runId() const { return m_runId; }
     const std::optional<TrainConfig>& config() const { return m_config; }
     const LiveProgress& progress() const { return m_progress; }

@@ -29,7 +29,7 @@ using namespace zerolab;
 
 namespace {
 
-constexpr int kRunTimeoutMs = 60000;
+constexpr int kRunTimeoutMs = 30000;
 
 QString nanoConfig(int steps, int stage) {
     return QStringLiteral(R"({"train_batch_size": 12, "optimizer": {"type": "AdamW",
@@ -156,6 +156,7 @@ void LiveTest::realRunStartRestartStop() {
     QSignalSpy opened(window.store(), &StoreClient::opened);
     window.openStore(m_db);
     QVERIFY(opened.wait(10000));
+    window.live()->setTrainProgram(QStringLiteral(ZEROLAB_BIN_DIR "/zerolab-train"));
     window.setupView()->setText(nanoConfig(1000000, 1));
     window.setupView()->form()->setWorld(2);
     LiveController* live = window.live();
@@ -195,6 +196,7 @@ void LiveTest::killedRankFailsTheRun() {
     QSignalSpy opened(window.store(), &StoreClient::opened);
     window.openStore(m_db);
     QVERIFY(opened.wait(10000));
+    window.live()->setTrainProgram(QStringLiteral(ZEROLAB_BIN_DIR "/zerolab-train"));
     window.setupView()->setText(nanoConfig(1000000, 2));
     window.setupView()->form()->setWorld(3);
     QString error;

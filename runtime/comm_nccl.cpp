@@ -79,7 +79,7 @@ void NcclCommunicator::checkMpi(int rc, const char* what) const {
 
 NcclCommunicator::NcclCommunicator(NcclReduce reduce) : m_reduce(reduce) {
     checkMpi(MPI_Comm_dup(MPI_COMM_WORLD, &m_mpi), "MPI_Comm_dup");
-    MPI_Comm_set_errhandler(m_mpi, MPI_ERRORS_RETURN);
+    checkMpi(MPI_Comm_set_errhandler(m_mpi, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
     checkMpi(MPI_Comm_rank(m_mpi, &m_rank), "MPI_Comm_rank");
     checkMpi(MPI_Comm_size(m_mpi, &m_size), "MPI_Comm_size");
     char name[kHostNameBytes] = {};

@@ -305,14 +305,19 @@ void LiveController::detach() {
 
 void LiveController::onFinished(const RunExit& exit) {
     m_lastExit = exit;
-    if (m_pendingRestart && exit.exitCode == 3 && m_runId >= 0) {
+    // mpirun is in the signalled group too and may end by SIGTERM itself, so a stop
+    // we asked for that needed no SIGKILL counts as graceful whatever its exit code.
+    const bool graceful = exit.exitCode == 3 || (exit.stopRequested && !exit.killed);
+    if (m_pendingRestart && graceful && m_runId >= 0) {
         m_awaitingCheckpoint = true;
         m_store->findCheckpoint(m_runId);
         return;
     }
     m_pendingRestart.reset();
     QString failure;
-    if (exit.exitCode == 3 || (exit.stopRequested && !exit.killed && exit.exitCode == 0)) {
+    int code = exit.crashed ? -1 : exit.exitCode;
+    if (graceful && exit.exitCode != 0) {
+        code = 3;
         emit message(tr("Run %1 stopped with a checkpoint").arg(m_runId));
     } else if (exit.exitCode != 0) {
         if (exit.failure)
@@ -331,7 +336,7 @@ void LiveController::onFinished(const RunExit& exit) {
         emit logLine(-1, tr("error: %1").arg(failure));
     }
     setState(State::Ended);
-    emit ended(exit.crashed ? -1 : exit.exitCode, failure);
+    emit ended(code, failure);
 }
 
 void LiveController::onCheckpoint(qint64 runId, qint64 step, const QString& path) {

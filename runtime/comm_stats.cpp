@@ -22,6 +22,16 @@ double CollectiveStats::busbwGbps(Collective c, int world) const {
     return 0;
 }
 
+CommStats& CommStats::operator+=(const CommStats& o) {
+    for (std::size_t i = 0; i < kCollectiveCount; ++i) {
+        per[i].ms += o.per[i].ms;
+        per[i].bytes += o.per[i].bytes;
+        per[i].calls += o.per[i].calls;
+    }
+    exposed_ms += o.exposed_ms;
+    return *this;
+}
+
 double CommStats::totalMs() const {
     double t = 0;
     for (const auto& s : per)

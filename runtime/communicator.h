@@ -39,6 +39,7 @@ struct CommStats {
     const CollectiveStats& operator[](Collective c) const {
         return per[static_cast<std::size_t>(c)];
     }
+    CommStats& operator+=(const CommStats& o);
     double totalMs() const;
     long long totalBytes() const;
     // Bus bandwidth over all collectives of the interval (bus bytes / total time).

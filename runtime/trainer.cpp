@@ -298,6 +298,14 @@ TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
             const auto t0 = Clock::now();
             comm.takeStats();
             const double lr = lrOverride ? *lrOverride : lrAt(config, static_cast<int>(step - 1));
+            // fwd/bwd/optim times are compute only: the time each phase spent blocked on
+            // collectives goes to exposed comm, so the four add up to the step.
+            CommStats stepComm;
+            auto exposedInPhase = [&] {
+                const CommStats s = comm.takeStats();
+                stepComm += s;
+                return s.exposed_ms;
+            };
             double fwdMs = 0, bwdMs = 0, lossPart = 0;
             engine.beginStep();
             for (int a = 0; a < accum; ++a) {
@@ -306,17 +314,24 @@ TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
                 engine.beginMicroStep(a == accum - 1);
                 auto tf = Clock::now();
                 const float loss = model.forward(inputs.data(), targets.data(), engine);
-                fwdMs += msSince(tf);
+                fwdMs += msSince(tf) - exposedInPhase();
                 auto tb = Clock::now();
                 model.backward(inputs.data(), targets.data(), engine,
                                1.0f / static_cast<float>(accum * world));
                 engine.endMicroStep();
-                bwdMs += msSince(tb);
+                bwdMs += msSince(tb) - exposedInPhase();
                 lossPart += static_cast<double>(loss) / (accum * world);
+            }
+            if (data->epoch() != epoch) {
+                epoch = data->epoch();
+                if (rep.active())
+                    rep.event(EventLevel::Info, -1,
+                              "the data wrapped around: epoch " + std::to_string(epoch) +
+                                  " starts at step " + std::to_string(step));
             }
             const auto to = Clock::now();
             const EngineStepInfo info = engine.finishStep(lr, static_cast<int>(step));
-            const double optimMs = msSince(to);
+            const double optimMs = msSince(to) - exposedInPhase();
             const double stepMs = msSince(t0);
             tokens += stepTokens;
             lastCompleted = step;
@@ -330,7 +345,7 @@ TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
                 m.fwd_ms = fwdMs;
                 m.bwd_ms = bwdMs;
                 m.optim_ms = optimMs;
-                const CommStats cs = comm.takeStats();
+                const CommStats& cs = stepComm;
                 for (std::size_t c = 0; c < kCollectiveCount; ++c) {
                     m.comm_ms[c] = cs.per[c].ms;
                     m.comm_bytes[c] = cs.per[c].bytes;

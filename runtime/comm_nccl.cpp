@@ -38,10 +38,12 @@ struct NcclCommunicator::Pending {
     Pending() = default;
     Pending(const Pending&) = delete;
     Pending& operator=(const Pending&) = delete;
+    // Only created events are destroyed: a failed cudaEventDestroy(nullptr) would linger as
+    // the thread's last CUDA error and surface at an unrelated later check.
     ~Pending() {
-        cudaEventDestroy(ready);
-        cudaEventDestroy(start);
-        cudaEventDestroy(stop);
+        for (cudaEvent_t e : {ready, start, stop})
+            if (e != nullptr)
+                cudaEventDestroy(e);
     }
 };
 

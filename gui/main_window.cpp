@@ -153,7 +153,7 @@ void MainWindow::connectLive() {
     });
     connect(m_live, &LiveController::ended, this, [this](int, const QString& failure) {
         if (m_live->runId() >= 0)
-            m_store->loadRun(
+            m_store->loadNewer(
                 m_live->runId(),
                 m_run->steps().isEmpty() ? -1 : qint64(m_run->steps().last(Metric::Step)), 0);
         m_store->listRuns();

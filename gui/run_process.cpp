@@ -49,6 +49,11 @@ RunProcess::RunProcess(QObject* parent) : QObject(parent), m_process(new QProces
 RunProcess::~RunProcess() {
     // A job still attached when its owner goes is ended, never orphaned silently;
     // detach() is the way to leave one running.
+    // Its owner is being destroyed too: nothing may be told about this exit.
+    m_process->disconnect(this);
+    QObject::disconnect(this, nullptr, nullptr, nullptr);
+    m_tail.stop();
+    m_killTimer.stop();
     if (isRunning()) {
         signalGroup(SIGKILL);
         m_process->waitForFinished(2000);

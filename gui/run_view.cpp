@@ -149,8 +149,8 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     connect(store, &StoreClient::ranksLoaded, this, &RunView::onRanks);
     connect(store, &StoreClient::changed, this, [this] {
         if (m_runId >= 0 && !m_loading)
-            m_store->loadRun(m_runId, m_steps.isEmpty() ? -1 : qint64(m_steps.last(Metric::Step)),
-                             m_lastEventId);
+            m_store->loadNewer(m_runId, m_steps.isEmpty() ? -1 : qint64(m_steps.last(Metric::Step)),
+                               m_lastEventId);
     });
 }
 

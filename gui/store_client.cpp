@@ -75,11 +75,11 @@ void StoreWorker::listRuns() {
     });
 }
 
-void StoreWorker::loadRun(qint64 runId, qint64 afterStep, qint64 afterEventId) {
+void StoreWorker::loadRun(qint64 runId, bool incremental, qint64 afterStep, qint64 afterEventId) {
     guarded([&] {
         RunChunk chunk;
         chunk.runId = runId;
-        chunk.incremental = afterStep >= 0;
+        chunk.incremental = incremental;
         chunk.record = m_reader->run(runId);
         chunk.segments = m_reader->segments(runId);
         chunk.steps.append(m_reader->steps(runId, afterStep));
@@ -214,9 +214,13 @@ void StoreClient::listRuns() {
     send([w = m_worker] { w->listRuns(); });
 }
 
-void StoreClient::loadRun(qint64 runId, qint64 afterStep, qint64 afterEventId) {
+void StoreClient::loadRun(qint64 runId) {
+    send([w = m_worker, runId] { w->loadRun(runId, false, -1, 0); });
+}
+
+void StoreClient::loadNewer(qint64 runId, qint64 afterStep, qint64 afterEventId) {
     send([w = m_worker, runId, afterStep, afterEventId] {
-        w->loadRun(runId, afterStep, afterEventId);
+        w->loadRun(runId, true, afterStep, afterEventId);
     });
 }
 

@@ -35,7 +35,7 @@ public slots:
     void listRuns();
     // afterStep < 0: the whole run; otherwise steps after afterStep and events after
     // afterEventId. The chunk also carries the rank rows of its last step.
-    void loadRun(qint64 runId, qint64 afterStep, qint64 afterEventId);
+    void loadRun(qint64 runId, bool incremental, qint64 afterStep, qint64 afterEventId);
     void loadRanks(qint64 runId, qint64 step);
     void setNotes(qint64 runId, const QString& notes);
     void setTags(qint64 runId, const QStringList& tags);
@@ -83,7 +83,11 @@ public:
     QString path() const { return m_path; }
     void setPollInterval(int ms);
     void listRuns();
-    void loadRun(qint64 runId, qint64 afterStep = -1, qint64 afterEventId = 0);
+    // The whole run (a RunChunk with incremental false).
+    void loadRun(qint64 runId);
+    // What came after afterStep and afterEventId (-1 and 0: everything so far), as an
+    // incremental RunChunk: a run followed from before its first step keeps growing.
+    void loadNewer(qint64 runId, qint64 afterStep, qint64 afterEventId);
     void loadRanks(qint64 runId, qint64 step);
     void setNotes(qint64 runId, const QString& notes);
     void setTags(qint64 runId, const QStringList& tags);

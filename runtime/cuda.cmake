@@ -1,10 +1,9 @@
 # The CUDA backend's runtime parts. Always: the device peak table (plain C++, used
-# for MFU). With ZEROLAB_HAVE_CUDA: the CUDA kernels (kernels/cuda) and the NCCL
-# communicator (a library of its own, so that nothing else links CUDA until it asks)
-# and zerolab-gpu-info.
+# for MFU). With ZEROLAB_HAVE_CUDA: the NCCL communicator (a library of its own, so
+# that nothing else links CUDA until it asks) and zerolab-gpu-info. The CUDA kernels
+# are kernels/cuda (added by kernels/CMakeLists.txt).
 target_sources(zerolab_core PRIVATE ${CMAKE_CURRENT_LIST_DIR}/device_info.cpp)
 if(ZEROLAB_HAVE_CUDA)
-  add_subdirectory(${CMAKE_SOURCE_DIR}/kernels/cuda ${CMAKE_BINARY_DIR}/kernels/cuda)
   add_library(zerolab_comm_nccl STATIC ${CMAKE_CURRENT_LIST_DIR}/comm_nccl.cpp)
   target_link_libraries(zerolab_comm_nccl PUBLIC zerolab_runtime zerolab_kernels_cuda zerolab_nccl)
   # Device names and table peaks for scripts/gpu-check.

@@ -52,6 +52,15 @@ int train(const std::string& config_path, zerolab::TrainOptions options, int arg
     if (root)
         for (const auto& w : warnings)
             std::cerr << zerolab::formatDiagnostic(config_path, w) << "\n";
+    if (config.run.device != zerolab::Device::Cpu) {
+        // The CUDA kernels and NCCL communicator exist (docs/gpu.md), but the ZeRO engine
+        // does not place its buffers on a device yet: say so rather than train on the CPU.
+        if (root)
+            std::cerr << config_path
+                      << ": run.device: \"cuda\" is not supported by the training engine yet; "
+                         "use \"cpu\" (docs/gpu.md says what exists on GPUs)\n";
+        return 2;
+    }
     zerolab::installStopSignalHandlers();
     try {
         switch (zerolab::runTraining(config, options, comm)) {

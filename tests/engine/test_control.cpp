@@ -301,3 +301,21 @@ TEST_F(Control, HostfileLaunch) {
 
 } // namespace
 } // namespace zerolab
+
+namespace zerolab {
+namespace {
+
+// A config the engine cannot honour is refused, never silently run on the CPU.
+TEST_F(Control, CudaDeviceIsRefusedClearly) {
+    nlohmann::json c = nlohmann::json::parse(std::ifstream(config(0, 2, 0)));
+    c["run"]["device"] = "cuda";
+    const fs::path p = m_dir / "cuda.json";
+    std::ofstream(p) << c.dump();
+    const auto r = test::runProcess(test::mpirunTrain(1, {"--config", p.string(), "--db", db()}));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("run.device"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(db())); // nothing was started
+}
+
+} // namespace
+} // namespace zerolab

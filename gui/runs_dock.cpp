@@ -44,7 +44,7 @@ RunsDock::RunsDock(StoreClient* store, QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setWordWrap(false);
-    const int widths[RunsModel::kColumnCount] = {62, 104, 44, 30, 46, 50, 60, 70, 80};
+    const int widths[RunsModel::kColumnCount] = {62, 104, 52, 30, 50, 50, 64, 70, 80};
     for (int c = 0; c < RunsModel::kColumnCount; ++c)
         m_table->setColumnWidth(c, widths[c]);
 
@@ -53,10 +53,11 @@ RunsDock::RunsDock(StoreClient* store, QWidget* parent)
     m_empty->setTextFormat(Qt::RichText);
     m_empty->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_empty->setText(tr("<p style='font-size:12pt; font-weight:600; color:#374151'>No runs yet</p>"
-                        "<p style='color:#6B7280'>Start one from a terminal:</p>"
+                        "<p style='color:#6B7280'>Press <b>▶ Start run</b> in Setup, or start one "
+                        "from a terminal:</p>"
                         "<p><code>make run</code></p><p style='color:#6B7280'>or</p>"
                         "<p><code>mpirun -np 2 build/bin/zerolab-train<br>--config "
-                        "resources/configs/micro.json</code></p>"
+                        "resources/configs/micro-stage1.json</code></p>"
                         "<p style='color:#6B7280'>It appears here while it trains.</p>"));
     m_stack->addWidget(m_table);
     m_stack->addWidget(m_empty);

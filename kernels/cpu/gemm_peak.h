@@ -4,8 +4,8 @@
 
 namespace zerolab {
 
-// Runs square sgemms of sizes n/4, n/2, 3n/4 and n with the current BLAS thread
-// count for about `seconds` in all and returns the best observed FLOP/s.
+// Runs square sgemms of sizes n/2, 3n/4 and n with the current BLAS thread count for
+// about `seconds` in all (at least a dozen calls each) and returns the best FLOP/s.
 double measureSgemmPeakFlops(int n = 1024, double seconds = 0.3);
 
 } // namespace zerolab

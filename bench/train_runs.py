@@ -23,12 +23,11 @@ class BenchError(RuntimeError):
 def find_bin(explicit):
     """The directory holding zerolab-train: --bin, $ZEROLAB_BIN, or <repo>/build/bin."""
     here = os.path.dirname(os.path.abspath(__file__))
-    for d in (explicit, os.environ.get("ZEROLAB_BIN"), os.path.join(here, "..", "build", "bin")):
-        if d and os.access(os.path.join(d, "zerolab-train"), os.X_OK):
-            return os.path.abspath(d)
-    raise BenchError(
-        "zerolab-train not found: pass --bin DIR (e.g. build/bin) or set ZEROLAB_BIN"
-    )
+    d = explicit or os.environ.get("ZEROLAB_BIN") or os.path.join(here, "..", "build", "bin")
+    if not os.access(os.path.join(d, "zerolab-train"), os.X_OK):
+        raise BenchError(f"no executable zerolab-train in '{d}': pass --bin DIR "
+                         "(e.g. build/bin) or set ZEROLAB_BIN")
+    return os.path.abspath(d)
 
 
 def micro_config(world, stage, overlap, steps, micro_batch=8, reduce_scatter=True):

@@ -3,7 +3,8 @@ target_sources(zerolab_core PRIVATE ${CMAKE_CURRENT_LIST_DIR}/engine_buffers.cpp
 target_sources(zerolab_runtime PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/comm_stats.cpp
   ${CMAKE_CURRENT_LIST_DIR}/comm_mpi.cpp)
-target_sources(zerolab_runtime PRIVATE ${CMAKE_CURRENT_LIST_DIR}/zero_engine.cpp)
+target_sources(zerolab_runtime PRIVATE ${CMAKE_CURRENT_LIST_DIR}/zero_engine.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/param_gather.cpp)
 target_sources(zerolab_runtime PRIVATE ${CMAKE_CURRENT_LIST_DIR}/telemetry.cpp)
 target_sources(zerolab_runtime PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/trainer.cpp

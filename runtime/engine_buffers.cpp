@@ -41,8 +41,12 @@ EngineBufferPlan planEngineBuffers(const ParamLayout& layout, int world, int sta
     }
     if (p.grad_block_slots > 0)
         p.grad_staging = p.embedding_slot + p.grad_block_slots * p.block_slot;
-    if (stage == 3)
-        p.gather = p.embedding_slot + p.block_slot;
+    // ZeRO-3 gathers each unit whole: the embedding slot plus a block slot, and with
+    // overlap_comm a second one into which the next unit is prefetched (param_gather.h).
+    if (stage == 3) {
+        p.gather_block_slots = overlap_comm ? 2 : 1;
+        p.gather = p.embedding_slot + p.gather_block_slots * p.block_slot;
+    }
     if (bf16)
         p.param_upcast = p.embedding_slot + p.block_slot;
     return p;

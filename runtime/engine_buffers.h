@@ -27,6 +27,7 @@ struct EngineBufferPlan {
     std::int64_t block_slot = 0;       // largest padded unit other than unit 0
     int grad_block_slots = 0;          // fp32 reduce-scatter buckets (stages 2-3)
     std::int64_t grad_staging = 0;     // fp32 gradient slots, total elements
+    int gather_block_slots = 0;        // stage 3: 1, or 2 with overlap_comm (prefetch)
     std::int64_t gather = 0;           // param dtype all-gather slots (stage 3)
     std::int64_t param_upcast = 0;     // fp32 copies of bf16 params the model reads
     bool grad_staging_is_comm = false; // the staging slots are reduce-scatter buckets

@@ -63,6 +63,14 @@ ZeroEngine::ZeroEngine(const TrainConfig& config, Communicator& comm, Kernels& k
         ledger, m_plan.grad_staging_is_comm ? MemCategory::CommBuffers : MemCategory::Workspace,
         m_plan.grad_staging);
     m_gradSlotOfUnit.assign(m_layout.units.size(), nullptr);
+    if (m_stage == 3) {
+        m_gather = std::make_unique<ParamGather>(
+            m_layout, comm, kernels, bf16(), m_plan.gather_block_slots, m_plan.embedding_slot,
+            m_plan.block_slot, m_shardOffsets,
+            bf16() ? static_cast<void*>(m_gatherH.data()) : m_gatherF.data(),
+            bf16() ? m_upcast.data() : nullptr);
+        m_gather->setShard(bf16() ? static_cast<const void*>(m_paramsH.data()) : m_paramsF.data());
+    }
 }
 
 ZeroEngine::~ZeroEngine() {
@@ -127,6 +135,8 @@ void ZeroEngine::setFullParams(const float* flat) {
     for (const auto& U : m_layout.units)
         setUnit(U.index, flat + U.offset);
     m_paramSlotUnit[0] = m_paramSlotUnit[1] = -1;
+    if (m_gather)
+        m_gather->invalidate();
 }
 
 void ZeroEngine::fullParams(float* flat) {
@@ -156,6 +166,8 @@ void ZeroEngine::beginStep() {
 
 void ZeroEngine::beginMicroStep(bool last) {
     m_lastMicro = last;
+    if (m_gather)
+        m_gather->setBackward(false);
     std::fill(m_gradSlotOfUnit.begin(), m_gradSlotOfUnit.end(), nullptr);
     m_nextBlockSlot = 0;
     m_bucketFirst = m_bucketLast = -1;
@@ -163,11 +175,13 @@ void ZeroEngine::beginMicroStep(bool last) {
 
 const float* ZeroEngine::params(int u) {
     const auto& U = m_layout.units[u];
-    if (m_stage < 3 && !bf16())
+    if (m_stage == 3)
+        return m_gather->acquire(u);
+    if (!bf16())
         return m_paramsF.data() + U.offset;
     const int slot = u == 0 ? 0 : 1;
     const std::int64_t slotOffset = slot == 0 ? 0 : m_plan.embedding_slot;
-    float* out = bf16() ? m_upcast.data() + slotOffset : m_gatherF.data() + slotOffset;
+    float* out = m_upcast.data() + slotOffset;
     if (m_paramSlotUnit[slot] == u)
         return out;
     if (m_paramSlotUnit[slot] != -1)
@@ -175,24 +189,16 @@ const float* ZeroEngine::params(int u) {
                                std::to_string(m_paramSlotUnit[slot]) +
                                " still holds its slot (missing release)");
     m_paramSlotUnit[slot] = u;
-    if (m_stage < 3) { // bf16: an fp32 view of the replicated bf16 params
-        m_kernels.toFloat(out, m_paramsH.data() + U.offset, U.padded_elems);
-        return out;
-    }
-    const std::int64_t S = slice(u);
-    if (bf16()) {
-        Bf16* g = m_gatherH.data() + slotOffset;
-        std::memcpy(g + m_rank * S, m_paramsH.data() + shardOffset(u), S * sizeof(Bf16));
-        m_comm.allGather(g, S, CommDType::BF16);
-        m_kernels.toFloat(out, g, U.padded_elems);
-    } else {
-        std::memcpy(out + m_rank * S, m_paramsF.data() + shardOffset(u), S * sizeof(float));
-        m_comm.allGather(out, S, CommDType::F32);
-    }
+    // bf16, stages 0-2: an fp32 view of the replicated bf16 params.
+    m_kernels.toFloat(out, m_paramsH.data() + U.offset, U.padded_elems);
     return out;
 }
 
 void ZeroEngine::release(int u) {
+    if (m_gather) {
+        m_gather->release(u);
+        return;
+    }
     const int slot = u == 0 ? 0 : 1;
     if (m_paramSlotUnit[slot] == u)
         m_paramSlotUnit[slot] = -1;
@@ -216,6 +222,8 @@ float* ZeroEngine::gradSlotFor(int u) {
 }
 
 float* ZeroEngine::grads(int u) {
+    if (m_gather)
+        m_gather->setBackward(true); // the model asks for gradients only in backward
     if (m_stage < 2 && !bf16())
         return m_gradsF.data() + m_layout.units[u].offset;
     return gradSlotFor(u);
@@ -376,6 +384,8 @@ EngineStepInfo ZeroEngine::finishStep(double lr, int t) {
     }
     syncParams();
     m_paramSlotUnit[0] = m_paramSlotUnit[1] = -1;
+    if (m_gather)
+        m_gather->invalidate();
     return info;
 }
 

@@ -11,9 +11,11 @@
 #include "runtime/engine_buffers.h"
 #include "runtime/gpt2.h"
 #include "runtime/ledger.h"
+#include "runtime/param_gather.h"
 #include "runtime/param_layout.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace zerolab {
@@ -119,8 +121,11 @@ private:
     LedgerBuffer<Bf16> m_gatherH;      // stage 3 bf16
     LedgerBuffer<float> m_upcast;      // bf16: fp32 copies the model reads
 
-    // Which unit each param slot (0 = embedding, 1 = block) holds, -1 when free.
+    // Stages 0-2 in bf16: which unit each fp32 upcast slot (0 = embedding, 1 = block)
+    // holds, -1 when free.
     int m_paramSlotUnit[2] = {-1, -1};
+    // Stage 3: the gather slots (and prefetch) the model's params() go through.
+    std::unique_ptr<ParamGather> m_gather;
     // Gradient slot of each unit in this micro-step, nullptr when none.
     std::vector<float*> m_gradSlotOfUnit;
     int m_nextBlockSlot = 0;

@@ -30,6 +30,7 @@ struct RunOutput {
     std::vector<double> losses;
     std::vector<float> params;
     std::vector<nlohmann::json> ranks; // the last step's per-rank rows
+    nlohmann::json comm;               // the last step's collective times
     std::int64_t psi = 0;
 };
 
@@ -42,8 +43,9 @@ fs::path workDir() {
     return dir;
 }
 
-std::string writeConfig(int stage, int accum, bool overlap, const std::string& tag,
-                        bool bf16 = false) {
+// zero: extra zero_optimization keys (allgather_partitions, reduce_scatter).
+std::string writeConfig(int stage, int accum, bool overlap, const std::string& tag, bool bf16,
+                        const nlohmann::json& zero) {
     nlohmann::json c = {
         {"bf16", {{"enabled", bf16}}},
         {"train_batch_size", kGlobalBatch},
@@ -61,6 +63,7 @@ std::string writeConfig(int stage, int accum, bool overlap, const std::string& t
           {"threads", 1},
           {"checkpoint_dir", (workDir() / "ckpt").string()}}},
     };
+    c["zero_optimization"].update(zero);
     const fs::path p = workDir() / ("cfg-" + tag + ".json");
     std::ofstream(p) << c.dump(2);
     return p.string();
@@ -78,12 +81,15 @@ std::vector<float> readLlmcParams(const std::string& path) {
     return p;
 }
 
-RunOutput train(int n, int stage, int accum, bool overlap = false, bool bf16 = false) {
-    const std::string tag = "n" + std::to_string(n) + "-s" + std::to_string(stage) + "-a" +
-                            std::to_string(accum) + (overlap ? "-o" : "") + (bf16 ? "-bf16" : "");
+RunOutput train(int n, int stage, int accum, bool overlap = false, bool bf16 = false,
+                const nlohmann::json& zero = nlohmann::json::object()) {
+    std::string tag = "n" + std::to_string(n) + "-s" + std::to_string(stage) + "-a" +
+                      std::to_string(accum) + (overlap ? "-o" : "") + (bf16 ? "-bf16" : "");
+    for (const auto& [k, v] : zero.items())
+        tag += "-" + k + "-" + v.dump();
     const std::string model = (workDir() / ("model-" + tag + ".bin")).string();
     auto r = test::runProcess(test::mpirunTrain(
-        n, {"--config", writeConfig(stage, accum, overlap, tag, bf16), "--db",
+        n, {"--config", writeConfig(stage, accum, overlap, tag, bf16, zero), "--db",
             (workDir() / "runs.db").string(), "--run-name", tag, "--export-model", model}));
     EXPECT_EQ(r.exit_code, 0) << tag << "\n" << r.err;
     RunOutput out;
@@ -94,6 +100,7 @@ RunOutput train(int n, int stage, int accum, bool overlap = false, bool bf16 = f
         if (j["type"] == "step") {
             out.losses.push_back(j["loss"].get<double>());
             out.ranks = j["ranks"].get<std::vector<nlohmann::json>>();
+            out.comm = j["comm"];
         } else if (j["type"] == "run") {
             out.psi = j["params"].get<std::int64_t>();
         }
@@ -193,6 +200,35 @@ TEST(ZeroOverlap, SameResultWithOverlap) {
         ASSERT_EQ(got.losses.size(), reference().losses.size());
         EXPECT_LT(relDiff(got.params, reference().params), 1e-5) << "stage " << stage;
         expectLedgerEqualsPlanner(got, 2); // a second reduce-scatter slot at stages 2-3
+    }
+}
+
+// The other collectives DESIGN.md allows: stage 1 all-reducing gradients instead of
+// reduce-scattering them, and one broadcast per owner instead of the all-gather.
+TEST(ZeroOptions, AllReduceAndBroadcastPathsMatchOneProcess) {
+    const std::vector<std::pair<int, nlohmann::json>> cases = {
+        {1, {{"reduce_scatter", false}}},
+        {1, {{"allgather_partitions", false}}},
+        {2, {{"allgather_partitions", false}}},
+    };
+    for (const auto& [stage, zero] : cases) {
+        for (bool overlap : {false, true}) {
+            const RunOutput got = train(3, stage, 3, overlap, false, zero);
+            ASSERT_EQ(got.losses.size(), reference().losses.size()) << zero.dump();
+            for (std::size_t i = 0; i < got.losses.size(); ++i)
+                EXPECT_NEAR(got.losses[i], reference().losses[i],
+                            1e-5 * std::abs(reference().losses[i]))
+                    << zero.dump() << " step " << i + 1;
+            EXPECT_LT(relDiff(got.params, reference().params), 1e-5) << zero.dump();
+            // The option really changed the collective, not only left the numbers alone.
+            if (zero.contains("reduce_scatter")) {
+                EXPECT_GT(got.comm["allreduce_ms"].get<double>(), 0);
+                EXPECT_EQ(got.comm["reduce_scatter_ms"].get<double>(), 0);
+            } else {
+                EXPECT_GT(got.comm["broadcast_ms"].get<double>(), 0);
+                EXPECT_EQ(got.comm["allgather_ms"].get<double>(), 0);
+            }
+        }
     }
 }
 

@@ -19,11 +19,13 @@
 #include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSlider>
 #include <QStackedWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -68,7 +70,7 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     : QWidget(parent), m_store(store), m_stack(new QStackedWidget(this)),
       m_loss(new TimeSeriesPlot), m_throughput(new TimeSeriesPlot), m_breakdown(new TimeSeriesPlot),
       m_memory(new MemoryBarChart), m_comm(new GroupedBarChart), m_busbw(new GroupedBarChart),
-      m_rss(new GroupedBarChart) {
+      m_rss(new GroupedBarChart), m_events(new EventsModel(this)) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(m_stack);
@@ -131,8 +133,24 @@ RunView::RunView(StoreClient* store, QWidget* parent)
                     2, 0, 1, 2);
     grid->addWidget(card(tr("Bus bandwidth per rank"), m_busbw), 3, 0);
     grid->addWidget(card(tr("Resident memory per rank"), m_rss), 3, 1);
+    auto* events = new QTableView;
+    events->setModel(m_events);
+    events->setSelectionBehavior(QAbstractItemView::SelectRows);
+    events->setAlternatingRowColors(true);
+    events->setShowGrid(false);
+    events->setWordWrap(false);
+    events->verticalHeader()->setVisible(false);
+    events->verticalHeader()->setDefaultSectionSize(22);
+    events->horizontalHeader()->setStretchLastSection(true);
+    events->setColumnWidth(EventsModel::Time, 150);
+    events->setColumnWidth(EventsModel::Level, 60);
+    events->setColumnWidth(EventsModel::Rank, 50);
+    grid->addWidget(
+        card(tr("Events"), events, tr("Start, checkpoints, commands, data epochs, errors")), 4, 0,
+        1, 2);
     for (int r = 0; r < 4; ++r)
         grid->setRowMinimumHeight(r, 270);
+    grid->setRowMinimumHeight(4, 200);
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
     layout->addLayout(grid, 1);
@@ -256,6 +274,7 @@ void RunView::openRun(qint64 runId) {
     m_ranks.clear();
     m_ranksStep = -1;
     m_lastEventId = 0;
+    m_events->clear();
     m_store->loadRun(runId);
 }
 
@@ -291,8 +310,10 @@ void RunView::onChunk(const RunChunk& chunk) {
     }
     m_record = chunk.record;
     m_segments = chunk.segments;
-    if (!chunk.events.empty())
+    if (!chunk.events.empty()) {
+        m_events->append(chunk.events);
         m_lastEventId = chunk.events.back().id;
+    }
     const bool following = m_ranksStep < 0 || m_rankStep->value() >= m_rankStep->maximum();
     if (chunk.ranksStep >= 0 && following) {
         m_ranksStep = chunk.ranksStep;

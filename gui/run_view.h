@@ -5,6 +5,7 @@
 // for the steps after its last one (StoreClient polls data_version).
 #pragma once
 
+#include "gui/events_model.h"
 #include "gui/run_data.h"
 
 #include <QWidget>
@@ -34,6 +35,7 @@ public:
     void openRun(qint64 runId);
     qint64 runId() const { return m_runId; }
     const StepColumns& steps() const { return m_steps; }
+    const EventsModel* events() const { return m_events; }
     const RunRecord& record() const { return m_record; }
     const std::vector<Segment>& segments() const { return m_segments; }
     // x axis: Metric::Step, WallTime or Tokens.
@@ -91,6 +93,7 @@ private:
     GroupedBarChart* m_comm;
     GroupedBarChart* m_busbw;
     GroupedBarChart* m_rss;
+    EventsModel* m_events;
 };
 
 // Exponential moving average with bias correction (as TensorBoard's smoothing).

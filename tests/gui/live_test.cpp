@@ -196,6 +196,17 @@ void LiveTest::realRunStartRestartStop() {
     QCOMPARE(ended.first().at(0).toInt(), 3);
     QCOMPARE(storedRun(m_db, runId).status, RunStatus::Stopped);
     QTRY_COMPARE_WITH_TIMEOUT(view->record().status, RunStatus::Stopped, 10000);
+    // The run view lists the run's events as they arrive: the start, the resume, the stop.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            for (const Event& e : view->events()->events())
+                if (QString::fromStdString(e.message).contains(
+                        QStringLiteral("stopped by request")))
+                    return true;
+            return false;
+        }(),
+        10000);
+    QVERIFY(view->events()->rowCount() >= 3);
 }
 
 void LiveTest::killedRankFailsTheRun() {

@@ -63,6 +63,7 @@ private slots:
     void missingLauncherIsAClearMessage();
     void realRunStartRestartStop();
     void killedRankFailsTheRun();
+    void runLeftRunningIsLiveAgainOnReopen();
     void scriptedStartExitWhenDone();
 
 private:
@@ -257,6 +258,46 @@ void LiveTest::killedRankFailsTheRun() {
                 ->visibleLines()
                 .join(QLatin1Char('\n'))
                 .contains(QStringLiteral("signal 9")));
+}
+
+// "Leave running" when the window closes: the job keeps training and writing the store,
+// and a new window follows it live again and can stop it through the store.
+void LiveTest::runLeftRunningIsLiveAgainOnReopen() {
+    qint64 runId = -1;
+    {
+        MainWindow window(false);
+        QSignalSpy opened(window.store(), &StoreClient::opened);
+        window.openStore(m_db);
+        QVERIFY(opened.wait(10000));
+        window.live()->setTrainProgram(QStringLiteral(ZEROLAB_BIN_DIR "/zerolab-train"));
+        window.setupView()->setText(nanoConfig(1000000, 1));
+        window.setupView()->form()->setWorld(2);
+        QString error;
+        QVERIFY2(window.startRun(&error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(window.runView()->steps().size() >= 3, kRunTimeoutMs);
+        runId = window.live()->runId();
+        window.live()->detach(); // what the close dialog's "Leave running" does
+    }
+    const std::int64_t before =
+        storedRun(m_db, runId).status == RunStatus::Running
+            ? RunReader(RunStore::open(m_db.toStdString(), OpenMode::ReadOnly)).summary(runId).steps
+            : -1;
+    QVERIFY2(before >= 3, "the run did not keep running after its window closed");
+
+    MainWindow again(false);
+    QSignalSpy opened(again.store(), &StoreClient::opened);
+    again.openStore(m_db);
+    QVERIFY(opened.wait(10000));
+    again.openRun(runId);
+    QTRY_VERIFY_WITH_TIMEOUT(again.live()->isLive() && again.live()->runId() == runId,
+                             kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(again.runView()->steps().size() > 0 &&
+                                 again.runView()->steps().last(Metric::Step) > double(before) + 5,
+                             kRunTimeoutMs);
+    QSignalSpy ended(again.live(), &LiveController::ended);
+    again.live()->stop(); // no process of ours: a stop command through the store
+    QTRY_COMPARE_WITH_TIMEOUT(storedRun(m_db, runId).status, RunStatus::Stopped, kRunTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(again.runView()->record().status, RunStatus::Stopped, 10000);
 }
 
 void LiveTest::scriptedStartExitWhenDone() {

@@ -115,19 +115,21 @@ void MpiCommunicator::progressLoop() {
             m_queue.pop_front();
             m_busy = true;
         }
-        std::exception_ptr error;
-        try {
-            s->job();
-        } catch (...) {
-            error = std::current_exception();
-        }
         // Idle again before the waiter wakes, so that its next blocking call can run inline.
-        {
-            std::lock_guard lock(m_queueMutex);
-            m_busy = false;
-        }
-        s->finish(error);
+        s->finish(runJob(*s));
     }
+}
+
+std::exception_ptr MpiCommunicator::runJob(CommHandle::State& s) {
+    std::exception_ptr error;
+    try {
+        s.job();
+    } catch (...) {
+        error = std::current_exception();
+    }
+    std::lock_guard lock(m_queueMutex);
+    m_busy = false;
+    return error;
 }
 
 CommHandle MpiCommunicator::enqueue(std::shared_ptr<CommHandle::State> s, bool exposed) {
@@ -162,16 +164,7 @@ void MpiCommunicator::runBlocking(std::shared_ptr<CommHandle::State> s, bool exp
         return;
     }
     const auto t0 = std::chrono::steady_clock::now();
-    std::exception_ptr error;
-    try {
-        s->job();
-    } catch (...) {
-        error = std::current_exception();
-    }
-    {
-        std::lock_guard lock(m_queueMutex);
-        m_busy = false;
-    }
+    const std::exception_ptr error = runJob(*s);
     if (exposed)
         recordWait(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                        .count());

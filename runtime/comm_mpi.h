@@ -8,6 +8,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mpi.h>
@@ -67,6 +68,9 @@ private:
     // (no thread handoff), else queues it behind the work in flight and waits.
     void runBlocking(std::shared_ptr<CommHandle::State> s, bool exposed);
     void progressLoop();
+    // Runs one job (on whichever thread holds the MPI turn), then marks the
+    // communicator idle; returns what the job threw.
+    std::exception_ptr runJob(CommHandle::State& s);
     void check(int rc, const char* what) const;
     void recordWait(double ms);
 

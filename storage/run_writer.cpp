@@ -8,6 +8,7 @@
 #include "storage/store_clock.h"
 
 #include <algorithm>
+#include <map>
 
 namespace zerolab {
 
@@ -22,12 +23,21 @@ constexpr double kHeartbeatEveryS = 1.0;
 // the default would sync several times a second.
 constexpr int kWalAutocheckpointPages = 10000;
 
-std::string insertRankSql() {
-    std::string sql = "INSERT INTO rank_steps (run_id, step, rank, " + rankValueColumns() +
-                      ") VALUES (?1, ?2, ?3";
-    for (int i = 0; i < kRankValueColumnCount; ++i)
-        sql += ", ?" + std::to_string(4 + i);
-    return sql + ")";
+// Rank rows go in multi-row INSERTs of up to this many rows: one statement step per
+// step instead of one per rank (the per-statement overhead was a tenth of ingest).
+constexpr int kRankRowsPerInsert = 64;
+constexpr int kRankRowParams = 3 + kRankValueColumnCount; // run_id, step, rank, values
+
+std::string insertRanksSql(int rows) {
+    std::string sql =
+        "INSERT INTO rank_steps (run_id, step, rank, " + rankValueColumns() + ") VALUES ";
+    for (int r = 0; r < rows; ++r) {
+        sql += r ? ", (" : "(";
+        for (int c = 0; c < kRankRowParams; ++c)
+            sql += c ? ", ?" : "?";
+        sql += ")";
+    }
+    return sql;
 }
 
 } // namespace
@@ -40,7 +50,6 @@ struct RunWriter::Impl {
                          "allreduce_ms, reduce_scatter_ms, allgather_ms, broadcast_ms, exposed_ms, "
                          "comm_bytes, busbw_gbps) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
                          "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"),
-          insertRank(db, insertRankSql()),
           beat(db, "UPDATE runs SET heartbeat_at = ?2 WHERE id = ?1"), begin(db, "BEGIN IMMEDIATE"),
           commit(db, "COMMIT") {
         db.exec("PRAGMA wal_autocheckpoint = " + std::to_string(kWalAutocheckpointPages));
@@ -55,7 +64,14 @@ struct RunWriter::Impl {
     RunStore store;
     SqliteDb& db;
     SqliteStatement insertStep;
-    SqliteStatement insertRank;
+    // Multi-row rank inserts, by row count (prepared on first use).
+    std::map<int, SqliteStatement> insertRanks;
+    SqliteStatement& insertRanksOf(int rows) {
+        auto it = insertRanks.find(rows);
+        if (it == insertRanks.end())
+            it = insertRanks.emplace(rows, SqliteStatement(db, insertRanksSql(rows))).first;
+        return it->second;
+    }
     SqliteStatement beat;
     // The step transaction's BEGIN and COMMIT, prepared once: at ~100k steps the parse
     // of a plain exec() is measurable.
@@ -166,17 +182,24 @@ void RunWriter::appendStep(const StepRecord& s) {
             st.bind(18, s.comm.broadcast_ms).bind(19, s.comm.exposed_ms).bind(20, s.comm_bytes);
             st.bind(21, s.busbw_gbps);
             st.run();
-            SqliteStatement& rk = m.insertRank;
-            for (const RankRecord& r : s.ranks) {
-                rk.bind(1, m.runId).bind(2, s.step).bind(3, r.rank).bind(4, r.host);
-                int col = 5;
-                for (long long bytes : r.mem.bytes)
-                    rk.bind(col++, static_cast<std::int64_t>(bytes));
-                for (std::int64_t v : {r.rss, r.device_used, r.peak})
-                    rk.bind(col++, v);
-                for (double ms : {r.comm.allreduce_ms, r.comm.reduce_scatter_ms,
-                                  r.comm.allgather_ms, r.comm.broadcast_ms, r.comm.exposed_ms})
-                    rk.bind(col++, ms);
+            for (std::size_t first = 0; first < s.ranks.size(); first += kRankRowsPerInsert) {
+                const int rows = static_cast<int>(
+                    std::min<std::size_t>(kRankRowsPerInsert, s.ranks.size() - first));
+                SqliteStatement& rk = m.insertRanksOf(rows);
+                for (int i = 0; i < rows; ++i) {
+                    const RankRecord& r = s.ranks[first + static_cast<std::size_t>(i)];
+                    int col = i * kRankRowParams + 1;
+                    rk.bind(col, m.runId).bind(col + 1, s.step).bind(col + 2, r.rank);
+                    rk.bind(col + 3, r.host);
+                    col += 4;
+                    for (long long bytes : r.mem.bytes)
+                        rk.bind(col++, static_cast<std::int64_t>(bytes));
+                    for (std::int64_t v : {r.rss, r.device_used, r.peak})
+                        rk.bind(col++, v);
+                    for (double ms : {r.comm.allreduce_ms, r.comm.reduce_scatter_ms,
+                                      r.comm.allgather_ms, r.comm.broadcast_ms, r.comm.exposed_ms})
+                        rk.bind(col++, ms);
+                }
                 rk.run();
             }
             const double now = unixNow();
@@ -188,7 +211,8 @@ void RunWriter::appendStep(const StepRecord& s) {
             m.commit.run();
         } catch (...) {
             m.insertStep.reset();
-            m.insertRank.reset();
+            for (auto& [rows, st] : m.insertRanks)
+                st.reset();
             m.db.exec("ROLLBACK");
             throw;
         }

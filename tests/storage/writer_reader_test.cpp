@@ -117,6 +117,23 @@ TEST_F(StoreRoundTrip, StepsAndRankRows) {
     EXPECT_THROW(r.run(id + 100), StoreError);
 }
 
+// Rank rows are inserted in multi-row statements of up to 64 rows: a world that needs
+// several of them (and a remainder) must store every rank's values exactly.
+TEST_F(StoreRoundTrip, ManyRanksSpanSeveralInserts) {
+    RunWriter w = writer();
+    const std::int64_t id = w.createRun(makeRunInfo("wide", 130));
+    w.beginSegment({0, 0, 130, 3, 1, 1, "start"});
+    for (int i = 0; i < 3; ++i)
+        w.appendStep(makeStep(i, 130));
+    RunReader r = reader();
+    for (int i = 0; i < 3; ++i) {
+        const auto rows = r.rankRows(id, i);
+        ASSERT_EQ(rows.size(), 130u) << "step " << i;
+        for (int k = 0; k < 130; ++k)
+            expectSameRank(rows[k], makeStep(i, 130).ranks[k]);
+    }
+}
+
 TEST_F(StoreRoundTrip, AppendBeforeSegmentIsAnError) {
     RunWriter w = writer();
     EXPECT_THROW(w.appendStep(makeStep(0, 1)), StoreError);

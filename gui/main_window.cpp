@@ -80,7 +80,7 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     m_dock->setWidget(m_runs);
     m_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable |
                         QDockWidget::DockWidgetFloatable);
-    m_runs->setMinimumWidth(280);
+    m_runs->setMinimumWidth(220);
     addDockWidget(Qt::LeftDockWidgetArea, m_dock);
     resizeDocks({m_dock}, {350}, Qt::Horizontal);
 

@@ -85,9 +85,10 @@ SetupView::SetupView(QWidget* parent)
     m_pathLabel->setObjectName(QStringLiteral("muted"));
     bar->addWidget(m_pathLabel, 1);
     auto* open = new QPushButton(tr("Open…"));
-    auto* import = new QPushButton(tr("Import DeepSpeed…"));
-    import->setToolTip(tr("Any DeepSpeed JSON: keys zerolab does not implement are listed as "
-                          "warnings and ignored."));
+    auto* import = new QPushButton(tr("Import…"));
+    import->setToolTip(
+        tr("Import any DeepSpeed JSON: keys zerolab does not implement are listed as "
+           "warnings and ignored."));
     auto* save = new QPushButton(tr("Save"));
     auto* saveAs = new QPushButton(tr("Save as…"));
     for (QPushButton* b : {open, import, save, saveAs})

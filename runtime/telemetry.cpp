@@ -1,4 +1,5 @@
-// Turning gathered rank metrics into the stored step and the JSON metric lines.
+// Turning gathered rank metrics into the stored step, and the run / event / end
+// metric lines (the step line is storage/metric_lines.h's).
 #include "runtime/telemetry.h"
 
 #include <cmath>
@@ -6,18 +7,6 @@
 namespace zerolab {
 
 namespace {
-
-nlohmann::json number(double x) {
-    return std::isfinite(x) ? nlohmann::json(x) : nullptr;
-}
-
-nlohmann::json commJson(const CommTimes& c) {
-    return {{"allreduce_ms", c.allreduce_ms},
-            {"reduce_scatter_ms", c.reduce_scatter_ms},
-            {"allgather_ms", c.allgather_ms},
-            {"broadcast_ms", c.broadcast_ms},
-            {"exposed_ms", c.exposed_ms}};
-}
 
 CommTimes commTimes(const RankMetrics& m) {
     CommTimes c;
@@ -84,41 +73,6 @@ StepRecord makeStepRecord(const StepContext& ctx, const std::vector<RankMetrics>
         s.ranks.push_back(std::move(rr));
     }
     return s;
-}
-
-nlohmann::json stepLine(const StepRecord& s) {
-    nlohmann::json comm = commJson(s.comm);
-    comm["bytes"] = s.comm_bytes;
-    comm["busbw_gbps"] = number(s.busbw_gbps);
-    nlohmann::json ranks = nlohmann::json::array();
-    for (const auto& r : s.ranks) {
-        nlohmann::json mem = nlohmann::json::object();
-        for (std::size_t c = 0; c < kMemCategoryCount; ++c)
-            mem[std::string(kMemCategoryNames[c])] = r.mem.bytes[c];
-        ranks.push_back({{"rank", r.rank},
-                         {"host", r.host},
-                         {"mem", mem},
-                         {"rss", r.rss},
-                         {"device_used", r.device_used},
-                         {"peak", r.peak},
-                         {"comm", commJson(r.comm)}});
-    }
-    return {{"type", "step"},
-            {"step", s.step},
-            {"segment", s.segment},
-            {"wall_time_s", s.wall_time_s},
-            {"tokens", s.tokens},
-            {"loss", number(s.loss)},
-            {"lr", number(s.lr)},
-            {"grad_norm", number(s.grad_norm)},
-            {"tokens_per_s", number(s.tokens_per_s)},
-            {"mfu", number(s.mfu)},
-            {"step_ms", number(s.step_ms)},
-            {"fwd_ms", number(s.fwd_ms)},
-            {"bwd_ms", number(s.bwd_ms)},
-            {"optim_ms", number(s.optim_ms)},
-            {"comm", comm},
-            {"ranks", ranks}};
 }
 
 nlohmann::json runLine(std::int64_t run_id, const RunInfo& info, const nlohmann::json& config) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "runtime/communicator.h"
+#include "storage/metric_lines.h"
 #include "storage/records.h"
 
 #include <nlohmann/json.hpp>
@@ -50,8 +51,7 @@ struct StepContext {
 // rank 0's, busbw from the mean times.
 StepRecord makeStepRecord(const StepContext& ctx, const std::vector<RankMetrics>& ranks);
 
-// Metric line protocol.
-nlohmann::json stepLine(const StepRecord& s);
+// Metric line protocol (the step line is storage/metric_lines.h's stepLine).
 nlohmann::json runLine(std::int64_t run_id, const RunInfo& info, const nlohmann::json& config);
 nlohmann::json eventLine(EventLevel level, int rank, const std::string& message);
 nlohmann::json endLine(RunStatus status, long long steps, const std::string& message);

@@ -1,6 +1,8 @@
 // CSV and JSONL writers for exportRun; steps are read in chunks of kChunkSteps.
 #include "storage/run_export.h"
 
+#include "storage/metric_lines.h"
+
 #include <nlohmann/json.hpp>
 
 #include <charconv>
@@ -28,10 +30,6 @@ std::string csvField(const std::string& s) {
     for (char c : s)
         q += c == '"' ? std::string("\"\"") : std::string(1, c);
     return q + "\"";
-}
-
-nlohmann::json jnum(double v) {
-    return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v);
 }
 
 // One JSON line; invalid UTF-8 in stored text is replaced rather than aborting the export.
@@ -81,49 +79,6 @@ std::vector<std::string> rankFields(const RankSample& s) {
     return f;
 }
 
-nlohmann::json rankJson(const RankRecord& r) {
-    nlohmann::json mem = nlohmann::json::object();
-    for (std::size_t i = 0; i < kMemCategoryCount; ++i)
-        mem[std::string(kMemCategoryNames[i])] = r.mem.bytes[i];
-    return {{"rank", r.rank},
-            {"host", r.host},
-            {"mem", mem},
-            {"rss", r.rss},
-            {"device_used", r.device_used},
-            {"peak", r.peak},
-            {"allreduce_ms", jnum(r.comm.allreduce_ms)},
-            {"reduce_scatter_ms", jnum(r.comm.reduce_scatter_ms)},
-            {"allgather_ms", jnum(r.comm.allgather_ms)},
-            {"broadcast_ms", jnum(r.comm.broadcast_ms)},
-            {"exposed_ms", jnum(r.comm.exposed_ms)}};
-}
-
-nlohmann::json stepJson(const StepRecord& s) {
-    return {{"type", "step"},
-            {"step", s.step},
-            {"segment", s.segment},
-            {"wall_time_s", jnum(s.wall_time_s)},
-            {"tokens", s.tokens},
-            {"loss", jnum(s.loss)},
-            {"lr", jnum(s.lr)},
-            {"grad_norm", jnum(s.grad_norm)},
-            {"tokens_per_s", jnum(s.tokens_per_s)},
-            {"mfu", jnum(s.mfu)},
-            {"step_ms", jnum(s.step_ms)},
-            {"fwd_ms", jnum(s.fwd_ms)},
-            {"bwd_ms", jnum(s.bwd_ms)},
-            {"optim_ms", jnum(s.optim_ms)},
-            {"comm",
-             {{"allreduce_ms", jnum(s.comm.allreduce_ms)},
-              {"reduce_scatter_ms", jnum(s.comm.reduce_scatter_ms)},
-              {"allgather_ms", jnum(s.comm.allgather_ms)},
-              {"broadcast_ms", jnum(s.comm.broadcast_ms)},
-              {"exposed_ms", jnum(s.comm.exposed_ms)},
-              {"bytes", s.comm_bytes},
-              {"busbw_gbps", jnum(s.busbw_gbps)}}},
-            {"ranks", nlohmann::json::array()}};
-}
-
 nlohmann::json runJson(const RunRecord& r, const std::vector<Segment>& segments) {
     nlohmann::json config = nlohmann::json::parse(r.info.config_json, nullptr, false);
     if (config.is_discarded())
@@ -150,8 +105,8 @@ nlohmann::json runJson(const RunRecord& r, const std::vector<Segment>& segments)
             {"pid", r.info.pid},
             {"tags", r.info.tags},
             {"notes", r.info.notes},
-            {"created_at", jnum(r.created_at)},
-            {"started_at", jnum(r.started_at)},
+            {"created_at", metricNumber(r.created_at)},
+            {"started_at", metricNumber(r.started_at)},
             {"segments", segs}};
 }
 
@@ -213,23 +168,23 @@ void exportRun(RunReader& reader, std::int64_t run_id, ExportFormat format, Expo
     forEachChunk(reader, run_id, true, [&](const auto& steps, const auto& ranks) {
         std::size_t k = 0;
         for (const StepRecord& s : steps) {
-            nlohmann::json j = stepJson(s);
+            nlohmann::json j = stepLine(s);
             for (; k < ranks.size() && ranks[k].step == s.step; ++k)
-                j["ranks"].push_back(rankJson(ranks[k].rank));
+                j["ranks"].push_back(rankLine(ranks[k].rank));
             out << line(j) << '\n';
         }
     });
     for (const Event& e : reader.events(run_id))
         out << line({{"type", "event"},
                      {"id", e.id},
-                     {"time", jnum(e.time)},
+                     {"time", metricNumber(e.time)},
                      {"level", std::string(eventLevelName(e.level))},
                      {"rank", e.rank},
                      {"message", e.message}})
             << '\n';
     out << line({{"type", "end"},
                  {"status", std::string(runStatusName(run.status))},
-                 {"ended_at", jnum(run.ended_at)},
+                 {"ended_at", metricNumber(run.ended_at)},
                  {"message", run.end_message}})
         << '\n';
 }

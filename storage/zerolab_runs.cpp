@@ -2,6 +2,7 @@
 // runs; RUN is an id or a unique name. Exit codes: 0 ok, 2 invalid input (arguments,
 // a bad or missing store file, an unknown run), 1 anything else.
 #include "storage/default_path.h"
+#include "storage/metric_lines.h"
 #include "storage/run_export.h"
 #include "storage/run_reader.h"
 
@@ -74,10 +75,6 @@ std::string joined(const std::vector<std::string>& items, const char* sep) {
     return out;
 }
 
-nlohmann::json jnum(double v) {
-    return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v);
-}
-
 nlohmann::json summaryJson(const RunSummary& s) {
     return {{"id", s.id},
             {"name", s.name},
@@ -85,12 +82,12 @@ nlohmann::json summaryJson(const RunSummary& s) {
             {"stage", s.stage},
             {"world", s.world},
             {"steps", s.steps},
-            {"last_loss", jnum(s.last_loss)},
-            {"median_tokens_per_s", jnum(s.median_tokens_per_s)},
-            {"created_at", jnum(s.created_at)},
-            {"started_at", jnum(s.started_at)},
-            {"ended_at", jnum(s.ended_at)},
-            {"duration_s", jnum(s.duration_s)},
+            {"last_loss", metricNumber(s.last_loss)},
+            {"median_tokens_per_s", metricNumber(s.median_tokens_per_s)},
+            {"created_at", metricNumber(s.created_at)},
+            {"started_at", metricNumber(s.started_at)},
+            {"ended_at", metricNumber(s.ended_at)},
+            {"duration_s", metricNumber(s.duration_s)},
             {"tags", s.tags},
             {"notes", s.notes},
             {"host", s.host}};

@@ -1,0 +1,22 @@
+// The step and rank objects of the metric line protocol (DESIGN.md, docs/metrics.md),
+// in one place: rank 0 of zerolab-train prints them live, `zerolab-runs export
+// --format jsonl` writes them back out of the store, so both speak the same format.
+#pragma once
+
+#include "storage/records.h"
+
+#include <nlohmann/json.hpp>
+
+namespace zerolab {
+
+// A measured number, or null when it is unknown (NaN) or not finite.
+nlohmann::json metricNumber(double v);
+
+// One rank's object: rank, host, mem {category: bytes}, rss, device_used, peak and
+// that rank's collective times.
+nlohmann::json rankLine(const RankRecord& r);
+
+// A `step` line; its `ranks` array holds s.ranks (empty when they were not read).
+nlohmann::json stepLine(const StepRecord& s);
+
+} // namespace zerolab

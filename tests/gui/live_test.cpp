@@ -68,6 +68,7 @@ private slots:
 
 private:
     void openStore(StoreClient& store);
+    bool openWithNano(MainWindow& window, int stage, int world);
     QTemporaryDir* m_dir = nullptr;
     QString m_db;
 };
@@ -150,16 +151,24 @@ void LiveTest::missingLauncherIsAClearMessage() {
     QCOMPARE(live.lastExit().failure->kind, LaunchFailureKind::LauncherMissing);
 }
 
-void LiveTest::realRunStartRestartStop() {
-    MainWindow window(false);
+// Shows the window on the test store with this build's zerolab-train and, in Setup, a
+// nano config at ZeRO `stage` on `world` ranks that trains until stopped.
+bool LiveTest::openWithNano(MainWindow& window, int stage, int world) {
     window.resize(1280, 800);
     window.show();
     QSignalSpy opened(window.store(), &StoreClient::opened);
     window.openStore(m_db);
-    QVERIFY(opened.wait(10000));
+    if (!opened.wait(10000))
+        return false;
     window.live()->setTrainProgram(QStringLiteral(ZEROLAB_BIN_DIR "/zerolab-train"));
-    window.setupView()->setText(nanoConfig(1000000, 1));
-    window.setupView()->form()->setWorld(2);
+    window.setupView()->setText(nanoConfig(1000000, stage));
+    window.setupView()->form()->setWorld(world);
+    return true;
+}
+
+void LiveTest::realRunStartRestartStop() {
+    MainWindow window(false);
+    QVERIFY(openWithNano(window, 1, 2));
     LiveController* live = window.live();
     QElapsedTimer clock;
     clock.start();
@@ -212,14 +221,7 @@ void LiveTest::realRunStartRestartStop() {
 
 void LiveTest::killedRankFailsTheRun() {
     MainWindow window(false);
-    window.resize(1280, 800);
-    window.show();
-    QSignalSpy opened(window.store(), &StoreClient::opened);
-    window.openStore(m_db);
-    QVERIFY(opened.wait(10000));
-    window.live()->setTrainProgram(QStringLiteral(ZEROLAB_BIN_DIR "/zerolab-train"));
-    window.setupView()->setText(nanoConfig(1000000, 2));
-    window.setupView()->form()->setWorld(3);
+    QVERIFY(openWithNano(window, 2, 3));
     QString error;
     QVERIFY2(window.startRun(&error), qPrintable(error));
     LiveController* live = window.live();
@@ -266,12 +268,7 @@ void LiveTest::runLeftRunningIsLiveAgainOnReopen() {
     qint64 runId = -1;
     {
         MainWindow window(false);
-        QSignalSpy opened(window.store(), &StoreClient::opened);
-        window.openStore(m_db);
-        QVERIFY(opened.wait(10000));
-        window.live()->setTrainProgram(QStringLiteral(ZEROLAB_BIN_DIR "/zerolab-train"));
-        window.setupView()->setText(nanoConfig(1000000, 1));
-        window.setupView()->form()->setWorld(2);
+        QVERIFY(openWithNano(window, 1, 2));
         QString error;
         QVERIFY2(window.startRun(&error), qPrintable(error));
         QTRY_VERIFY_WITH_TIMEOUT(window.runView()->steps().size() >= 3, kRunTimeoutMs);

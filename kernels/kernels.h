@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -18,6 +19,13 @@ namespace zerolab {
 class KernelError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
+};
+
+// Memory of a device with its own memory (cudaMemGetInfo): bytes in use by any process
+// and in total.
+struct DeviceMemory {
+    long long used = 0;
+    long long total = 0;
 };
 
 // Hyper-parameters of one Adam/AdamW step. Gradients are first multiplied by
@@ -63,6 +71,10 @@ public:
     virtual void copyToDevice(void* dst, const void* hostSrc, std::size_t bytes) = 0;
     virtual void copyToHost(void* hostDst, const void* src, std::size_t bytes) = 0;
     virtual void copyOnDevice(void* dst, const void* src, std::size_t bytes) = 0;
+    // Sets `bytes` bytes at device pointer p to zero.
+    virtual void fillZero(void* p, std::size_t bytes) = 0;
+    // The device's memory now, or nullopt where device memory is host memory (the CPU).
+    virtual std::optional<DeviceMemory> deviceMemory() = 0;
     // Waits for all work issued so far (a no-op on the CPU, whose calls are synchronous).
     virtual void synchronize() = 0;
 
@@ -140,6 +152,14 @@ public:
     virtual void toBf16(Bf16* out, const float* in, std::size_t n) = 0;
     // out = in (exact).
     virtual void toFloat(float* out, const Bf16* in, std::size_t n) = 0;
+    // dst = round-to-nearest-even(dst + src), the sum in fp32: accumulation into bf16
+    // gradients.
+    virtual void accumulate(Bf16* dst, const Bf16* src, std::size_t n) = 0;
+    virtual void accumulate(Bf16* dst, const float* src, std::size_t n) = 0;
+    // Narrows n floats to bf16 in the same memory: afterwards the buffer, read as Bf16*,
+    // holds round-to-nearest-even(original[i]) at i (its first 2n bytes; the rest is
+    // unspecified). For a bf16 collective on an fp32 gradient without a second buffer.
+    virtual void narrowToBf16InPlace(float* buf, std::size_t n) = 0;
     // y += alpha * x.
     virtual void axpy(float* y, float alpha, const float* x, std::size_t n) = 0;
     virtual void scale(float* x, float s, std::size_t n) = 0;

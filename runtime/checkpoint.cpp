@@ -160,10 +160,13 @@ std::string writeCheckpoint(const TrainConfig& config, ZeroEngine& engine, Commu
         h.elems = engine.ownedElems();
         SyncedFile f((tmp / optimName(comm.rank())).string());
         f.write(&h, sizeof h);
-        f.write(engine.optimM(), h.elems * sizeof(float));
-        f.write(engine.optimV(), h.elems * sizeof(float));
-        if (bf16)
-            f.write(engine.master(), h.elems * sizeof(float));
+        std::vector<float> owned(static_cast<std::size_t>(h.elems));
+        for (const OwnedState s : {OwnedState::OptimM, OwnedState::OptimV, OwnedState::Master}) {
+            if (s == OwnedState::Master && !bf16)
+                break;
+            engine.readOwned(s, owned.data());
+            f.write(owned.data(), h.elems * sizeof(float));
+        }
         myHash = f.close();
         mySize = static_cast<std::int64_t>(sizeof h + h.arrays * h.elems * sizeof(float));
     }
@@ -311,7 +314,9 @@ CheckpointMeta loadCheckpoint(const std::string& path, const TrainConfig& config
         }
         return *files[q];
     };
-    float* dst[3] = {engine.optimM(), engine.optimV(), engine.master()};
+    // Assembled on the host, then copied to the engine's memory in one go per array.
+    std::vector<std::vector<float>> owned(arrays,
+                                          std::vector<float>(engine.ownedElems(), 0.0f));
     std::vector<std::int64_t> oldShardOffset(old.units.size());
     for (std::size_t u = 0, acc = 0; u < old.units.size(); ++u) {
         oldShardOffset[u] = static_cast<std::int64_t>(acc);
@@ -335,7 +340,8 @@ CheckpointMeta loadCheckpoint(const std::string& path, const TrainConfig& config
                     static_cast<std::int64_t>(sizeof(OptimHeader)) +
                     (a * f.header.elems + inFile) * static_cast<std::int64_t>(sizeof(float));
                 f.in.seekg(pos);
-                f.in.read(reinterpret_cast<char*>(dst[a] + engine.ownedOffset(u) + (e - start)),
+                f.in.read(reinterpret_cast<char*>(owned[a].data() + engine.ownedOffset(u) +
+                                                  (e - start)),
                           (qEnd - e) * static_cast<std::int64_t>(sizeof(float)));
                 if (!f.in)
                     throw CheckpointError(f.path + ": short read at byte " + std::to_string(pos));
@@ -343,6 +349,9 @@ CheckpointMeta loadCheckpoint(const std::string& path, const TrainConfig& config
             e = qEnd;
         }
     }
+    const OwnedState order[3] = {OwnedState::OptimM, OwnedState::OptimV, OwnedState::Master};
+    for (int a = 0; a < arrays; ++a)
+        engine.writeOwned(order[a], owned[a].data());
     comm.barrier();
     return out;
 }

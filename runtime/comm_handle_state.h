@@ -20,6 +20,9 @@ struct CommHandle::State {
     std::exception_ptr error;
     // Called on the waiting (compute) thread with the milliseconds it was blocked.
     std::function<void(double)> onWaited;
+    // Run on the waiting thread once the job is done without error, before wait()
+    // returns: a wrapper's own completion (host staging copies its result back).
+    std::function<void()> then;
 
     void finish(std::exception_ptr e) {
         {
@@ -42,6 +45,11 @@ struct CommHandle::State {
                     .count());
         if (error)
             std::rethrow_exception(error);
+        if (then) {
+            auto next = std::move(then);
+            then = nullptr;
+            next();
+        }
     }
 };
 

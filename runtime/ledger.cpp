@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <new>
 
 namespace zerolab {
 
@@ -40,21 +39,6 @@ long long MemoryLedger::processRss() {
 }
 long long MemoryLedger::processPeakRss() {
     return procStatusKb("VmHWM:") * 1024;
-}
-
-// 64-byte alignment: AVX-512 loads and cache lines.
-void* ledgerAllocate(std::size_t bytes) {
-    if (bytes == 0)
-        return nullptr;
-    void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
-    if (!p)
-        throw std::bad_alloc();
-    std::memset(p, 0, bytes);
-    return p;
-}
-
-void ledgerFree(void* p) {
-    std::free(p);
 }
 
 } // namespace zerolab

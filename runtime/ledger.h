@@ -1,8 +1,11 @@
 // The per-rank memory ledger: every allocation of model states, activations,
 // communication buffers and workspace is counted under one MemCategory, so that
-// what the GUI plots is what this rank really holds. Also measures RSS and peak.
+// what the GUI plots is what this rank really holds. Buffers live in the memory of
+// the rank's Kernels (host memory for the CPU kernels, the GPU's for CUDA). Also
+// measures RSS and peak.
 #pragma once
 
+#include "kernels/kernels.h"
 #include "storage/mem_category.h"
 
 #include <cstddef>
@@ -14,12 +17,12 @@ namespace zerolab {
 
 class MemoryLedger;
 
-// An aligned host buffer whose bytes are counted in a ledger for its lifetime.
-// Move-only; ownership is exclusive. Not thread-safe against concurrent resize.
+// A zero-filled device buffer of `kernels` (Kernels::allocate) whose bytes are counted in
+// a ledger for its lifetime. Move-only; ownership is exclusive.
 template <typename T> class LedgerBuffer {
 public:
     LedgerBuffer() = default;
-    LedgerBuffer(MemoryLedger& ledger, MemCategory cat, std::size_t count);
+    LedgerBuffer(MemoryLedger& ledger, Kernels& kernels, MemCategory cat, std::size_t count);
     LedgerBuffer(LedgerBuffer&& o) noexcept { *this = std::move(o); }
     LedgerBuffer& operator=(LedgerBuffer&& o) noexcept;
     LedgerBuffer(const LedgerBuffer&) = delete;
@@ -35,6 +38,7 @@ public:
 
 private:
     MemoryLedger* m_ledger = nullptr;
+    Kernels* m_kernels = nullptr;
     MemCategory m_cat = MemCategory::Workspace;
     T* m_data = nullptr;
     std::size_t m_count = 0;
@@ -59,13 +63,14 @@ private:
     long long m_peak = 0;
 };
 
-void* ledgerAllocate(std::size_t bytes);
-void ledgerFree(void* p);
-
 template <typename T>
-LedgerBuffer<T>::LedgerBuffer(MemoryLedger& ledger, MemCategory cat, std::size_t count)
-    : m_ledger(&ledger), m_cat(cat), m_count(count) {
-    m_data = static_cast<T*>(ledgerAllocate(count * sizeof(T)));
+LedgerBuffer<T>::LedgerBuffer(MemoryLedger& ledger, Kernels& kernels, MemCategory cat,
+                              std::size_t count)
+    : m_ledger(&ledger), m_kernels(&kernels), m_cat(cat), m_count(count) {
+    if (count == 0)
+        return;
+    m_data = static_cast<T*>(kernels.allocate(count * sizeof(T)));
+    kernels.fillZero(m_data, count * sizeof(T));
     m_ledger->add(m_cat, static_cast<long long>(count * sizeof(T)));
 }
 
@@ -73,6 +78,7 @@ template <typename T> LedgerBuffer<T>& LedgerBuffer<T>::operator=(LedgerBuffer&&
     if (this != &o) {
         reset();
         m_ledger = o.m_ledger;
+        m_kernels = o.m_kernels;
         m_cat = o.m_cat;
         m_data = o.m_data;
         m_count = o.m_count;
@@ -86,7 +92,7 @@ template <typename T> LedgerBuffer<T>& LedgerBuffer<T>::operator=(LedgerBuffer&&
 template <typename T> void LedgerBuffer<T>::reset() {
     if (m_data) {
         m_ledger->sub(m_cat, static_cast<long long>(m_count * sizeof(T)));
-        ledgerFree(m_data);
+        m_kernels->release(m_data);
     }
     m_data = nullptr;
     m_count = 0;

@@ -2,7 +2,6 @@
 // order, so every rank takes the same decisions and issues the same collectives.
 #include "runtime/param_gather.h"
 
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -35,8 +34,8 @@ char* ParamGather::slotData(int slot) const {
 void ParamGather::startGather(int slot, int unit) {
     const std::int64_t S = m_layout.units[unit].padded_elems / m_world;
     const std::size_t esz = m_bf16 ? 2 : 4;
-    std::memcpy(slotData(slot) + m_rank * S * esz,
-                static_cast<const char*>(m_shard) + m_shardOffsets[unit] * esz, S * esz);
+    m_kernels.copyOnDevice(slotData(slot) + m_rank * S * esz,
+                           static_cast<const char*>(m_shard) + m_shardOffsets[unit] * esz, S * esz);
     m_slots[slot].unit = unit;
     m_slots[slot].pending =
         m_comm.startAllGather(slotData(slot), S, m_bf16 ? CommDType::BF16 : CommDType::F32);

@@ -6,6 +6,7 @@
 #include "runtime/config_check.h"
 #include "runtime/data_loader.h"
 #include "runtime/llmc_model_file.h"
+#include "runtime/train_backend.h"
 #include "runtime/trainer.h"
 #include "runtime/version.h"
 #include "storage/store_error.h"
@@ -14,6 +15,7 @@
 
 #include <exception>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -52,18 +54,23 @@ int train(const std::string& config_path, zerolab::TrainOptions options, int arg
     if (root)
         for (const auto& w : warnings)
             std::cerr << zerolab::formatDiagnostic(config_path, w) << "\n";
-    if (config.run.device != zerolab::Device::Cpu) {
-        // The CUDA kernels and NCCL communicator exist (docs/gpu.md), but the ZeRO engine
-        // does not place its buffers on a device yet: say so rather than train on the CPU.
-        if (root)
-            std::cerr << config_path
-                      << ": run.device: \"cuda\" is not supported by the training engine yet; "
-                         "use \"cpu\" (docs/gpu.md says what exists on GPUs)\n";
-        return 2;
-    }
     zerolab::installStopSignalHandlers();
+    std::unique_ptr<zerolab::TrainBackend> backend;
     try {
-        switch (zerolab::runTraining(config, options, comm)) {
+        backend = std::make_unique<zerolab::TrainBackend>(config, comm);
+    } catch (const zerolab::BackendError& e) {
+        if (root)
+            std::cerr << config_path << ": " << e.what() << "\n";
+        return 2; // every rank came to the same verdict
+    } catch (const std::exception& e) {
+        std::cerr << "zerolab-train: rank " << comm.rank() << " on " << comm.host() << ": "
+                  << e.what() << "\n";
+        if (comm.size() > 1)
+            zerolab::MpiSession::abort(1);
+        return 1;
+    }
+    try {
+        switch (zerolab::runTraining(config, options, backend->rank())) {
         case zerolab::TrainOutcome::Finished:
             return 0;
         case zerolab::TrainOutcome::Stopped:

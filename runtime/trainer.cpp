@@ -3,7 +3,6 @@
 // set lr) are made on rank 0 and broadcast so that all ranks act on the same step.
 #include "runtime/trainer.h"
 
-#include "kernels/cpu/gemm_peak.h"
 #include "kernels/kernels.h"
 #include "runtime/checkpoint.h"
 #include "runtime/data_loader.h"
@@ -16,6 +15,7 @@
 #include "storage/default_path.h"
 #include "storage/run_writer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -50,16 +50,6 @@ struct ControlMsg {
     int checkpoint = 0;
     double set_lr = -1; // < 0: no change
 };
-
-int defaultThreads(const TrainConfig& c) {
-    if (c.run.threads > 0)
-        return c.run.threads;
-    int local = 1;
-    if (const char* s = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE"))
-        local = std::max(1, std::atoi(s));
-    const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    return std::max(1, hw / local);
-}
 
 std::string defaultRunName(const TrainConfig& c) {
     const std::string model = c.model.preset.empty() ? "custom" : c.model.preset;
@@ -113,7 +103,9 @@ void installStopSignalHandlers() {
 }
 
 TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
-                         Communicator& comm) {
+                         const RankBackend& backend) {
+    Communicator& comm = *backend.comm;
+    Kernels& kernels = *backend.kernels;
     const int rank = comm.rank();
     const int world = comm.size();
     const int micro = config.batch.micro_batch;
@@ -124,11 +116,10 @@ TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
 
     Reporter rep(rank == 0);
     MemoryLedger ledger;
-    auto kernels = makeCpuKernels(defaultThreads(config));
     auto data = makeDataLoader(std::string(toString(config.data.type)), config.data.path,
                                shape.vocab_size, config.run.seed);
-    Gpt2 model(shape, micro, T, *kernels, ledger);
-    ZeroEngine engine(config, comm, *kernels, ledger);
+    Gpt2 model(shape, micro, T, kernels, ledger);
+    ZeroEngine engine(config, comm, kernels, ledger);
 
     // Where training starts: fresh, from an llm.c model file, or from a checkpoint.
     long long firstStep = 1;
@@ -148,8 +139,10 @@ TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
         engine.initParams(config.run.seed);
     }
 
-    // MFU's denominator: every rank's sgemm probe (the ranks share the machine's cores).
-    const double peak = comm.sumDouble(measureSgemmPeakFlops(512, 0.2));
+    // MFU's denominator: the ranks' shares of their devices' peaks; unknown if any is.
+    double peak = comm.sumDouble(backend.peak_flops.value_or(std::nan("")));
+    if (!std::isfinite(peak))
+        peak = 0; // MFU unknown
     const double psi = static_cast<double>(paramCount(shape));
     const double flopsPerToken = 6.0 * psi + 6.0 * shape.n_layer * T * shape.n_embd;
     const long long stepTokens = static_cast<long long>(G) * T;
@@ -186,6 +179,9 @@ TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
                       std::to_string(config.zero.stage) + ", " + info.precision + ", psi " +
                       std::to_string(info.params) + ", data " + data->describe() +
                       (resumed ? ", resumed at step " + std::to_string(resumed->step) : ""));
+        rep.event(EventLevel::Info, 0,
+                  "rank 0 runs on " + backend.description +
+                      (peak > 0 ? "" : "; MFU unknown (no peak FLOP/s for this device)"));
     }
 
     comm.broadcastBytes(&runId, sizeof runId, 0);
@@ -307,6 +303,15 @@ TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
                 return s.exposed_ms;
             };
             double fwdMs = 0, bwdMs = 0, lossPart = 0;
+            // Device memory in use, sampled at the step's fullest points (after each
+            // forward, with the activations live, and at its end): its peak is the step's.
+            long long deviceUsed = 0, devicePeak = 0;
+            auto sampleDevice = [&] {
+                if (const auto dm = kernels.deviceMemory()) {
+                    deviceUsed = dm->used;
+                    devicePeak = std::max(devicePeak, dm->used);
+                }
+            };
             engine.beginStep();
             for (int a = 0; a < accum; ++a) {
                 const int firstSeq = rank * (G / world) + a * micro;
@@ -314,11 +319,13 @@ TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
                 engine.beginMicroStep(a == accum - 1);
                 auto tf = Clock::now();
                 const float loss = model.forward(inputs.data(), targets.data(), engine);
+                sampleDevice();
                 fwdMs += msSince(tf) - exposedInPhase();
                 auto tb = Clock::now();
                 model.backward(inputs.data(), targets.data(), engine,
                                1.0f / static_cast<float>(accum * world));
                 engine.endMicroStep();
+                kernels.synchronize(); // device work counts in the phase that issued it
                 bwdMs += msSince(tb) - exposedInPhase();
                 lossPart += static_cast<double>(loss) / (accum * world);
             }
@@ -331,6 +338,8 @@ TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
             }
             const auto to = Clock::now();
             const EngineStepInfo info = engine.finishStep(lr, static_cast<int>(step));
+            kernels.synchronize();
+            sampleDevice();
             const double optimMs = msSince(to) - exposedInPhase();
             const double stepMs = msSince(t0);
             tokens += stepTokens;
@@ -353,7 +362,9 @@ TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
                 m.exposed_ms = cs.exposed_ms;
                 m.mem = ledger.current().bytes;
                 m.rss = MemoryLedger::processRss();
-                m.peak = MemoryLedger::processPeakRss();
+                m.device_used = deviceUsed;
+                // Host memory: the process's high-water mark; a device: this step's peak.
+                m.peak = kernels.deviceMemory() ? devicePeak : MemoryLedger::processPeakRss();
                 std::snprintf(m.host, sizeof m.host, "%s", comm.host().c_str());
                 std::vector<RankMetrics> all(rank == 0 ? world : 0);
                 comm.gatherBytes(&m, sizeof m, rank == 0 ? all.data() : nullptr);

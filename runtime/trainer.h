@@ -3,6 +3,7 @@
 // checkpoints. zerolab-train's main builds one and runs it.
 #pragma once
 
+#include "kernels/kernels.h"
 #include "runtime/communicator.h"
 #include "runtime/config.h"
 #include "storage/records.h"
@@ -23,6 +24,16 @@ struct TrainOptions {
     std::optional<int> steps; // overrides run.steps
 };
 
+// What one rank computes and communicates on (train_backend.h makes it).
+struct RankBackend {
+    Kernels* kernels = nullptr;
+    Communicator* comm = nullptr; // collectives on the kernels' memory; helpers on host memory
+    std::string description;      // for the run's first event, e.g. "cpu, 2 threads per rank, ..."
+    // This rank's share of the peak FLOP/s (the ranks on one device split it); nullopt when
+    // the device's peak is unknown, which makes MFU unknown.
+    std::optional<double> peak_flops;
+};
+
 // What the process should exit with (DESIGN.md: 0 ok, 3 stopped by request, 1 else).
 enum class TrainOutcome { Finished, Stopped, Failed };
 
@@ -34,6 +45,6 @@ void installStopSignalHandlers();
 // invalid input discovered late (data files, checkpoints): DataError, CheckpointError,
 // StoreError; the main maps those to exit code 2.
 TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
-                         Communicator& comm);
+                         const RankBackend& backend);
 
 } // namespace zerolab

@@ -1,38 +1,16 @@
 // ZeRO stages 0-3 over the Communicator. Unit u occupies [off_u, off_u + P_u) of the
 // full flat buffer, P_u a multiple of N; rank r owns the slice [r*S_u, (r+1)*S_u) of
 // every unit (S_u = P_u / N). Owned slices of consecutive units sit back to back in the
-// shard buffers, so shard offsets are prefix sums of S_u.
+// shard buffers, so shard offsets are prefix sums of S_u. Every buffer is device memory
+// of the Kernels; the host only computes offsets and issues ops and collectives.
 #include "runtime/zero_engine.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
 namespace zerolab {
-
-namespace {
-
-void addFloatIntoBf16(Bf16* dst, const float* src, std::int64_t n) {
-    for (std::int64_t i = 0; i < n; ++i)
-        dst[i] = bf16FromFloat(floatFromBf16(dst[i]) + src[i]);
-}
-
-void addBf16IntoBf16(Bf16* dst, const Bf16* src, std::int64_t n) {
-    for (std::int64_t i = 0; i < n; ++i)
-        dst[i] = bf16FromFloat(floatFromBf16(dst[i]) + floatFromBf16(src[i]));
-}
-
-// fp32 -> bf16 in the same memory. Sequential on purpose: element i's bf16 lands at
-// byte 2i, never ahead of float i+1 at byte 4(i+1).
-void narrowInPlace(float* buf, std::int64_t n) {
-    auto* out = reinterpret_cast<Bf16*>(buf);
-    for (std::int64_t i = 0; i < n; ++i)
-        out[i] = bf16FromFloat(buf[i]);
-}
-
-} // namespace
 
 ZeroEngine::ZeroEngine(const TrainConfig& config, Communicator& comm, Kernels& kernels,
                        MemoryLedger& ledger)
@@ -46,21 +24,22 @@ ZeroEngine::ZeroEngine(const TrainConfig& config, Communicator& comm, Kernels& k
         m_shardOffsets[u] = acc;
         acc += m_layout.units[u].padded_elems / m_world;
     }
+    Kernels& k = kernels;
     if (bf16()) {
-        m_paramsH = LedgerBuffer<Bf16>(ledger, MemCategory::Params, m_plan.params);
-        m_master = LedgerBuffer<float>(ledger, MemCategory::MasterParams, m_plan.master_params);
-        m_gradsH = LedgerBuffer<Bf16>(ledger, MemCategory::Grads, m_plan.grads);
-        m_gatherH = LedgerBuffer<Bf16>(ledger, MemCategory::CommBuffers, m_plan.gather);
-        m_upcast = LedgerBuffer<float>(ledger, MemCategory::Workspace, m_plan.param_upcast);
+        m_paramsH = LedgerBuffer<Bf16>(ledger, k, MemCategory::Params, m_plan.params);
+        m_master = LedgerBuffer<float>(ledger, k, MemCategory::MasterParams, m_plan.master_params);
+        m_gradsH = LedgerBuffer<Bf16>(ledger, k, MemCategory::Grads, m_plan.grads);
+        m_gatherH = LedgerBuffer<Bf16>(ledger, k, MemCategory::CommBuffers, m_plan.gather);
+        m_upcast = LedgerBuffer<float>(ledger, k, MemCategory::Workspace, m_plan.param_upcast);
     } else {
-        m_paramsF = LedgerBuffer<float>(ledger, MemCategory::Params, m_plan.params);
-        m_gradsF = LedgerBuffer<float>(ledger, MemCategory::Grads, m_plan.grads);
-        m_gatherF = LedgerBuffer<float>(ledger, MemCategory::CommBuffers, m_plan.gather);
+        m_paramsF = LedgerBuffer<float>(ledger, k, MemCategory::Params, m_plan.params);
+        m_gradsF = LedgerBuffer<float>(ledger, k, MemCategory::Grads, m_plan.grads);
+        m_gatherF = LedgerBuffer<float>(ledger, k, MemCategory::CommBuffers, m_plan.gather);
     }
-    m_m = LedgerBuffer<float>(ledger, MemCategory::OptimM, m_plan.optim_state);
-    m_v = LedgerBuffer<float>(ledger, MemCategory::OptimV, m_plan.optim_state);
+    m_m = LedgerBuffer<float>(ledger, k, MemCategory::OptimM, m_plan.optim_state);
+    m_v = LedgerBuffer<float>(ledger, k, MemCategory::OptimV, m_plan.optim_state);
     m_gradStaging = LedgerBuffer<float>(
-        ledger, m_plan.grad_staging_is_comm ? MemCategory::CommBuffers : MemCategory::Workspace,
+        ledger, k, m_plan.grad_staging_is_comm ? MemCategory::CommBuffers : MemCategory::Workspace,
         m_plan.grad_staging);
     m_gradSlotOfUnit.assign(m_layout.units.size(), nullptr);
     if (m_stage == 3) {
@@ -102,58 +81,91 @@ std::int64_t ZeroEngine::ownedStartInUnit(int unit) const {
 void ZeroEngine::setUnit(int u, const float* unit_full) {
     const auto& U = m_layout.units[u];
     const std::int64_t S = slice(u);
-    if (m_stage < 3) {
-        if (bf16())
-            m_kernels.toBf16(m_paramsH.data() + U.offset, unit_full, U.padded_elems);
-        else
-            std::memcpy(m_paramsF.data() + U.offset, unit_full, U.padded_elems * sizeof(float));
-    } else {
-        if (bf16())
-            m_kernels.toBf16(m_paramsH.data() + shardOffset(u), unit_full + m_rank * S, S);
-        else
-            std::memcpy(m_paramsF.data() + shardOffset(u), unit_full + m_rank * S,
-                        S * sizeof(float));
-    }
+    Kernels& k = m_kernels;
+    // Stages 0-2 keep the whole unit, stage 3 the owned slice.
+    const std::int64_t pOff = m_stage < 3 ? U.offset : shardOffset(u);
+    const float* src = m_stage < 3 ? unit_full : unit_full + m_rank * S;
+    const std::int64_t n = m_stage < 3 ? U.padded_elems : S;
     if (bf16())
-        std::memcpy(m_master.data() + ownedOffset(u), unit_full + ownedStartInUnit(u),
-                    ownedLength(u) * sizeof(float));
+        k.toBf16(m_paramsH.data() + pOff, src, n);
+    else
+        k.copyOnDevice(m_paramsF.data() + pOff, src, n * sizeof(float));
+    if (bf16())
+        k.copyOnDevice(m_master.data() + ownedOffset(u), unit_full + ownedStartInUnit(u),
+                       ownedLength(u) * sizeof(float));
 }
 
-void ZeroEngine::initParams(std::uint64_t seed) {
+LedgerBuffer<float> ZeroEngine::unitWorkspace() {
     std::int64_t largest = 0;
     for (const auto& U : m_layout.units)
         largest = std::max(largest, U.padded_elems);
-    LedgerBuffer<float> tmp(m_ledger, MemCategory::Workspace, largest);
+    return LedgerBuffer<float>(m_ledger, m_kernels, MemCategory::Workspace, largest);
+}
+
+void ZeroEngine::initParams(std::uint64_t seed) {
+    LedgerBuffer<float> unit = unitWorkspace();
+    std::vector<float> host(unit.size());
     for (const auto& U : m_layout.units) {
-        std::memset(tmp.data(), 0, U.padded_elems * sizeof(float));
-        initUnitParams(m_config.model.shape, U, seed, tmp.data());
-        setUnit(U.index, tmp.data());
+        std::fill(host.begin(), host.begin() + U.padded_elems, 0.0f);
+        initUnitParams(m_config.model.shape, U, seed, host.data());
+        m_kernels.copyToDevice(unit.data(), host.data(), U.padded_elems * sizeof(float));
+        setUnit(U.index, unit.data());
     }
+    m_kernels.synchronize();
 }
 
 void ZeroEngine::setFullParams(const float* flat) {
-    for (const auto& U : m_layout.units)
-        setUnit(U.index, flat + U.offset);
+    LedgerBuffer<float> unit = unitWorkspace();
+    for (const auto& U : m_layout.units) {
+        m_kernels.copyToDevice(unit.data(), flat + U.offset, U.padded_elems * sizeof(float));
+        setUnit(U.index, unit.data());
+    }
+    m_kernels.synchronize();
     m_paramSlotUnit[0] = m_paramSlotUnit[1] = -1;
     if (m_gather)
         m_gather->invalidate();
 }
 
 void ZeroEngine::fullParams(float* flat) {
+    LedgerBuffer<float> unit = unitWorkspace();
     for (const auto& U : m_layout.units) {
         const int u = U.index;
-        float* dst = flat + U.offset;
         if (bf16() || m_stage == 3) {
             // Owned slice from the master (bf16) or the param shard (fp32 stage 3), then gather.
             const float* src =
                 bf16() ? m_master.data() + ownedOffset(u) : m_paramsF.data() + shardOffset(u);
-            std::memcpy(dst + ownedStartInUnit(u), src, ownedLength(u) * sizeof(float));
+            m_kernels.copyOnDevice(unit.data() + ownedStartInUnit(u), src,
+                                   ownedLength(u) * sizeof(float));
             if (m_stage > 0)
-                m_comm.allGather(dst, slice(u), CommDType::F32);
+                m_comm.allGather(unit.data(), slice(u), CommDType::F32);
+            m_kernels.copyToHost(flat + U.offset, unit.data(), U.padded_elems * sizeof(float));
         } else {
-            std::memcpy(dst, m_paramsF.data() + U.offset, U.padded_elems * sizeof(float));
+            m_kernels.copyToHost(flat + U.offset, m_paramsF.data() + U.offset,
+                                 U.padded_elems * sizeof(float));
         }
     }
+}
+
+float* ZeroEngine::ownedArray(OwnedState s) {
+    switch (s) {
+    case OwnedState::OptimM:
+        return m_m.data();
+    case OwnedState::OptimV:
+        return m_v.data();
+    case OwnedState::Master:
+        if (!m_plan.master_params)
+            throw std::logic_error("ZeroEngine: an fp32 run has no master copy");
+        return m_master.data();
+    }
+    return nullptr;
+}
+
+void ZeroEngine::readOwned(OwnedState s, float* host) {
+    m_kernels.copyToHost(host, ownedArray(s), ownedElems() * sizeof(float));
+}
+
+void ZeroEngine::writeOwned(OwnedState s, const float* host) {
+    m_kernels.copyToDevice(ownedArray(s), host, ownedElems() * sizeof(float));
 }
 
 void ZeroEngine::beginStep() {
@@ -235,8 +247,8 @@ void ZeroEngine::completeReduce(PendingReduce& p) {
         return;
     const std::int64_t S = slice(p.unit);
     if (bf16())
-        addBf16IntoBf16(m_gradsH.data() + shardOffset(p.unit),
-                        reinterpret_cast<Bf16*>(p.slot) + m_rank * S, S);
+        m_kernels.accumulate(m_gradsH.data() + shardOffset(p.unit),
+                             reinterpret_cast<Bf16*>(p.slot) + m_rank * S, S);
     else
         m_kernels.axpy(m_gradsF.data() + shardOffset(p.unit), 1.0f, p.slot + m_rank * S, S);
     p.slot = nullptr;
@@ -286,7 +298,7 @@ void ZeroEngine::gradsReady(int u) {
         float* slot = m_gradSlotOfUnit[u];
         m_gradSlotOfUnit[u] = nullptr;
         if (bf16())
-            narrowInPlace(slot, U.padded_elems);
+            m_kernels.narrowToBf16InPlace(slot, U.padded_elems);
         PendingReduce p;
         p.handle = m_comm.startReduceScatter(slot, slice(u), gradDType());
         p.slot = slot;
@@ -297,7 +309,7 @@ void ZeroEngine::gradsReady(int u) {
         return;
     }
     if (bf16()) {
-        addFloatIntoBf16(m_gradsH.data() + U.offset, m_gradSlotOfUnit[u], U.padded_elems);
+        m_kernels.accumulate(m_gradsH.data() + U.offset, m_gradSlotOfUnit[u], U.padded_elems);
         m_gradSlotOfUnit[u] = nullptr;
     }
     if (!m_lastMicro || !m_config.zero.overlap_comm)

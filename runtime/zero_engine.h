@@ -20,6 +20,9 @@
 
 namespace zerolab {
 
+// The owned optimizer arrays a checkpoint saves and restores.
+enum class OwnedState { OptimM, OptimV, Master };
+
 // Per-step numbers the engine reports.
 struct EngineStepInfo {
     double grad_norm = 0; // global L2 norm of the averaged gradient, before clipping
@@ -28,6 +31,8 @@ struct EngineStepInfo {
 
 // One instance per rank; all ranks call every method in the same order (they are
 // collective). The compute thread is the only caller. Throws CommError, KernelError.
+// Every buffer is device memory of `kernels`, and the communicator's collectives run on
+// that memory (MPI on host memory for the CPU kernels; NCCL or host staging on a GPU).
 class ZeroEngine final : public UnitAccess {
 public:
     ZeroEngine(const TrainConfig& config, Communicator& comm, Kernels& kernels,
@@ -42,11 +47,11 @@ public:
 
     // GPT-2 initialisation (initUnitParams): identical values for any N and stage.
     void initParams(std::uint64_t seed);
-    // Loads parameters from a full fp32 flat buffer in this engine's padded layout (every
-    // rank passes the same values); the master copy (bf16) gets the fp32 values.
+    // Loads parameters from a full fp32 flat HOST buffer in this engine's padded layout
+    // (every rank passes the same values); the master copy (bf16) gets the fp32 values.
     void setFullParams(const float* flat);
-    // Collective: the full parameters as fp32 in this engine's padded layout on every rank
-    // (the fp32 master where it exists, else the params).
+    // Collective: the full parameters as fp32 in this engine's padded layout on every rank,
+    // into a HOST buffer (the fp32 master where it exists, else the params).
     void fullParams(float* flat);
 
     // A step is beginStep, then per micro-step beginMicroStep / model forward+backward /
@@ -68,10 +73,11 @@ public:
     // The owned optimizer state for checkpoints: this rank's slice of every unit, units
     // back to back (stage 0: the full buffers). Counts in elements.
     std::int64_t ownedElems() const;
-    float* optimM() { return m_m.data(); }
-    float* optimV() { return m_v.data(); }
-    // fp32 master shard (bf16 only; nullptr for fp32).
-    float* master() { return m_plan.master_params ? m_master.data() : nullptr; }
+    bool hasMaster() const { return m_plan.master_params > 0; }
+    // Copies one owned array (ownedElems() floats) to or from HOST memory. Master exists
+    // for bf16 only (std::logic_error otherwise).
+    void readOwned(OwnedState s, float* host);
+    void writeOwned(OwnedState s, const float* host);
     // Where unit u's owned slice starts in the owned buffers, and its length.
     std::int64_t ownedOffset(int unit) const;
     std::int64_t ownedLength(int unit) const;
@@ -89,7 +95,11 @@ private:
     CommDType gradDType() const { return bf16() ? CommDType::BF16 : CommDType::F32; }
     std::int64_t slice(int unit) const { return m_layout.units[unit].padded_elems / m_world; }
     std::int64_t shardOffset(int unit) const { return m_shardOffsets[unit]; }
+    // unit_full: the unit's whole fp32 params in device memory.
     void setUnit(int unit, const float* unit_full);
+    // A transient device buffer for the largest unit (counted as workspace).
+    LedgerBuffer<float> unitWorkspace();
+    float* ownedArray(OwnedState s);
     float* gradSlotFor(int unit);
     void completeReduce(PendingReduce& p);
     void waitPending();

@@ -41,6 +41,10 @@ void CpuKernels::copyOnDevice(void* dst, const void* src, std::size_t bytes) {
     std::memmove(dst, src, bytes);
 }
 
+void CpuKernels::fillZero(void* p, std::size_t bytes) {
+    std::memset(p, 0, bytes);
+}
+
 std::unique_ptr<Kernels> makeCpuKernels(int threads) {
     return std::make_unique<CpuKernels>(threads);
 }

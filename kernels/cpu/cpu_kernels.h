@@ -20,6 +20,8 @@ public:
     void copyToDevice(void* dst, const void* hostSrc, std::size_t bytes) override;
     void copyToHost(void* hostDst, const void* src, std::size_t bytes) override;
     void copyOnDevice(void* dst, const void* src, std::size_t bytes) override;
+    void fillZero(void* p, std::size_t bytes) override;
+    std::optional<DeviceMemory> deviceMemory() override { return std::nullopt; }
     void synchronize() override {}
 
     void encoderForward(float* out, const int* inp, const float* wte, const float* wpe, int B,
@@ -64,6 +66,9 @@ public:
 
     void toBf16(Bf16* out, const float* in, std::size_t n) override;
     void toFloat(float* out, const Bf16* in, std::size_t n) override;
+    void accumulate(Bf16* dst, const Bf16* src, std::size_t n) override;
+    void accumulate(Bf16* dst, const float* src, std::size_t n) override;
+    void narrowToBf16InPlace(float* buf, std::size_t n) override;
     void axpy(float* y, float alpha, const float* x, std::size_t n) override;
     void scale(float* x, float s, std::size_t n) override;
     void zero(float* x, std::size_t n) override;

@@ -91,6 +91,23 @@ void CudaKernels::copyOnDevice(void* dst, const void* src, std::size_t bytes) {
     ZEROLAB_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, m_stream));
 }
 
+std::string CudaKernels::deviceName() const {
+    cudaDeviceProp prop{};
+    ZEROLAB_CUDA_CHECK(cudaGetDeviceProperties(&prop, m_device));
+    return prop.name;
+}
+
+void CudaKernels::fillZero(void* p, std::size_t bytes) {
+    ZEROLAB_CUDA_CHECK(cudaMemsetAsync(p, 0, bytes, m_stream));
+}
+
+std::optional<DeviceMemory> CudaKernels::deviceMemory() {
+    std::size_t freeBytes = 0, totalBytes = 0;
+    ZEROLAB_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+    return DeviceMemory{static_cast<long long>(totalBytes - freeBytes),
+                        static_cast<long long>(totalBytes)};
+}
+
 void CudaKernels::synchronize() {
     ZEROLAB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
 }

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 
 namespace zerolab {
 
@@ -31,6 +32,8 @@ public:
     std::string_view name() const override { return "cuda"; }
     int threads() const override { return 1; }
     int device() const { return m_device; }
+    // cudaDeviceProp::name of device(), e.g. "NVIDIA H200" (the key of the peak table).
+    std::string deviceName() const;
     cudaStream_t stream() const { return m_stream; }
 
     void* allocate(std::size_t bytes) override;
@@ -38,6 +41,9 @@ public:
     void copyToDevice(void* dst, const void* hostSrc, std::size_t bytes) override;
     void copyToHost(void* hostDst, const void* src, std::size_t bytes) override;
     void copyOnDevice(void* dst, const void* src, std::size_t bytes) override;
+    void fillZero(void* p, std::size_t bytes) override;
+    // cudaMemGetInfo on device(): what every process on the device uses.
+    std::optional<DeviceMemory> deviceMemory() override;
     void synchronize() override;
 
     void encoderForward(float* out, const int* inp, const float* wte, const float* wpe, int B,
@@ -84,6 +90,11 @@ public:
 
     void toBf16(Bf16* out, const float* in, std::size_t n) override;
     void toFloat(float* out, const Bf16* in, std::size_t n) override;
+    void accumulate(Bf16* dst, const Bf16* src, std::size_t n) override;
+    void accumulate(Bf16* dst, const float* src, std::size_t n) override;
+    // A first 1024-element chunk in one block (all reads, a barrier, all writes), then
+    // doubling ranges [m, 2m), each one launch whose writes land on floats read before.
+    void narrowToBf16InPlace(float* buf, std::size_t n) override;
     void axpy(float* y, float alpha, const float* x, std::size_t n) override;
     void scale(float* x, float s, std::size_t n) override;
     void zero(float* x, std::size_t n) override;

@@ -1,5 +1,5 @@
-// Element-wise utilities on the device: bf16 conversions, axpy, scale, zero and
-// the sum of squares for global-norm clipping (two deterministic passes in double).
+// Element-wise utilities on the device: bf16 conversions and accumulation, axpy,
+// scale, zero and the sum of squares for global-norm clipping (two deterministic passes in double).
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/cuda_kernels.h"
 #include "kernels/cuda/device_util.cuh"
@@ -19,6 +19,39 @@ __global__ void toBf16Kernel(Bf16* out, const float* in, std::size_t n) {
 __global__ void toFloatKernel(float* out, const Bf16* in, std::size_t n) {
     for (std::size_t i = globalIndex(); i < n; i += gridStride())
         out[i] = cuda::toFloatDevice(in[i]);
+}
+
+template <typename T>
+__global__ void accumulateKernel(Bf16* dst, const T* src, std::size_t n) {
+    for (std::size_t i = globalIndex(); i < n; i += gridStride())
+        dst[i] = cuda::toBf16Device(cuda::toFloatDevice(dst[i]) + cuda::loadFloat(src, i));
+}
+
+constexpr std::size_t kNarrowHead = 1024;
+
+// One block: every thread reads its floats of [0, n) (n <= kNarrowHead) before any writes.
+__global__ void narrowHeadKernel(float* buf, std::size_t n) {
+    constexpr int kPer = kNarrowHead / cuda::kBlock;
+    float x[kPer];
+    for (int k = 0; k < kPer; ++k) {
+        const std::size_t i = threadIdx.x + static_cast<std::size_t>(k) * blockDim.x;
+        x[k] = i < n ? buf[i] : 0.0f;
+    }
+    __syncthreads();
+    Bf16* out = reinterpret_cast<Bf16*>(buf);
+    for (int k = 0; k < kPer; ++k) {
+        const std::size_t i = threadIdx.x + static_cast<std::size_t>(k) * blockDim.x;
+        if (i < n)
+            out[i] = cuda::toBf16Device(x[k]);
+    }
+}
+
+// Elements [begin, end) with end <= 2*begin: reads floats [begin, end), writes floats
+// [begin/2, end/2), which earlier launches have consumed.
+__global__ void narrowRangeKernel(float* buf, std::size_t begin, std::size_t end) {
+    Bf16* out = reinterpret_cast<Bf16*>(buf);
+    for (std::size_t i = begin + globalIndex(); i < end; i += gridStride())
+        out[i] = cuda::toBf16Device(buf[i]);
 }
 
 __global__ void axpyKernel(float* y, float alpha, const float* x, std::size_t n) {
@@ -70,6 +103,33 @@ void CudaKernels::toFloat(float* out, const Bf16* in, std::size_t n) {
         return;
     toFloatKernel<<<cuda::gridFor(n), cuda::kBlock, 0, m_stream>>>(out, in, n);
     ZEROLAB_CUDA_CHECK_LAUNCH("toFloatKernel");
+}
+
+void CudaKernels::accumulate(Bf16* dst, const Bf16* src, std::size_t n) {
+    if (n == 0)
+        return;
+    accumulateKernel<<<cuda::gridFor(n), cuda::kBlock, 0, m_stream>>>(dst, src, n);
+    ZEROLAB_CUDA_CHECK_LAUNCH("accumulateKernel<bf16>");
+}
+
+void CudaKernels::accumulate(Bf16* dst, const float* src, std::size_t n) {
+    if (n == 0)
+        return;
+    accumulateKernel<<<cuda::gridFor(n), cuda::kBlock, 0, m_stream>>>(dst, src, n);
+    ZEROLAB_CUDA_CHECK_LAUNCH("accumulateKernel<float>");
+}
+
+void CudaKernels::narrowToBf16InPlace(float* buf, std::size_t n) {
+    if (n == 0)
+        return;
+    const std::size_t head = n < kNarrowHead ? n : kNarrowHead;
+    narrowHeadKernel<<<1, cuda::kBlock, 0, m_stream>>>(buf, head);
+    ZEROLAB_CUDA_CHECK_LAUNCH("narrowHeadKernel");
+    for (std::size_t m = head; m < n; m *= 2) {
+        const std::size_t end = 2 * m < n ? 2 * m : n;
+        narrowRangeKernel<<<cuda::gridFor(end - m), cuda::kBlock, 0, m_stream>>>(buf, m, end);
+        ZEROLAB_CUDA_CHECK_LAUNCH("narrowRangeKernel");
+    }
 }
 
 void CudaKernels::axpy(float* y, float alpha, const float* x, std::size_t n) {

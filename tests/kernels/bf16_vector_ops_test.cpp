@@ -1,6 +1,7 @@
 // bf16 round-to-nearest-even at its edges (ties, carries into the exponent,
 // overflow, NaN, subnormals), the bulk conversions, and the vector utilities
-// (axpy, scale, zero, sum of squares) used by clipping and accumulation.
+// (axpy, scale, zero, sum of squares, bf16 accumulation, in-place narrowing) used by
+// clipping and accumulation.
 #include "kernels/kernels.h"
 #include "tests/kernels/test_util.h"
 
@@ -127,6 +128,58 @@ TEST(VectorOps, SumSquaresInDouble) {
             b[i] = bf16FromFloat(x[i]);
         EXPECT_DOUBLE_EQ(k->sumSquares(b.data(), n), want);
     }
+}
+
+TEST(VectorOps, Bf16AccumulationRoundsTheFp32Sum) {
+    auto k = makeCpuKernels(2);
+    for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{100'003}}) {
+        const auto a = test::Rng(41).uniform(n, -4, 4), b = test::Rng(42).uniform(n, -4, 4);
+        std::vector<Bf16> dst(n), src16(n), dst2(n);
+        std::vector<float> src32(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            dst[i] = dst2[i] = bf16FromFloat(static_cast<float>(a[i]));
+            src16[i] = bf16FromFloat(static_cast<float>(b[i]));
+            src32[i] = static_cast<float>(b[i]);
+        }
+        const std::vector<Bf16> before = dst;
+        k->accumulate(dst.data(), src16.data(), n);
+        k->accumulate(dst2.data(), src32.data(), n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const float base = floatFromBf16(before[i]);
+            ASSERT_EQ(dst[i].bits, bitsOf(base + floatFromBf16(src16[i]))) << "n " << n << " i " << i;
+            ASSERT_EQ(dst2[i].bits, bitsOf(base + src32[i])) << "n " << n << " i " << i;
+        }
+    }
+}
+
+TEST(VectorOps, NarrowInPlaceEqualsAConversionIntoAnotherBuffer) {
+    auto k = makeCpuKernels(2);
+    // Around the sequential head (4096) and the doubling rounds, and one large odd size.
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{4095},
+                          std::size_t{4096}, std::size_t{4097}, std::size_t{8193},
+                          std::size_t{(1u << 20) + 3}}) {
+        const auto x = test::Rng(43).uniform(n, -1e3, 1e3);
+        std::vector<float> buf(n);
+        for (std::size_t i = 0; i < n; ++i)
+            buf[i] = static_cast<float>(x[i]);
+        std::vector<Bf16> want(n);
+        k->toBf16(want.data(), buf.data(), n);
+        k->narrowToBf16InPlace(buf.data(), n);
+        const auto* got = reinterpret_cast<const Bf16*>(buf.data());
+        for (std::size_t i = 0; i < n; ++i)
+            ASSERT_EQ(got[i].bits, want[i].bits) << "n " << n << " i " << i;
+    }
+}
+
+TEST(VectorOps, FillZeroAndNoDeviceMemory) {
+    auto k = makeCpuKernels(1);
+    std::vector<unsigned char> bytes(37, 0xab);
+    k->fillZero(bytes.data() + 1, 35);
+    EXPECT_EQ(bytes.front(), 0xab);
+    EXPECT_EQ(bytes.back(), 0xab);
+    for (std::size_t i = 1; i < 36; ++i)
+        ASSERT_EQ(bytes[i], 0) << i;
+    EXPECT_FALSE(k->deviceMemory().has_value()); // host memory: RSS says what is used
 }
 
 TEST(VectorOps, MemoryRoundTrip) {

@@ -1,13 +1,15 @@
 // The CUDA optimizer, conversion and vector kernels against the CPU kernels:
 // AdamW / Adam (fp32 and mixed precision with bf16 or fp32 gradients) over
 // several steps, bf16 conversions bit for bit (ties, NaN, infinities), and the
-// utilities (axpy, scale, zero, sum of squares, device copies).
+// utilities (axpy, scale, zero, sum of squares, device copies, bf16 accumulation,
+// in-place narrowing, device memory).
 #include "tests/kernels_cuda/cuda_test_util.h"
 
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace zerolab {
@@ -167,6 +169,54 @@ TEST_F(CudaVectorOpsTest, SumSquaresInDouble) {
     EXPECT_EQ(gpu->sumSquares(gX.get(), kN), gpu->sumSquares(gX.get(), kN));
     EXPECT_EQ(gpu->sumSquares(gX.get(), 0), 0.0);
     EXPECT_EQ(gpu->sumSquares(gX.get(), 1), static_cast<double>(x[0]) * x[0]);
+}
+
+TEST_F(CudaVectorOpsTest, Bf16AccumulationMatchesBitForBit) {
+    Rng rng(207);
+    const FVec a = toFloat(rng.uniform(kN, -4, 4)), b = toFloat(rng.uniform(kN, -4, 4));
+    std::vector<Bf16> dst(kN), src16(kN);
+    for (std::size_t i = 0; i < kN; ++i) {
+        dst[i] = bf16FromFloat(a[i]);
+        src16[i] = bf16FromFloat(b[i]);
+    }
+    std::vector<Bf16> want16 = dst, want32 = dst;
+    cpu->accumulate(want16.data(), src16.data(), kN);
+    cpu->accumulate(want32.data(), b.data(), kN);
+    DeviceVec<Bf16> g16(*gpu, dst), g32(*gpu, dst), gSrc16(*gpu, src16);
+    DeviceVec<float> gSrc32(*gpu, b);
+    gpu->accumulate(g16.get(), gSrc16.get(), kN);
+    gpu->accumulate(g32.get(), gSrc32.get(), kN);
+    EXPECT_TRUE(sameBits(g16.host(), want16));
+    EXPECT_TRUE(sameBits(g32.host(), want32));
+}
+
+TEST_F(CudaVectorOpsTest, NarrowInPlaceMatchesBitForBit) {
+    // Inside the one-block head (1024), just past it, and over many doubling rounds.
+    for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{1025}, kN}) {
+        Rng rng(208);
+        const FVec x = toFloat(rng.uniform(n, -1e3, 1e3));
+        std::vector<Bf16> want(n);
+        cpu->toBf16(want.data(), x.data(), n);
+        DeviceVec<float> g(*gpu, x);
+        gpu->narrowToBf16InPlace(g.get(), n);
+        const FVec raw = g.host();
+        std::vector<Bf16> got(n);
+        std::memcpy(got.data(), raw.data(), n * sizeof(Bf16));
+        EXPECT_TRUE(sameBits(got, want)) << "n " << n;
+    }
+}
+
+TEST_F(CudaVectorOpsTest, FillZeroAndDeviceMemory) {
+    DeviceVec<float> g(*gpu, poisoned(1000));
+    gpu->fillZero(g.get() + 1, 998 * sizeof(float));
+    const FVec h = g.host();
+    EXPECT_TRUE(std::isnan(h.front()) && std::isnan(h.back()));
+    for (std::size_t i = 1; i < 999; ++i)
+        ASSERT_EQ(std::bit_cast<std::uint32_t>(h[i]), 0u) << i;
+    const auto mem = gpu->deviceMemory();
+    ASSERT_TRUE(mem.has_value());
+    EXPECT_GT(mem->used, 0);
+    EXPECT_GE(mem->total, mem->used);
 }
 
 TEST_F(CudaVectorOpsTest, CopiesRoundTrip) {

@@ -315,8 +315,7 @@ CheckpointMeta loadCheckpoint(const std::string& path, const TrainConfig& config
         return *files[q];
     };
     // Assembled on the host, then copied to the engine's memory in one go per array.
-    std::vector<std::vector<float>> owned(arrays,
-                                          std::vector<float>(engine.ownedElems(), 0.0f));
+    std::vector<std::vector<float>> owned(arrays, std::vector<float>(engine.ownedElems(), 0.0f));
     std::vector<std::int64_t> oldShardOffset(old.units.size());
     for (std::size_t u = 0, acc = 0; u < old.units.size(); ++u) {
         oldShardOffset[u] = static_cast<std::int64_t>(acc);
@@ -340,9 +339,9 @@ CheckpointMeta loadCheckpoint(const std::string& path, const TrainConfig& config
                     static_cast<std::int64_t>(sizeof(OptimHeader)) +
                     (a * f.header.elems + inFile) * static_cast<std::int64_t>(sizeof(float));
                 f.in.seekg(pos);
-                f.in.read(reinterpret_cast<char*>(owned[a].data() + engine.ownedOffset(u) +
-                                                  (e - start)),
-                          (qEnd - e) * static_cast<std::int64_t>(sizeof(float)));
+                f.in.read(
+                    reinterpret_cast<char*>(owned[a].data() + engine.ownedOffset(u) + (e - start)),
+                    (qEnd - e) * static_cast<std::int64_t>(sizeof(float)));
                 if (!f.in)
                     throw CheckpointError(f.path + ": short read at byte " + std::to_string(pos));
             }

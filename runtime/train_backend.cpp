@@ -47,8 +47,8 @@ void TrainBackend::makeCpu(const TrainConfig& config, Communicator& mpi) {
     m_kernels = makeCpuKernels(cpuThreads(config));
     m_view.kernels = m_kernels.get();
     m_view.comm = &mpi;
-    m_view.description = "cpu, " + std::to_string(m_kernels->threads()) +
-                         " threads per rank, MPI collectives";
+    m_view.description =
+        "cpu, " + std::to_string(m_kernels->threads()) + " threads per rank, MPI collectives";
     // The ranks share the machine's cores: each measures what it gets.
     m_view.peak_flops = measureSgemmPeakFlops(512, 0.2);
 }
@@ -61,12 +61,12 @@ void TrainBackend::makeCuda(const TrainConfig& config, Communicator& mpi) {
     // Every rank must reach the same verdict before anybody throws: one all-reduce.
     const double worst = -mpi.sumDouble(rc == cudaSuccess && devices > 0 ? 0.0 : -1.0);
     if (worst > 0)
-        throw BackendError(
-            "run.device: \"cuda\", but " +
-            std::string(rc != cudaSuccess ? std::string("CUDA cannot start on ") + mpi.host() +
-                                                ": " + cudaGetErrorString(rc)
-                                          : "a rank's host has no CUDA device") +
-            " (use \"cpu\")");
+        throw BackendError("run.device: \"cuda\", but " +
+                           std::string(rc != cudaSuccess
+                                           ? std::string("CUDA cannot start on ") + mpi.host() +
+                                                 ": " + cudaGetErrorString(rc)
+                                           : "a rank's host has no CUDA device") +
+                           " (use \"cpu\")");
     const LocalPlacement place = findLocalPlacement(mpi);
     const GpuShare share = gpuShareFor(place, devices);
     // NCCL wants one GPU per rank; decided on every rank alike (any host short of GPUs
@@ -90,12 +90,12 @@ void TrainBackend::makeCuda(const TrainConfig& config, Communicator& mpi) {
     const std::string name = cuda.deviceName();
     m_view.kernels = m_kernels.get();
     m_view.comm = m_comm.get();
-    m_view.description = "cuda device " + std::to_string(cuda.device()) + " (" + name + "), " + path;
+    m_view.description =
+        "cuda device " + std::to_string(cuda.device()) + " (" + name + "), " + path;
     // The matrix products run in fp32 (no TF32) whatever the precision; MFU is quoted
     // against the precision the run trains in, as is customary (bf16 runs: the bf16 peak).
-    const auto peak = devicePeakFlops(name, config.precision == Precision::Bf16Mixed
-                                                ? PeakPrecision::Bf16
-                                                : PeakPrecision::Fp32);
+    const auto peak = devicePeakFlops(
+        name, config.precision == Precision::Bf16Mixed ? PeakPrecision::Bf16 : PeakPrecision::Fp32);
     if (peak)
         m_view.peak_flops = *peak / share.ranks_on_device;
 }

@@ -21,8 +21,7 @@ __global__ void toFloatKernel(float* out, const Bf16* in, std::size_t n) {
         out[i] = cuda::toFloatDevice(in[i]);
 }
 
-template <typename T>
-__global__ void accumulateKernel(Bf16* dst, const T* src, std::size_t n) {
+template <typename T> __global__ void accumulateKernel(Bf16* dst, const T* src, std::size_t n) {
     for (std::size_t i = globalIndex(); i < n; i += gridStride())
         dst[i] = cuda::toBf16Device(cuda::toFloatDevice(dst[i]) + cuda::loadFloat(src, i));
 }

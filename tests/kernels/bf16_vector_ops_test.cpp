@@ -146,7 +146,8 @@ TEST(VectorOps, Bf16AccumulationRoundsTheFp32Sum) {
         k->accumulate(dst2.data(), src32.data(), n);
         for (std::size_t i = 0; i < n; ++i) {
             const float base = floatFromBf16(before[i]);
-            ASSERT_EQ(dst[i].bits, bitsOf(base + floatFromBf16(src16[i]))) << "n " << n << " i " << i;
+            ASSERT_EQ(dst[i].bits, bitsOf(base + floatFromBf16(src16[i])))
+                << "n " << n << " i " << i;
             ASSERT_EQ(dst2[i].bits, bitsOf(base + src32[i])) << "n " << n << " i " << i;
         }
     }
@@ -155,9 +156,9 @@ TEST(VectorOps, Bf16AccumulationRoundsTheFp32Sum) {
 TEST(VectorOps, NarrowInPlaceEqualsAConversionIntoAnotherBuffer) {
     auto k = makeCpuKernels(2);
     // Around the sequential head (4096) and the doubling rounds, and one large odd size.
-    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{4095},
-                          std::size_t{4096}, std::size_t{4097}, std::size_t{8193},
-                          std::size_t{(1u << 20) + 3}}) {
+    for (std::size_t n :
+         {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{4095}, std::size_t{4096},
+          std::size_t{4097}, std::size_t{8193}, std::size_t{(1u << 20) + 3}}) {
         const auto x = test::Rng(43).uniform(n, -1e3, 1e3);
         std::vector<float> buf(n);
         for (std::size_t i = 0; i < n; ++i)

@@ -78,16 +78,16 @@ ProcessResult runTool(const std::string& tool, const std::string& args) {
     return runProcess(argv);
 }
 
-std::vector<std::string> mpirunTrain(int n, const std::vector<std::string>& args) {
-    std::vector<std::string> argv = {ZEROLAB_MPIEXEC,
-                                     "-np",
-                                     std::to_string(n),
-                                     "--oversubscribe",
-                                     "--bind-to",
-                                     "none",
-                                     std::string(ZEROLAB_BIN_DIR) + "/zerolab-train"};
+std::vector<std::string> mpirun(int n, const std::string& program,
+                                const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {
+        ZEROLAB_MPIEXEC, "-np", std::to_string(n), "--oversubscribe", "--bind-to", "none", program};
     argv.insert(argv.end(), args.begin(), args.end());
     return argv;
+}
+
+std::vector<std::string> mpirunTrain(int n, const std::vector<std::string>& args) {
+    return mpirun(n, std::string(ZEROLAB_BIN_DIR) + "/zerolab-train", args);
 }
 
 } // namespace zerolab::test

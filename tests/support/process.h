@@ -34,6 +34,10 @@ private:
     std::string m_err;
 };
 
+// mpirun -np n --oversubscribe --bind-to none <program> args...
+std::vector<std::string> mpirun(int n, const std::string& program,
+                                const std::vector<std::string>& args);
+
 // mpirun -np n --oversubscribe <bin_dir>/zerolab-train args...
 std::vector<std::string> mpirunTrain(int n, const std::vector<std::string>& args);
 

@@ -1,0 +1,145 @@
+// mpirun jobs of zerolab-train for the engine tests, and their shared checks.
+#include "tests/engine/engine_runs.h"
+
+#include "tests/support/process.h"
+
+#include "runtime/config.h"
+#include "runtime/model_shape.h"
+#include "runtime/planner.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace zerolab::test {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path workDir() {
+    static const fs::path dir = [] {
+        fs::path d = fs::temp_directory_path() / ("zerolab-engine-" + std::to_string(getpid()));
+        fs::create_directories(d);
+        return d;
+    }();
+    return dir;
+}
+
+// zero: extra zero_optimization keys (allgather_partitions, reduce_scatter).
+std::string writeConfig(int stage, int accum, bool overlap, const std::string& tag, bool bf16,
+                        const nlohmann::json& zero, const std::string& device) {
+    nlohmann::json c = {
+        {"bf16", {{"enabled", bf16}}},
+        {"train_batch_size", kGlobalBatch},
+        {"gradient_accumulation_steps", accum},
+        {"optimizer", {{"type", "AdamW"}, {"params", {{"lr", 3e-3}, {"weight_decay", 0.01}}}}},
+        {"gradient_clipping", 1.0},
+        {"zero_optimization",
+         {{"stage", stage}, {"overlap_comm", overlap}, {"reduce_bucket_size", 20000}}},
+        {"model", {{"preset", "nano"}, {"seq_len", 16}}},
+        {"data", {{"type", "synthetic"}}},
+        {"run",
+         {{"steps", kSteps},
+          {"device", device},
+          {"seed", 7},
+          {"log_every", 1},
+          {"threads", 1},
+          {"checkpoint_dir", (workDir() / "ckpt").string()}}},
+    };
+    c["zero_optimization"].update(zero);
+    const fs::path p = workDir() / ("cfg-" + tag + ".json");
+    std::ofstream(p) << c.dump(2);
+    return p.string();
+}
+
+std::vector<float> readLlmcParams(const std::string& path) {
+    if (!fs::exists(path))
+        return {};
+    std::ifstream in(path, std::ios::binary);
+    in.seekg(0, std::ios::end);
+    const auto size = static_cast<std::size_t>(in.tellg());
+    std::vector<float> p((size - 256 * sizeof(int)) / sizeof(float));
+    in.seekg(256 * sizeof(int));
+    in.read(reinterpret_cast<char*>(p.data()), static_cast<std::streamsize>(p.size() * 4));
+    return p;
+}
+
+} // namespace
+
+RunOutput train(int n, int stage, int accum, bool overlap, bool bf16, const nlohmann::json& zero,
+                const std::string& device) {
+    std::string tag = "n" + std::to_string(n) + "-s" + std::to_string(stage) + "-a" +
+                      std::to_string(accum) + (overlap ? "-o" : "") + (bf16 ? "-bf16" : "") +
+                      (device == "cpu" ? "" : "-" + device);
+    for (const auto& [k, v] : zero.items())
+        tag += "-" + k + "-" + v.dump();
+    const std::string model = (workDir() / ("model-" + tag + ".bin")).string();
+    auto r = runProcess(mpirunTrain(
+        n, {"--config", writeConfig(stage, accum, overlap, tag, bf16, zero, device), "--db",
+            (workDir() / "runs.db").string(), "--run-name", tag, "--export-model", model}));
+    EXPECT_EQ(r.exit_code, 0) << tag << "\n" << r.err;
+    RunOutput out;
+    out.config_path = (workDir() / ("cfg-" + tag + ".json")).string();
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+        const auto j = nlohmann::json::parse(line); // stdout holds nothing but JSON lines
+        if (j["type"] == "step") {
+            out.losses.push_back(j["loss"].get<double>());
+            out.ranks = j["ranks"].get<std::vector<nlohmann::json>>();
+            out.comm = j["comm"];
+        } else if (j["type"] == "event") {
+            out.events.push_back(j["message"].get<std::string>());
+        } else if (j["type"] == "run") {
+            out.psi = j["params"].get<std::int64_t>();
+        }
+    }
+    out.params = readLlmcParams(model);
+    return out;
+}
+
+double relDiff(const std::vector<float>& a, const std::vector<float>& b) {
+    double num = 0, den = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        num += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
+        den += double(b[i]) * b[i];
+    }
+    return std::sqrt(num / den);
+}
+
+// DESIGN.md fp32 model states per rank (K = 8): 0: 16psi; 1: 8psi + 8psi/N;
+// 2: 4psi + 12psi/N; 3: 16psi/N.
+double designModelStates(int stage, double psi, int n) {
+    switch (stage) {
+    case 0:
+        return 16 * psi;
+    case 1:
+        return 8 * psi + 8 * psi / n;
+    case 2:
+        return 4 * psi + 12 * psi / n;
+    default:
+        return 16 * psi / n;
+    }
+}
+
+// The planner's forecast for zerolab's own GPT-2 is what each rank's ledger holds:
+// every category, byte for byte.
+void expectLedgerEqualsPlanner(const RunOutput& got, int n) {
+    const ConfigResult cfg = loadConfigFile(got.config_path, n);
+    ASSERT_TRUE(cfg.ok());
+    const Plan p = plan(planInputFromConfig(*cfg.config));
+    const MemBreakdown& want = p.stages[cfg.config->zero.stage].per_rank;
+    for (const auto& r : got.ranks)
+        for (std::size_t c = 0; c < kMemCategoryCount; ++c) {
+            const std::string name(kMemCategoryNames[c]);
+            EXPECT_EQ(r["mem"][name].get<long long>(), want.bytes[c])
+                << name << ", rank " << r["rank"] << ", stage " << cfg.config->zero.stage << ", n "
+                << n;
+        }
+}
+
+} // namespace zerolab::test

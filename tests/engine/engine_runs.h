@@ -1,0 +1,44 @@
+// Real mpirun jobs of zerolab-train on the engine tests' fixed setup (nano, seq 16,
+// global batch 36, 4 steps, AdamW with clipping): their loss curves, exported
+// parameters, last per-rank rows and events, and the checks shared by the CPU and
+// GPU equivalence tests.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace zerolab::test {
+
+inline constexpr int kGlobalBatch = 36; // divisible by N * accumulation for N <= 4, accum 1, 3
+inline constexpr int kSteps = 4;
+
+struct RunOutput {
+    std::string config_path;
+    std::vector<double> losses;
+    std::vector<float> params;
+    std::vector<nlohmann::json> ranks; // the last step's per-rank rows
+    nlohmann::json comm;               // the last step's collective times
+    std::vector<std::string> events;   // the event lines' messages
+    std::int64_t psi = 0;
+};
+
+// One job of n ranks. zero: extra zero_optimization keys (allgather_partitions,
+// reduce_scatter); device: run.device.
+RunOutput train(int n, int stage, int accum, bool overlap = false, bool bf16 = false,
+                const nlohmann::json& zero = nlohmann::json::object(),
+                const std::string& device = "cpu");
+
+// Relative L2 distance of a from b.
+double relDiff(const std::vector<float>& a, const std::vector<float>& b);
+
+// DESIGN.md fp32 model-state bytes per rank (K = 8).
+double designModelStates(int stage, double psi, int n);
+
+// The planner's forecast for zerolab's own GPT-2 is what each rank's ledger holds:
+// every category, byte for byte (gtest expectations).
+void expectLedgerEqualsPlanner(const RunOutput& got, int n);
+
+} // namespace zerolab::test

@@ -1,22 +1,15 @@
-// Backend choice for zerolab-train. The CUDA half exists where the build has CUDA
-// (ZEROLAB_HAVE_CUDA); elsewhere run.device "cuda" is refused with the reason.
+// Backend choice for zerolab-train. The CUDA half (train_backend_cuda.cpp) is a module
+// built where the build has CUDA; elsewhere run.device "cuda" is refused with the reason.
 #include "runtime/train_backend.h"
 
 #include "kernels/cpu/gemm_peak.h"
-#include "runtime/comm_staged.h"
-#include "runtime/device_info.h"
-#include "runtime/local_ranks.h"
-
-#if ZEROLAB_HAVE_CUDA
-#include "kernels/cuda/cuda_kernels.h"
-#include "runtime/comm_nccl.h"
-
-#include <cuda_runtime_api.h>
-#endif
 
 #include <algorithm>
 #include <cstdlib>
+#include <dlfcn.h>
+#include <filesystem>
 #include <thread>
+#include <unistd.h>
 
 namespace zerolab {
 
@@ -53,61 +46,37 @@ void TrainBackend::makeCpu(const TrainConfig& config, Communicator& mpi) {
     m_view.peak_flops = measureSgemmPeakFlops(512, 0.2);
 }
 
-#if ZEROLAB_HAVE_CUDA
-
+// The CUDA half is a module of its own, loaded only here: a CPU run never maps CUDA's
+// libraries (cuBLAS and cudart add some 200 MiB of resident memory at load).
 void TrainBackend::makeCuda(const TrainConfig& config, Communicator& mpi) {
-    int devices = 0;
-    const cudaError_t rc = cudaGetDeviceCount(&devices);
-    // Every rank must reach the same verdict before anybody throws: one all-reduce.
-    const double worst = -mpi.sumDouble(rc == cudaSuccess && devices > 0 ? 0.0 : -1.0);
-    if (worst > 0)
-        throw BackendError("run.device: \"cuda\", but " +
-                           std::string(rc != cudaSuccess
-                                           ? std::string("CUDA cannot start on ") + mpi.host() +
-                                                 ": " + cudaGetErrorString(rc)
-                                           : "a rank's host has no CUDA device") +
-                           " (use \"cpu\")");
-    const LocalPlacement place = findLocalPlacement(mpi);
-    const GpuShare share = gpuShareFor(place, devices);
-    // NCCL wants one GPU per rank; decided on every rank alike (any host short of GPUs
-    // sends the whole job to the staged path, since all ranks take part in every collective).
-    const bool ownGpu = place.local_size <= devices;
-    const bool nccl = mpi.sumDouble(ownGpu ? 0.0 : 1.0) == 0.0;
-    std::string path;
-    if (nccl) {
-        auto comm = std::make_unique<NcclCommunicator>();
-        m_kernels = makeCudaKernels(comm->device());
-        comm->setComputeStream(static_cast<CudaKernels&>(*m_kernels).stream());
-        m_comm = std::move(comm);
-        path = "NCCL collectives, one GPU per rank";
-    } else {
-        m_kernels = makeCudaKernels(share.device);
-        m_comm = std::make_unique<StagedCommunicator>(mpi, *m_kernels);
-        path = "MPI collectives staged through host memory, " +
-               std::to_string(share.ranks_on_device) + " ranks on this GPU";
-    }
-    auto& cuda = static_cast<CudaKernels&>(*m_kernels);
-    const std::string name = cuda.deviceName();
+    char self[4096] = {};
+    const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    const std::string dir =
+        len > 0 ? std::filesystem::path(std::string(self, len)).parent_path().string() : ".";
+    const std::string module = dir + "/" + kCudaBackendModule;
+    if (!std::filesystem::exists(module))
+        throw BackendError("run.device: \"cuda\", but this zerolab-train was built without CUDA "
+                           "(no " + module + "; ZEROLAB_WITH_CUDA=OFF, or no nvcc and NCCL at "
+                           "configure time; docs/gpu.md); use \"cpu\"");
+    // Kept loaded for the life of the process: the objects it makes live until exit.
+    void* handle = dlopen(module.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle)
+        throw BackendError(std::string("run.device: \"cuda\", but ") + dlerror() +
+                           " (the CUDA runtime, cuBLAS or NCCL libraries cannot be loaded); use "
+                           "\"cpu\"");
+    auto make = reinterpret_cast<MakeCudaBackendFn>(dlsym(handle, kCudaBackendSymbol));
+    if (!make)
+        throw BackendError(module + ": no symbol " + kCudaBackendSymbol);
+    CudaBackendParts parts;
+    make(config, mpi, parts);
+    if (!parts.error.empty())
+        throw BackendError(parts.error);
+    m_kernels = std::move(parts.kernels);
+    m_comm = std::move(parts.comm);
     m_view.kernels = m_kernels.get();
     m_view.comm = m_comm.get();
-    m_view.description =
-        "cuda device " + std::to_string(cuda.device()) + " (" + name + "), " + path;
-    // The matrix products run in fp32 (no TF32) whatever the precision; MFU is quoted
-    // against the precision the run trains in, as is customary (bf16 runs: the bf16 peak).
-    const auto peak = devicePeakFlops(
-        name, config.precision == Precision::Bf16Mixed ? PeakPrecision::Bf16 : PeakPrecision::Fp32);
-    if (peak)
-        m_view.peak_flops = *peak / share.ranks_on_device;
+    m_view.description = std::move(parts.description);
+    m_view.peak_flops = parts.peak_flops;
 }
-
-#else
-
-void TrainBackend::makeCuda(const TrainConfig&, Communicator&) {
-    throw BackendError("run.device: \"cuda\", but this zerolab-train was built without CUDA "
-                       "(ZEROLAB_WITH_CUDA=OFF, or no nvcc and NCCL at configure time; "
-                       "docs/gpu.md); use \"cpu\"");
-}
-
-#endif
 
 } // namespace zerolab

@@ -1,15 +1,17 @@
 // What a zerolab-train rank computes and communicates on, from run.device: the CPU
 // kernels with the MPI communicator, or the CUDA kernels with NCCL (one GPU per rank)
 // or with MPI staged through host memory (several ranks per GPU). Also this rank's
-// share of the peak FLOP/s for MFU. Compiled into zerolab-train only, so that nothing
-// else links CUDA.
+// share of the peak FLOP/s for MFU. Compiled into zerolab-train only; the CUDA half is
+// a module (libzerolab_cuda_backend.so beside zerolab-train) loaded on demand.
 #pragma once
 
 #include "runtime/config.h"
 #include "runtime/trainer.h"
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
+#include <string>
 
 namespace zerolab {
 
@@ -19,6 +21,18 @@ class BackendError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+
+// What the CUDA module hands back (train_backend_cuda.cpp).
+struct CudaBackendParts {
+    std::unique_ptr<Kernels> kernels;
+    std::unique_ptr<Communicator> comm;
+    std::string description;
+    std::optional<double> peak_flops;
+    std::string error; // not empty: why there is no CUDA backend (a BackendError's message)
+};
+using MakeCudaBackendFn = void (*)(const TrainConfig&, Communicator&, CudaBackendParts&);
+inline constexpr const char* kCudaBackendModule = "libzerolab_cuda_backend.so";
+inline constexpr const char* kCudaBackendSymbol = "zerolab_make_cuda_backend";
 
 class TrainBackend {
 public:

@@ -56,7 +56,9 @@ void TrainBackend::makeCuda(const TrainConfig& config, Communicator& mpi) {
     const std::string module = dir + "/" + kCudaBackendModule;
     if (!std::filesystem::exists(module))
         throw BackendError("run.device: \"cuda\", but this zerolab-train was built without CUDA "
-                           "(no " + module + "; ZEROLAB_WITH_CUDA=OFF, or no nvcc and NCCL at "
+                           "(no " +
+                           module +
+                           "; ZEROLAB_WITH_CUDA=OFF, or no nvcc and NCCL at "
                            "configure time; docs/gpu.md); use \"cpu\"");
     // Kept loaded for the life of the process: the objects it makes live until exit.
     void* handle = dlopen(module.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -20,10 +20,10 @@ void makeCudaParts(const TrainConfig& config, Communicator& mpi, CudaBackendPart
     // Every rank must reach the same verdict before anybody throws: one all-reduce.
     const double worst = -mpi.sumDouble(rc == cudaSuccess && devices > 0 ? 0.0 : -1.0);
     if (worst > 0) {
-        const std::string why = rc != cudaSuccess ? "CUDA cannot start on " + mpi.host() + ": " +
-                                                        cudaGetErrorString(rc)
-                                : devices == 0 ? mpi.host() + " has no CUDA device"
-                                               : "CUDA cannot start on another rank's host";
+        const std::string why =
+            rc != cudaSuccess ? "CUDA cannot start on " + mpi.host() + ": " + cudaGetErrorString(rc)
+            : devices == 0    ? mpi.host() + " has no CUDA device"
+                              : "CUDA cannot start on another rank's host";
         throw BackendError("run.device: \"cuda\", but " + why + " (use \"cpu\")");
     }
     const LocalPlacement place = findLocalPlacement(mpi);
@@ -47,8 +47,7 @@ void makeCudaParts(const TrainConfig& config, Communicator& mpi, CudaBackendPart
     }
     auto& cuda = static_cast<CudaKernels&>(*out.kernels);
     const std::string name = cuda.deviceName();
-    out.description =
-        "cuda device " + std::to_string(cuda.device()) + " (" + name + "), " + path;
+    out.description = "cuda device " + std::to_string(cuda.device()) + " (" + name + "), " + path;
     // The matrix products run in fp32 (no TF32) whatever the precision; MFU is quoted
     // against the precision the run trains in, as is customary (bf16 runs: the bf16 peak).
     const auto peak = devicePeakFlops(

@@ -32,15 +32,18 @@ void makeCudaParts(const TrainConfig& config, Communicator& mpi, CudaBackendPart
     // sends the whole job to the staged path, since all ranks take part in every collective).
     const bool ownGpu = place.local_size <= devices;
     const bool nccl = mpi.sumDouble(ownGpu ? 0.0 : 1.0) == 0.0;
+    // bf16 runs multiply on the tensor cores (bf16 operands, fp32 accumulation).
+    const bool bf16 = config.precision == Precision::Bf16Mixed;
+    const MatmulMath math = bf16 ? MatmulMath::Bf16 : MatmulMath::Fp32;
     std::string path;
     if (nccl) {
         auto comm = std::make_unique<NcclCommunicator>();
-        out.kernels = makeCudaKernels(comm->device());
+        out.kernels = makeCudaKernels(comm->device(), math);
         comm->setComputeStream(static_cast<CudaKernels&>(*out.kernels).stream());
         out.comm = std::move(comm);
         path = "NCCL collectives, one GPU per rank";
     } else {
-        out.kernels = makeCudaKernels(share.device);
+        out.kernels = makeCudaKernels(share.device, math);
         out.comm = std::make_unique<StagedCommunicator>(mpi, *out.kernels);
         path = "MPI collectives staged through host memory, " +
                std::to_string(share.ranks_on_device) + " ranks on this GPU";

@@ -31,7 +31,7 @@ void throwCublasError(cublasStatus_t rc, const char* call, const char* file, int
 
 } // namespace cuda
 
-CudaKernels::CudaKernels(int device) : m_device(device) {
+CudaKernels::CudaKernels(int device, MatmulMath math) : m_device(device), m_math(math) {
     int count = 0;
     ZEROLAB_CUDA_CHECK(cudaGetDeviceCount(&count));
     if (device < 0 || device >= count)
@@ -55,6 +55,8 @@ CudaKernels::~CudaKernels() {
     cudaStreamSynchronize(m_stream);
     cudaFree(m_ones);
     cudaFree(m_scratch);
+    for (Bf16* p : m_bf16Scratch)
+        cudaFree(p);
     cudaFreeHost(m_hostReduce);
     cudaFree(m_reduce);
     cublasDestroy(m_blas);
@@ -124,6 +126,19 @@ float* CudaKernels::scratchFloats(std::size_t n) {
     return m_scratch;
 }
 
+Bf16* CudaKernels::bf16Scratch(int slot, std::size_t n) {
+    if (n > m_bf16ScratchCount[slot]) {
+        ZEROLAB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+        ZEROLAB_CUDA_CHECK(cudaFree(m_bf16Scratch[slot]));
+        m_bf16Scratch[slot] = nullptr;
+        m_bf16ScratchCount[slot] = 0;
+        ZEROLAB_CUDA_CHECK(
+            cudaMalloc(reinterpret_cast<void**>(&m_bf16Scratch[slot]), n * sizeof(Bf16)));
+        m_bf16ScratchCount[slot] = n;
+    }
+    return m_bf16Scratch[slot];
+}
+
 const float* CudaKernels::ones(std::size_t n) {
     if (n > m_onesCount) {
         ZEROLAB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
@@ -139,8 +154,8 @@ const float* CudaKernels::ones(std::size_t n) {
     return m_ones;
 }
 
-std::unique_ptr<Kernels> makeCudaKernels(int device) {
-    return std::make_unique<CudaKernels>(device);
+std::unique_ptr<Kernels> makeCudaKernels(int device, MatmulMath math) {
+    return std::make_unique<CudaKernels>(device, math);
 }
 
 } // namespace zerolab

@@ -15,6 +15,13 @@
 
 namespace zerolab {
 
+// How the Linear layers' matrix products compute. Fp32: cuBLAS sgemm in true fp32 (no
+// TF32), matching the CPU kernels to fp32 rounding. Bf16: both operands rounded to bf16
+// (nearest even) into scratch on the device, the product on the tensor cores with fp32
+// accumulation into the fp32 output -- what PyTorch's bf16 autocast does for a Linear
+// layer. Attention's products and everything else stay fp32 either way.
+enum class MatmulMath { Fp32, Bf16 };
+
 // Every op is enqueued on stream() and returns without waiting, except those whose
 // result the host needs: sumSquares (returns a value), copyToDevice/copyToHost (the
 // host buffer is free or filled on return) and the cross-entropy ops (they check the
@@ -24,7 +31,7 @@ namespace zerolab {
 // Threading: one host thread, on which the constructor made `device` current.
 class CudaKernels final : public Kernels {
 public:
-    explicit CudaKernels(int device);
+    explicit CudaKernels(int device, MatmulMath math = MatmulMath::Fp32);
     ~CudaKernels() override;
     CudaKernels(const CudaKernels&) = delete;
     CudaKernels& operator=(const CudaKernels&) = delete;
@@ -32,6 +39,7 @@ public:
     std::string_view name() const override { return "cuda"; }
     int threads() const override { return 1; }
     int device() const { return m_device; }
+    MatmulMath matmulMath() const { return m_math; }
     // cudaDeviceProp::name of device(), e.g. "NVIDIA H200" (the key of the peak table).
     std::string deviceName() const;
     cudaStream_t stream() const { return m_stream; }
@@ -106,6 +114,13 @@ private:
     // Device scratch that grows on demand and is kept for the object's lifetime
     // (growth synchronises the stream first: a running kernel may still read it).
     float* scratchFloats(std::size_t n);
+    // bf16 device scratch for matmul operands, one growing buffer per slot (0-2).
+    Bf16* bf16Scratch(int slot, std::size_t n);
+    // The operand `x` (n floats) rounded into bf16 scratch `slot`.
+    const Bf16* asBf16(int slot, const float* x, std::size_t n);
+    // C = alpha * op(A) op(B) + beta * C, column-major, bf16 A and B, fp32 C, fp32 compute.
+    void gemmBf16(cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, float alpha,
+                  const Bf16* A, int lda, const Bf16* B, int ldb, float beta, float* C, int ldc);
     // A device vector of n ones (column sums as cuBLAS gemv).
     const float* ones(std::size_t n);
     // Copies the target check's flag back; throws when a target was out of range.
@@ -123,6 +138,7 @@ private:
     unsigned* hostFlag() const { return reinterpret_cast<unsigned*>(hostTotal() + 1); }
 
     int m_device = 0;
+    MatmulMath m_math = MatmulMath::Fp32;
     cudaStream_t m_stream = nullptr;
     cublasHandle_t m_blas = nullptr;
     // Device: kReduceBlocks partial doubles, the total (a double), the target flag
@@ -134,10 +150,12 @@ private:
     std::size_t m_scratchCount = 0;
     float* m_ones = nullptr;
     std::size_t m_onesCount = 0;
+    Bf16* m_bf16Scratch[3] = {nullptr, nullptr, nullptr};
+    std::size_t m_bf16ScratchCount[3] = {0, 0, 0};
 };
 
 // Creates the CUDA kernels on `device` (an index for cudaSetDevice); throws KernelError
 // when there is no such device or CUDA cannot start.
-std::unique_ptr<Kernels> makeCudaKernels(int device);
+std::unique_ptr<Kernels> makeCudaKernels(int device, MatmulMath math = MatmulMath::Fp32);
 
 } // namespace zerolab

@@ -137,6 +137,53 @@ TEST_P(CudaModelOpsTest, Matmul) {
     }
 }
 
+// MatmulMath::Bf16 rounds both operands to bf16 and accumulates in fp32: the reference
+// is the CPU's fp32 product of the same bf16-rounded operands, so only the summation
+// order differs (products of two bf16 values are exact in fp32). dbias sums the fp32
+// dout as before.
+TEST_P(CudaModelOpsTest, MatmulBf16TensorCores) {
+    const auto [B, T, C, NH] = s();
+    const int N = B * T, OC = 4 * C;
+    Rng rng(109);
+    const FVec inp = randomFloats(rng, N * C), w = randomFloats(rng, OC * C),
+               bias = randomFloats(rng, OC), dout = randomFloats(rng, N * OC),
+               dinp0 = randomFloats(rng, N * C), dw0 = randomFloats(rng, OC * C),
+               db0 = randomFloats(rng, OC);
+    auto rounded = [](FVec v) {
+        for (float& x : v)
+            x = floatFromBf16(bf16FromFloat(x));
+        return v;
+    };
+    FVec rInp = rounded(inp), rW = rounded(w), rDout = rounded(dout), cBias = bias, cDout = dout;
+    auto bf = makeCudaKernels(0, MatmulMath::Bf16);
+    DeviceVec<float> gInp(*bf, inp), gW(*bf, w), gBias(*bf, bias), gDout(*bf, dout);
+
+    FVec out = poisoned(N * OC);
+    cpu->matmulForward(out.data(), rInp.data(), rW.data(), cBias.data(), N, C, OC);
+    DeviceVec<float> gOut(*bf, poisoned(N * OC));
+    bf->matmulForward(gOut.get(), gInp.get(), gW.get(), gBias.get(), N, C, OC);
+    EXPECT_TRUE(closeTo(gOut.host(), toDouble(out), kReduceTol));
+    // Really bf16: the unrounded fp32 product differs by far more than fp32 rounding
+    // (every shape here sums at least 32 products).
+    FVec exact = poisoned(N * OC);
+    FVec cInp = inp, cW = w;
+    cpu->matmulForward(exact.data(), cInp.data(), cW.data(), cBias.data(), N, C, OC);
+    EXPECT_FALSE(closeTo(gOut.host(), toDouble(exact), kReduceTol));
+
+    FVec dinp = dinp0, dw = dw0, db = db0;
+    cpu->matmulBackward(dinp.data(), dw.data(), db.data(), rDout.data(), rInp.data(), rW.data(), N,
+                        C, OC);
+    FVec dbExact = db0; // dbias from the unrounded dout
+    cpu->matmulBackward(nullptr, FVec(OC * C).data(), dbExact.data(), cDout.data(), cInp.data(),
+                        cW.data(), N, C, OC);
+    DeviceVec<float> gDinp(*bf, dinp0), gDw(*bf, dw0), gDb(*bf, db0);
+    bf->matmulBackward(gDinp.get(), gDw.get(), gDb.get(), gDout.get(), gInp.get(), gW.get(), N, C,
+                       OC);
+    EXPECT_TRUE(closeTo(gDinp.host(), toDouble(dinp), kReduceTol));
+    EXPECT_TRUE(closeTo(gDw.host(), toDouble(dw), kReduceTol));
+    EXPECT_TRUE(closeTo(gDb.host(), toDouble(dbExact), kReduceTol));
+}
+
 TEST_P(CudaModelOpsTest, Attention) {
     const auto [B, T, C, NH] = s();
     const std::size_t qkvN = static_cast<std::size_t>(B) * T * 3 * C,

@@ -27,6 +27,7 @@ public:
     void setData(const QStringList& categories, const QVector<BarSeries>& series,
                  const QString& axisTitle);
     QCustomPlot* plot() const { return m_plot; }
+    const QVector<BarSeries>& series() const { return m_series; }
     void setEmptyText(const QString& text) { m_emptyText = text; }
 
 private:

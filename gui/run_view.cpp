@@ -27,6 +27,7 @@
 #include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <nlohmann/json.hpp>
 #include <qcustomplot.h>
 
 #include <cmath>
@@ -34,6 +35,15 @@
 namespace zerolab {
 
 namespace {
+
+// run.device of the run's resolved config ("cpu" or "cuda"), empty when unknown.
+QString runDevice(const RunInfo& info) {
+    const auto doc = nlohmann::json::parse(info.config_json, nullptr, false);
+    if (doc.is_discarded() || !doc.contains("run") || !doc["run"].contains("device") ||
+        !doc["run"]["device"].is_string())
+        return {};
+    return QString::fromStdString(doc["run"]["device"].get<std::string>());
+}
 
 const QColor kLossRaw(0xB8, 0xC4, 0xD6);
 const QColor kFwd(0x4C, 0x78, 0xA8);
@@ -363,8 +373,11 @@ void RunView::updateHeader() {
                                                  : std::max(stored, logged);
     QStringList facts;
     facts << tr("ZeRO stage <b>%1</b>").arg(info.stage) << tr("N = <b>%1</b>").arg(info.world)
-          << QString::fromStdString(info.precision)
-          << tr("ψ = %1").arg(formatCount(double(info.params)))
+          << QString::fromStdString(info.precision);
+    const QString device = runDevice(info);
+    if (!device.isEmpty())
+        facts << (device == QLatin1String("cuda") ? tr("<b>GPU</b> (cuda)") : device);
+    facts << tr("ψ = %1").arg(formatCount(double(info.params)))
           << tr("%1 steps logged").arg(m_steps.size());
     if (!m_steps.isEmpty())
         facts << tr("last loss <b>%1</b>").arg(m_steps.last(Metric::Loss), 0, 'f', 4);
@@ -455,8 +468,13 @@ void RunView::replotRanks() {
         }
     }
     double maxRss = 0;
-    for (const RankRecord& r : m_ranks)
+    bool onGpu = false; // a GPU run: device_used and the step's device peak, not host RSS
+    for (const RankRecord& r : m_ranks) {
         maxRss = std::max({maxRss, double(r.rss), double(r.peak), double(r.device_used)});
+        onGpu = onGpu || r.device_used > 0;
+    }
+    if (onGpu)
+        rss.name = tr("device used");
     const DisplayUnit unit = byteUnitFor(maxRss);
     for (const RankRecord& r : m_ranks) {
         const QString label = tr("rank %1").arg(r.rank);
@@ -486,7 +504,9 @@ void RunView::replotRanks() {
     }
     m_comm->setData(ranks, comm, tr("Time per step (ms) · rank"));
     m_busbw->setData(ranks, {bw}, tr("Bus bandwidth (GB/s) · rank"));
-    m_rss->setData(ranks, {rss, peak}, tr("Resident (%1) · rank").arg(unit.name));
+    m_rss->setData(
+        ranks, {rss, peak},
+        (onGpu ? tr("GPU memory (%1) · rank") : tr("Resident (%1) · rank")).arg(unit.name));
 }
 
 bool RunView::exportCsv(const QString& path, QString* error) const {

@@ -49,6 +49,8 @@ public:
     TimeSeriesPlot* lossPlot() const { return m_loss; }
     TimeSeriesPlot* breakdownPlot() const { return m_breakdown; }
     MemoryBarChart* memoryChart() const { return m_memory; }
+    // Resident memory per rank (host RSS, or the GPU's bytes in use for a CUDA run).
+    GroupedBarChart* residentChart() const { return m_rss; }
 
 signals:
     void loaded(qint64 runId);

@@ -31,10 +31,16 @@ nlohmann::json fixtureConfig(const FixtureRun& r) {
             {"bf16", {{"enabled", r.bf16}}},
             {"zero_optimization", {{"stage", r.stage}, {"overlap_comm", r.stage >= 2}}},
             {"model", {{"preset", "micro"}}},
-            {"run", {{"steps", r.steps}}}};
+            {"run", {{"steps", r.steps}, {"device", r.gpu ? "cuda" : "cpu"}}}};
 }
 
 } // namespace
+
+FixtureRun gpuFixtureRun() {
+    FixtureRun r{"zero3-n4-cuda", 3, 4, 200, true, {"gpu"}};
+    r.gpu = true;
+    return r;
+}
 
 std::vector<std::int64_t> writeFixtureStore(const std::string& path,
                                             const std::vector<FixtureRun>& runs) {
@@ -109,6 +115,11 @@ std::vector<std::int64_t> writeFixtureStore(const std::string& path,
                 const long long total = rr.mem.total();
                 rr.rss = total + 180'000'000 + std::int64_t(2e6 * noise(rng));
                 rr.peak = rr.rss + total / 10;
+                if (r.gpu) { // the CUDA context and cuBLAS workspace on top of the ledger
+                    rr.device_used = total + 520'000'000 + std::int64_t(1e6 * noise(rng));
+                    rr.rss = 900'000'000;
+                    rr.peak = rr.device_used + total / 20;
+                }
                 rr.comm = s.comm;
                 rr.comm.allreduce_ms *= 1 + 0.04 * rank;
                 rr.comm.reduce_scatter_ms *= 1 + 0.04 * rank;

@@ -16,10 +16,14 @@ struct FixtureRun {
     int steps = 300;
     bool bf16 = false;
     std::vector<std::string> tags;
+    bool gpu = false; // run.device "cuda": rank rows carry device_used, the step's device peak
 };
 
 // The default set: five runs of the micro model at stages 0-3 and N = 2, 4, 8.
 std::vector<FixtureRun> defaultFixtureRuns();
+
+// A ZeRO-3 run of four ranks on a GPU (run.device "cuda", device memory in the rows).
+FixtureRun gpuFixtureRun();
 
 // Creates (or appends to) the store at path; returns the run ids in order.
 // Throws StoreError.

@@ -1,5 +1,6 @@
 // zerolab-gui-fixture DB [STEPS]: writes the GUI's fixture runs into DB (for
-// screenshots and manual checks). STEPS overrides every run's step count.
+// screenshots and manual checks), the GPU run last. STEPS overrides every run's step
+// count.
 #include "fixture_store.h"
 
 #include <cstdio>
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
     }
     try {
         auto runs = zerolab::defaultFixtureRuns();
+        runs.push_back(zerolab::gpuFixtureRun());
         if (argc == 3)
             for (auto& r : runs)
                 r.steps = std::stoi(argv[2]);

@@ -2,12 +2,15 @@
 // store worker thread.
 #include "fixture_store.h"
 #include "gui/compare_view.h"
+#include "gui/grouped_bar_chart.h"
 #include "gui/memory_bar_chart.h"
 #include "gui/run_view.h"
 #include "gui/runs_dock.h"
 #include "gui/runs_model.h"
 #include "gui/store_client.h"
 #include "gui/time_series_plot.h"
+
+#include <qcustomplot.h>
 
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -84,6 +87,38 @@ private slots:
         QCOMPARE(lines[1].split(',').size(), kMetricCount);
         QVERIFY(!view.exportCsv(m_dir.filePath(QStringLiteral("missing/dir/x.csv")), &error));
         QVERIFY(error.contains(QStringLiteral("missing/dir")));
+    }
+
+    // A CUDA run's rank rows carry device_used: the resident chart shows the GPU's
+    // bytes in use (not host RSS) under its own name and axis title.
+    void runViewShowsDeviceMemoryOfGpuRuns() {
+        const QString db = m_dir.filePath(QStringLiteral("gpu.db"));
+        const auto ids = writeFixtureStore(db.toStdString(),
+                                           {gpuFixtureRun(), {"zero1-cpu", 1, 2, 20, false, {}}});
+        StoreClient store;
+        RunView view(&store);
+        QSignalSpy listed(&store, &StoreClient::runsListed);
+        store.open(db);
+        store.listRuns();
+        QVERIFY(listed.wait(10000));
+        for (int i = 0; i < 2; ++i) {
+            QSignalSpy loaded(&view, &RunView::loaded);
+            view.openRun(ids[i]);
+            QVERIFY(loaded.wait(10000));
+            const auto& series = view.residentChart()->series();
+            QCOMPARE(series.size(), 2);
+            const QString axis = view.residentChart()->plot()->yAxis->label() +
+                                 view.residentChart()->plot()->xAxis->label();
+            if (i == 0) {
+                QCOMPARE(series[0].name, QStringLiteral("device used"));
+                QVERIFY2(axis.contains(QStringLiteral("GPU memory")), qPrintable(axis));
+                // device_used (ledger + context), not the fixture's 900 MB host RSS
+                QVERIFY(series[0].values[0] > series[1].values[0] * 0.5);
+            } else {
+                QCOMPARE(series[0].name, QStringLiteral("rss"));
+                QVERIFY2(axis.contains(QStringLiteral("Resident")), qPrintable(axis));
+            }
+        }
     }
 
     void configDiffKeepsOnlyDifferences() {

@@ -13,6 +13,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QSize>
 #include <QTimer>
 
 #include <cstdio>
@@ -116,6 +117,11 @@ int main(int argc, char** argv) {
         QStringLiteral("screenshot"),
         QStringLiteral("Render the window at 1280x800 into FILE.png and exit."),
         QStringLiteral("FILE.png"));
+    const QCommandLineOption screenshotSize(
+        QStringLiteral("screenshot-size"),
+        QStringLiteral("With --screenshot: the window size instead of 1280x800 (a taller "
+                       "window shows a whole run view)."),
+        QStringLiteral("WxH"));
     const QCommandLineOption start(QStringLiteral("start"),
                                    QStringLiteral("Launch the current config at once."));
     const QCommandLineOption exitWhenDone(
@@ -128,8 +134,8 @@ int main(int argc, char** argv) {
                        "step is on screen, then go on (or stop the run and exit without "
                        "--exit-when-done)."),
         QStringLiteral("SECONDS"));
-    parser.addOptions(
-        {db, config, openRun, tab, compare, screenshot, start, exitWhenDone, screenshotAfter});
+    parser.addOptions({db, config, openRun, tab, compare, screenshot, screenshotSize, start,
+                       exitWhenDone, screenshotAfter});
     parser.process(app);
 
     QStringList errors;
@@ -166,6 +172,20 @@ int main(int argc, char** argv) {
                           .arg(parser.value(screenshotAfter));
         if (!parser.isSet(start) || !parser.isSet(screenshot))
             errors << QStringLiteral("--screenshot-after needs --start and --screenshot");
+    }
+    QSize shotSize(1280, 800);
+    if (parser.isSet(screenshotSize)) {
+        const QStringList wh = parser.value(screenshotSize).split(QLatin1Char('x'));
+        bool okW = false, okH = false;
+        if (wh.size() == 2)
+            shotSize = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
+        if (!okW || !okH || shotSize.width() < 320 || shotSize.height() < 240 ||
+            shotSize.width() > 8192 || shotSize.height() > 8192)
+            errors << QStringLiteral("--screenshot-size: '%1' is not WIDTHxHEIGHT in pixels "
+                                     "(320x240 to 8192x8192)")
+                          .arg(parser.value(screenshotSize));
+        if (!parser.isSet(screenshot))
+            errors << QStringLiteral("--screenshot-size needs --screenshot");
     }
     if (parser.isSet(exitWhenDone) && !parser.isSet(start))
         errors << QStringLiteral("--exit-when-done needs --start");
@@ -231,10 +251,10 @@ int main(int argc, char** argv) {
                          });
         if (shotAfterS >= 0)
             scheduleLiveScreenshot(window, parser.value(screenshot), shotAfterS, quitWhenDone);
-        window.resize(1280, 800);
+        window.resize(shotSize);
         window.show();
     } else if (shooting) {
-        window.resize(1280, 800);
+        window.resize(shotSize);
         window.show();
         scheduleScreenshot(window, parser.value(screenshot));
     } else {

@@ -142,7 +142,7 @@ RunView::RunView(StoreClient* store, QWidget* parent)
                          tr("Ledger categories; dashed outline: the planner's prediction")),
                     2, 0, 1, 2);
     grid->addWidget(card(tr("Bus bandwidth per rank"), m_busbw), 3, 0);
-    grid->addWidget(card(tr("Resident memory per rank"), m_rss), 3, 1);
+    grid->addWidget(card(tr("Memory in use per rank"), m_rss), 3, 1);
     auto* events = new QTableView;
     events->setModel(m_events);
     events->setSelectionBehavior(QAbstractItemView::SelectRows);

@@ -277,14 +277,13 @@ void MpiCommunicator::broadcast(void* buf, std::size_t count, CommDType t, int r
                 true);
 }
 
-double MpiCommunicator::sumDouble(double x) {
-    double out = 0;
+void MpiCommunicator::sumDoubles(double* x, std::size_t n) {
+    const int count = checkedCount(n, "sumDoubles");
     runBlocking(untimedJob([&] {
-                    check(MPI_Allreduce(&x, &out, 1, MPI_DOUBLE, MPI_SUM, m_comm),
-                          "MPI_Allreduce(double)");
+                    check(MPI_Allreduce(MPI_IN_PLACE, x, count, MPI_DOUBLE, MPI_SUM, m_comm),
+                          "MPI_Allreduce(doubles)");
                 }),
                 false);
-    return out;
 }
 
 void MpiCommunicator::broadcastBytes(void* buf, std::size_t bytes, int root) {

@@ -47,7 +47,7 @@ public:
     CommHandle startReduceScatter(void* buf, std::size_t count, CommDType t) override;
     CommHandle startAllGather(void* buf, std::size_t count, CommDType t) override;
 
-    double sumDouble(double x) override;
+    void sumDoubles(double* x, std::size_t n) override;
     void broadcastBytes(void* buf, std::size_t bytes, int root) override;
     void gatherBytes(const void* in, std::size_t bytes, void* out) override;
     void barrier() override;

@@ -273,10 +273,12 @@ CommHandle NcclCommunicator::startAllGather(void* buf, std::size_t count, CommDT
     return finishLater(allGatherOp(buf, count, t));
 }
 
-double NcclCommunicator::sumDouble(double x) {
-    double out = 0;
-    checkMpi(MPI_Allreduce(&x, &out, 1, MPI_DOUBLE, MPI_SUM, m_mpi), "MPI_Allreduce(double)");
-    return out;
+void NcclCommunicator::sumDoubles(double* x, std::size_t n) {
+    if (n > static_cast<std::size_t>(INT32_MAX))
+        throw CommError(who() + ": sumDoubles of " + std::to_string(n) +
+                        " values exceeds MPI's int range");
+    checkMpi(MPI_Allreduce(MPI_IN_PLACE, x, static_cast<int>(n), MPI_DOUBLE, MPI_SUM, m_mpi),
+             "MPI_Allreduce(doubles)");
 }
 
 void NcclCommunicator::broadcastBytes(void* buf, std::size_t bytes, int root) {

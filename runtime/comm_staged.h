@@ -36,7 +36,7 @@ public:
     CommHandle startReduceScatter(void* buf, std::size_t count, CommDType t) override;
     CommHandle startAllGather(void* buf, std::size_t count, CommDType t) override;
 
-    double sumDouble(double x) override { return m_host.sumDouble(x); }
+    void sumDoubles(double* x, std::size_t n) override { m_host.sumDoubles(x, n); }
     void broadcastBytes(void* buf, std::size_t bytes, int root) override {
         m_host.broadcastBytes(buf, bytes, root);
     }

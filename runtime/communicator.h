@@ -95,7 +95,12 @@ public:
     virtual CommHandle startAllGather(void* buf, std::size_t count, CommDType t) = 0;
 
     // Untimed helpers for bookkeeping (losses, norms, metrics), not counted in stats.
-    virtual double sumDouble(double x) = 0;
+    // In place: x[i] = the sum over ranks of x[i], for i < n (one all-reduce).
+    virtual void sumDoubles(double* x, std::size_t n) = 0;
+    double sumDouble(double x) {
+        sumDoubles(&x, 1);
+        return x;
+    }
     virtual void broadcastBytes(void* buf, std::size_t bytes, int root) = 0;
     // Gathers `bytes` from every rank into `out` (size()*bytes) on rank 0.
     virtual void gatherBytes(const void* in, std::size_t bytes, void* out) = 0;

@@ -16,6 +16,7 @@
 #include "storage/run_writer.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -43,13 +44,16 @@ void onStopSignal(int) {
     g_stopRequested.store(true);
 }
 
-// Broadcast from rank 0 before every step.
+// Before every step, one all-reduce (a sum) carries rank 0's decision and every rank's
+// stop signal: the other ranks add zeros to rank 0's fields.
 struct ControlMsg {
-    int stop = 0;
-    int pause = 0;
-    int checkpoint = 0;
-    double set_lr = -1; // < 0: no change
+    enum Field { Stop, Pause, Checkpoint, SetLr, Signalled, kFields };
+    std::array<double, kFields> v{}; // SetLr 0: no change; Signalled: ranks that caught one
+    double& operator[](Field f) { return v[f]; }
 };
+
+// Rank 0 reads the store's command queue at most this often (and at every pause tick).
+constexpr double kCommandPollMs = 100;
 
 std::string defaultRunName(const TrainConfig& c) {
     const std::string model = c.model.preset.empty() ? "custom" : c.model.preset;
@@ -215,24 +219,24 @@ TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
             std::string ack;
             switch (c.kind) {
             case CommandKind::Pause:
-                msg.pause = 1;
+                msg[ControlMsg::Pause] = 1;
                 ack = "paused";
                 break;
             case CommandKind::Resume:
-                msg.pause = 0;
+                msg[ControlMsg::Pause] = 0;
                 ack = "resumed";
                 break;
             case CommandKind::Checkpoint:
-                msg.checkpoint = 1;
+                msg[ControlMsg::Checkpoint] = 1;
                 ack = "checkpoint requested";
                 break;
             case CommandKind::Stop:
-                msg.stop = 1;
+                msg[ControlMsg::Stop] = 1;
                 ack = "stop requested";
                 break;
             case CommandKind::SetLr:
                 if (std::isfinite(c.arg) && c.arg > 0) {
-                    msg.set_lr = c.arg;
+                    msg[ControlMsg::SetLr] = c.arg;
                     ack = "learning rate set to " + std::to_string(c.arg);
                 } else {
                     ack = "set_lr ignored: invalid learning rate " + std::to_string(c.arg);
@@ -264,24 +268,29 @@ TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
     try {
         bool paused = false;
         long long epoch = 0;
+        auto lastCommandPoll = Clock::now() - std::chrono::hours(1); // poll before step 1
         for (; step <= lastStep; ++step) {
             // Control: rank 0 decides, everybody follows. A signal on any rank counts.
             for (;;) {
                 ControlMsg msg;
-                msg.pause = paused ? 1 : 0;
-                if (rep.active())
-                    ackCommands(msg);
-                comm.broadcastBytes(&msg, sizeof msg, 0);
-                const bool signalled = comm.sumDouble(g_stopRequested.load() ? 1.0 : 0.0) > 0;
-                if (msg.set_lr > 0)
-                    lrOverride = msg.set_lr;
-                if (msg.checkpoint && lastCompleted >= 1)
+                msg[ControlMsg::Signalled] = g_stopRequested.load() ? 1 : 0;
+                if (rep.active()) {
+                    msg[ControlMsg::Pause] = paused ? 1 : 0;
+                    if (paused || msSince(lastCommandPoll) >= kCommandPollMs) {
+                        ackCommands(msg);
+                        lastCommandPoll = Clock::now();
+                    }
+                }
+                comm.sumDoubles(msg.v.data(), msg.v.size());
+                if (msg[ControlMsg::SetLr] > 0)
+                    lrOverride = msg[ControlMsg::SetLr];
+                if (msg[ControlMsg::Checkpoint] > 0 && lastCompleted >= 1)
                     checkpointNow(lastCompleted);
-                if (msg.stop || signalled) {
+                if (msg[ControlMsg::Stop] > 0 || msg[ControlMsg::Signalled] > 0) {
                     outcome = TrainOutcome::Stopped;
                     break;
                 }
-                paused = msg.pause != 0;
+                paused = msg[ControlMsg::Pause] > 0;
                 if (!paused)
                     break;
                 if (rep.active())

@@ -306,6 +306,135 @@ namespace zerolab {
 namespace {
 
 // A config the engine cannot honour is refused, never silently run on the CPU.
+} // namespace
+} // namespace zerolab
+
+namespace zerolab {
+namespace {
+
+TEST_F(Control, KilledRankFailsTheRunAndKeepsItsSteps) {
+    test::BackgroundProcess job(
+        test::mpirunTrain(3, {"--config", config(2, 1000000, 0), "--db", db()}));
+    const std::int64_t steps = waitForSteps(3);
+    ASSERT_GE(steps, 3);
+    // Rank 1 is mpirun's second child.
+    const auto kids = test::runProcess({"pgrep", "-P", std::to_string(job.pid())});
+    std::istringstream pids(kids.out);
+    std::string rank0, rank1;
+    pids >> rank0 >> rank1;
+    ASSERT_FALSE(rank1.empty()) << kids.out;
+    ASSERT_EQ(test::runProcess({"kill", "-9", rank1}).exit_code, 0);
+    const auto r = job.finish();
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find("signal 9"), std::string::npos) << r.err; // mpirun's own message
+
+    RunReader reader(RunStore::open(db(), OpenMode::ReadOnly));
+    const auto run = reader.listRuns().front();
+    EXPECT_EQ(run.status, RunStatus::Failed);
+    bool named = false;
+    for (const auto& e : reader.events(run.id))
+        named |= e.level == EventLevel::Error && e.rank == 1 &&
+                 e.message.find("rank 1 (pid " + rank1) != std::string::npos;
+    EXPECT_TRUE(named);
+    // Every completed step is there, whole: steps 1..last, each with 3 rank rows.
+    const auto rows = reader.steps(run.id);
+    ASSERT_GE(rows.size(), 3u);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        EXPECT_EQ(rows[i].step, static_cast<std::int64_t>(i + 1));
+    EXPECT_EQ(reader.rankRows(run.id, rows.back().step).size(), 3u);
+}
+
+} // namespace
+} // namespace zerolab
+
+namespace zerolab {
+namespace {
+
+// The store's commands, as the GUI writes them: each is acknowledged and takes effect.
+TEST_F(Control, StoreCommandsSteerTheRun) {
+    test::BackgroundProcess job(
+        test::mpirunTrain(2, {"--config", config(1, 1000000, 0), "--db", db()}));
+    ASSERT_GE(waitForSteps(3), 3);
+    RunStore store = RunStore::open(db());
+    RunReader reader(std::move(store));
+    const std::int64_t run = reader.listRuns().front().id;
+    auto waitFor = [&](auto pred) {
+        for (int i = 0; i < 300; ++i) {
+            if (pred())
+                return true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        return false;
+    };
+    auto acked = [&](std::int64_t id) {
+        for (const auto& c : reader.commands(run))
+            if (c.id == id && !std::isnan(c.acked_at))
+                return true;
+        return false;
+    };
+
+    const auto lrCmd = reader.postCommand(run, CommandKind::SetLr, 1.25e-4);
+    ASSERT_TRUE(waitFor([&] { return acked(lrCmd); }));
+    ASSERT_TRUE(waitFor([&] {
+        const auto s = reader.steps(run);
+        return !s.empty() && std::abs(s.back().lr - 1.25e-4) < 1e-12;
+    }));
+
+    const auto ckCmd = reader.postCommand(run, CommandKind::Checkpoint);
+    ASSERT_TRUE(waitFor([&] { return acked(ckCmd) && !reader.checkpoints(run).empty(); }));
+
+    const auto pauseCmd = reader.postCommand(run, CommandKind::Pause);
+    ASSERT_TRUE(waitFor([&] { return acked(pauseCmd); }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const auto before = reader.summary(run).steps;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    EXPECT_EQ(reader.summary(run).steps, before) << "steps advanced while paused";
+
+    const auto resumeCmd = reader.postCommand(run, CommandKind::Resume);
+    ASSERT_TRUE(waitFor([&] { return acked(resumeCmd) && reader.summary(run).steps > before; }));
+
+    reader.postCommand(run, CommandKind::Stop);
+    const auto r = job.finish();
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_EQ(reader.summary(run).status, RunStatus::Stopped);
+}
+
+} // namespace
+} // namespace zerolab
+
+namespace zerolab {
+namespace {
+
+// A hostfile launch (README, "Several machines"), with its slots all on localhost.
+TEST_F(Control, HostfileLaunch) {
+    const fs::path hosts = m_dir / "hosts";
+    std::ofstream(hosts) << "localhost slots=3\n";
+    std::vector<std::string> argv = {ZEROLAB_MPIEXEC,
+                                     "--hostfile",
+                                     hosts.string(),
+                                     "-np",
+                                     "3",
+                                     std::string(ZEROLAB_BIN_DIR) + "/zerolab-train",
+                                     "--config",
+                                     config(3, 3, 0),
+                                     "--db",
+                                     db()};
+    const auto r = test::runProcess(argv);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    RunReader reader(RunStore::open(db(), OpenMode::ReadOnly));
+    const auto run = reader.listRuns().front();
+    EXPECT_EQ(run.world, 3);
+    EXPECT_EQ(run.status, RunStatus::Finished);
+    EXPECT_EQ(reader.rankRows(run.id, 3).size(), 3u);
+}
+
+} // namespace
+} // namespace zerolab
+
+namespace zerolab {
+namespace {
+
+// A config the engine cannot honour is refused, never silently run on the CPU.
 TEST_F(Control, CudaDeviceIsRefusedClearly) {
     nlohmann::json c = nlohmann::json::parse(std::ifstream(config(0, 2, 0)));
     c["run"]["device"] = "cuda";

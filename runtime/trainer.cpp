@@ -1,6 +1,7 @@
 // One rank's training loop. Rank 0 owns the store writer and stdout; every other
 // rank only computes and communicates. Control decisions (stop, pause, checkpoint,
-// set lr) are made on rank 0 and broadcast so that all ranks act on the same step.
+// set lr) are made on rank 0 and shared before every step so that all ranks act on
+// the same step.
 #include "runtime/trainer.h"
 
 #include "kernels/kernels.h"
@@ -96,6 +97,438 @@ private:
     std::optional<RunWriter> m_writer;
 };
 
+// The training of one rank, in the order run() takes them: the starting point (fresh,
+// an llm.c model, a checkpoint), the run's record (rank 0), the watch over the other
+// ranks, then per step the control, the step itself and its metrics, and the end.
+class Trainer {
+public:
+    Trainer(const TrainConfig& config, const TrainOptions& options, const RankBackend& backend);
+    TrainOutcome run();
+
+private:
+    // One optimizer step's numbers on this rank.
+    struct StepResult {
+        double lr = 0;
+        double loss_part = 0; // this rank's share of the global mean loss
+        double fwd_ms = 0, bwd_ms = 0, optim_ms = 0, step_ms = 0;
+        CommStats comm;
+        EngineStepInfo info;
+        long long device_used = 0, device_peak = 0; // sampled; 0 on the CPU
+    };
+
+    void loadStartingPoint();
+    // Rank 0 creates (or re-attaches to) the run in the store; every rank learns its id.
+    void openRun();
+    void watchRanks();
+    // Control before a step (pausing here while paused); false when the run must stop.
+    bool control();
+    void ackCommands(ControlMsg& msg);
+    void checkpointNow(long long at);
+    StepResult trainStep(long long step);
+    // Gathers every rank's metrics on rank 0, which stores and prints them; false when
+    // the loss is not finite (every rank learns it).
+    bool report(long long step, const StepResult& r);
+    // After the loop: final checkpoint, model export, the other ranks let go.
+    void wrapUp();
+    void recordFailure(const std::exception& e);
+    void recordEnd();
+
+    const TrainConfig& m_config;
+    const TrainOptions& m_options;
+    const RankBackend& m_backend;
+    Communicator& m_comm;
+    Kernels& m_kernels;
+    const int m_rank;
+    const int m_world;
+    const int m_micro;
+    const int m_accum;
+    const int m_global; // train_batch_size
+    const int m_seqLen;
+    const long long m_stepTokens;
+    const long long m_lastStep;
+
+    Reporter m_rep;
+    MemoryLedger m_ledger;
+    std::unique_ptr<DataLoader> m_data;
+    Gpt2 m_model;
+    ZeroEngine m_engine;
+    std::unique_ptr<RankWatch> m_watch;
+
+    std::int64_t m_runId = -1;
+    std::optional<CheckpointMeta> m_resumed;
+    long long m_firstStep = 1;
+    long long m_step = 1;
+    long long m_lastCompleted = 0;
+    long long m_tokens = 0;
+    long long m_epoch = 0;
+    double m_peak = 0; // summed over ranks; 0: MFU unknown
+    double m_flopsPerToken = 0;
+    std::vector<int> m_inputs, m_targets;
+    Clock::time_point m_runStart;
+    Clock::time_point m_lastCommandPoll;
+    std::optional<double> m_lrOverride;
+    bool m_paused = false;
+    TrainOutcome m_outcome = TrainOutcome::Finished;
+};
+
+Trainer::Trainer(const TrainConfig& config, const TrainOptions& options, const RankBackend& backend)
+    : m_config(config), m_options(options), m_backend(backend), m_comm(*backend.comm),
+      m_kernels(*backend.kernels), m_rank(m_comm.rank()), m_world(m_comm.size()),
+      m_micro(config.batch.micro_batch), m_accum(config.batch.grad_accum),
+      m_global(config.batch.train_batch_size), m_seqLen(config.model.seq_len),
+      m_stepTokens(static_cast<long long>(m_global) * m_seqLen),
+      m_lastStep(options.steps ? *options.steps : config.run.steps), m_rep(m_rank == 0),
+      m_data(makeDataLoader(std::string(toString(config.data.type)), config.data.path,
+                            config.model.shape.vocab_size, config.run.seed)),
+      m_model(config.model.shape, m_micro, m_seqLen, m_kernels, m_ledger),
+      m_engine(config, m_comm, m_kernels, m_ledger),
+      m_inputs(static_cast<std::size_t>(m_micro) * m_seqLen), m_targets(m_inputs.size()) {}
+
+void Trainer::loadStartingPoint() {
+    if (!m_options.resume_from.empty()) {
+        m_resumed = loadCheckpoint(m_options.resume_from, m_config, m_engine, m_comm);
+        m_firstStep = m_resumed->step + 1;
+        m_tokens = m_resumed->tokens;
+        m_runId = m_resumed->run_id;
+    } else if (!m_config.model.init_from.empty()) {
+        std::vector<float> flat(m_engine.layout().padded_total);
+        readLlmcModel(m_config.model.init_from, m_engine.layout(), flat.data());
+        m_engine.setFullParams(flat.data());
+    } else {
+        m_engine.initParams(m_config.run.seed);
+    }
+    m_lastCompleted = m_firstStep - 1;
+}
+
+void Trainer::openRun() {
+    // MFU's denominator: the ranks' shares of their devices' peaks; unknown if any is.
+    m_peak = m_comm.sumDouble(m_backend.peak_flops.value_or(std::nan("")));
+    if (!std::isfinite(m_peak))
+        m_peak = 0;
+    const ModelShape& shape = m_config.model.shape;
+    const double psi = static_cast<double>(paramCount(shape));
+    m_flopsPerToken = 6.0 * psi + 6.0 * shape.n_layer * m_seqLen * shape.n_embd;
+
+    if (m_rep.active()) {
+        const nlohmann::json resolved = toJson(m_config);
+        m_rep.open(m_options.db_path.empty() ? defaultStorePath() : m_options.db_path);
+        RunInfo info;
+        info.name = m_options.run_name.empty() ? defaultRunName(m_config) : m_options.run_name;
+        info.host = m_comm.host();
+        info.command_line = m_options.command_line;
+        info.pid = getpid();
+        info.world = m_world;
+        info.stage = m_config.zero.stage;
+        info.precision = std::string(toString(m_config.precision));
+        info.params = paramCount(shape);
+        info.config_json = resolved.dump();
+        if (m_runId >= 0)
+            m_rep.writer().attachRun(m_runId);
+        else
+            m_runId = m_rep.writer().createRun(info);
+        Segment seg;
+        seg.start_step = m_firstStep;
+        seg.world = m_world;
+        seg.stage = m_config.zero.stage;
+        seg.grad_accum = m_accum;
+        seg.micro_batch = m_micro;
+        seg.reason = m_resumed ? "resume" : "start";
+        m_rep.writer().beginSegment(seg);
+        m_rep.line(runLine(m_runId, info, resolved));
+        m_rep.event(EventLevel::Info, -1,
+                    "run " + std::to_string(m_runId) + " '" + info.name +
+                        "': " + std::to_string(m_world) + " ranks, ZeRO stage " +
+                        std::to_string(m_config.zero.stage) + ", " + info.precision + ", psi " +
+                        std::to_string(info.params) + ", data " + m_data->describe() +
+                        (m_resumed ? ", resumed at step " + std::to_string(m_resumed->step) : ""));
+        m_rep.event(EventLevel::Info, 0,
+                    "rank 0 runs on " + m_backend.description +
+                        (m_peak > 0 ? "" : "; MFU unknown (no peak FLOP/s for this device)"));
+    }
+    m_comm.broadcastBytes(&m_runId, sizeof m_runId, 0);
+}
+
+// Rank 0 watches the other ranks' processes so that a dead rank is recorded.
+void Trainer::watchRanks() {
+    struct ProcInfo {
+        std::int64_t pid;
+        char host[64];
+    } me{static_cast<std::int64_t>(getpid()), {}};
+    std::snprintf(me.host, sizeof me.host, "%s", m_comm.host().c_str());
+    std::vector<ProcInfo> procs(m_rank == 0 ? m_world : 0);
+    m_comm.gatherBytes(&me, sizeof me, m_rank == 0 ? procs.data() : nullptr);
+    if (m_rep.active() && m_world > 1) {
+        std::vector<RankProcess> ranks;
+        for (int r = 0; r < m_world; ++r)
+            ranks.push_back({r, procs[r].pid, procs[r].host});
+        m_watch = std::make_unique<RankWatch>(m_rep.storePath(), m_runId, std::move(ranks),
+                                              m_comm.host());
+    }
+}
+
+void Trainer::ackCommands(ControlMsg& msg) {
+    for (const Command& c : m_rep.writer().pendingCommands()) {
+        std::string ack;
+        switch (c.kind) {
+        case CommandKind::Pause:
+            msg[ControlMsg::Pause] = 1;
+            ack = "paused";
+            break;
+        case CommandKind::Resume:
+            msg[ControlMsg::Pause] = 0;
+            ack = "resumed";
+            break;
+        case CommandKind::Checkpoint:
+            msg[ControlMsg::Checkpoint] = 1;
+            ack = "checkpoint requested";
+            break;
+        case CommandKind::Stop:
+            msg[ControlMsg::Stop] = 1;
+            ack = "stop requested";
+            break;
+        case CommandKind::SetLr:
+            if (std::isfinite(c.arg) && c.arg > 0) {
+                msg[ControlMsg::SetLr] = c.arg;
+                ack = "learning rate set to " + std::to_string(c.arg);
+            } else {
+                ack = "set_lr ignored: invalid learning rate " + std::to_string(c.arg);
+            }
+            break;
+        }
+        m_rep.writer().ackCommand(c.id, ack);
+        m_rep.event(EventLevel::Info, 0,
+                    "command " + std::string(commandKindName(c.kind)) + ": " + ack);
+    }
+}
+
+void Trainer::checkpointNow(long long at) {
+    const std::string path =
+        writeCheckpoint(m_config, m_engine, m_comm,
+                        CheckpointMeta{at, m_tokens, m_runId, m_world, m_config.zero.stage});
+    if (m_rep.active()) {
+        Checkpoint cp;
+        cp.step = at;
+        cp.path = path;
+        cp.world = m_world;
+        cp.stage = m_config.zero.stage;
+        m_rep.writer().addCheckpoint(cp);
+        m_rep.event(EventLevel::Info, 0, "checkpoint at step " + std::to_string(at) + ": " + path);
+    }
+}
+
+// Rank 0 decides, everybody follows. A signal on any rank counts.
+bool Trainer::control() {
+    for (;;) {
+        ControlMsg msg;
+        msg[ControlMsg::Signalled] = g_stopRequested.load() ? 1 : 0;
+        if (m_rep.active()) {
+            msg[ControlMsg::Pause] = m_paused ? 1 : 0;
+            if (m_paused || msSince(m_lastCommandPoll) >= kCommandPollMs) {
+                ackCommands(msg);
+                m_lastCommandPoll = Clock::now();
+            }
+        }
+        m_comm.sumDoubles(msg.v.data(), msg.v.size());
+        if (msg[ControlMsg::SetLr] > 0)
+            m_lrOverride = msg[ControlMsg::SetLr];
+        if (msg[ControlMsg::Checkpoint] > 0 && m_lastCompleted >= 1)
+            checkpointNow(m_lastCompleted);
+        if (msg[ControlMsg::Stop] > 0 || msg[ControlMsg::Signalled] > 0)
+            return false;
+        m_paused = msg[ControlMsg::Pause] > 0;
+        if (!m_paused)
+            return true;
+        if (m_rep.active())
+            m_rep.writer().heartbeat();
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+}
+
+Trainer::StepResult Trainer::trainStep(long long step) {
+    StepResult r;
+    const auto t0 = Clock::now();
+    m_comm.takeStats();
+    r.lr = m_lrOverride ? *m_lrOverride : lrAt(m_config, static_cast<int>(step - 1));
+    // fwd/bwd/optim times are compute only: the time each phase spent blocked on
+    // collectives goes to exposed comm, so the four add up to the step.
+    auto exposedInPhase = [&] {
+        const CommStats s = m_comm.takeStats();
+        r.comm += s;
+        return s.exposed_ms;
+    };
+    // Device memory in use, sampled at the step's fullest points (after each forward,
+    // with the activations live, and at its end): its peak is the step's.
+    auto sampleDevice = [&] {
+        if (const auto dm = m_kernels.deviceMemory()) {
+            r.device_used = dm->used;
+            r.device_peak = std::max(r.device_peak, dm->used);
+        }
+    };
+    m_engine.beginStep();
+    for (int a = 0; a < m_accum; ++a) {
+        const int firstSeq = m_rank * (m_global / m_world) + a * m_micro;
+        m_data->batch(step - 1, m_global, firstSeq, m_micro, m_seqLen, m_inputs.data(),
+                      m_targets.data());
+        m_engine.beginMicroStep(a == m_accum - 1);
+        const auto tf = Clock::now();
+        const float loss = m_model.forward(m_inputs.data(), m_targets.data(), m_engine);
+        sampleDevice();
+        r.fwd_ms += msSince(tf) - exposedInPhase();
+        const auto tb = Clock::now();
+        m_model.backward(m_inputs.data(), m_targets.data(), m_engine,
+                         1.0f / static_cast<float>(m_accum * m_world));
+        m_engine.endMicroStep();
+        m_kernels.synchronize(); // device work counts in the phase that issued it
+        r.bwd_ms += msSince(tb) - exposedInPhase();
+        r.loss_part += static_cast<double>(loss) / (m_accum * m_world);
+    }
+    if (m_data->epoch() != m_epoch) {
+        m_epoch = m_data->epoch();
+        if (m_rep.active())
+            m_rep.event(EventLevel::Info, -1,
+                        "the data wrapped around: epoch " + std::to_string(m_epoch) +
+                            " starts at step " + std::to_string(step));
+    }
+    const auto to = Clock::now();
+    r.info = m_engine.finishStep(r.lr, static_cast<int>(step));
+    m_kernels.synchronize();
+    sampleDevice();
+    r.optim_ms = msSince(to) - exposedInPhase();
+    r.step_ms = msSince(t0);
+    return r;
+}
+
+bool Trainer::report(long long step, const StepResult& r) {
+    RankMetrics m;
+    m.loss_part = r.loss_part;
+    m.step_ms = r.step_ms;
+    m.fwd_ms = r.fwd_ms;
+    m.bwd_ms = r.bwd_ms;
+    m.optim_ms = r.optim_ms;
+    for (std::size_t c = 0; c < kCollectiveCount; ++c) {
+        m.comm_ms[c] = r.comm.per[c].ms;
+        m.comm_bytes[c] = r.comm.per[c].bytes;
+    }
+    m.exposed_ms = r.comm.exposed_ms;
+    m.mem = m_ledger.current().bytes;
+    m.rss = MemoryLedger::processRss();
+    m.device_used = r.device_used;
+    // Host memory: the process's high-water mark; a device: this step's peak.
+    m.peak = m_kernels.deviceMemory() ? r.device_peak : MemoryLedger::processPeakRss();
+    std::snprintf(m.host, sizeof m.host, "%s", m_comm.host().c_str());
+    std::vector<RankMetrics> all(m_rank == 0 ? m_world : 0);
+    m_comm.gatherBytes(&m, sizeof m, m_rank == 0 ? all.data() : nullptr);
+    int failed = 0;
+    if (m_rep.active()) {
+        StepContext ctx;
+        ctx.step = step;
+        ctx.wall_time_s = msSince(m_runStart) * 1e-3;
+        ctx.tokens = m_tokens;
+        ctx.step_tokens = m_stepTokens;
+        ctx.lr = r.lr;
+        ctx.grad_norm = r.info.grad_norm;
+        ctx.world = m_world;
+        ctx.flops_per_token = m_flopsPerToken;
+        ctx.peak_flops = m_peak;
+        const StepRecord rec = makeStepRecord(ctx, all);
+        m_rep.writer().appendStep(rec);
+        m_rep.line(stepLine(rec));
+        if (step % m_config.steps_per_print == 0 || step == m_lastStep)
+            std::fprintf(stderr,
+                         "step %lld/%lld | loss %.4f | lr %.3g | norm %.3f | %.0f tok/s | "
+                         "%.1f ms (comm exposed %.1f ms)\n",
+                         step, m_lastStep, rec.loss, r.lr, r.info.grad_norm, rec.tokens_per_s,
+                         rec.step_ms, rec.comm.exposed_ms);
+        if (!std::isfinite(rec.loss)) {
+            m_rep.event(EventLevel::Error, -1,
+                        "loss is not finite at step " + std::to_string(step));
+            failed = 1;
+        }
+    }
+    m_comm.broadcastBytes(&failed, sizeof failed, 0);
+    return failed == 0;
+}
+
+void Trainer::wrapUp() {
+    // A stopped run keeps its state so that it can resume where it stopped.
+    if (m_outcome == TrainOutcome::Stopped && m_lastCompleted >= m_firstStep)
+        checkpointNow(m_lastCompleted);
+    if (m_outcome == TrainOutcome::Finished && m_config.run.checkpoint_every > 0)
+        checkpointNow(m_lastCompleted);
+    if (!m_options.export_model.empty()) {
+        std::vector<float> flat(m_engine.layout().padded_total);
+        m_engine.fullParams(flat.data());
+        if (m_rep.active()) {
+            writeLlmcModel(m_options.export_model, m_config.model.shape, m_engine.layout(),
+                           flat.data());
+            m_rep.event(EventLevel::Info, 0, "exported the model to " + m_options.export_model);
+        }
+    }
+    // No rank may exit before rank 0 stops watching for dead ranks.
+    m_watch.reset();
+    m_comm.barrier();
+}
+
+// Rank 0 records why the run failed before the error ends the job.
+void Trainer::recordFailure(const std::exception& e) {
+    if (!m_rep.active())
+        return;
+    const std::string msg = "rank 0 on " + m_comm.host() + ": " + e.what();
+    m_rep.event(EventLevel::Error, 0, msg);
+    m_rep.writer().finish(RunStatus::Failed, msg);
+    m_rep.line(endLine(RunStatus::Failed, m_lastCompleted, msg));
+}
+
+void Trainer::recordEnd() {
+    if (!m_rep.active())
+        return;
+    const RunStatus status = m_outcome == TrainOutcome::Finished  ? RunStatus::Finished
+                             : m_outcome == TrainOutcome::Stopped ? RunStatus::Stopped
+                                                                  : RunStatus::Failed;
+    const std::string msg = m_outcome == TrainOutcome::Finished
+                                ? "finished " + std::to_string(m_lastCompleted) + " steps"
+                            : m_outcome == TrainOutcome::Stopped
+                                ? "stopped by request after step " + std::to_string(m_lastCompleted)
+                                : "failed at step " + std::to_string(m_step);
+    m_rep.event(m_outcome == TrainOutcome::Failed ? EventLevel::Error : EventLevel::Info, -1, msg);
+    m_rep.writer().finish(status, msg);
+    m_rep.line(endLine(status, m_lastCompleted, msg));
+}
+
+TrainOutcome Trainer::run() {
+    loadStartingPoint();
+    openRun();
+    watchRanks();
+    m_runStart = Clock::now();
+    m_lastCommandPoll = m_runStart - std::chrono::hours(1); // poll before the first step
+    try {
+        for (m_step = m_firstStep; m_step <= m_lastStep; ++m_step) {
+            if (!control()) {
+                m_outcome = TrainOutcome::Stopped;
+                break;
+            }
+            const StepResult r = trainStep(m_step);
+            m_tokens += m_stepTokens;
+            m_lastCompleted = m_step;
+            const bool logNow = m_step % m_config.run.log_every == 0 || m_step == m_lastStep ||
+                                m_step == m_firstStep;
+            if (logNow && !report(m_step, r)) {
+                m_outcome = TrainOutcome::Failed;
+                break;
+            }
+            if (m_config.run.checkpoint_every > 0 && m_step % m_config.run.checkpoint_every == 0 &&
+                m_step < m_lastStep)
+                checkpointNow(m_step);
+        }
+        wrapUp();
+    } catch (const std::exception& e) {
+        recordFailure(e);
+        throw;
+    }
+    recordEnd();
+    return m_outcome;
+}
+
 } // namespace
 
 void installStopSignalHandlers() {
@@ -108,356 +541,8 @@ void installStopSignalHandlers() {
 
 TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
                          const RankBackend& backend) {
-    Communicator& comm = *backend.comm;
-    Kernels& kernels = *backend.kernels;
-    const int rank = comm.rank();
-    const int world = comm.size();
-    const int micro = config.batch.micro_batch;
-    const int accum = config.batch.grad_accum;
-    const int G = config.batch.train_batch_size;
-    const int T = config.model.seq_len;
-    const ModelShape& shape = config.model.shape;
-
-    Reporter rep(rank == 0);
-    MemoryLedger ledger;
-    auto data = makeDataLoader(std::string(toString(config.data.type)), config.data.path,
-                               shape.vocab_size, config.run.seed);
-    Gpt2 model(shape, micro, T, kernels, ledger);
-    ZeroEngine engine(config, comm, kernels, ledger);
-
-    // Where training starts: fresh, from an llm.c model file, or from a checkpoint.
-    long long firstStep = 1;
-    long long tokens = 0;
-    std::int64_t runId = -1;
-    std::optional<CheckpointMeta> resumed;
-    if (!options.resume_from.empty()) {
-        resumed = loadCheckpoint(options.resume_from, config, engine, comm);
-        firstStep = resumed->step + 1;
-        tokens = resumed->tokens;
-        runId = resumed->run_id;
-    } else if (!config.model.init_from.empty()) {
-        std::vector<float> flat(engine.layout().padded_total);
-        readLlmcModel(config.model.init_from, engine.layout(), flat.data());
-        engine.setFullParams(flat.data());
-    } else {
-        engine.initParams(config.run.seed);
-    }
-
-    // MFU's denominator: the ranks' shares of their devices' peaks; unknown if any is.
-    double peak = comm.sumDouble(backend.peak_flops.value_or(std::nan("")));
-    if (!std::isfinite(peak))
-        peak = 0; // MFU unknown
-    const double psi = static_cast<double>(paramCount(shape));
-    const double flopsPerToken = 6.0 * psi + 6.0 * shape.n_layer * T * shape.n_embd;
-    const long long stepTokens = static_cast<long long>(G) * T;
-
-    nlohmann::json resolved = toJson(config);
-    if (rep.active()) {
-        rep.open(options.db_path.empty() ? defaultStorePath() : options.db_path);
-        RunInfo info;
-        info.name = options.run_name.empty() ? defaultRunName(config) : options.run_name;
-        info.host = comm.host();
-        info.command_line = options.command_line;
-        info.pid = getpid();
-        info.world = world;
-        info.stage = config.zero.stage;
-        info.precision = std::string(toString(config.precision));
-        info.params = paramCount(shape);
-        info.config_json = resolved.dump();
-        if (runId >= 0)
-            rep.writer().attachRun(runId);
-        else
-            runId = rep.writer().createRun(info);
-        Segment seg;
-        seg.start_step = firstStep;
-        seg.world = world;
-        seg.stage = config.zero.stage;
-        seg.grad_accum = accum;
-        seg.micro_batch = micro;
-        seg.reason = resumed ? "resume" : "start";
-        rep.writer().beginSegment(seg);
-        rep.line(runLine(runId, info, resolved));
-        rep.event(EventLevel::Info, -1,
-                  "run " + std::to_string(runId) + " '" + info.name +
-                      "': " + std::to_string(world) + " ranks, ZeRO stage " +
-                      std::to_string(config.zero.stage) + ", " + info.precision + ", psi " +
-                      std::to_string(info.params) + ", data " + data->describe() +
-                      (resumed ? ", resumed at step " + std::to_string(resumed->step) : ""));
-        rep.event(EventLevel::Info, 0,
-                  "rank 0 runs on " + backend.description +
-                      (peak > 0 ? "" : "; MFU unknown (no peak FLOP/s for this device)"));
-    }
-
-    comm.broadcastBytes(&runId, sizeof runId, 0);
-
-    // Rank 0 watches the other ranks' processes so that a dead rank is recorded.
-    struct ProcInfo {
-        std::int64_t pid;
-        char host[64];
-    } me{static_cast<std::int64_t>(getpid()), {}};
-    std::snprintf(me.host, sizeof me.host, "%s", comm.host().c_str());
-    std::vector<ProcInfo> procs(rank == 0 ? world : 0);
-    comm.gatherBytes(&me, sizeof me, rank == 0 ? procs.data() : nullptr);
-    std::unique_ptr<RankWatch> watch;
-    if (rep.active() && world > 1) {
-        std::vector<RankProcess> ranks;
-        for (int r = 0; r < world; ++r)
-            ranks.push_back({r, procs[r].pid, procs[r].host});
-        watch = std::make_unique<RankWatch>(rep.storePath(), runId, std::move(ranks), comm.host());
-    }
-
-    std::vector<int> inputs(static_cast<std::size_t>(micro) * T);
-    std::vector<int> targets(inputs.size());
-    const auto runStart = Clock::now();
-    std::optional<double> lrOverride;
-    long long step = firstStep;
-    long long lastCompleted = firstStep - 1;
-    TrainOutcome outcome = TrainOutcome::Finished;
-
-    auto ackCommands = [&](ControlMsg& msg) {
-        for (const Command& c : rep.writer().pendingCommands()) {
-            std::string ack;
-            switch (c.kind) {
-            case CommandKind::Pause:
-                msg[ControlMsg::Pause] = 1;
-                ack = "paused";
-                break;
-            case CommandKind::Resume:
-                msg[ControlMsg::Pause] = 0;
-                ack = "resumed";
-                break;
-            case CommandKind::Checkpoint:
-                msg[ControlMsg::Checkpoint] = 1;
-                ack = "checkpoint requested";
-                break;
-            case CommandKind::Stop:
-                msg[ControlMsg::Stop] = 1;
-                ack = "stop requested";
-                break;
-            case CommandKind::SetLr:
-                if (std::isfinite(c.arg) && c.arg > 0) {
-                    msg[ControlMsg::SetLr] = c.arg;
-                    ack = "learning rate set to " + std::to_string(c.arg);
-                } else {
-                    ack = "set_lr ignored: invalid learning rate " + std::to_string(c.arg);
-                }
-                break;
-            }
-            rep.writer().ackCommand(c.id, ack);
-            rep.event(EventLevel::Info, 0,
-                      "command " + std::string(commandKindName(c.kind)) + ": " + ack);
-        }
-    };
-
-    auto checkpointNow = [&](long long at) {
-        const std::string path = writeCheckpoint(
-            config, engine, comm, CheckpointMeta{at, tokens, runId, world, config.zero.stage});
-        if (rep.active()) {
-            Checkpoint cp;
-            cp.step = at;
-            cp.path = path;
-            cp.world = world;
-            cp.stage = config.zero.stage;
-            rep.writer().addCheckpoint(cp);
-            rep.event(EventLevel::Info, 0,
-                      "checkpoint at step " + std::to_string(at) + ": " + path);
-        }
-    };
-
-    const int lastStep = options.steps ? *options.steps : config.run.steps;
-    try {
-        bool paused = false;
-        long long epoch = 0;
-        auto lastCommandPoll = Clock::now() - std::chrono::hours(1); // poll before step 1
-        for (; step <= lastStep; ++step) {
-            // Control: rank 0 decides, everybody follows. A signal on any rank counts.
-            for (;;) {
-                ControlMsg msg;
-                msg[ControlMsg::Signalled] = g_stopRequested.load() ? 1 : 0;
-                if (rep.active()) {
-                    msg[ControlMsg::Pause] = paused ? 1 : 0;
-                    if (paused || msSince(lastCommandPoll) >= kCommandPollMs) {
-                        ackCommands(msg);
-                        lastCommandPoll = Clock::now();
-                    }
-                }
-                comm.sumDoubles(msg.v.data(), msg.v.size());
-                if (msg[ControlMsg::SetLr] > 0)
-                    lrOverride = msg[ControlMsg::SetLr];
-                if (msg[ControlMsg::Checkpoint] > 0 && lastCompleted >= 1)
-                    checkpointNow(lastCompleted);
-                if (msg[ControlMsg::Stop] > 0 || msg[ControlMsg::Signalled] > 0) {
-                    outcome = TrainOutcome::Stopped;
-                    break;
-                }
-                paused = msg[ControlMsg::Pause] > 0;
-                if (!paused)
-                    break;
-                if (rep.active())
-                    rep.writer().heartbeat();
-                std::this_thread::sleep_for(std::chrono::milliseconds(200));
-            }
-            if (outcome == TrainOutcome::Stopped)
-                break;
-
-            const auto t0 = Clock::now();
-            comm.takeStats();
-            const double lr = lrOverride ? *lrOverride : lrAt(config, static_cast<int>(step - 1));
-            // fwd/bwd/optim times are compute only: the time each phase spent blocked on
-            // collectives goes to exposed comm, so the four add up to the step.
-            CommStats stepComm;
-            auto exposedInPhase = [&] {
-                const CommStats s = comm.takeStats();
-                stepComm += s;
-                return s.exposed_ms;
-            };
-            double fwdMs = 0, bwdMs = 0, lossPart = 0;
-            // Device memory in use, sampled at the step's fullest points (after each
-            // forward, with the activations live, and at its end): its peak is the step's.
-            long long deviceUsed = 0, devicePeak = 0;
-            auto sampleDevice = [&] {
-                if (const auto dm = kernels.deviceMemory()) {
-                    deviceUsed = dm->used;
-                    devicePeak = std::max(devicePeak, dm->used);
-                }
-            };
-            engine.beginStep();
-            for (int a = 0; a < accum; ++a) {
-                const int firstSeq = rank * (G / world) + a * micro;
-                data->batch(step - 1, G, firstSeq, micro, T, inputs.data(), targets.data());
-                engine.beginMicroStep(a == accum - 1);
-                auto tf = Clock::now();
-                const float loss = model.forward(inputs.data(), targets.data(), engine);
-                sampleDevice();
-                fwdMs += msSince(tf) - exposedInPhase();
-                auto tb = Clock::now();
-                model.backward(inputs.data(), targets.data(), engine,
-                               1.0f / static_cast<float>(accum * world));
-                engine.endMicroStep();
-                kernels.synchronize(); // device work counts in the phase that issued it
-                bwdMs += msSince(tb) - exposedInPhase();
-                lossPart += static_cast<double>(loss) / (accum * world);
-            }
-            if (data->epoch() != epoch) {
-                epoch = data->epoch();
-                if (rep.active())
-                    rep.event(EventLevel::Info, -1,
-                              "the data wrapped around: epoch " + std::to_string(epoch) +
-                                  " starts at step " + std::to_string(step));
-            }
-            const auto to = Clock::now();
-            const EngineStepInfo info = engine.finishStep(lr, static_cast<int>(step));
-            kernels.synchronize();
-            sampleDevice();
-            const double optimMs = msSince(to) - exposedInPhase();
-            const double stepMs = msSince(t0);
-            tokens += stepTokens;
-            lastCompleted = step;
-
-            const bool logNow =
-                step % config.run.log_every == 0 || step == lastStep || step == firstStep;
-            if (logNow) {
-                RankMetrics m;
-                m.loss_part = lossPart;
-                m.step_ms = stepMs;
-                m.fwd_ms = fwdMs;
-                m.bwd_ms = bwdMs;
-                m.optim_ms = optimMs;
-                const CommStats& cs = stepComm;
-                for (std::size_t c = 0; c < kCollectiveCount; ++c) {
-                    m.comm_ms[c] = cs.per[c].ms;
-                    m.comm_bytes[c] = cs.per[c].bytes;
-                }
-                m.exposed_ms = cs.exposed_ms;
-                m.mem = ledger.current().bytes;
-                m.rss = MemoryLedger::processRss();
-                m.device_used = deviceUsed;
-                // Host memory: the process's high-water mark; a device: this step's peak.
-                m.peak = kernels.deviceMemory() ? devicePeak : MemoryLedger::processPeakRss();
-                std::snprintf(m.host, sizeof m.host, "%s", comm.host().c_str());
-                std::vector<RankMetrics> all(rank == 0 ? world : 0);
-                comm.gatherBytes(&m, sizeof m, rank == 0 ? all.data() : nullptr);
-                if (rep.active()) {
-                    StepContext ctx;
-                    ctx.step = step;
-                    ctx.wall_time_s = msSince(runStart) * 1e-3;
-                    ctx.tokens = tokens;
-                    ctx.step_tokens = stepTokens;
-                    ctx.lr = lr;
-                    ctx.grad_norm = info.grad_norm;
-                    ctx.world = world;
-                    ctx.flops_per_token = flopsPerToken;
-                    ctx.peak_flops = peak;
-                    StepRecord rec = makeStepRecord(ctx, all);
-                    rep.writer().appendStep(rec);
-                    rep.line(stepLine(rec));
-                    if (step % config.steps_per_print == 0 || step == lastStep)
-                        std::fprintf(
-                            stderr,
-                            "step %lld/%d | loss %.4f | lr %.3g | norm %.3f | %.0f tok/s | "
-                            "%.1f ms (comm exposed %.1f ms)\n",
-                            step, lastStep, rec.loss, lr, info.grad_norm, rec.tokens_per_s,
-                            rec.step_ms, rec.comm.exposed_ms);
-                    if (!std::isfinite(rec.loss)) {
-                        rep.event(EventLevel::Error, -1,
-                                  "loss is not finite at step " + std::to_string(step));
-                        outcome = TrainOutcome::Failed;
-                    }
-                }
-                int failed = outcome == TrainOutcome::Failed ? 1 : 0;
-                comm.broadcastBytes(&failed, sizeof failed, 0);
-                if (failed) {
-                    outcome = TrainOutcome::Failed;
-                    break;
-                }
-            }
-            if (config.run.checkpoint_every > 0 && step % config.run.checkpoint_every == 0 &&
-                step < lastStep)
-                checkpointNow(step);
-        }
-
-        // A stopped run keeps its state so that it can resume where it stopped.
-        if (outcome == TrainOutcome::Stopped && lastCompleted >= firstStep)
-            checkpointNow(lastCompleted);
-        if (outcome == TrainOutcome::Finished && config.run.checkpoint_every > 0)
-            checkpointNow(lastCompleted);
-        if (!options.export_model.empty()) {
-            std::vector<float> flat(engine.layout().padded_total);
-            engine.fullParams(flat.data());
-            if (rep.active()) {
-                writeLlmcModel(options.export_model, shape, engine.layout(), flat.data());
-                rep.event(EventLevel::Info, 0, "exported the model to " + options.export_model);
-            }
-        }
-        // No rank may exit before rank 0 stops watching for dead ranks.
-        watch.reset();
-        comm.barrier();
-    } catch (const std::exception& e) {
-        // Rank 0 records why the run failed before the error ends the job.
-        if (rep.active()) {
-            const std::string msg = "rank 0 on " + comm.host() + ": " + e.what();
-            rep.event(EventLevel::Error, 0, msg);
-            rep.writer().finish(RunStatus::Failed, msg);
-            rep.line(endLine(RunStatus::Failed, lastCompleted, msg));
-        }
-        throw;
-    }
-
-    if (rep.active()) {
-        const RunStatus status = outcome == TrainOutcome::Finished  ? RunStatus::Finished
-                                 : outcome == TrainOutcome::Stopped ? RunStatus::Stopped
-                                                                    : RunStatus::Failed;
-        const std::string msg =
-            outcome == TrainOutcome::Finished
-                ? "finished " + std::to_string(lastCompleted) + " steps"
-            : outcome == TrainOutcome::Stopped
-                ? "stopped by request after step " + std::to_string(lastCompleted)
-                : "failed at step " + std::to_string(step);
-        rep.event(outcome == TrainOutcome::Failed ? EventLevel::Error : EventLevel::Info, -1, msg);
-        rep.writer().finish(status, msg);
-        rep.line(endLine(status, lastCompleted, msg));
-    }
-    return outcome;
+    Trainer trainer(config, options, backend);
+    return trainer.run();
 }
 
 } // namespace zerolab

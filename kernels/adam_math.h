@@ -3,16 +3,11 @@
 // compiles for the CPU and, under nvcc, for the device too.
 #pragma once
 
+#include "kernels/host_device.h"
 #include "kernels/kernels.h"
 
 #include <cmath>
 #include <string>
-
-#if defined(__CUDACC__)
-#define ZEROLAB_HOST_DEVICE __host__ __device__
-#else
-#define ZEROLAB_HOST_DEVICE
-#endif
 
 namespace zerolab {
 

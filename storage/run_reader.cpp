@@ -70,6 +70,24 @@ struct RunReader::Impl {
             throw StoreError(runContext(id) + ": no such run");
     }
 
+    // The rows of one run's query in a read transaction: checks the run exists, binds
+    // run_id to ?1 and `more` to ?2, ?3, ..., and maps each row with `row`.
+    template <typename Row, typename... More>
+    auto runRows(std::int64_t run_id, const std::string& sql, Row row, More... more) {
+        Transaction tx(db, Transaction::Kind::Read);
+        requireRun(run_id);
+        auto q = db.cached(sql);
+        q->bind(1, run_id);
+        int index = 2;
+        (q->bind(index++, more), ...);
+        std::vector<decltype(row(*q))> out;
+        while (q->step())
+            out.push_back(row(*q));
+        q->reset();
+        tx.commit();
+        return out;
+    }
+
     std::map<std::int64_t, std::vector<std::string>> tags(std::int64_t only = 0) {
         auto q = db.cached("SELECT run_id, tag FROM run_tags WHERE ?1 = 0 OR run_id = ?1 "
                            "ORDER BY run_id, tag");
@@ -217,173 +235,139 @@ std::optional<std::int64_t> RunReader::resolveRun(const std::string& id_or_name)
 }
 
 std::vector<Segment> RunReader::segments(std::int64_t run_id) {
-    SqliteDb& db = m_impl->db;
-    Transaction tx(db, Transaction::Kind::Read);
-    m_impl->requireRun(run_id);
-    auto q = db.cached("SELECT idx, start_step, world, stage, grad_accum, micro_batch, reason "
-                       "FROM segments WHERE run_id = ?1 ORDER BY idx");
-    q->bind(1, run_id);
-    std::vector<Segment> out;
-    while (q->step()) {
-        Segment s;
-        s.index = q->int32(0);
-        s.start_step = q->int64(1);
-        s.world = q->int32(2);
-        s.stage = q->int32(3);
-        s.grad_accum = q->int32(4);
-        s.micro_batch = q->int32(5);
-        s.reason = q->text(6);
-        out.push_back(std::move(s));
-    }
-    q->reset();
-    tx.commit();
-    return out;
+    return m_impl->runRows(run_id,
+                           "SELECT idx, start_step, world, stage, grad_accum, micro_batch, reason "
+                           "FROM segments WHERE run_id = ?1 ORDER BY idx",
+                           [](const SqliteStatement& q) {
+                               Segment s;
+                               s.index = q.int32(0);
+                               s.start_step = q.int64(1);
+                               s.world = q.int32(2);
+                               s.stage = q.int32(3);
+                               s.grad_accum = q.int32(4);
+                               s.micro_batch = q.int32(5);
+                               s.reason = q.text(6);
+                               return s;
+                           });
 }
 
 std::vector<StepRecord> RunReader::steps(std::int64_t run_id, std::int64_t after_step,
                                          std::int64_t limit) {
-    SqliteDb& db = m_impl->db;
-    Transaction tx(db, Transaction::Kind::Read);
-    m_impl->requireRun(run_id);
-    auto q = db.cached("SELECT step, segment, wall_time_s, tokens, loss, lr, grad_norm, "
-                       "tokens_per_s, mfu, step_ms, fwd_ms, bwd_ms, optim_ms, allreduce_ms, "
-                       "reduce_scatter_ms, allgather_ms, broadcast_ms, exposed_ms, comm_bytes, "
-                       "busbw_gbps FROM steps WHERE run_id = ?1 AND step > ?2 ORDER BY step "
-                       "LIMIT ?3");
-    q->bind(1, run_id).bind(2, after_step).bind(3, limit);
-    std::vector<StepRecord> out;
-    while (q->step()) {
-        StepRecord& s = out.emplace_back();
-        s.step = q->int64(0);
-        s.segment = q->int32(1);
-        s.wall_time_s = q->real(2);
-        s.tokens = q->int64(3);
-        s.loss = q->real(4);
-        s.lr = q->real(5);
-        s.grad_norm = q->real(6);
-        s.tokens_per_s = q->real(7);
-        s.mfu = q->real(8);
-        s.step_ms = q->real(9);
-        s.fwd_ms = q->real(10);
-        s.bwd_ms = q->real(11);
-        s.optim_ms = q->real(12);
-        s.comm.allreduce_ms = q->real(13);
-        s.comm.reduce_scatter_ms = q->real(14);
-        s.comm.allgather_ms = q->real(15);
-        s.comm.broadcast_ms = q->real(16);
-        s.comm.exposed_ms = q->real(17);
-        s.comm_bytes = q->int64(18);
-        s.busbw_gbps = q->real(19);
-    }
-    q->reset();
-    tx.commit();
-    return out;
+    return m_impl->runRows(
+        run_id,
+        "SELECT step, segment, wall_time_s, tokens, loss, lr, grad_norm, tokens_per_s, mfu, "
+        "step_ms, fwd_ms, bwd_ms, optim_ms, allreduce_ms, reduce_scatter_ms, allgather_ms, "
+        "broadcast_ms, exposed_ms, comm_bytes, busbw_gbps FROM steps WHERE run_id = ?1 AND "
+        "step > ?2 ORDER BY step LIMIT ?3",
+        [](const SqliteStatement& q) {
+            StepRecord s;
+            s.step = q.int64(0);
+            s.segment = q.int32(1);
+            s.wall_time_s = q.real(2);
+            s.tokens = q.int64(3);
+            s.loss = q.real(4);
+            s.lr = q.real(5);
+            s.grad_norm = q.real(6);
+            s.tokens_per_s = q.real(7);
+            s.mfu = q.real(8);
+            s.step_ms = q.real(9);
+            s.fwd_ms = q.real(10);
+            s.bwd_ms = q.real(11);
+            s.optim_ms = q.real(12);
+            s.comm.allreduce_ms = q.real(13);
+            s.comm.reduce_scatter_ms = q.real(14);
+            s.comm.allgather_ms = q.real(15);
+            s.comm.broadcast_ms = q.real(16);
+            s.comm.exposed_ms = q.real(17);
+            s.comm_bytes = q.int64(18);
+            s.busbw_gbps = q.real(19);
+            return s;
+        },
+        after_step, limit);
 }
 
 std::vector<RankRecord> RunReader::rankRows(std::int64_t run_id, std::int64_t step) {
-    SqliteDb& db = m_impl->db;
-    Transaction tx(db, Transaction::Kind::Read);
-    m_impl->requireRun(run_id);
-    auto q = db.cached("SELECT rank, " + rankValueColumns() +
-                       " FROM rank_steps WHERE run_id = ?1 AND step = ?2 ORDER BY rank");
-    q->bind(1, run_id).bind(2, step);
-    std::vector<RankRecord> out;
-    while (q->step()) {
-        out.push_back(readRank(*q, 1));
-        out.back().rank = q->int32(0);
-    }
-    q->reset();
-    tx.commit();
-    return out;
+    return m_impl->runRows(
+        run_id,
+        "SELECT rank, " + rankValueColumns() +
+            " FROM rank_steps WHERE run_id = ?1 AND step = ?2 ORDER BY rank",
+        [](const SqliteStatement& q) {
+            RankRecord r = readRank(q, 1);
+            r.rank = q.int32(0);
+            return r;
+        },
+        step);
 }
 
 std::vector<RankSample> RunReader::rankSeries(std::int64_t run_id, std::int64_t after_step,
                                               std::int64_t up_to_step) {
-    SqliteDb& db = m_impl->db;
-    Transaction tx(db, Transaction::Kind::Read);
-    m_impl->requireRun(run_id);
-    auto q = db.cached("SELECT step, rank, " + rankValueColumns() +
-                       " FROM rank_steps WHERE run_id = ?1 AND step > ?2 AND step <= ?3 "
-                       "ORDER BY step, rank");
-    q->bind(1, run_id).bind(2, after_step).bind(3, up_to_step);
-    std::vector<RankSample> out;
-    while (q->step()) {
-        RankSample& s = out.emplace_back();
-        s.step = q->int64(0);
-        s.rank = readRank(*q, 2);
-        s.rank.rank = q->int32(1);
-    }
-    q->reset();
-    tx.commit();
-    return out;
+    return m_impl->runRows(
+        run_id,
+        "SELECT step, rank, " + rankValueColumns() +
+            " FROM rank_steps WHERE run_id = ?1 AND step > ?2 AND step <= ?3 ORDER BY step, rank",
+        [](const SqliteStatement& q) {
+            RankSample s;
+            s.step = q.int64(0);
+            s.rank = readRank(q, 2);
+            s.rank.rank = q.int32(1);
+            return s;
+        },
+        after_step, up_to_step);
 }
 
 std::vector<Event> RunReader::events(std::int64_t run_id, std::int64_t after_id) {
     SqliteDb& db = m_impl->db;
-    Transaction tx(db, Transaction::Kind::Read);
-    m_impl->requireRun(run_id);
-    auto q = db.cached("SELECT id, time, level, rank, message FROM events "
-                       "WHERE run_id = ?1 AND id > ?2 ORDER BY id");
-    q->bind(1, run_id).bind(2, after_id);
-    std::vector<Event> out;
-    while (q->step()) {
-        Event& e = out.emplace_back();
-        e.id = q->int64(0);
-        e.time = q->real(1);
-        const std::string level = q->text(2);
-        e.level = parseName(db, eventLevelFromName(level), level, "event level");
-        e.rank = q->int32(3);
-        e.message = q->text(4);
-    }
-    q->reset();
-    tx.commit();
-    return out;
+    return m_impl->runRows(
+        run_id,
+        "SELECT id, time, level, rank, message FROM events WHERE run_id = ?1 AND id > ?2 "
+        "ORDER BY id",
+        [&db](const SqliteStatement& q) {
+            Event e;
+            e.id = q.int64(0);
+            e.time = q.real(1);
+            const std::string level = q.text(2);
+            e.level = parseName(db, eventLevelFromName(level), level, "event level");
+            e.rank = q.int32(3);
+            e.message = q.text(4);
+            return e;
+        },
+        after_id);
 }
 
 std::vector<Checkpoint> RunReader::checkpoints(std::int64_t run_id) {
-    SqliteDb& db = m_impl->db;
-    Transaction tx(db, Transaction::Kind::Read);
-    m_impl->requireRun(run_id);
-    auto q = db.cached("SELECT step, path, world, stage, segment, time FROM checkpoints "
-                       "WHERE run_id = ?1 ORDER BY step, id");
-    q->bind(1, run_id);
-    std::vector<Checkpoint> out;
-    while (q->step()) {
-        Checkpoint& c = out.emplace_back();
-        c.step = q->int64(0);
-        c.path = q->text(1);
-        c.world = q->int32(2);
-        c.stage = q->int32(3);
-        c.segment = q->int32(4);
-        c.time = q->real(5);
-    }
-    q->reset();
-    tx.commit();
-    return out;
+    return m_impl->runRows(run_id,
+                           "SELECT step, path, world, stage, segment, time FROM checkpoints "
+                           "WHERE run_id = ?1 ORDER BY step, id",
+                           [](const SqliteStatement& q) {
+                               Checkpoint c;
+                               c.step = q.int64(0);
+                               c.path = q.text(1);
+                               c.world = q.int32(2);
+                               c.stage = q.int32(3);
+                               c.segment = q.int32(4);
+                               c.time = q.real(5);
+                               return c;
+                           });
 }
 
 std::vector<Command> RunReader::commands(std::int64_t run_id) {
     SqliteDb& db = m_impl->db;
-    Transaction tx(db, Transaction::Kind::Read);
-    m_impl->requireRun(run_id);
-    auto q = db.cached("SELECT id, kind, arg, created_at, acked_at, ack_message FROM commands "
-                       "WHERE run_id = ?1 ORDER BY id");
-    q->bind(1, run_id);
-    std::vector<Command> out;
-    while (q->step()) {
-        Command& c = out.emplace_back();
-        c.id = q->int64(0);
-        c.run_id = run_id;
-        const std::string kind = q->text(1);
-        c.kind = parseName(db, commandKindFromName(kind), kind, "command kind");
-        c.arg = q->real(2);
-        c.created_at = q->real(3);
-        c.acked_at = q->real(4);
-        c.ack_message = q->text(5);
-    }
-    q->reset();
-    tx.commit();
-    return out;
+    return m_impl->runRows(
+        run_id,
+        "SELECT id, kind, arg, created_at, acked_at, ack_message FROM commands WHERE run_id = ?1 "
+        "ORDER BY id",
+        [&db, run_id](const SqliteStatement& q) {
+            Command c;
+            c.id = q.int64(0);
+            c.run_id = run_id;
+            const std::string kind = q.text(1);
+            c.kind = parseName(db, commandKindFromName(kind), kind, "command kind");
+            c.arg = q.real(2);
+            c.created_at = q.real(3);
+            c.acked_at = q.real(4);
+            c.ack_message = q.text(5);
+            return c;
+        });
 }
 
 std::int64_t RunReader::dataVersion() {

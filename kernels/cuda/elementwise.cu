@@ -1,8 +1,9 @@
-// GELU (tanh approximation), the residual add and the token + position encoder,
-// forward and backward: memory-bound passes, one grid-stride kernel each.
+// GELU (tanh approximation, kernels/gelu_math.h), the residual add and the token +
+// position encoder, forward and backward: memory-bound passes, one grid-stride kernel each.
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/cuda_kernels.h"
 #include "kernels/cuda/device_util.cuh"
+#include "kernels/gelu_math.h"
 
 namespace zerolab {
 
@@ -11,35 +12,18 @@ namespace {
 using cuda::globalIndex;
 using cuda::gridStride;
 
-constexpr float kGeluScale = 0.7978845608028654f; // sqrt(2/pi)
-constexpr float kGeluCubic = 0.044715f;
-// 2u clamped to +-80 as on the CPU: e = exp(2u) stays finite and normal.
-constexpr float kTwoUMax = 80.0f;
-
-// e = exp(2u), u = sqrt(2/pi) (x + 0.044715 x^3); 0.5 (1 + tanh u) = e / (1 + e).
-__device__ inline float geluExp(float x) {
-    const float twoU = 2.0f * kGeluScale * (x + kGeluCubic * x * x * x);
-    return expf(fminf(fmaxf(twoU, -kTwoUMax), kTwoUMax));
-}
-
 __global__ void geluForwardKernel(float* out, const float* inp, std::size_t n) {
     for (std::size_t i = globalIndex(); i < n; i += gridStride()) {
         const float x = inp[i];
-        const float e = geluExp(x);
-        out[i] = x * (e / (1.0f + e));
+        out[i] = gelu::value(x, expf(gelu::twoU(x)));
     }
 }
 
-// d/dx = s + 2 x s (1 - s) du/dx with s = e / (1 + e), 1 - s = 1 / (1 + e).
 __global__ void geluBackwardKernel(float* dinp, const float* inp, const float* dout,
                                    std::size_t n) {
     for (std::size_t i = globalIndex(); i < n; i += gridStride()) {
         const float x = inp[i];
-        const float e = geluExp(x);
-        const float inv = 1.0f / (1.0f + e);
-        const float s = e * inv;
-        const float dudx = kGeluScale * (1.0f + 3.0f * kGeluCubic * x * x);
-        dinp[i] += (s + 2.0f * x * s * inv * dudx) * dout[i];
+        dinp[i] += gelu::derivative(x, expf(gelu::twoU(x))) * dout[i];
     }
 }
 

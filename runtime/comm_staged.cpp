@@ -57,40 +57,33 @@ void StagedCommunicator::addCopyTime(Collective c, double ms) {
     m_copyStats.exposed_ms += ms;
 }
 
-void StagedCommunicator::allReduce(void* buf, std::size_t count, CommDType t) {
-    const Plan p = plan(Collective::AllReduce, count, t);
+void StagedCommunicator::blocking(const Plan& p, void* buf,
+                                  const std::function<void(char*)>& hostCall) {
     m_blockingStage.resize(p.totalBytes);
     double ms = toHost(p, buf, m_blockingStage.data());
-    m_host.allReduce(m_blockingStage.data(), count, t);
+    hostCall(m_blockingStage.data());
     ms += toDevice(p, buf, m_blockingStage.data());
     addCopyTime(p.collective, ms);
+}
+
+void StagedCommunicator::allReduce(void* buf, std::size_t count, CommDType t) {
+    blocking(plan(Collective::AllReduce, count, t), buf,
+             [&](char* host) { m_host.allReduce(host, count, t); });
 }
 
 void StagedCommunicator::reduceScatter(void* buf, std::size_t count, CommDType t) {
-    const Plan p = plan(Collective::ReduceScatter, count, t);
-    m_blockingStage.resize(p.totalBytes);
-    double ms = toHost(p, buf, m_blockingStage.data());
-    m_host.reduceScatter(m_blockingStage.data(), count, t);
-    ms += toDevice(p, buf, m_blockingStage.data());
-    addCopyTime(p.collective, ms);
+    blocking(plan(Collective::ReduceScatter, count, t), buf,
+             [&](char* host) { m_host.reduceScatter(host, count, t); });
 }
 
 void StagedCommunicator::allGather(void* buf, std::size_t count, CommDType t) {
-    const Plan p = plan(Collective::AllGather, count, t);
-    m_blockingStage.resize(p.totalBytes);
-    double ms = toHost(p, buf, m_blockingStage.data());
-    m_host.allGather(m_blockingStage.data(), count, t);
-    ms += toDevice(p, buf, m_blockingStage.data());
-    addCopyTime(p.collective, ms);
+    blocking(plan(Collective::AllGather, count, t), buf,
+             [&](char* host) { m_host.allGather(host, count, t); });
 }
 
 void StagedCommunicator::broadcast(void* buf, std::size_t count, CommDType t, int root) {
-    const Plan p = plan(Collective::Broadcast, count, t, root);
-    m_blockingStage.resize(p.totalBytes);
-    double ms = toHost(p, buf, m_blockingStage.data());
-    m_host.broadcast(m_blockingStage.data(), count, t, root);
-    ms += toDevice(p, buf, m_blockingStage.data());
-    addCopyTime(p.collective, ms);
+    blocking(plan(Collective::Broadcast, count, t, root), buf,
+             [&](char* host) { m_host.broadcast(host, count, t, root); });
 }
 
 // The host collective runs on its own handle; ours waits for it, then copies back.

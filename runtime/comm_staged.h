@@ -7,6 +7,7 @@
 #include "kernels/kernels.h"
 #include "runtime/communicator.h"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -61,6 +62,8 @@ private:
     double toHost(const Plan& p, const void* buf, char* stage);
     double toDevice(const Plan& p, void* buf, const char* stage);
     void addCopyTime(Collective c, double ms);
+    // A blocking collective: copy out, `hostCall` on the staging buffer, copy back.
+    void blocking(const Plan& p, void* buf, const std::function<void(char*)>& hostCall);
     CommHandle startStaged(Collective c, void* buf, std::size_t count, CommDType t);
 
     Communicator& m_host;

@@ -72,16 +72,20 @@ std::vector<float> readLlmcParams(const std::string& path) {
 } // namespace
 
 RunOutput train(int n, int stage, int accum, bool overlap, bool bf16, const nlohmann::json& zero,
-                const std::string& device) {
+                const std::string& device, const std::string& program) {
     std::string tag = "n" + std::to_string(n) + "-s" + std::to_string(stage) + "-a" +
                       std::to_string(accum) + (overlap ? "-o" : "") + (bf16 ? "-bf16" : "") +
-                      (device == "cpu" ? "" : "-" + device);
+                      (device == "cpu" ? "" : "-" + device) +
+                      (program.empty() ? "" : "-" + fs::path(program).filename().string());
     for (const auto& [k, v] : zero.items())
         tag += "-" + k + "-" + v.dump();
     const std::string model = (workDir() / ("model-" + tag + ".bin")).string();
-    auto r = runProcess(mpirunTrain(
-        n, {"--config", writeConfig(stage, accum, overlap, tag, bf16, zero, device), "--db",
-            (workDir() / "runs.db").string(), "--run-name", tag, "--export-model", model}));
+    const std::vector<std::string> args = {
+        "--config",       writeConfig(stage, accum, overlap, tag, bf16, zero, device),
+        "--db",           (workDir() / "runs.db").string(),
+        "--run-name",     tag,
+        "--export-model", model};
+    auto r = runProcess(program.empty() ? mpirunTrain(n, args) : mpirun(n, program, args));
     EXPECT_EQ(r.exit_code, 0) << tag << "\n" << r.err;
     RunOutput out;
     out.config_path = (workDir() / ("cfg-" + tag + ".json")).string();

@@ -26,10 +26,11 @@ struct RunOutput {
 };
 
 // One job of n ranks. zero: extra zero_optimization keys (allgather_partitions,
-// reduce_scatter); device: run.device.
+// reduce_scatter); device: run.device; program: what mpirun starts (empty: zerolab-train),
+// which must take zerolab-train's --config, --db, --run-name and --export-model.
 RunOutput train(int n, int stage, int accum, bool overlap = false, bool bf16 = false,
                 const nlohmann::json& zero = nlohmann::json::object(),
-                const std::string& device = "cpu");
+                const std::string& device = "cpu", const std::string& program = "");
 
 // Relative L2 distance of a from b.
 double relDiff(const std::vector<float>& a, const std::vector<float>& b);

@@ -1,4 +1,5 @@
-// fenced_train_check --config F --db DB --run-name NAME [--export-model FILE]: one rank of
+// fenced_train_check --config F --db DB [--run-name NAME] [--export-model FILE]
+// [--resume DIR]: one rank of
 // zerolab-train's training loop on FencedKernels (CPU kernels whose memory the host
 // cannot touch, fenced_kernels.h) with the host-staged communicator, as a CUDA run with
 // several ranks on one GPU would go. Any host access to device memory outside the
@@ -30,6 +31,8 @@ int main(int argc, char** argv) {
             options.run_name = value;
         else if (key == "--export-model")
             options.export_model = value;
+        else if (key == "--resume")
+            options.resume_from = value;
     }
     try {
         const zerolab::TrainConfig config = zerolab::loadConfigOrThrow(configPath, mpi.size());

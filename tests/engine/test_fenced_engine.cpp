@@ -5,10 +5,16 @@
 // trainer or the communicator would end a rank with SIGSEGV; the results must equal
 // the plain CPU run's, bit for bit (same kernels, same sums).
 #include "tests/engine/engine_runs.h"
+#include "tests/support/process.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <unistd.h>
 
 namespace zerolab {
 namespace {
@@ -37,6 +43,64 @@ TEST(FencedEngine, EveryStageKeepsToTheKernelsAndMatchesThePlainRun) {
             for (std::size_t r = 0; r < plain.ranks.size(); ++r)
                 EXPECT_EQ(fenced.ranks[r]["mem"], plain.ranks[r]["mem"]) << what;
         }
+}
+
+// The losses of a run's step lines, and its id.
+std::pair<std::vector<double>, long long> stepLosses(const std::string& out) {
+    std::vector<double> losses;
+    long long runId = -1;
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);) {
+        const auto j = nlohmann::json::parse(line);
+        if (j["type"] == "step")
+            losses.push_back(j["loss"].get<double>());
+        else if (j["type"] == "run")
+            runId = j["run_id"].get<long long>();
+    }
+    return {losses, runId};
+}
+
+// Checkpoints copy the owned optimizer state out of device memory and back in through
+// the kernels: a fenced run checkpointed at step 2 and resumed (also fenced) repeats the
+// plain run's last steps exactly.
+TEST(FencedEngine, CheckpointAndResumeGoThroughTheKernels) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("zerolab-fenced-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    const nlohmann::json c = {{"bf16", {{"enabled", true}}},
+                              {"train_batch_size", 12},
+                              {"gradient_accumulation_steps", 3},
+                              {"zero_optimization", {{"stage", 3}, {"overlap_comm", true}}},
+                              {"model", {{"preset", "nano"}, {"seq_len", 16}}},
+                              {"run",
+                               {{"steps", 4},
+                                {"seed", 7},
+                                {"threads", 1},
+                                {"checkpoint_every", 2},
+                                {"checkpoint_dir", (dir / "ckpt").string()}}}};
+    std::ofstream(dir / "c.json") << c.dump();
+    const std::vector<std::string> common = {"--config", (dir / "c.json").string(), "--db",
+                                             (dir / "runs.db").string()};
+    const auto plain = test::runProcess(test::mpirunTrain(2, common));
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    const auto fenced = test::runProcess(test::mpirun(2, kFenced, common));
+    ASSERT_EQ(fenced.exit_code, 0) << fenced.err;
+    const auto [plainLosses, plainId] = stepLosses(plain.out);
+    const auto [fencedLosses, fencedId] = stepLosses(fenced.out);
+    ASSERT_EQ(plainLosses.size(), 4u);
+    EXPECT_EQ(fencedLosses, plainLosses);
+
+    std::vector<std::string> resume = common;
+    resume.push_back("--resume");
+    resume.push_back((dir / "ckpt" / ("run-" + std::to_string(fencedId)) / "step-2").string());
+    const auto resumed = test::runProcess(test::mpirun(2, kFenced, resume));
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+    const auto [resumedLosses, resumedId] = stepLosses(resumed.out);
+    EXPECT_EQ(resumedId, fencedId);
+    ASSERT_EQ(resumedLosses.size(), 2u);
+    EXPECT_EQ(resumedLosses[0], plainLosses[2]);
+    EXPECT_EQ(resumedLosses[1], plainLosses[3]);
+    fs::remove_all(dir);
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 // whole text, most specific first, because mpirun prints several boxes at once.
 #include "runtime/launch_failure.h"
 
+#include <algorithm>
 #include <array>
 #include <regex>
 
@@ -49,6 +50,34 @@ std::optional<LaunchFailure> rankSignaled(const std::string& text) {
     return f;
 }
 
+// The ranks' own last words before mpirun's report (its first box of dashes): the last
+// line before it that is not one of Open MPI's "[host:pid] ..." lines, with every
+// --tag-output prefix ("[1,0]<stderr>:", also mid-line where a rank wrote a line in
+// pieces) removed. Empty when there is none.
+std::string lastRankMessage(const std::string& text) {
+    static const std::regex tag(R"(\[\d+,\d+\]<std(err|out)>:)");
+    static const std::regex ompi(R"(^\[[^\]\s]+:\d+\])");
+    std::string last;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        const std::size_t end = std::min(text.find('\n', pos), text.size());
+        std::string line = std::regex_replace(text.substr(pos, end - pos), tag, "");
+        pos = end + 1;
+        const auto first = line.find_first_not_of(" \t\r");
+        if (first == std::string::npos)
+            continue;
+        line = line.substr(first);
+        if (line.rfind("----", 0) == 0 || contains(line, "mpirun detected") ||
+            contains(line, "Primary job"))
+            break; // mpirun's own report starts: what came before is the ranks' own
+        if (!std::regex_search(line, ompi))
+            last = line;
+    }
+    while (!last.empty() && (last.back() == '\r' || last.back() == ' '))
+        last.pop_back();
+    return last;
+}
+
 std::optional<LaunchFailure> rankExited(const std::string& text) {
     static const std::regex proc(R"(Process name:\s*\[\[\d+,\d+\],(\d+)\])");
     static const std::regex code(R"(Exit code:\s*(-?\d+))");
@@ -63,9 +92,12 @@ std::optional<LaunchFailure> rankExited(const std::string& text) {
         f.rank = std::stoi(rank);
     if (!exit.empty())
         f.exit_code = std::stoi(exit);
+    f.detail = lastRankMessage(text);
     f.summary = (rank.empty() ? std::string("A rank") : "Rank " + rank) + " exited" +
                 (exit.empty() ? std::string(" with an error") : " with code " + exit) +
-                "; mpirun stopped the job. The ranks' own messages above say why.";
+                (f.detail.empty() ? "; mpirun stopped the job. The ranks' own messages above "
+                                    "say why."
+                                  : ": " + f.detail);
     return f;
 }
 

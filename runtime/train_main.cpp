@@ -29,6 +29,14 @@ std::string joinArgs(int argc, char** argv) {
 }
 
 // Invalid input discovered while training (files, checkpoints, the store) is exit 2.
+// One whole line in one write: stderr is unbuffered, and under mpirun --tag-output every
+// write gets its own rank prefix, so a line written in pieces arrives cut up.
+void errorLine(const std::string& line) {
+    const std::string whole = line + "\n";
+    std::cerr.write(whole.data(), static_cast<std::streamsize>(whole.size()));
+    std::cerr.flush();
+}
+
 int exitCodeFor(const std::exception& e) {
     if (dynamic_cast<const zerolab::DataError*>(&e) ||
         dynamic_cast<const zerolab::CheckpointError*>(&e) ||
@@ -48,23 +56,23 @@ int train(const std::string& config_path, zerolab::TrainOptions options, int arg
         config = zerolab::loadConfigOrThrow(config_path, comm.size(), &warnings);
     } catch (const zerolab::ConfigError& e) {
         if (root)
-            std::cerr << e.what() << "\n";
+            errorLine(e.what());
         return 2; // every rank reads the same file and comes to the same verdict
     }
     if (root)
         for (const auto& w : warnings)
-            std::cerr << zerolab::formatDiagnostic(config_path, w) << "\n";
+            errorLine(zerolab::formatDiagnostic(config_path, w));
     zerolab::installStopSignalHandlers();
     std::unique_ptr<zerolab::TrainBackend> backend;
     try {
         backend = std::make_unique<zerolab::TrainBackend>(config, comm);
     } catch (const zerolab::BackendError& e) {
         if (root)
-            std::cerr << config_path << ": " << e.what() << "\n";
+            errorLine(config_path + ": " + e.what());
         return 2; // every rank came to the same verdict
     } catch (const std::exception& e) {
-        std::cerr << "zerolab-train: rank " << comm.rank() << " on " << comm.host() << ": "
-                  << e.what() << "\n";
+        errorLine("zerolab-train: rank " + std::to_string(comm.rank()) + " on " + comm.host() +
+                  ": " + e.what());
         if (comm.size() > 1)
             zerolab::MpiSession::abort(1);
         return 1;
@@ -79,8 +87,8 @@ int train(const std::string& config_path, zerolab::TrainOptions options, int arg
             return 1;
         }
     } catch (const std::exception& e) {
-        std::cerr << "zerolab-train: rank " << comm.rank() << " on " << comm.host() << ": "
-                  << e.what() << "\n";
+        errorLine("zerolab-train: rank " + std::to_string(comm.rank()) + " on " + comm.host() +
+                  ": " + e.what());
         const int code = exitCodeFor(e);
         if (comm.size() > 1)
             zerolab::MpiSession::abort(code); // the other ranks may wait in a collective
@@ -147,7 +155,7 @@ int main(int argc, char** argv) {
         options.command_line = joinArgs(argc, argv);
         return train(config, options, argc, argv);
     } catch (const std::exception& e) {
-        std::cerr << "zerolab-train: " << e.what() << "\n";
+        errorLine(std::string("zerolab-train: ") + e.what());
         return 1;
     }
 }

@@ -87,6 +87,42 @@ TEST(LaunchFailure, RankNonZeroExit) {
     EXPECT_EQ(f->kind, LaunchFailureKind::RankExited);
     EXPECT_EQ(f->rank, 2);
     EXPECT_EQ(f->exit_code, 2);
+    // No line of the rank's own: mpirun's report is not mistaken for one.
+    EXPECT_EQ(f->detail, "");
+    EXPECT_NE(f->summary.find("messages above say why"), std::string::npos) << f->summary;
+}
+
+// The rank's own error line (zerolab-train prints it before exiting) becomes the summary:
+// the last line before mpirun's first box, without --tag-output's prefix, skipping Open
+// MPI's own "[host:pid]" lines.
+TEST(LaunchFailure, RankExitNamesTheRanksOwnMessage) {
+    const std::string text =
+        "[1,0]<stderr>:zerolab-train: run 3 'nano' starting\n"
+        "[1,0]<stderr>:/tmp/c.json: run.device: \"cuda\", but CUDA cannot start on vm: CUDA "
+        "driver version is insufficient for CUDA runtime version (use \"cpu\")\n"
+        "[vm:21868] mpirun: SIGPIPE detected on fd 13 - aborting\n"
+        "--------------------------------------------------------------------------\n"
+        "Primary job  terminated normally, but 1 process returned\n"
+        "a non-zero exit code. Per user-direction, the job has been aborted.\n"
+        "--------------------------------------------------------------------------\n"
+        "--------------------------------------------------------------------------\n"
+        "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+        "the job to be terminated. The first process to do so was:\n\n"
+        "  Process name: [[14807,1],0]\n  Exit code:    2\n"
+        "--------------------------------------------------------------------------\n";
+    const auto f = parseLaunchFailure(text);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->kind, LaunchFailureKind::RankExited);
+    EXPECT_EQ(f->rank, 0);
+    EXPECT_EQ(f->exit_code, 2);
+    EXPECT_EQ(f->detail, "/tmp/c.json: run.device: \"cuda\", but CUDA cannot start on vm: CUDA "
+                         "driver version is insufficient for CUDA runtime version (use \"cpu\")");
+    EXPECT_EQ(f->summary, "Rank 0 exited with code 2: " + f->detail);
+    // A line written in pieces carries a tag per piece.
+    const auto cut = parseLaunchFailure("/tmp/c.json[1,0]<stderr>:: [1,0]<stderr>:bad key\n" +
+                                        text.substr(text.find("[vm:21868]")));
+    ASSERT_TRUE(cut);
+    EXPECT_EQ(cut->detail, "/tmp/c.json: bad key");
 }
 
 TEST(LaunchFailure, PortProblemAndNothing) {

@@ -15,11 +15,11 @@
 
 namespace zerolab {
 
-// How the Linear layers' matrix products compute. Fp32: cuBLAS sgemm in true fp32 (no
-// TF32), matching the CPU kernels to fp32 rounding. Bf16: both operands rounded to bf16
-// (nearest even) into scratch on the device, the product on the tensor cores with fp32
-// accumulation into the fp32 output -- what PyTorch's bf16 autocast does for a Linear
-// layer. Attention's products and everything else stay fp32 either way.
+// How the matrix products (Linear layers and attention's) compute. Fp32: cuBLAS sgemm
+// in true fp32 (no TF32), matching the CPU kernels to fp32 rounding. Bf16: both
+// operands rounded to bf16 (nearest even) into scratch on the device, the product on
+// the tensor cores with fp32 accumulation into the fp32 output -- what PyTorch's bf16
+// autocast does. Softmax, layernorm and every other op stay fp32 either way.
 enum class MatmulMath { Fp32, Bf16 };
 
 // Every op is enqueued on stream() and returns without waiting, except those whose

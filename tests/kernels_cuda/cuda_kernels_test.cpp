@@ -221,6 +221,42 @@ TEST_P(CudaModelOpsTest, Attention) {
     EXPECT_TRUE(closeTo(gDqkv.host(), toDouble(dqkv), kReduceTol));
 }
 
+// MatmulMath::Bf16 runs attention's products on bf16 copies of qkv, att, dout and
+// dpreatt with fp32 accumulation; softmax and outputs stay fp32. Against the CPU's fp32
+// attention the error is bf16 rounding of the operands (2^-9 relative each), so the bar
+// is bf16's; the fp32 products of the same inputs must differ from them (really bf16).
+TEST_P(CudaModelOpsTest, AttentionBf16TensorCores) {
+    const auto [B, T, C, NH] = s();
+    const std::size_t qkvN = static_cast<std::size_t>(B) * T * 3 * C,
+                      attN = static_cast<std::size_t>(B) * NH * T * T,
+                      outN = static_cast<std::size_t>(B) * T * C;
+    constexpr double kBf16Tol = 3e-2;
+    Rng rng(110);
+    const FVec qkv = randomFloats(rng, qkvN, -2, 2), dout = randomFloats(rng, outN),
+               dqkv0 = randomFloats(rng, qkvN);
+    auto cQkv = qkv, cDout = dout;
+    FVec out = poisoned(outN), preatt = poisoned(attN), att = poisoned(attN);
+    cpu->attentionForward(out.data(), preatt.data(), att.data(), cQkv.data(), B, T, C, NH);
+    FVec dqkv = dqkv0, dpreatt = poisoned(attN), datt = poisoned(attN);
+    cpu->attentionBackward(dqkv.data(), dpreatt.data(), datt.data(), cDout.data(), cQkv.data(),
+                           att.data(), B, T, C, NH);
+
+    auto bf = makeCudaKernels(0, MatmulMath::Bf16);
+    DeviceVec<float> gQkv(*bf, qkv), gDout(*bf, dout), gOut(*bf, poisoned(outN)),
+        gPreatt(*bf, poisoned(attN)), gAtt(*bf, poisoned(attN));
+    bf->attentionForward(gOut.get(), gPreatt.get(), gAtt.get(), gQkv.get(), B, T, C, NH);
+    EXPECT_TRUE(closeTo(gOut.host(), toDouble(out), kBf16Tol));
+    EXPECT_TRUE(closeTo(gAtt.host(), toDouble(att), kBf16Tol));
+    // Really bf16: even at T = 1 (att = 1) out is v rounded to bf16.
+    EXPECT_FALSE(closeTo(gOut.host(), toDouble(out), kReduceTol));
+
+    DeviceVec<float> gAttCpu(*bf, att), gDqkv(*bf, dqkv0), gDpreatt(*bf, poisoned(attN)),
+        gDatt(*bf, poisoned(attN));
+    bf->attentionBackward(gDqkv.get(), gDpreatt.get(), gDatt.get(), gDout.get(), gQkv.get(),
+                          gAttCpu.get(), B, T, C, NH);
+    EXPECT_TRUE(closeTo(gDqkv.host(), toDouble(dqkv), kBf16Tol));
+}
+
 TEST_P(CudaModelOpsTest, GeluAndResidual) {
     const auto [B, T, C, NH] = s();
     const std::size_t n = static_cast<std::size_t>(B) * T * 4 * C;

@@ -17,9 +17,15 @@ namespace zerolab {
 
 // The run cannot have the device it asks for (a build without CUDA, no GPU, ...). The
 // message names run.device and the reason; zerolab-train exits 2.
+// `own`: the cause is on this rank (false where a rank only learned of another's).
 class BackendError : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit BackendError(const std::string& message, bool own = true)
+        : std::runtime_error(message), m_own(own) {}
+    bool own() const { return m_own; }
+
+private:
+    bool m_own;
 };
 
 // What the CUDA module hands back (train_backend_cuda.cpp).
@@ -28,7 +34,8 @@ struct CudaBackendParts {
     std::unique_ptr<Communicator> comm;
     std::string description;
     std::optional<double> peak_flops;
-    std::string error; // not empty: why there is no CUDA backend (a BackendError's message)
+    std::string error;        // not empty: why there is no CUDA backend (a BackendError's message)
+    bool error_is_own = true; // the cause is on this rank
 };
 using MakeCudaBackendFn = void (*)(const TrainConfig&, Communicator&, CudaBackendParts&);
 inline constexpr const char* kCudaBackendModule = "libzerolab_cuda_backend.so";

@@ -24,7 +24,8 @@ void makeCudaParts(const TrainConfig& config, Communicator& mpi, CudaBackendPart
             rc != cudaSuccess ? "CUDA cannot start on " + mpi.host() + ": " + cudaGetErrorString(rc)
             : devices == 0    ? mpi.host() + " has no CUDA device"
                               : "CUDA cannot start on another rank's host";
-        throw BackendError("run.device: \"cuda\", but " + why + " (use \"cpu\")");
+        throw BackendError("run.device: \"cuda\", but " + why + " (use \"cpu\")",
+                           rc != cudaSuccess || devices == 0);
     }
     const LocalPlacement place = findLocalPlacement(mpi);
     const GpuShare share = gpuShareFor(place, devices);
@@ -72,6 +73,7 @@ extern "C" void zerolab_make_cuda_backend(const zerolab::TrainConfig& config,
         zerolab::makeCudaParts(config, mpi, out);
     } catch (const zerolab::BackendError& e) {
         out.error = e.what();
+        out.error_is_own = e.own();
     } catch (const std::exception& e) {
         out.error = "rank " + std::to_string(mpi.rank()) + " on " + mpi.host() +
                     ": the CUDA backend failed to start: " + e.what();

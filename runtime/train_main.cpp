@@ -13,11 +13,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
 #include <exception>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -67,9 +69,22 @@ int train(const std::string& config_path, zerolab::TrainOptions options, int arg
     try {
         backend = std::make_unique<zerolab::TrainBackend>(config, comm);
     } catch (const zerolab::BackendError& e) {
-        if (root)
-            errorLine(config_path + ": " + e.what());
-        return 2; // every rank came to the same verdict
+        // Every rank fails here together; rank 0 prints the first rank's own reason.
+        constexpr std::size_t kBytes = 1024;
+        char mine[kBytes] = {};
+        if (e.own())
+            std::snprintf(mine, kBytes, "%s", e.what());
+        std::vector<char> all(root ? comm.size() * kBytes : 0);
+        comm.gatherBytes(mine, kBytes, root ? all.data() : nullptr);
+        for (int r = 0; root && r < comm.size(); ++r) {
+            const char* why = all.data() + r * kBytes;
+            if (*why) {
+                errorLine(config_path + ": " + (r == 0 ? "" : "rank " + std::to_string(r) + ": ") +
+                          why);
+                break;
+            }
+        }
+        return 2;
     } catch (const std::exception& e) {
         errorLine("zerolab-train: rank " + std::to_string(comm.rank()) + " on " + comm.host() +
                   ": " + e.what());

@@ -88,6 +88,8 @@ void TrainBackend::makeCuda(const TrainConfig& config, Communicator& mpi) {
                    : BackendError(error);
     CudaBackendParts parts;
     make(config, mpi, parts);
+    if (parts.fatal)
+        throw std::runtime_error(parts.error); // zerolab-train aborts the job
     if (!parts.error.empty())
         throw BackendError(parts.error, parts.error_is_own);
     m_kernels = std::move(parts.kernels);

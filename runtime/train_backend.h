@@ -36,6 +36,7 @@ struct CudaBackendParts {
     std::optional<double> peak_flops;
     std::string error;        // not empty: why there is no CUDA backend (a BackendError's message)
     bool error_is_own = true; // the cause is on this rank
+    bool fatal = false;       // not a collective verdict: the job must be aborted
 };
 using MakeCudaBackendFn = void (*)(const TrainConfig&, Communicator&, CudaBackendParts&);
 inline constexpr const char* kCudaBackendModule = "libzerolab_cuda_backend.so";

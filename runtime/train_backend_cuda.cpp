@@ -51,11 +51,10 @@ void makeCudaParts(const TrainConfig& config, Communicator& mpi, CudaBackendPart
     }
     auto& cuda = static_cast<CudaKernels&>(*out.kernels);
     const std::string name = cuda.deviceName();
-    out.description = "cuda device " + std::to_string(cuda.device()) + " (" + name + "), " + path;
-    // The matrix products run in fp32 (no TF32) whatever the precision; MFU is quoted
-    // against the precision the run trains in, as is customary (bf16 runs: the bf16 peak).
-    const auto peak = devicePeakFlops(
-        name, config.precision == Precision::Bf16Mixed ? PeakPrecision::Bf16 : PeakPrecision::Fp32);
+    out.description = "cuda device " + std::to_string(cuda.device()) + " (" + name + "), " + path +
+                      (bf16 ? ", bf16 tensor-core matmuls" : ", fp32 matmuls");
+    // MFU against the peak of the arithmetic the matrix products run in.
+    const auto peak = devicePeakFlops(name, bf16 ? PeakPrecision::Bf16 : PeakPrecision::Fp32);
     if (peak)
         out.peak_flops = *peak / share.ranks_on_device;
 }
@@ -64,8 +63,9 @@ void makeCudaParts(const TrainConfig& config, Communicator& mpi, CudaBackendPart
 
 } // namespace zerolab
 
-// Errors become out.error (a BackendError message) or, for anything unexpected, the
-// exception's text prefixed with the rank: nothing is thrown across the module boundary.
+// Errors become out.error: a BackendError's message (every rank fails at the same point),
+// or, for anything unexpected (NCCL, CUDA), the exception's text and out.fatal (the other ranks may
+// be inside a collective: the job must be aborted). Nothing is thrown across the module boundary.
 extern "C" void zerolab_make_cuda_backend(const zerolab::TrainConfig& config,
                                           zerolab::Communicator& mpi,
                                           zerolab::CudaBackendParts& out) {
@@ -75,7 +75,7 @@ extern "C" void zerolab_make_cuda_backend(const zerolab::TrainConfig& config,
         out.error = e.what();
         out.error_is_own = e.own();
     } catch (const std::exception& e) {
-        out.error = "rank " + std::to_string(mpi.rank()) + " on " + mpi.host() +
-                    ": the CUDA backend failed to start: " + e.what();
+        out.error = std::string("the CUDA backend failed to start: ") + e.what();
+        out.fatal = true;
     }
 }

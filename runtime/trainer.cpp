@@ -146,6 +146,7 @@ private:
     const int m_seqLen;
     const long long m_stepTokens;
     const long long m_lastStep;
+    const bool m_onDevice; // the kernels' memory is a device's (not host memory)
 
     Reporter m_rep;
     MemoryLedger m_ledger;
@@ -177,7 +178,8 @@ Trainer::Trainer(const TrainConfig& config, const TrainOptions& options, const R
       m_micro(config.batch.micro_batch), m_accum(config.batch.grad_accum),
       m_global(config.batch.train_batch_size), m_seqLen(config.model.seq_len),
       m_stepTokens(static_cast<long long>(m_global) * m_seqLen),
-      m_lastStep(options.steps ? *options.steps : config.run.steps), m_rep(m_rank == 0),
+      m_lastStep(options.steps ? *options.steps : config.run.steps),
+      m_onDevice(m_kernels.deviceMemory().has_value()), m_rep(m_rank == 0),
       m_data(makeDataLoader(std::string(toString(config.data.type)), config.data.path,
                             config.model.shape.vocab_size, config.run.seed)),
       m_model(config.model.shape, m_micro, m_seqLen, m_kernels, m_ledger),
@@ -414,7 +416,7 @@ bool Trainer::report(long long step, const StepResult& r) {
     m.rss = MemoryLedger::processRss();
     m.device_used = r.device_used;
     // Host memory: the process's high-water mark; a device: this step's peak.
-    m.peak = m_kernels.deviceMemory() ? r.device_peak : MemoryLedger::processPeakRss();
+    m.peak = m_onDevice ? r.device_peak : MemoryLedger::processPeakRss();
     std::snprintf(m.host, sizeof m.host, "%s", m_comm.host().c_str());
     std::vector<RankMetrics> all(m_rank == 0 ? m_world : 0);
     m_comm.gatherBytes(&m, sizeof m, m_rank == 0 ? all.data() : nullptr);

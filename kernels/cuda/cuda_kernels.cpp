@@ -114,42 +114,40 @@ void CudaKernels::synchronize() {
     ZEROLAB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
 }
 
+namespace {
+
+// Grows a device buffer to at least n elements; the old one is freed once the stream is
+// idle (a queued kernel may still read it). True when it was reallocated.
+template <typename T>
+bool growDevice(T*& buf, std::size_t& count, std::size_t n, cudaStream_t stream) {
+    if (n <= count)
+        return false;
+    ZEROLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+    ZEROLAB_CUDA_CHECK(cudaFree(buf));
+    buf = nullptr;
+    count = 0;
+    ZEROLAB_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&buf), n * sizeof(T)));
+    count = n;
+    return true;
+}
+
+} // namespace
+
 float* CudaKernels::scratchFloats(std::size_t n) {
-    if (n > m_scratchCount) {
-        ZEROLAB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
-        ZEROLAB_CUDA_CHECK(cudaFree(m_scratch));
-        m_scratch = nullptr;
-        m_scratchCount = 0;
-        ZEROLAB_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&m_scratch), n * sizeof(float)));
-        m_scratchCount = n;
-    }
+    growDevice(m_scratch, m_scratchCount, n, m_stream);
     return m_scratch;
 }
 
 Bf16* CudaKernels::bf16Scratch(int slot, std::size_t n) {
-    if (n > m_bf16ScratchCount[slot]) {
-        ZEROLAB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
-        ZEROLAB_CUDA_CHECK(cudaFree(m_bf16Scratch[slot]));
-        m_bf16Scratch[slot] = nullptr;
-        m_bf16ScratchCount[slot] = 0;
-        ZEROLAB_CUDA_CHECK(
-            cudaMalloc(reinterpret_cast<void**>(&m_bf16Scratch[slot]), n * sizeof(Bf16)));
-        m_bf16ScratchCount[slot] = n;
-    }
+    growDevice(m_bf16Scratch[slot], m_bf16ScratchCount[slot], n, m_stream);
     return m_bf16Scratch[slot];
 }
 
 const float* CudaKernels::ones(std::size_t n) {
-    if (n > m_onesCount) {
-        ZEROLAB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
-        ZEROLAB_CUDA_CHECK(cudaFree(m_ones));
-        m_ones = nullptr;
-        m_onesCount = 0;
-        ZEROLAB_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&m_ones), n * sizeof(float)));
+    if (growDevice(m_ones, m_onesCount, n, m_stream)) {
         const std::vector<float> host(n, 1.0f);
         ZEROLAB_CUDA_CHECK(
             cudaMemcpy(m_ones, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-        m_onesCount = n;
     }
     return m_ones;
 }

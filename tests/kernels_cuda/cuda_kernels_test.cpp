@@ -102,14 +102,52 @@ TEST_P(CudaModelOpsTest, Layernorm) {
     EXPECT_TRUE(closeTo(gDb.host(), toDouble(db), kReduceTol));
 }
 
+// A Linear layer's random inputs and pre-filled gradients (N rows, C in, OC out).
+struct MatmulCase {
+    MatmulCase(int N, int C, int OC, unsigned seed) {
+        Rng rng(seed);
+        inp = randomFloats(rng, std::size_t(N) * C);
+        w = randomFloats(rng, std::size_t(OC) * C);
+        bias = randomFloats(rng, OC);
+        dout = randomFloats(rng, std::size_t(N) * OC);
+        dinp0 = randomFloats(rng, std::size_t(N) * C);
+        dw0 = randomFloats(rng, std::size_t(OC) * C);
+        db0 = randomFloats(rng, OC);
+    }
+    FVec inp, w, bias, dout, dinp0, dw0, db0;
+};
+
+// Attention's random inputs and the CPU kernels' forward and backward on them.
+struct AttentionCase {
+    AttentionCase(Kernels& cpu, const Shape& s, unsigned seed)
+        : qkvN(std::size_t(s.B) * s.T * 3 * s.C), attN(std::size_t(s.B) * s.NH * s.T * s.T),
+          outN(std::size_t(s.B) * s.T * s.C) {
+        Rng rng(seed);
+        qkv = randomFloats(rng, qkvN, -2, 2);
+        dout = randomFloats(rng, outN);
+        dqkv0 = randomFloats(rng, qkvN);
+        auto cQkv = qkv, cDout = dout;
+        out = poisoned(outN);
+        preatt = poisoned(attN);
+        att = poisoned(attN);
+        cpu.attentionForward(out.data(), preatt.data(), att.data(), cQkv.data(), s.B, s.T, s.C,
+                             s.NH);
+        dqkv = dqkv0;
+        FVec dpreatt = poisoned(attN), datt = poisoned(attN);
+        cpu.attentionBackward(dqkv.data(), dpreatt.data(), datt.data(), cDout.data(), cQkv.data(),
+                              att.data(), s.B, s.T, s.C, s.NH);
+    }
+    std::size_t qkvN, attN, outN;
+    FVec qkv, dout, dqkv0;       // inputs
+    FVec out, preatt, att, dqkv; // the CPU's results
+};
+
 TEST_P(CudaModelOpsTest, Matmul) {
     const auto [B, T, C, NH] = s();
     const int N = B * T, OC = 4 * C;
-    Rng rng(103);
-    const FVec inp = randomFloats(rng, N * C), w = randomFloats(rng, OC * C),
-               bias = randomFloats(rng, OC), dout = randomFloats(rng, N * OC),
-               dinp0 = randomFloats(rng, N * C), dw0 = randomFloats(rng, OC * C),
-               db0 = randomFloats(rng, OC);
+    const MatmulCase d(N, C, OC, 103);
+    const FVec &inp = d.inp, &w = d.w, &bias = d.bias, &dout = d.dout, &dinp0 = d.dinp0,
+               &dw0 = d.dw0, &db0 = d.db0;
     auto cInp = inp, cW = w, cBias = bias, cDout = dout;
 
     DeviceVec<float> gInp(*gpu, inp), gW(*gpu, w), gBias(*gpu, bias), gDout(*gpu, dout);
@@ -144,11 +182,9 @@ TEST_P(CudaModelOpsTest, Matmul) {
 TEST_P(CudaModelOpsTest, MatmulBf16TensorCores) {
     const auto [B, T, C, NH] = s();
     const int N = B * T, OC = 4 * C;
-    Rng rng(109);
-    const FVec inp = randomFloats(rng, N * C), w = randomFloats(rng, OC * C),
-               bias = randomFloats(rng, OC), dout = randomFloats(rng, N * OC),
-               dinp0 = randomFloats(rng, N * C), dw0 = randomFloats(rng, OC * C),
-               db0 = randomFloats(rng, OC);
+    const MatmulCase d(N, C, OC, 109);
+    const FVec &inp = d.inp, &w = d.w, &bias = d.bias, &dout = d.dout, &dinp0 = d.dinp0,
+               &dw0 = d.dw0, &db0 = d.db0;
     auto rounded = [](FVec v) {
         for (float& x : v)
             x = floatFromBf16(bf16FromFloat(x));
@@ -186,19 +222,10 @@ TEST_P(CudaModelOpsTest, MatmulBf16TensorCores) {
 
 TEST_P(CudaModelOpsTest, Attention) {
     const auto [B, T, C, NH] = s();
-    const std::size_t qkvN = static_cast<std::size_t>(B) * T * 3 * C,
-                      attN = static_cast<std::size_t>(B) * NH * T * T,
-                      outN = static_cast<std::size_t>(B) * T * C;
-    Rng rng(104);
-    const FVec qkv = randomFloats(rng, qkvN, -2, 2), dout = randomFloats(rng, outN),
-               dqkv0 = randomFloats(rng, qkvN);
-    auto cQkv = qkv, cDout = dout;
-
-    FVec out = poisoned(outN), preatt = poisoned(attN), att = poisoned(attN);
-    cpu->attentionForward(out.data(), preatt.data(), att.data(), cQkv.data(), B, T, C, NH);
-    FVec dqkv = dqkv0, dpreatt = poisoned(attN), datt = poisoned(attN);
-    cpu->attentionBackward(dqkv.data(), dpreatt.data(), datt.data(), cDout.data(), cQkv.data(),
-                           att.data(), B, T, C, NH);
+    const AttentionCase d(*cpu, s(), 104);
+    const std::size_t attN = d.attN, outN = d.outN;
+    const FVec &qkv = d.qkv, &dout = d.dout, &dqkv0 = d.dqkv0, &out = d.out, &preatt = d.preatt,
+               &att = d.att, &dqkv = d.dqkv;
 
     DeviceVec<float> gQkv(*gpu, qkv), gDout(*gpu, dout), gOut(*gpu, poisoned(outN)),
         gPreatt(*gpu, poisoned(attN)), gAtt(*gpu, poisoned(attN));
@@ -227,19 +254,11 @@ TEST_P(CudaModelOpsTest, Attention) {
 // is bf16's; the fp32 products of the same inputs must differ from them (really bf16).
 TEST_P(CudaModelOpsTest, AttentionBf16TensorCores) {
     const auto [B, T, C, NH] = s();
-    const std::size_t qkvN = static_cast<std::size_t>(B) * T * 3 * C,
-                      attN = static_cast<std::size_t>(B) * NH * T * T,
-                      outN = static_cast<std::size_t>(B) * T * C;
     constexpr double kBf16Tol = 3e-2;
-    Rng rng(110);
-    const FVec qkv = randomFloats(rng, qkvN, -2, 2), dout = randomFloats(rng, outN),
-               dqkv0 = randomFloats(rng, qkvN);
-    auto cQkv = qkv, cDout = dout;
-    FVec out = poisoned(outN), preatt = poisoned(attN), att = poisoned(attN);
-    cpu->attentionForward(out.data(), preatt.data(), att.data(), cQkv.data(), B, T, C, NH);
-    FVec dqkv = dqkv0, dpreatt = poisoned(attN), datt = poisoned(attN);
-    cpu->attentionBackward(dqkv.data(), dpreatt.data(), datt.data(), cDout.data(), cQkv.data(),
-                           att.data(), B, T, C, NH);
+    const AttentionCase d(*cpu, s(), 110);
+    const std::size_t attN = d.attN, outN = d.outN;
+    const FVec &qkv = d.qkv, &dout = d.dout, &dqkv0 = d.dqkv0, &out = d.out, &att = d.att,
+               &dqkv = d.dqkv;
 
     auto bf = makeCudaKernels(0, MatmulMath::Bf16);
     DeviceVec<float> gQkv(*bf, qkv), gDout(*bf, dout), gOut(*bf, poisoned(outN)),

@@ -66,7 +66,11 @@ void checkVocabulary(const char* op, int V, int Vp) {
 
 } // namespace
 
-void CudaKernels::checkTargetFlag(const char* op, const int* targets, int V) {
+void CudaKernels::checkTargets(const char* op, const int* targets, std::size_t rows, int V) {
+    ZEROLAB_CUDA_CHECK(cudaMemsetAsync(targetFlag(), 0xff, sizeof(unsigned), m_stream));
+    checkTargetsKernel<<<cuda::gridFor(rows), cuda::kBlock, 0, m_stream>>>(targetFlag(), targets,
+                                                                           rows, V);
+    ZEROLAB_CUDA_CHECK_LAUNCH("checkTargetsKernel");
     ZEROLAB_CUDA_CHECK(cudaMemcpyAsync(hostFlag(), targetFlag(), sizeof(unsigned),
                                        cudaMemcpyDeviceToHost, m_stream));
     ZEROLAB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
@@ -86,11 +90,7 @@ void CudaKernels::softmaxCrossEntropyForward(float* losses, float* probs, const 
     const std::size_t rows = static_cast<std::size_t>(B) * T;
     if (rows == 0)
         return;
-    ZEROLAB_CUDA_CHECK(cudaMemsetAsync(targetFlag(), 0xff, sizeof(unsigned), m_stream));
-    checkTargetsKernel<<<cuda::gridFor(rows), cuda::kBlock, 0, m_stream>>>(targetFlag(), targets,
-                                                                           rows, V);
-    ZEROLAB_CUDA_CHECK_LAUNCH("checkTargetsKernel");
-    checkTargetFlag("softmaxCrossEntropyForward", targets, V);
+    checkTargets("softmaxCrossEntropyForward", targets, rows, V);
     softmaxCrossEntropyKernel<<<static_cast<unsigned>(rows), kSoftmaxBlock, 0, m_stream>>>(
         losses, probs, logits, targets, V, Vp);
     ZEROLAB_CUDA_CHECK_LAUNCH("softmaxCrossEntropyKernel");
@@ -103,11 +103,7 @@ void CudaKernels::crossEntropySoftmaxBackward(float* dlogits, const float* dloss
     const std::size_t rows = static_cast<std::size_t>(B) * T;
     if (rows == 0)
         return;
-    ZEROLAB_CUDA_CHECK(cudaMemsetAsync(targetFlag(), 0xff, sizeof(unsigned), m_stream));
-    checkTargetsKernel<<<cuda::gridFor(rows), cuda::kBlock, 0, m_stream>>>(targetFlag(), targets,
-                                                                           rows, V);
-    ZEROLAB_CUDA_CHECK_LAUNCH("checkTargetsKernel");
-    checkTargetFlag("crossEntropySoftmaxBackward", targets, V);
+    checkTargets("crossEntropySoftmaxBackward", targets, rows, V);
     crossEntropyBackwardKernel<<<cuda::gridFor(rows * V), cuda::kBlock, 0, m_stream>>>(
         dlogits, dlosses, probs, targets, rows, V, Vp);
     ZEROLAB_CUDA_CHECK_LAUNCH("crossEntropyBackwardKernel");

@@ -123,8 +123,9 @@ private:
                   const Bf16* A, int lda, const Bf16* B, int ldb, float beta, float* C, int ldc);
     // A device vector of n ones (column sums as cuBLAS gemv).
     const float* ones(std::size_t n);
-    // Copies the target check's flag back; throws when a target was out of range.
-    void checkTargetFlag(const char* op, const int* targets, int V);
+    // Checks every target on the device and copies one flag back (a stream sync); throws
+    // KernelError naming the first target outside [0, V) and its position.
+    void checkTargets(const char* op, const int* targets, std::size_t rows, int V);
     // Sums the kReduceBlocks partials of a sumSquares pass and returns the total.
     double finishSumSquares();
 

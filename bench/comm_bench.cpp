@@ -2,7 +2,7 @@
 // over zerolab's MpiCommunicator (blocking, and start + wait through its progress
 // thread) against the raw MPI call on the same bytes, with a data check of every size.
 //   mpirun -np N comm_bench [--min-bytes B] [--max-bytes B] [--reps R]
-#include "runtime/comm_mpi.h"
+#include "runtime/comm/comm_mpi.h"
 
 #include <mpi.h>
 

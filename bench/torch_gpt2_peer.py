@@ -26,7 +26,7 @@ import torch.nn.functional as F  # noqa: E402
 from torch.distributed.optim import ZeroRedundancyOptimizer  # noqa: E402
 from torch.nn.parallel import DistributedDataParallel as DDP  # noqa: E402
 
-# The `micro` preset of zerolab (runtime/model_shape.h).
+# The `micro` preset of zerolab (runtime/model/model_shape.h).
 MICRO = dict(n_layer=4, n_head=4, n_embd=256, seq_len=128, vocab_size=256)
 
 

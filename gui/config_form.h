@@ -5,7 +5,7 @@
 // everything else).
 #pragma once
 
-#include "runtime/config.h"
+#include "runtime/config/config.h"
 
 #include <nlohmann/json.hpp>
 

@@ -61,45 +61,24 @@ ConfigValidation validateConfigText(const QString& text, std::optional<int> worl
     return out;
 }
 
-PlanInput planInputFor(const TrainConfig& config) {
-    PlanInput in;
-    in.shape = config.model.shape;
-    in.params = double(paramCount(config.model.shape));
-    in.world = config.batch.world;
-    in.stage = config.zero.stage;
-    in.precision = config.precision;
-    in.micro_batch = config.batch.micro_batch;
-    in.seq_len = config.model.seq_len;
-    in.grad_accumulation = config.batch.grad_accum;
-    in.reduce_bucket_elements = config.zero.reduce_bucket_size;
-    in.allgather_bucket_elements = config.zero.allgather_bucket_size;
-    return in;
-}
-
 std::optional<StagePlan> plannedStageForRun(const RunInfo& info) {
-    PlanInput in;
-    bool haveInput = false;
-    if (!info.config_json.empty()) {
-        const auto doc = nlohmann::json::parse(info.config_json, nullptr, false);
-        if (!doc.is_discarded()) {
-            ConfigResult result = parseConfig(doc, info.world, "run config");
-            if (result.config) {
-                in = planInputFor(*result.config);
-                haveInput = true;
+    try {
+        if (!info.config_json.empty()) {
+            const auto doc = nlohmann::json::parse(info.config_json, nullptr, false);
+            if (!doc.is_discarded()) {
+                ConfigResult result = parseConfig(doc, info.world, "run config");
+                if (result.config)
+                    return predictRun(*result.config);
             }
         }
-    }
-    if (!haveInput) {
         if (info.params <= 0)
             return std::nullopt;
+        PlanInput in;
         in.params = double(info.params);
         in.world = info.world;
         in.stage = info.stage;
         in.precision = info.precision == "bf16" ? Precision::Bf16Mixed : Precision::Fp32;
-    }
-    try {
-        const Plan p = plan(in);
-        return p.stages[std::clamp(in.stage, 0, 3)];
+        return plan(in).stages[std::clamp(in.stage, 0, 3)];
     } catch (const PlanError&) {
         return std::nullopt;
     }

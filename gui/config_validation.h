@@ -3,8 +3,8 @@
 // line of the text, so the editor can mark it inline.
 #pragma once
 
-#include "runtime/config.h"
-#include "runtime/planner.h"
+#include "runtime/config/config.h"
+#include "runtime/planner/planner.h"
 #include "storage/records.h"
 
 #include <nlohmann/json.hpp>
@@ -37,13 +37,9 @@ ConfigValidation validateConfigText(const QString& text, std::optional<int> worl
 // in order through the text), or 0. "optimizer.params.betas[1]" finds "betas".
 int lineOfJsonPath(const QString& text, const QString& path);
 
-// The planner's input for a resolved config: its shape, batch, precision, buckets
-// and stage; the device is left to the caller.
-PlanInput planInputFor(const TrainConfig& config);
-
-// The planner's per-rank prediction for a stored run: from its resolved config
-// when that parses, else from its bare psi / world / stage / precision. nullopt
-// when neither is usable.
+// The planner's per-rank prediction for a stored run: predictRun of its resolved
+// config when that parses, else from its bare psi / world / stage / precision.
+// nullopt when neither is usable.
 std::optional<StagePlan> plannedStageForRun(const RunInfo& info);
 
 } // namespace zerolab

@@ -7,13 +7,16 @@
 #include "gui/memory_bar_chart.h"
 #include "gui/style.h"
 #include "gui/units.h"
-#include "runtime/plan_devices.h"
+#include "runtime/planner/plan_devices.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include <cmath>
 #include <unistd.h>
 
 namespace zerolab {
@@ -26,7 +29,7 @@ long long hostMemoryBytes() {
 
 ForecastPanel::ForecastPanel(const QString& title, QWidget* parent)
     : QWidget(parent), m_chart(new MemoryBarChart(this)), m_device(new QComboBox(this)),
-      m_verdict(new QLabel(this)), m_detail(new QLabel(this)) {
+      m_reserve(new QDoubleSpinBox(this)), m_verdict(new QLabel(this)), m_detail(new QLabel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 10, 12, 10);
     layout->setSpacing(6);
@@ -43,6 +46,18 @@ ForecastPanel::ForecastPanel(const QString& title, QWidget* parent)
         m_device->addItem(QString::fromUtf8(d.label.data(), int(d.label.size())),
                           QString::fromUtf8(d.key.data(), int(d.key.size())));
     header->addWidget(m_device);
+    auto* reserveLabel = new QLabel(tr("Reserve"), this);
+    reserveLabel->setObjectName(QStringLiteral("muted"));
+    header->addWidget(reserveLabel);
+    m_reserve->setRange(0, 1e4);
+    m_reserve->setDecimals(2);
+    m_reserve->setSingleStep(0.5);
+    m_reserve->setSuffix(QStringLiteral(" GB"));
+    m_reserve->setToolTip(
+        tr("Memory a rank holds outside the forecast: the CUDA context, cuBLAS workspace, "
+           "NCCL's buffers and the allocator's fragmentation. Default on a GPU: 1 GiB + 5% "
+           "of its memory (docs/planner.md); 0 for host RAM. GB = 1e9 bytes."));
+    header->addWidget(m_reserve);
     layout->addLayout(header);
     m_verdict->setWordWrap(true);
     m_detail->setWordWrap(true);
@@ -52,10 +67,17 @@ ForecastPanel::ForecastPanel(const QString& title, QWidget* parent)
     layout->addWidget(m_chart, 1);
     layout->addWidget(new CategoryLegend(this, 4));
     layout->addWidget(m_detail);
-    connect(m_device, &QComboBox::currentIndexChanged, this, [this] {
+    const auto defaultReserve = [this] {
+        const auto d = findDevice(deviceKey().toStdString());
+        setReserveGb(d ? double(d->reserve_bytes) / 1e9 : 0.0);
+    };
+    defaultReserve();
+    connect(m_device, &QComboBox::currentIndexChanged, this, [this, defaultReserve] {
+        defaultReserve();
         replan();
         emit deviceChanged();
     });
+    connect(m_reserve, &QDoubleSpinBox::valueChanged, this, [this] { replan(); });
     connect(m_chart, &MemoryBarChart::groupClicked, this, &ForecastPanel::stageClicked);
 }
 
@@ -69,13 +91,27 @@ QString ForecastPanel::deviceKey() const {
     return m_device->currentData().toString();
 }
 
+void ForecastPanel::setReserveGb(double gb) {
+    const QSignalBlocker block(m_reserve);
+    m_reserve->setValue(gb);
+}
+
+double ForecastPanel::reserveGb() const {
+    return m_reserve->value();
+}
+
 DeviceMemory ForecastPanel::device(int world) const {
     const QString key = deviceKey();
+    DeviceMemory d;
     if (key == QLatin1String("host")) {
         const long long perRank = std::max(1LL, hostMemoryBytes() / std::max(1, world));
-        return DeviceMemory{"custom", "host RAM / N", perRank};
+        d = DeviceMemory{"host", "host RAM / N", perRank, 0};
+    } else {
+        d = findDevice(key.toStdString()).value_or(DeviceMemory{});
     }
-    return findDevice(key.toStdString()).value_or(DeviceMemory{});
+    // A reserve at or above the capacity leaves nothing usable; plan() refuses it by name.
+    d.reserve_bytes = std::llround(m_reserve->value() * 1e9);
+    return d;
 }
 
 void ForecastPanel::setInput(const PlanInput& in) {
@@ -108,22 +144,28 @@ void ForecastPanel::replan() {
                                     ? tr("host RAM ÷ %1").arg(in.world)
                                     : QString::fromStdString(in.device.label);
     m_chart->setCapacity(
-        double(in.device.capacity_bytes),
-        tr("%1: %2").arg(deviceLabel, formatBytes(double(in.device.capacity_bytes))));
+        double(in.device.usableBytes()),
+        tr("%1 usable: %2").arg(deviceLabel, formatBytes(double(in.device.usableBytes()))));
 
     const StagePlan& chosen = m_plan->stages[std::clamp(in.stage, 0, 3)];
     const Verdict& v = m_plan->verdict;
+    // Units and the reserve are named in the verdict: "80 GB" cards hold 80 GiB.
+    const QString usable =
+        tr("the %1 usable on %2 (%3 less %4 reserved for the CUDA context, NCCL and "
+           "fragmentation; GB = 10⁹ bytes)")
+            .arg(formatBytes(double(v.usable_bytes)), deviceLabel,
+                 formatBytes(double(v.capacity_bytes)), formatBytes(double(v.reserve_bytes)));
     QString verdict;
     if (v.fits) {
-        verdict = tr("Stage %1 fits: %2 per rank, %3 to spare on %4.")
+        verdict = tr("Stage %1 fits: %2 per rank, %3 to spare of %4.")
                       .arg(in.stage)
                       .arg(formatBytes(double(chosen.total_bytes)),
-                           formatBytes(double(v.margin_bytes)), deviceLabel);
+                           formatBytes(double(v.margin_bytes)), usable);
     } else {
         verdict = tr("Stage %1 does not fit: %2 per rank, %3 over %4.")
                       .arg(in.stage)
                       .arg(formatBytes(double(chosen.total_bytes)),
-                           formatBytes(double(-v.margin_bytes)), deviceLabel);
+                           formatBytes(double(-v.margin_bytes)), usable);
         if (v.lowest_stage)
             verdict += tr(" Stage %1 fits at N = %2.").arg(*v.lowest_stage).arg(in.world);
         else if (v.smallest_world[3])

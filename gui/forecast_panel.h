@@ -3,13 +3,14 @@
 // verdict. Shared by Setup (fed from the config) and Learn (fed from its inputs).
 #pragma once
 
-#include "runtime/planner.h"
+#include "runtime/planner/planner.h"
 
 #include <QWidget>
 
 #include <optional>
 
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 
 namespace zerolab {
@@ -31,8 +32,12 @@ public:
     // Selects a device preset by key ("a100-80") or "host".
     void setDeviceKey(const QString& key);
     QString deviceKey() const;
-    // The device memory the combo stands for, at this world size.
+    // The device memory the combo stands for, at this world size, with the reserve
+    // of the panel's "Reserve" box (the device's default until the user edits it).
     DeviceMemory device(int world) const;
+    // The reserve box, in GB (1e9 bytes).
+    void setReserveGb(double gb);
+    double reserveGb() const;
 
 signals:
     void deviceChanged();
@@ -43,6 +48,7 @@ private:
 
     MemoryBarChart* m_chart;
     QComboBox* m_device;
+    QDoubleSpinBox* m_reserve;
     QLabel* m_verdict;
     QLabel* m_detail;
     std::optional<PlanInput> m_input;

@@ -280,18 +280,18 @@ void LearnView::update() {
     for (const Erratum& e : plan->errata) {
         const int row = m_errata->rowCount();
         m_errata->insertRow(row);
-        const auto fmt = [&](double v) {
-            return e.unit == "fraction" ? QStringLiteral("%1%").arg(v * 100, 0, 'f', 1)
-                                        : formatBytes(v);
+        // A statement ("text") has no number to show; the others add their value.
+        const auto cell = [&](const std::string& said, double v) {
+            const QString text = QString::fromStdString(said);
+            if (e.unit == "text")
+                return text;
+            return QStringLiteral("%1\n= %2")
+                .arg(text, e.unit == "fraction" ? QStringLiteral("%1%").arg(v * 100, 0, 'f', 1)
+                                                : formatBytes(v));
         };
         m_errata->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(e.topic)));
-        m_errata->setItem(row, 1,
-                          new QTableWidgetItem(
-                              QStringLiteral("%1\n= %2")
-                                  .arg(QString::fromStdString(e.claimed), fmt(e.claimed_value))));
-        auto* correct =
-            new QTableWidgetItem(QStringLiteral("%1\n= %2")
-                                     .arg(QString::fromStdString(e.correct), fmt(e.correct_value)));
+        m_errata->setItem(row, 1, new QTableWidgetItem(cell(e.claimed, e.claimed_value)));
+        auto* correct = new QTableWidgetItem(cell(e.correct, e.correct_value));
         correct->setForeground(kOkColor);
         m_errata->setItem(row, 2, correct);
     }

@@ -4,7 +4,7 @@
 // chapter's three scenarios are one click away, with its slips corrected.
 #pragma once
 
-#include "runtime/planner.h"
+#include "runtime/planner/planner.h"
 
 #include <QWidget>
 

@@ -7,8 +7,8 @@
 #pragma once
 
 #include "gui/run_process.h"
-#include "runtime/config.h"
-#include "runtime/launch_spec.h"
+#include "runtime/config/config.h"
+#include "runtime/launch/launch_spec.h"
 #include "storage/records.h"
 
 #include <QObject>

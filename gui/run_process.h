@@ -4,7 +4,7 @@
 // are tailed every 100 ms and turned into metric lines and tagged log lines.
 #pragma once
 
-#include "runtime/launch_failure.h"
+#include "runtime/launch/launch_failure.h"
 
 #include <QFile>
 #include <QObject>

@@ -276,7 +276,7 @@ void SetupView::applyValidation(bool updateForm) {
                           tr(" <span style='color:#6B7280'>— the forecast shows the last valid "
                              "config</span>"));
     if (m_validation.config) {
-        PlanInput in = planInputFor(*m_validation.config);
+        PlanInput in = planInputFromConfig(*m_validation.config);
         m_forecast->setInput(in);
     }
 }

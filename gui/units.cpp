@@ -1,32 +1,21 @@
 // Formatting of bytes, durations and counts for labels, tooltips and tables.
 #include "gui/units.h"
 
+#include "runtime/planner/planner_units.h"
+
 #include <cmath>
 
 namespace zerolab {
 
 DisplayUnit byteUnitFor(double maxBytes) {
-    const double a = std::fabs(maxBytes);
-    if (a >= 1e9)
-        return {1e9, QStringLiteral("GB")};
-    if (a >= 1e6)
-        return {1e6, QStringLiteral("MB")};
-    if (a >= 1e3)
-        return {1e3, QStringLiteral("KB")};
-    return {1.0, QStringLiteral("B")};
+    const ByteScale s = byteScaleFor(maxBytes, ByteUnit::GB);
+    return {s.divisor, QString::fromLatin1(s.name)};
 }
-
-namespace {
-QString threeDigits(double v) {
-    const double a = std::fabs(v);
-    const int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
-    return QString::number(v, 'f', decimals);
-}
-} // namespace
 
 QString formatBytes(double bytes) {
-    const DisplayUnit u = byteUnitFor(bytes);
-    return threeDigits(bytes / u.divisor) + QLatin1Char(' ') + u.name;
+    const ByteScale s = byteScaleFor(bytes, ByteUnit::GB);
+    return QString::fromStdString(threeDigits(bytes / s.divisor)) + QLatin1Char(' ') +
+           QString::fromLatin1(s.name);
 }
 
 QString formatDuration(double seconds) {
@@ -45,11 +34,11 @@ QString formatDuration(double seconds) {
 QString formatCount(double n) {
     const double a = std::fabs(n);
     if (a >= 1e9)
-        return threeDigits(n / 1e9) + QLatin1Char('B');
+        return QString::fromStdString(threeDigits(n / 1e9)) + QLatin1Char('B');
     if (a >= 1e6)
-        return threeDigits(n / 1e6) + QLatin1Char('M');
+        return QString::fromStdString(threeDigits(n / 1e6)) + QLatin1Char('M');
     if (a >= 1e3)
-        return threeDigits(n / 1e3) + QLatin1Char('K');
+        return QString::fromStdString(threeDigits(n / 1e3)) + QLatin1Char('K');
     return QString::number(n, 'g', 4);
 }
 

@@ -2,7 +2,7 @@
 // message fragment, and print all diagnostics when an expectation fails.
 #pragma once
 
-#include "runtime/config.h"
+#include "runtime/config/config.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // for llm.c token shards (optionally malformed) and plain byte files.
 #pragma once
 
-#include "runtime/data_llmc.h"
+#include "runtime/data/data_llmc.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -2,7 +2,7 @@
 // the problem: missing, short or malformed shards, tokens outside the vocabulary,
 // files shorter than a batch, byte sources for a model with vocab < 256.
 #include "data_test_files.h"
-#include "runtime/data_loader.h"
+#include "runtime/data/data_loader.h"
 
 #include <gtest/gtest.h>
 

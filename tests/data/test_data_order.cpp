@@ -2,7 +2,7 @@
 // hand-written shard, multi-shard concatenation, epochs, and a global batch that
 // is the same whatever the world size N and the accumulation steps.
 #include "data_test_files.h"
-#include "runtime/data_loader.h"
+#include "runtime/data/data_loader.h"
 
 #include <gtest/gtest.h>
 

@@ -2,9 +2,9 @@
 // different seeds differ, and the documented entropy rate agrees with what the
 // stream really does (its own log-likelihood, byte frequencies, and plug-in
 // conditional entropies, which can never be below the true rate).
-#include "runtime/data_loader.h"
-#include "runtime/data_synthetic.h"
-#include "runtime/data_synthetic_grammar.h"
+#include "runtime/data/data_loader.h"
+#include "runtime/data/data_synthetic.h"
+#include "runtime/data/data_synthetic_grammar.h"
 
 #include <gtest/gtest.h>
 

@@ -3,9 +3,9 @@
 
 #include "tests/support/process.h"
 
-#include "runtime/config.h"
-#include "runtime/model_shape.h"
-#include "runtime/planner.h"
+#include "runtime/config/config.h"
+#include "runtime/model/model_shape.h"
+#include "runtime/planner/planner.h"
 
 #include <gtest/gtest.h>
 
@@ -135,8 +135,7 @@ double designModelStates(int stage, double psi, int n) {
 void expectLedgerEqualsPlanner(const RunOutput& got, int n) {
     const ConfigResult cfg = loadConfigFile(got.config_path, n);
     ASSERT_TRUE(cfg.ok());
-    const Plan p = plan(planInputFromConfig(*cfg.config));
-    const MemBreakdown& want = p.stages[cfg.config->zero.stage].per_rank;
+    const MemBreakdown want = predictRun(*cfg.config).per_rank;
     for (const auto& r : got.ranks)
         for (std::size_t c = 0; c < kMemCategoryCount; ++c) {
             const std::string name(kMemCategoryNames[c]);

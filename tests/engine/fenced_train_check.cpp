@@ -6,10 +6,10 @@
 // Kernels interface ends the rank with SIGSEGV. Rank 0 writes the usual metric lines.
 #include "tests/engine/fenced_kernels.h"
 
-#include "runtime/comm_mpi.h"
-#include "runtime/comm_staged.h"
-#include "runtime/config.h"
-#include "runtime/trainer.h"
+#include "runtime/comm/comm_mpi.h"
+#include "runtime/comm/comm_staged.h"
+#include "runtime/config/config.h"
+#include "runtime/train/trainer.h"
 
 #include <cstdio>
 #include <cstring>

@@ -3,8 +3,8 @@
 // loss that falls like a real run on the synthetic data.
 #include "fixture_store.h"
 
-#include "runtime/config.h"
-#include "runtime/planner.h"
+#include "runtime/config/config.h"
+#include "runtime/planner/planner.h"
 #include "storage/run_writer.h"
 
 #include <cmath>

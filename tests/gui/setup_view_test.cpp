@@ -91,7 +91,7 @@ private slots:
         SetupView view;
         const auto& config = view.validation().config;
         QVERIFY(config.has_value());
-        PlanInput in = planInputFor(*config);
+        PlanInput in = planInputFromConfig(*config);
         in.device = view.forecast()->device(in.world);
         const Plan expected = plan(in);
         MemoryBarChart* chart = view.forecast()->chart();

@@ -2,8 +2,8 @@
 // a world-of-one's data as it is (sum and average of one rank), in place at the
 // offsets the Communicator contract names, in fp32 and bf16, blocking and
 // non-blocking, each counted and timed once; host helpers go over MPI.
-#include "runtime/comm_mpi.h"
-#include "runtime/comm_nccl.h"
+#include "runtime/comm/comm_mpi.h"
+#include "runtime/comm/comm_nccl.h"
 #include "tests/kernels_cuda/cuda_test_util.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // The device peak table: names as CUDA reports them map to the right part (SXM
 // vs PCIe vs NVL, L40S vs L40 vs L4, A100 vs A10), unknown devices and missing
 // units give no peak, and MFU is unknown rather than made up.
-#include "runtime/device_info.h"
+#include "runtime/train/device_info.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The failure parser over messages Open MPI 4.1 really prints (copied from runs on
 // this machine: kill -9 of a rank, a missing executable, too few slots, hostfile
 // errors, root without overrides, a rank's non-zero exit).
-#include "runtime/launch_failure.h"
+#include "runtime/launch/launch_failure.h"
 
 #include <gtest/gtest.h>
 

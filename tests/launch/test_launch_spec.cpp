@@ -1,6 +1,6 @@
 // LaunchSpec -> argv: mpirun and srun forms, hosts vs hostfile, extra arguments kept
 // as words (never a shell string), the root environment, and the word splitter.
-#include "runtime/launch_spec.h"
+#include "runtime/launch/launch_spec.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Parameter units (padding, offsets, psi) and the activation footprint arithmetic.
-#include "runtime/activation_layout.h"
-#include "runtime/param_layout.h"
+#include "runtime/model/activation_layout.h"
+#include "runtime/model/param_layout.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // llm.c fp32 model files: bit-identical export/import across layouts, llm.c's byte
 // layout, and a LlmcModelFileError naming the file for each malformed input.
 #include "model_test_util.h"
-#include "runtime/llmc_model_file.h"
+#include "runtime/model/llmc_model_file.h"
 
 #include <gtest/gtest.h>
 

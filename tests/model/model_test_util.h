@@ -3,8 +3,8 @@
 #pragma once
 
 #include "kernels/kernels.h"
-#include "runtime/gpt2.h"
-#include "runtime/param_layout.h"
+#include "runtime/model/gpt2.h"
+#include "runtime/model/param_layout.h"
 
 #include <cstdint>
 #include <random>

@@ -2,7 +2,7 @@
 // kernels, for finite-difference gradient checks of the model. Slow: test sizes only.
 #pragma once
 
-#include "runtime/param_layout.h"
+#include "runtime/model/param_layout.h"
 
 #include <vector>
 

@@ -3,8 +3,8 @@
 // per params() call and poisons it with NaN on release(), plus a log of every call.
 #pragma once
 
-#include "runtime/gpt2.h"
-#include "runtime/param_layout.h"
+#include "runtime/model/gpt2.h"
+#include "runtime/model/param_layout.h"
 
 #include <algorithm>
 #include <limits>

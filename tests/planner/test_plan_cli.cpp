@@ -2,9 +2,9 @@
 // error on stderr), --json, --explain, --config.
 #include "tests/support/process.h"
 
-#include "runtime/engine_buffers.h"
-#include "runtime/model_shape.h"
-#include "runtime/param_layout.h"
+#include "runtime/model/model_shape.h"
+#include "runtime/model/param_layout.h"
+#include "runtime/planner/engine_buffers.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +32,35 @@ TEST(PlanCli, TableForABareSize) {
     EXPECT_NE(r.out.find("GB = 1e9 bytes"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("31.41 GB"), std::string::npos) << r.out;
     EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+// A small model prints in units scaled to its numbers, and --model without --micro
+// plans activations at micro-batch 1 and says so, instead of "unknown".
+TEST(PlanCli, SmallModelScalesUnitsAndAssumesMicroBatchOne) {
+    const ProcessResult r = plan("--model nano --world 2 --stage 1 --explain");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find("0.000 GB"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find(" 0.00 GB"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" MB"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("unknown"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("no --micro given: activations at micro-batch 1"), std::string::npos)
+        << r.err;
+    const ProcessResult j = plan("--model nano --world 2 --json");
+    ASSERT_EQ(j.exit_code, 0) << j.err;
+    EXPECT_GT(nlohmann::json::parse(j.out)["stages"][0]["per_rank"]["activations"].get<long long>(),
+              0);
+}
+
+TEST(PlanCli, ReserveIsNamedAndEditable) {
+    const ProcessResult r = plan("--params 6.7e9 --world 8 --stage 1 --device a100-80");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("85.90 GB - 5.37 GB reserved"), std::string::npos) << r.out;
+    const ProcessResult none = plan("--params 6.7e9 --world 8 --reserve-gb 0 --json");
+    ASSERT_EQ(none.exit_code, 0) << none.err;
+    EXPECT_EQ(nlohmann::json::parse(none.out)["verdict"]["reserve_bytes"].get<long long>(), 0);
+    const ProcessResult bad = plan("--params 6.7e9 --world 8 --reserve-gb 90");
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("reserve"), std::string::npos) << bad.err;
 }
 
 TEST(PlanCli, JsonParsesAndCarriesTheStages) {

@@ -1,8 +1,8 @@
 // The reference chapter's layout (fp32 grads, fp32 master replicated) and its
 // slips: the 6.7B on 8xA100 case in its convention and corrected, the 175B example,
 // the stage-1 total and the saving limit (DESIGN.md "Errata").
-#include "runtime/plan_devices.h"
-#include "runtime/planner.h"
+#include "runtime/planner/plan_devices.h"
+#include "runtime/planner/planner.h"
 
 #include <gtest/gtest.h>
 
@@ -46,6 +46,18 @@ TEST(PlannerChapter, SixPointSevenBillionOnEightA100InItsConvention) {
     PlanInput flat = chapterCase();
     flat.device = customDevice(80'000'000'000LL);
     EXPECT_FALSE(plan(flat).verdict.fits);
+    // On the A100 80 GB preset (80 GiB = 85.9e9 bytes) with its default reserve for the
+    // CUDA context, NCCL and fragmentation (1 GiB + 5%), "slightly over 80 GB" holds too:
+    // 85.7 GB with the comm buckets against 80.5 GB usable, not "199 MB to spare".
+    const Plan a100 = plan(chapterCase());
+    EXPECT_EQ(a100.verdict.capacity_bytes, 81920LL * 1024 * 1024);
+    EXPECT_EQ(a100.verdict.usable_bytes, (81920LL - 1024 - 4096) * 1024 * 1024);
+    EXPECT_FALSE(a100.verdict.fits);
+    EXPECT_NEAR(double(-a100.verdict.margin_bytes), 5.17e9, 0.01e9);
+    // The default PlanInput device is the preset, reserve included.
+    const DeviceMemory preset = *findDevice("a100-80");
+    EXPECT_EQ(PlanInput{}.device.capacity_bytes, preset.capacity_bytes);
+    EXPECT_EQ(PlanInput{}.device.reserve_bytes, preset.reserve_bytes);
 }
 
 TEST(PlannerChapter, SixPointSevenBillionCorrected) {
@@ -92,6 +104,9 @@ TEST(PlannerChapter, OneHundredSeventyFiveBillionExample) {
     EXPECT_FALSE(p.verdict.fits);
     EXPECT_NE(e.claimed.find("2460.94 GB"), std::string::npos) << e.claimed;
     EXPECT_NE(e.correct.find("1771.88 GB"), std::string::npos) << e.correct;
+    // Stage 3 in the chapter's view, extended as ZeRO shards: 16 x 175e9 / 64 per GPU,
+    // not the 741 GB a replicated fp32 master would give.
+    EXPECT_EQ(p.stages[3].model_states_bytes, 43'750'000'000LL);
 }
 
 TEST(PlannerChapter, SavingTendsToFortyFourPercentNotTwentyTwo) {
@@ -103,12 +118,24 @@ TEST(PlannerChapter, SavingTendsToFortyFourPercentNotTwentyTwo) {
     EXPECT_DOUBLE_EQ(m.correct_value, 4 * 6.7e9 + 12 * 6.7e9 / 8);
 }
 
-TEST(PlannerChapter, FpThirtyTwoGradientsAndReplicatedMasterAtEveryStage) {
+// The chapter defines stages 0 and 1 (fp32 grads, the fp32 master replicated); stages
+// 2 and 3 are planned as ZeRO shards them, never with a replicated master.
+TEST(PlannerChapter, ItsLayoutForStagesZeroAndOneZerosBeyond) {
     const Plan p = plan(chapterCase());
-    for (const StagePlan& s : p.stages)
-        EXPECT_EQ(s.per_rank[MemCategory::MasterParams], 26'800'000'000LL) << s.stage;
-    EXPECT_EQ(p.stages[2].per_rank[MemCategory::Grads], 26'800'000'000LL / 8);
-    EXPECT_EQ(p.stages[3].model_states_bytes, 26'800'000'000LL + 14 * 6'700'000'000LL / 8);
+    for (int s = 0; s < 2; ++s)
+        EXPECT_EQ(p.stages[s].per_rank[MemCategory::MasterParams], 26'800'000'000LL) << s;
+    PlanInput paper = chapterCase();
+    paper.convention = Convention::ZeroPaper;
+    const Plan z = plan(paper);
+    for (int s = 2; s < 4; ++s)
+        for (std::size_t c = 0; c < 5; ++c)
+            EXPECT_EQ(p.stages[s].per_rank.bytes[c], z.stages[s].per_rank.bytes[c])
+                << "stage " << s << " " << kMemCategoryNames[c];
+    EXPECT_EQ(p.stages[2].per_rank[MemCategory::MasterParams], 26'800'000'000LL / 8);
+    EXPECT_EQ(p.stages[3].model_states_bytes, 16 * 6'700'000'000LL / 8);
     // Its all-reduce moves fp32 grads: 2 x psi x 4 bytes.
     EXPECT_DOUBLE_EQ(p.stages[0].comm_bytes, 2 * 6.7e9 * 4);
+    // The explain text says which convention a stage was planned in.
+    EXPECT_NE(explain(chapterCase(), 3).find("the chapter defines stages 0 and 1 only"),
+              std::string::npos);
 }

@@ -1,8 +1,8 @@
 // The planner's model-state formulas against published figures: the ZeRO paper's
 // Figure 1 (7.5B on 64 GPUs), the fp32 (K = 8) layout, llm.c's ZeRO-1 layout;
 // plus the verdict logic and the error paths.
-#include "runtime/plan_devices.h"
-#include "runtime/planner.h"
+#include "runtime/planner/plan_devices.h"
+#include "runtime/planner/planner.h"
 
 #include <gtest/gtest.h>
 
@@ -122,8 +122,11 @@ TEST(PlannerVerdict, StageThreeNeedsFewerRanksThanStageOne) {
     in.allgather_bucket_elements = 1'000'000;
     const Plan p = plan(in);
     ASSERT_TRUE(p.verdict.smallest_world[3].has_value());
-    // 16 psi / N <= capacity - buffers: N >= 2800e9 / 85.5e9, so 33.
-    EXPECT_EQ(*p.verdict.smallest_world[3], 33);
+    // 16 psi / N <= capacity - reserve - buffers: the H100's 81559 MiB = 85.52e9 bytes
+    // less the default reserve of 1 GiB + 5% (5101 MiB = 5.35e9), so
+    // N >= 2800e9 / (80.17e9 - 4e6): 35.
+    EXPECT_EQ(p.verdict.reserve_bytes, (1024 + 81559 / 20) * 1024LL * 1024);
+    EXPECT_EQ(*p.verdict.smallest_world[3], 35);
     EXPECT_FALSE(p.verdict.smallest_world[1].has_value()); // 4 psi = 700 GB replicated
     ASSERT_TRUE(p.verdict.lowest_stage.has_value());
     EXPECT_EQ(*p.verdict.lowest_stage, 3);

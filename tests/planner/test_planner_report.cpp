@@ -1,6 +1,6 @@
 // The planner's outputs: the JSON contract (a `stages` array with stage, per_rank
 // by ledger category, model_states_bytes), the table's unit header, explain().
-#include "runtime/planner.h"
+#include "runtime/planner/planner.h"
 
 #include <gtest/gtest.h>
 
@@ -74,7 +74,7 @@ TEST(PlannerExplain, FormulaWithNumbersPluggedIn) {
     EXPECT_NE(e.find("model states = 4 psi + 12 psi / N = 30.00 GB + 1.41 GB = 31.41 GB"),
               std::string::npos)
         << e;
-    EXPECT_NE(e.find("optim_m (fp32): 4 x psi / N = 4 x 7.5e9 / 64 = 0.469 GB  (sharded)"),
+    EXPECT_NE(e.find("optim_m (fp32): 4 x psi / N = 4 x 7.5e9 / 64 = 468.75 MB  (sharded)"),
               std::string::npos)
         << e;
     EXPECT_NE(e.find("params (bf16): 2 x psi = 2 x 7.5e9 = 15.00 GB  (replicated)"),

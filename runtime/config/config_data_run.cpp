@@ -1,0 +1,67 @@
+// The config's "data" and "run" sections: where tokens come from, and how long,
+// how reproducibly and on what device the run goes.
+#include "runtime/config/config_schema.h"
+#include "runtime/config/config_sections.h"
+
+#include <filesystem>
+#include <limits>
+
+namespace zerolab {
+
+namespace {
+constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+}
+
+void parseData(const nlohmann::json* section, Diagnostics& diags, DataConfig& out) {
+    const std::string path = "data";
+    if (section != nullptr)
+        checkKeys(*section, path, kDataSchema, UnknownKeyPolicy::Error, diags);
+    SectionReader r(section, path, diags);
+    if (auto t = r.getChoice("type", {"synthetic", "text", "llmc"}))
+        out.type = static_cast<DataType>(*t);
+    std::optional<std::string> file = r.getString("path");
+    if (file && file->empty())
+        file.reset();
+    if (out.type == DataType::Synthetic) {
+        if (file)
+            diags.warning(r.pathOf("path"), "ignored: data.type \"synthetic\" reads no file");
+        return;
+    }
+    const std::string type_name(toString(out.type));
+    if (!file) {
+        if (!r.has("path") || r.raw("path")->is_string())
+            diags.error(r.pathOf("path"), "required for data.type \"" + type_name + "\"");
+        return;
+    }
+    std::error_code ec;
+    if (!std::filesystem::exists(*file, ec))
+        diags.error(r.pathOf("path"), "\"" + *file + "\" does not exist");
+    else
+        out.path = *file;
+}
+
+void parseRun(const nlohmann::json* section, Diagnostics& diags, RunConfig& out) {
+    const std::string path = "run";
+    if (section != nullptr)
+        checkKeys(*section, path, kRunSchema, UnknownKeyPolicy::Error, diags);
+    SectionReader r(section, path, diags);
+    if (auto v = r.getInt("steps", 1, kIntMax))
+        out.steps = static_cast<int>(*v);
+    if (auto v = r.getInt("seed", 0, std::numeric_limits<std::int64_t>::max()))
+        out.seed = static_cast<std::uint64_t>(*v);
+    if (auto d = r.getChoice("device", {"cpu", "cuda"}))
+        out.device = static_cast<Device>(*d);
+    if (auto v = r.getInt("log_every", 1, kIntMax))
+        out.log_every = static_cast<int>(*v);
+    if (auto v = r.getInt("checkpoint_every", 0, kIntMax))
+        out.checkpoint_every = static_cast<int>(*v);
+    if (auto v = r.getString("checkpoint_dir"))
+        out.checkpoint_dir = *v;
+    if (out.checkpoint_every > 0 && out.checkpoint_dir.empty())
+        diags.error(r.pathOf("checkpoint_dir"),
+                    "must not be empty when run.checkpoint_every is > 0");
+    if (auto v = r.getInt("threads", 0, 1024))
+        out.threads = static_cast<int>(*v);
+}
+
+} // namespace zerolab

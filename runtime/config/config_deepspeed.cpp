@@ -1,0 +1,306 @@
+// The DeepSpeed sections of the config: optimizer, scheduler, bf16 / fp16 and
+// zero_optimization, with DeepSpeed's key names, defaults and accepted values.
+#include "runtime/config/config_schema.h"
+#include "runtime/config/config_sections.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <limits>
+
+namespace zerolab {
+
+namespace {
+
+constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+// Optimizers DeepSpeed offers that zerolab does not implement (lower case).
+constexpr std::array<std::string_view, 11> kOtherDeepSpeedOptimizers = {
+    "adagrad", "lamb",    "onebitadam", "zerooneadam", "onebitlamb", "lion",
+    "muadam",  "muadamw", "musgd",      "sgd",         "cpuadam",
+};
+constexpr std::array<std::string_view, 2> kOptimizerNames = {"Adam", "AdamW"};
+
+constexpr std::array<std::string_view, 3> kSchedulerNames = {"WarmupLR", "WarmupDecayLR",
+                                                             "WarmupCosineLR"};
+constexpr std::array<SchedulerType, 3> kSchedulerTypes = {
+    SchedulerType::WarmupLR, SchedulerType::WarmupDecayLR, SchedulerType::WarmupCosineLR};
+constexpr std::array<std::string_view, 2> kOtherDeepSpeedSchedulers = {"OneCycle", "LRRangeTest"};
+
+constexpr std::array<std::string_view, 4> kWarmupLRParams = {"warmup_min_lr", "warmup_max_lr",
+                                                             "warmup_num_steps", "warmup_type"};
+constexpr std::array<std::string_view, 5> kWarmupDecayLRParams = {
+    "warmup_min_lr", "warmup_max_lr", "warmup_num_steps", "warmup_type", "total_num_steps"};
+constexpr std::array<std::string_view, 5> kWarmupCosineLRParams = {
+    "total_num_steps", "warmup_min_ratio", "warmup_num_steps", "cos_min_ratio", "warmup_type"};
+constexpr std::array<std::string_view, 7> kAllSchedulerParams = {
+    "warmup_min_lr",   "warmup_max_lr",    "warmup_num_steps", "warmup_type",
+    "total_num_steps", "warmup_min_ratio", "cos_min_ratio"};
+
+std::span<const std::string_view> paramsOf(SchedulerType t) {
+    switch (t) {
+    case SchedulerType::WarmupLR:
+        return kWarmupLRParams;
+    case SchedulerType::WarmupDecayLR:
+        return kWarmupDecayLRParams;
+    case SchedulerType::WarmupCosineLR:
+        return kWarmupCosineLRParams;
+    case SchedulerType::None:
+        break;
+    }
+    return {};
+}
+
+const nlohmann::json* subsection(const nlohmann::json& section, const std::string& path,
+                                 const char* key, Diagnostics& diags) {
+    auto it = section.find(key);
+    if (it == section.end())
+        return nullptr;
+    if (!it->is_object()) {
+        diags.error(joinPath(path, key), "expected an object, got " + describeJson(*it));
+        return nullptr;
+    }
+    return &*it;
+}
+
+void parseBetas(SectionReader& p, OptimizerConfig& out) {
+    const nlohmann::json* betas = p.raw("betas");
+    if (betas == nullptr)
+        return;
+    if (p.isAuto("betas") || !betas->is_array() || betas->size() != 2) {
+        p.typeError("betas", "an array of two numbers in [0, 1)");
+        return;
+    }
+    double* targets[2] = {&out.beta1, &out.beta2};
+    for (std::size_t i = 0; i < 2; ++i) {
+        const nlohmann::json& b = (*betas)[i];
+        if (!b.is_number() || b.get<double>() < 0.0 || b.get<double>() >= 1.0) {
+            p.diags().error(p.pathOf("betas") + "[" + std::to_string(i) + "]",
+                            "expected a number in [0, 1), got " + describeJson(b));
+            continue;
+        }
+        *targets[i] = b.get<double>();
+    }
+}
+
+} // namespace
+
+void parseOptimizer(const nlohmann::json* section, Diagnostics& diags, OptimizerConfig& out) {
+    if (section == nullptr)
+        return;
+    const std::string path = "optimizer";
+    checkKeys(*section, path, kOptimizerSchema, UnknownKeyPolicy::WarnUnlessTypo, diags);
+    SectionReader r(section, path, diags);
+    if (!r.has("type")) {
+        diags.error(r.pathOf("type"), "required when \"optimizer\" is given; expected \"Adam\" "
+                                      "or \"AdamW\"");
+    } else if (auto name = r.getString("type")) {
+        const std::string l = lower(*name);
+        if (l == "adam") {
+            out.type = OptimizerType::Adam;
+        } else if (l == "adamw") {
+            out.type = OptimizerType::AdamW;
+        } else if (std::find(kOtherDeepSpeedOptimizers.begin(), kOtherDeepSpeedOptimizers.end(),
+                             l) != kOtherDeepSpeedOptimizers.end()) {
+            diags.error(r.pathOf("type"), "optimizer \"" + *name +
+                                              "\" is not implemented by zerolab; expected "
+                                              "\"Adam\" or \"AdamW\"");
+        } else {
+            diags.error(r.pathOf("type"), "unknown optimizer \"" + *name +
+                                              "\"; expected \"Adam\" or \"AdamW\"" +
+                                              didYouMean(*name, kOptimizerNames));
+        }
+    }
+
+    const nlohmann::json* params = subsection(*section, path, "params", diags);
+    SectionReader p(params, "optimizer.params", diags);
+    if (params != nullptr)
+        checkKeys(*params, p.path(), kOptimizerParamsSchema, UnknownKeyPolicy::WarnUnlessTypo,
+                  diags);
+    if (auto v = p.getNumber(
+            "lr", [](double x) { return x > 0; }, "a number > 0"))
+        out.lr = *v;
+    parseBetas(p, out);
+    if (auto v = p.getNumber(
+            "eps", [](double x) { return x > 0; }, "a number > 0"))
+        out.eps = *v;
+    if (auto v = p.getNumber(
+            "weight_decay", [](double x) { return x >= 0; }, "a number >= 0"))
+        out.weight_decay = *v;
+    // DeepSpeed: effective AdamW mode = (type is AdamW) or adam_w_mode, default true.
+    std::optional<bool> adam_w_mode = p.getBool("adam_w_mode");
+    out.decoupled_weight_decay = out.type == OptimizerType::AdamW || adam_w_mode.value_or(true);
+    if (out.type == OptimizerType::AdamW && adam_w_mode == false)
+        diags.warning(p.pathOf("adam_w_mode"),
+                      "ignored: AdamW always decouples weight decay (as in DeepSpeed)");
+    if (auto v = p.getBool("bias_correction"); v == false)
+        diags.error(p.pathOf("bias_correction"),
+                    "false is not implemented: zerolab's Adam always applies bias correction");
+    if (auto v = p.getBool("amsgrad"); v == true)
+        diags.error(p.pathOf("amsgrad"), "true is not implemented: AMSGrad is not supported");
+}
+
+void parseScheduler(const nlohmann::json* section, const OptimizerConfig& optimizer,
+                    const RunConfig& run, Diagnostics& diags, SchedulerConfig& out) {
+    if (section == nullptr)
+        return;
+    const std::string path = "scheduler";
+    checkKeys(*section, path, kSchedulerSchema, UnknownKeyPolicy::WarnUnlessTypo, diags);
+    SectionReader r(section, path, diags);
+    std::optional<std::string> name;
+    if (!r.has("type"))
+        diags.error(r.pathOf("type"), "required when \"scheduler\" is given; expected "
+                                      "\"WarmupLR\", \"WarmupDecayLR\" or \"WarmupCosineLR\"");
+    else
+        name = r.getString("type");
+    if (!name)
+        return;
+    const auto known = std::find(kSchedulerNames.begin(), kSchedulerNames.end(), *name);
+    if (known == kSchedulerNames.end()) {
+        bool other = std::find(kOtherDeepSpeedSchedulers.begin(), kOtherDeepSpeedSchedulers.end(),
+                               *name) != kOtherDeepSpeedSchedulers.end();
+        diags.error(r.pathOf("type"),
+                    (other ? "scheduler \"" + *name + "\" is not implemented by zerolab"
+                           : "unknown scheduler \"" + *name + "\"") +
+                        "; expected \"WarmupLR\", \"WarmupDecayLR\" or \"WarmupCosineLR\"" +
+                        (other ? std::string() : didYouMean(*name, kSchedulerNames)));
+        return;
+    }
+    out.type = kSchedulerTypes[static_cast<std::size_t>(known - kSchedulerNames.begin())];
+
+    const nlohmann::json* params = subsection(*section, path, "params", diags);
+    SectionReader p(params, "scheduler.params", diags);
+    const auto allowed = paramsOf(out.type);
+    if (params != nullptr) {
+        for (const auto& [key, value] : params->items()) {
+            if (std::find(allowed.begin(), allowed.end(), key) != allowed.end())
+                continue;
+            if (key == "last_batch_iteration")
+                diags.warning(p.pathOf(key), "ignored: zerolab starts schedules at step 0");
+            else if (std::find(kAllSchedulerParams.begin(), kAllSchedulerParams.end(), key) !=
+                     kAllSchedulerParams.end())
+                diags.error(p.pathOf(key), "not a parameter of " + *name);
+            else
+                diags.error(p.pathOf(key),
+                            "unknown parameter of " + *name + didYouMean(key, allowed));
+        }
+    }
+    auto allowedHas = [&](std::string_view k) {
+        return std::find(allowed.begin(), allowed.end(), k) != allowed.end();
+    };
+    auto nonNegative = [](double x) { return x >= 0; };
+    auto ratio = [](double x) { return x >= 0 && x <= 1; };
+
+    if (allowedHas("warmup_min_lr"))
+        if (auto v = p.getNumber("warmup_min_lr", nonNegative, "a number >= 0"))
+            out.warmup_min_lr = *v;
+    if (allowedHas("warmup_max_lr")) {
+        // DeepSpeed's WarmupLR peaks at the optimizer's lr when warmup_max_lr is not
+        // given (WarmupDecayLR keeps its 0.001 default); "auto" means the same.
+        const bool from_optimizer =
+            p.isAuto("warmup_max_lr") ||
+            (out.type == SchedulerType::WarmupLR && !p.has("warmup_max_lr"));
+        if (from_optimizer)
+            out.warmup_max_lr = optimizer.lr;
+        else if (auto v = p.getNumber("warmup_max_lr", nonNegative, "a number >= 0"))
+            out.warmup_max_lr = *v;
+        if (out.warmup_max_lr < out.warmup_min_lr)
+            diags.error(p.pathOf("warmup_max_lr"),
+                        "warmup_max_lr " + std::to_string(out.warmup_max_lr) +
+                            " is below warmup_min_lr " + std::to_string(out.warmup_min_lr));
+    }
+    if (auto v = p.getInt("warmup_num_steps", 0, kIntMax))
+        out.warmup_num_steps = static_cast<int>(*v);
+    if (auto v = p.getChoice("warmup_type", {"log", "linear"}))
+        out.warmup_type = *v == 0 ? WarmupType::Log : WarmupType::Linear;
+    if (allowedHas("warmup_min_ratio"))
+        if (auto v = p.getNumber("warmup_min_ratio", ratio, "a number in [0, 1]"))
+            out.warmup_min_ratio = *v;
+    if (allowedHas("cos_min_ratio"))
+        if (auto v = p.getNumber("cos_min_ratio", ratio, "a number in [0, 1]"))
+            out.cos_min_ratio = *v;
+    if (allowedHas("total_num_steps")) {
+        if (!p.has("total_num_steps")) {
+            diags.error(p.pathOf("total_num_steps"),
+                        "required by " + *name + "; give a number, or \"auto\" for run.steps");
+            return;
+        }
+        if (p.isAuto("total_num_steps"))
+            out.total_num_steps = run.steps;
+        else if (auto v = p.getInt("total_num_steps", 1, kIntMax))
+            out.total_num_steps = static_cast<int>(*v);
+        else
+            return;
+        if (out.type == SchedulerType::WarmupCosineLR &&
+            out.total_num_steps <= std::max(2, out.warmup_num_steps))
+            diags.error(p.pathOf("total_num_steps"),
+                        std::to_string(out.total_num_steps) + " must exceed warmup_num_steps (" +
+                            std::to_string(std::max(2, out.warmup_num_steps)) +
+                            ", at least 2 as in DeepSpeed): the cosine phase would have no steps");
+        if (out.type == SchedulerType::WarmupDecayLR && out.total_num_steps < out.warmup_num_steps)
+            diags.warning(p.pathOf("total_num_steps"), std::to_string(out.total_num_steps) +
+                                                           " is below warmup_num_steps " +
+                                                           std::to_string(out.warmup_num_steps) +
+                                                           ": the decay phase never starts");
+    }
+}
+
+Precision parsePrecision(const nlohmann::json& doc, Diagnostics& diags) {
+    bool bf16 = false;
+    if (doc.contains("bf16") && doc.contains("bfloat16"))
+        diags.error("bfloat16", "give either \"bf16\" or its legacy alias \"bfloat16\", not both");
+    for (const char* key : {"bf16", "bfloat16"}) {
+        const nlohmann::json* section = sectionOf(doc, key, diags);
+        if (section == nullptr)
+            continue;
+        checkKeys(*section, key, kBf16Schema, UnknownKeyPolicy::WarnUnlessTypo, diags);
+        SectionReader r(section, key, diags);
+        if (auto v = r.getBool("enabled"))
+            bf16 = bf16 || *v;
+    }
+    if (const nlohmann::json* fp16 = sectionOf(doc, "fp16", diags)) {
+        checkKeys(*fp16, "fp16", kFp16Schema, UnknownKeyPolicy::WarnUnlessTypo, diags);
+        SectionReader r(fp16, "fp16", diags);
+        // "auto" resolves to false: zerolab never trains in fp16.
+        if (!r.isAuto("enabled") && r.getBool("enabled") == true)
+            diags.error("fp16.enabled",
+                        "fp16 training is not implemented (it needs loss scaling); use "
+                        "\"bf16\": {\"enabled\": true} for mixed precision");
+    }
+    return bf16 ? Precision::Bf16Mixed : Precision::Fp32;
+}
+
+void parseZero(const nlohmann::json* section, const ModelConfig& model, Diagnostics& diags,
+               ZeroConfig& out) {
+    const std::string path = "zero_optimization";
+    if (section != nullptr)
+        checkKeys(*section, path, kZeroSchema, UnknownKeyPolicy::WarnUnlessTypo, diags);
+    SectionReader r(section, path, diags);
+    if (auto v = r.getInt("stage", 0, 3))
+        out.stage = static_cast<int>(*v);
+    if (auto v = r.getBool("allgather_partitions"))
+        out.allgather_partitions = *v;
+    if (auto v = r.getBool("reduce_scatter"))
+        out.reduce_scatter = *v;
+    out.overlap_comm = r.getBool("overlap_comm").value_or(out.stage == 3);
+    if (auto v = r.getBool("contiguous_gradients"))
+        out.contiguous_gradients = *v;
+    const std::int64_t auto_bucket =
+        static_cast<std::int64_t>(model.shape.n_embd) * model.shape.n_embd;
+    for (auto [key, target] : {std::pair{"reduce_bucket_size", &out.reduce_bucket_size},
+                               std::pair{"allgather_bucket_size", &out.allgather_bucket_size}}) {
+        if (r.isAuto(key))
+            *target = std::max<std::int64_t>(1, auto_bucket);
+        else if (auto v = r.getInt(key, 1, kInt64Max))
+            *target = *v;
+    }
+}
+
+} // namespace zerolab

@@ -1,0 +1,167 @@
+// The config's "model" section: a preset, a custom GPT-2 shape, or the shape read
+// from the header of an llm.c model file (model.init_from), plus the training
+// sequence length. The parameter count itself lives in runtime/model/model_shape.h.
+#include "runtime/config/config_schema.h"
+#include "runtime/config/config_sections.h"
+#include "runtime/model/llmc_model_file.h"
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <vector>
+
+namespace zerolab {
+
+namespace {
+
+constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+// The shape in the header of an llm.c model file (llmc_model_file.h validates it),
+// or an error for `path_key`.
+std::optional<ModelShape> readLlmcShape(const std::string& file, const std::string& path_key,
+                                        Diagnostics& diags) {
+    try {
+        return readLlmcModelHeader(file);
+    } catch (const LlmcModelFileError& e) {
+        diags.error(path_key, e.what());
+        return std::nullopt;
+    }
+}
+
+struct ShapeKey {
+    const char* key;
+    int ModelShape::*field;
+};
+constexpr std::array<ShapeKey, 4> kFixedShapeKeys = {{
+    {"n_layer", &ModelShape::n_layer},
+    {"n_head", &ModelShape::n_head},
+    {"n_embd", &ModelShape::n_embd},
+    {"vocab_size", &ModelShape::vocab_size},
+}};
+
+// With a preset or a model file the shape is fixed: shape keys may only repeat it.
+void checkMatches(SectionReader& r, const ModelShape& shape, const std::string& origin) {
+    auto check = [&](const char* key, int expected) {
+        auto v = r.getInt(key, 1, kIntMax);
+        if (v && *v != expected)
+            r.diags().error(r.pathOf(key), std::to_string(*v) + " differs from " + origin + " (" +
+                                               std::to_string(expected) +
+                                               "); remove it, or give a custom shape instead");
+    };
+    for (const ShapeKey& k : kFixedShapeKeys)
+        check(k.key, shape.*k.field);
+    check("padded_vocab_size", shape.padded_vocab_size);
+}
+
+} // namespace
+
+void parseModel(const nlohmann::json* section, Diagnostics& diags, ModelConfig& out) {
+    const std::string path = "model";
+    if (section != nullptr)
+        checkKeys(*section, path, kModelSchema, UnknownKeyPolicy::Error, diags);
+    SectionReader r(section, path, diags);
+
+    std::optional<std::string> preset = r.getString("preset");
+    std::optional<std::string> init_from = r.getString("init_from");
+    if (init_from && init_from->empty())
+        init_from.reset();
+    if (preset && !findModelPreset(*preset)) {
+        std::vector<std::string_view> names;
+        for (const auto& p : kModelPresets)
+            names.push_back(p.name);
+        std::string list;
+        for (auto n : names)
+            list += (list.empty() ? "\"" : ", \"") + std::string(n) + "\"";
+        diags.error(r.pathOf("preset"), "unknown preset \"" + *preset + "\"; expected one of " +
+                                            list + didYouMean(*preset, names));
+        return;
+    }
+
+    std::optional<ModelShape> fixed;
+    std::string origin;
+    if (init_from) {
+        out.init_from = *init_from;
+        fixed = readLlmcShape(*init_from, r.pathOf("init_from"), diags);
+        if (!fixed)
+            return;
+        origin = "the shape in " + *init_from;
+        if (preset) {
+            ModelShape p = *findModelPreset(*preset);
+            if (p != *fixed) {
+                diags.error(r.pathOf("preset"), "preset \"" + *preset + "\" differs from " +
+                                                    origin + "; remove one of them");
+                return;
+            }
+            out.preset = *preset;
+        }
+    } else if (preset) {
+        fixed = findModelPreset(*preset);
+        origin = "preset \"" + *preset + "\"";
+        out.preset = *preset;
+    } else {
+        bool any = false;
+        for (const ShapeKey& k : kFixedShapeKeys)
+            any = any || r.has(k.key);
+        if (!any) {
+            // No shape at all: the smallest preset.
+            fixed = findModelPreset("nano");
+            origin = "preset \"nano\"";
+            out.preset = "nano";
+        }
+    }
+
+    if (fixed) {
+        out.shape = *fixed;
+        checkMatches(r, *fixed, origin);
+        out.seq_len = fixed->seq_len;
+        if (auto t = r.getInt("seq_len", 1, kIntMax)) {
+            if (*t > fixed->seq_len)
+                diags.error(r.pathOf("seq_len"),
+                            std::to_string(*t) + " exceeds the maximum context " +
+                                std::to_string(fixed->seq_len) + " of " + origin);
+            else
+                out.seq_len = static_cast<int>(*t);
+        }
+        return;
+    }
+
+    // A custom shape: every key required; seq_len is both the maximum context and T.
+    ModelShape s;
+    bool complete = true;
+    for (const ShapeKey& k : kFixedShapeKeys) {
+        if (!r.has(k.key)) {
+            diags.error(r.pathOf(k.key), "required for a custom shape (or give model.preset)");
+            complete = false;
+        } else if (auto v = r.getInt(k.key, 1, kIntMax)) {
+            s.*k.field = static_cast<int>(*v);
+        } else {
+            complete = false;
+        }
+    }
+    if (!r.has("seq_len")) {
+        diags.error(r.pathOf("seq_len"), "required for a custom shape (or give model.preset)");
+        complete = false;
+    } else if (auto v = r.getInt("seq_len", 1, kIntMax)) {
+        s.seq_len = static_cast<int>(*v);
+    } else {
+        complete = false;
+    }
+    if (!complete)
+        return;
+    s.padded_vocab_size = padVocab(s.vocab_size);
+    if (auto vp = r.getInt("padded_vocab_size", 1, kIntMax)) {
+        if (*vp < s.vocab_size)
+            diags.error(r.pathOf("padded_vocab_size"), std::to_string(*vp) +
+                                                           " is below vocab_size " +
+                                                           std::to_string(s.vocab_size));
+        s.padded_vocab_size = static_cast<int>(*vp);
+    }
+    if (s.n_embd % s.n_head != 0)
+        diags.error(r.pathOf("n_embd"), std::to_string(s.n_embd) + " is not divisible by n_head " +
+                                            std::to_string(s.n_head));
+    out.shape = s;
+    out.seq_len = s.seq_len;
+}
+
+} // namespace zerolab

@@ -1,0 +1,169 @@
+// SectionReader and Diagnostics: typed reads of config values with JSON paths and
+// messages of the form "PATH: expected an integer 0-3, got \"two\"".
+#include "runtime/config/config_reader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+
+namespace zerolab {
+
+void Diagnostics::error(std::string path, std::string message) {
+    m_items.push_back({Severity::Error, std::move(path), std::move(message)});
+}
+
+void Diagnostics::warning(std::string path, std::string message) {
+    m_items.push_back({Severity::Warning, std::move(path), std::move(message)});
+}
+
+bool Diagnostics::hasErrors() const {
+    return std::any_of(m_items.begin(), m_items.end(),
+                       [](const ConfigDiagnostic& d) { return d.severity == Severity::Error; });
+}
+
+std::string joinPath(const std::string& parent, std::string_view key) {
+    if (parent.empty())
+        return std::string(key);
+    return parent + "." + std::string(key);
+}
+
+std::string describeJson(const nlohmann::json& value) {
+    constexpr std::size_t kMaxShown = 60;
+    std::string s = value.dump();
+    if (s.size() > kMaxShown)
+        s = s.substr(0, kMaxShown - 3) + "...";
+    return s;
+}
+
+std::string describeIntRange(std::int64_t lo, std::int64_t hi) {
+    // Limits that only guard the storage type are not worth printing.
+    if (hi >= std::numeric_limits<int>::max())
+        return "an integer >= " + std::to_string(lo);
+    return "an integer " + std::to_string(lo) + "-" + std::to_string(hi);
+}
+
+SectionReader::SectionReader(const nlohmann::json* obj, std::string path, Diagnostics& diags)
+    : m_obj(obj), m_path(std::move(path)), m_diags(diags) {}
+
+const nlohmann::json* SectionReader::raw(std::string_view key) const {
+    if (m_obj == nullptr || !m_obj->is_object())
+        return nullptr;
+    auto it = m_obj->find(key);
+    return it == m_obj->end() ? nullptr : &*it;
+}
+
+bool SectionReader::has(std::string_view key) const {
+    return raw(key) != nullptr;
+}
+
+bool SectionReader::isAuto(std::string_view key) const {
+    const nlohmann::json* v = raw(key);
+    return v != nullptr && v->is_string() && v->get<std::string>() == "auto";
+}
+
+void SectionReader::typeError(std::string_view key, std::string_view expected) {
+    const nlohmann::json* v = raw(key);
+    m_diags.error(pathOf(key), "expected " + std::string(expected) + ", got " +
+                                   (v ? describeJson(*v) : std::string("nothing")));
+}
+
+bool SectionReader::rejectAuto(std::string_view key) {
+    if (!isAuto(key))
+        return false;
+    m_diags.error(pathOf(key), "\"auto\" cannot be resolved here: nothing else in the config "
+                               "decides this key; give a value");
+    return true;
+}
+
+std::optional<std::int64_t> SectionReader::getInt(std::string_view key, std::int64_t lo,
+                                                  std::int64_t hi) {
+    const nlohmann::json* v = raw(key);
+    if (v == nullptr || rejectAuto(key))
+        return std::nullopt;
+    std::optional<std::int64_t> n;
+    if (v->is_number_integer()) {
+        if (v->is_number_unsigned() &&
+            v->get<std::uint64_t>() >
+                static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+            n = std::nullopt;
+        else
+            n = v->get<std::int64_t>();
+    } else if (v->is_number_float()) {
+        // DeepSpeed configs write bucket sizes as 5e8: accept integral floats.
+        double d = v->get<double>();
+        if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.0e18)
+            n = static_cast<std::int64_t>(d);
+    }
+    if (!n || *n < lo || *n > hi) {
+        typeError(key, describeIntRange(lo, hi));
+        return std::nullopt;
+    }
+    return n;
+}
+
+std::optional<double> SectionReader::getNumber(std::string_view key,
+                                               const std::function<bool(double)>& valid,
+                                               std::string_view expected) {
+    const nlohmann::json* v = raw(key);
+    if (v == nullptr || rejectAuto(key))
+        return std::nullopt;
+    if (!v->is_number() || !std::isfinite(v->get<double>()) || !valid(v->get<double>())) {
+        typeError(key, expected);
+        return std::nullopt;
+    }
+    return v->get<double>();
+}
+
+std::optional<bool> SectionReader::getBool(std::string_view key) {
+    const nlohmann::json* v = raw(key);
+    if (v == nullptr || rejectAuto(key))
+        return std::nullopt;
+    if (!v->is_boolean()) {
+        typeError(key, "true or false");
+        return std::nullopt;
+    }
+    return v->get<bool>();
+}
+
+std::optional<std::string> SectionReader::getString(std::string_view key) {
+    const nlohmann::json* v = raw(key);
+    if (v == nullptr || rejectAuto(key))
+        return std::nullopt;
+    if (!v->is_string()) {
+        typeError(key, "a string");
+        return std::nullopt;
+    }
+    return v->get<std::string>();
+}
+
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+} // namespace
+
+std::optional<std::size_t> SectionReader::getChoice(std::string_view key,
+                                                    const std::vector<std::string_view>& choices,
+                                                    bool case_insensitive) {
+    std::optional<std::string> s = getString(key);
+    if (!s)
+        return std::nullopt;
+    for (std::size_t i = 0; i < choices.size(); ++i) {
+        bool same = case_insensitive ? lower(*s) == lower(choices[i]) : *s == choices[i];
+        if (same)
+            return i;
+    }
+    std::string expected = "one of ";
+    for (std::size_t i = 0; i < choices.size(); ++i)
+        expected += (i ? ", \"" : "\"") + std::string(choices[i]) + "\"";
+    typeError(key, expected);
+    return std::nullopt;
+}
+
+} // namespace zerolab

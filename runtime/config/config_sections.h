@@ -1,0 +1,34 @@
+// Parsers of the config's sections, each filling its part of TrainConfig and
+// recording diagnostics with JSON paths. parseConfig (config_parse.cpp) calls them
+// in dependency order: run and model first, since "auto" values in the DeepSpeed
+// sections are resolved from them. Internal to the config library.
+#pragma once
+
+#include "runtime/config/config.h"
+#include "runtime/config/config_reader.h"
+
+#include <nlohmann/json.hpp>
+
+namespace zerolab {
+
+// doc[key] when it is an object; nullptr when absent; an error when it is present
+// but not an object.
+const nlohmann::json* sectionOf(const nlohmann::json& doc, const char* key, Diagnostics& diags);
+
+// zerolab's sections (config_model.cpp, config_data_run.cpp).
+void parseModel(const nlohmann::json* section, Diagnostics& diags, ModelConfig& out);
+void parseData(const nlohmann::json* section, Diagnostics& diags, DataConfig& out);
+void parseRun(const nlohmann::json* section, Diagnostics& diags, RunConfig& out);
+
+// DeepSpeed's sections (config_deepspeed.cpp). parseScheduler resolves "auto" in
+// warmup_max_lr from optimizer.lr and in total_num_steps from run.steps;
+// parseZero resolves "auto" bucket sizes to n_embd^2 (as Hugging Face's Trainer).
+void parseOptimizer(const nlohmann::json* section, Diagnostics& diags, OptimizerConfig& out);
+void parseScheduler(const nlohmann::json* section, const OptimizerConfig& optimizer,
+                    const RunConfig& run, Diagnostics& diags, SchedulerConfig& out);
+// Reads "bf16" (or its alias "bfloat16") and "fp16" from the top-level document.
+Precision parsePrecision(const nlohmann::json& doc, Diagnostics& diags);
+void parseZero(const nlohmann::json* section, const ModelConfig& model, Diagnostics& diags,
+               ZeroConfig& out);
+
+} // namespace zerolab

@@ -1,0 +1,358 @@
+// Checkpoint files. Layout of one checkpoint folder:
+//   meta.json            step, tokens, run id, world, stage, precision, shape, files
+//                        with their sizes and FNV-1a 64 checksums
+//   model.bin            fp32 llm.c model file (the master weights for bf16)
+//   optim-rank<r>.bin    a 64-byte header, then m, v (and master for bf16), each the
+//                        rank's owned slices of every unit back to back (stage 0: rank 0
+//                        only, the full buffers)
+#include "runtime/engine/checkpoint.h"
+
+#include "runtime/model/llmc_model_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+#include <vector>
+
+namespace zerolab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::uint32_t kOptimMagic = 0x5A4F5054; // "ZOPT"
+constexpr std::uint32_t kOptimVersion = 1;
+
+struct OptimHeader {
+    std::uint32_t magic = kOptimMagic;
+    std::uint32_t version = kOptimVersion;
+    std::int32_t rank = 0;
+    std::int32_t world = 1;
+    std::int32_t stage = 0;
+    std::int32_t arrays = 2; // m, v [, master]
+    std::int64_t elems = 0;  // per array
+    std::uint8_t reserved[32] = {};
+};
+static_assert(sizeof(OptimHeader) == 64);
+
+std::uint64_t fnv1a(const void* data, std::size_t n, std::uint64_t h = 1469598103934665603ULL) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < n; ++i) {
+        h ^= p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+std::uint64_t fileChecksum(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw CheckpointError(path + ": cannot open");
+    std::vector<char> buf(1 << 20);
+    std::uint64_t h = 1469598103934665603ULL;
+    while (in) {
+        in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+        h = fnv1a(buf.data(), static_cast<std::size_t>(in.gcount()), h);
+    }
+    return h;
+}
+
+// Writes all bytes and fsyncs; a short write (full disk) throws.
+class SyncedFile {
+public:
+    explicit SyncedFile(const std::string& path) : m_path(path) {
+        m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (m_fd < 0)
+            throw CheckpointError(path + ": cannot create: " + std::strerror(errno));
+    }
+    ~SyncedFile() {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    void write(const void* data, std::size_t n) {
+        const char* p = static_cast<const char*>(data);
+        while (n > 0) {
+            const ssize_t w = ::write(m_fd, p, n);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                throw CheckpointError(m_path + ": write failed: " + std::strerror(errno));
+            m_hash = fnv1a(p, static_cast<std::size_t>(w), m_hash);
+            p += w;
+            n -= static_cast<std::size_t>(w);
+        }
+    }
+    std::uint64_t close() {
+        if (::fsync(m_fd) != 0 || ::close(m_fd) != 0) {
+            m_fd = -1;
+            throw CheckpointError(m_path + ": fsync/close failed: " + std::strerror(errno));
+        }
+        m_fd = -1;
+        return m_hash;
+    }
+
+private:
+    std::string m_path;
+    int m_fd = -1;
+    std::uint64_t m_hash = 1469598103934665603ULL;
+};
+
+void syncDir(const fs::path& dir) {
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
+std::string optimName(int rank) {
+    return "optim-rank" + std::to_string(rank) + ".bin";
+}
+
+std::string hex(std::uint64_t v) {
+    char s[17];
+    std::snprintf(s, sizeof s, "%016llx", static_cast<unsigned long long>(v));
+    return s;
+}
+
+} // namespace
+
+std::string writeCheckpoint(const TrainConfig& config, ZeroEngine& engine, Communicator& comm,
+                            const CheckpointMeta& meta) {
+    const fs::path final = fs::path(config.run.checkpoint_dir) /
+                           ("run-" + std::to_string(meta.run_id)) /
+                           ("step-" + std::to_string(meta.step));
+    const fs::path tmp = final.string() + ".tmp";
+    int ok = 1;
+    std::string error;
+    if (comm.rank() == 0) {
+        try {
+            fs::remove_all(tmp);
+            fs::create_directories(tmp);
+        } catch (const std::exception& e) {
+            ok = 0;
+            error = tmp.string() + ": " + e.what();
+        }
+    }
+    comm.broadcastBytes(&ok, sizeof ok, 0);
+    if (!ok)
+        throw CheckpointError(comm.rank() == 0 ? error : "rank 0 could not create " + tmp.string());
+
+    const ParamLayout& layout = engine.layout();
+    std::vector<float> flat(layout.padded_total);
+    engine.fullParams(flat.data());
+
+    const bool bf16 = config.precision == Precision::Bf16Mixed;
+    std::uint64_t myHash = 0;
+    std::int64_t mySize = 0;
+    const bool writesOptim = engine.stage() > 0 || comm.rank() == 0;
+    if (writesOptim) {
+        OptimHeader h;
+        h.rank = comm.rank();
+        h.world = comm.size();
+        h.stage = engine.stage();
+        h.arrays = bf16 ? 3 : 2;
+        h.elems = engine.ownedElems();
+        SyncedFile f((tmp / optimName(comm.rank())).string());
+        f.write(&h, sizeof h);
+        std::vector<float> owned(static_cast<std::size_t>(h.elems));
+        for (const OwnedState s : {OwnedState::OptimM, OwnedState::OptimV, OwnedState::Master}) {
+            if (s == OwnedState::Master && !bf16)
+                break;
+            engine.readOwned(s, owned.data());
+            f.write(owned.data(), h.elems * sizeof(float));
+        }
+        myHash = f.close();
+        mySize = static_cast<std::int64_t>(sizeof h + h.arrays * h.elems * sizeof(float));
+    }
+    struct FileSum {
+        std::uint64_t hash;
+        std::int64_t size;
+    } mine{myHash, mySize};
+    std::vector<FileSum> sums(comm.rank() == 0 ? comm.size() : 0);
+    comm.gatherBytes(&mine, sizeof mine, comm.rank() == 0 ? sums.data() : nullptr);
+
+    if (comm.rank() == 0) {
+        try {
+            const std::string model = (tmp / "model.bin").string();
+            writeLlmcModel(model, config.model.shape, layout, flat.data());
+            nlohmann::json files = nlohmann::json::object();
+            files["model.bin"] = {{"size", fs::file_size(model)},
+                                  {"fnv1a64", hex(fileChecksum(model))}};
+            for (int r = 0; r < comm.size(); ++r)
+                if (engine.stage() > 0 || r == 0)
+                    files[optimName(r)] = {{"size", sums[r].size}, {"fnv1a64", hex(sums[r].hash)}};
+            nlohmann::json j = {{"format", 1},
+                                {"step", meta.step},
+                                {"tokens", meta.tokens},
+                                {"run_id", meta.run_id},
+                                {"world", comm.size()},
+                                {"stage", engine.stage()},
+                                {"precision", std::string(toString(config.precision))},
+                                {"model",
+                                 {{"n_layer", config.model.shape.n_layer},
+                                  {"n_head", config.model.shape.n_head},
+                                  {"n_embd", config.model.shape.n_embd},
+                                  {"seq_len", config.model.shape.seq_len},
+                                  {"vocab_size", config.model.shape.vocab_size},
+                                  {"padded_vocab_size", config.model.shape.padded_vocab_size}}},
+                                {"files", files}};
+            SyncedFile m((tmp / "meta.json").string());
+            const std::string text = j.dump(2) + "\n";
+            m.write(text.data(), text.size());
+            m.close();
+            syncDir(tmp);
+            // Replace an older checkpoint of the same step only once the new one is whole.
+            if (fs::exists(final))
+                fs::remove_all(final);
+            fs::rename(tmp, final);
+            syncDir(final.parent_path());
+        } catch (const std::exception& e) {
+            ok = 0;
+            error = e.what();
+        }
+    }
+    comm.broadcastBytes(&ok, sizeof ok, 0);
+    if (!ok)
+        throw CheckpointError(comm.rank() == 0 ? error : "rank 0 failed to finish the checkpoint");
+    return final.string();
+}
+
+namespace {
+
+struct OldShardFile {
+    std::string path;
+    std::ifstream in;
+    OptimHeader header;
+};
+
+} // namespace
+
+CheckpointMeta loadCheckpoint(const std::string& path, const TrainConfig& config,
+                              ZeroEngine& engine, Communicator& comm) {
+    const fs::path dir(path);
+    const fs::path metaPath = dir / "meta.json";
+    nlohmann::json meta;
+    {
+        std::ifstream in(metaPath);
+        if (!in)
+            throw CheckpointError(metaPath.string() + ": not found (is " + path +
+                                  " a zerolab checkpoint folder?)");
+        try {
+            in >> meta;
+        } catch (const nlohmann::json::exception& e) {
+            throw CheckpointError(metaPath.string() + ": not valid JSON: " + e.what());
+        }
+    }
+    CheckpointMeta out;
+    std::string precision;
+    ModelShape shape;
+    try {
+        out.step = meta.at("step").get<long long>();
+        out.tokens = meta.at("tokens").get<long long>();
+        out.run_id = meta.at("run_id").get<std::int64_t>();
+        out.world = meta.at("world").get<int>();
+        out.stage = meta.at("stage").get<int>();
+        precision = meta.at("precision").get<std::string>();
+        const auto& m = meta.at("model");
+        shape = {m.at("n_layer").get<int>(),    m.at("n_head").get<int>(),
+                 m.at("n_embd").get<int>(),     m.at("seq_len").get<int>(),
+                 m.at("vocab_size").get<int>(), m.at("padded_vocab_size").get<int>()};
+    } catch (const nlohmann::json::exception& e) {
+        throw CheckpointError(metaPath.string() + ": missing or malformed field: " + e.what());
+    }
+    if (!(shape == config.model.shape))
+        throw CheckpointError(path + ": the checkpoint's model shape differs from the config's");
+    if (precision != toString(config.precision))
+        throw CheckpointError(path + ": the checkpoint is " + precision + ", the config " +
+                              std::string(toString(config.precision)));
+    if (out.world < 1 || out.stage < 0 || out.stage > 3)
+        throw CheckpointError(metaPath.string() + ": invalid world or stage");
+
+    // Every file this rank reads must match its recorded size and checksum.
+    auto verify = [&](const std::string& name) {
+        const fs::path p = dir / name;
+        if (!meta["files"].contains(name))
+            throw CheckpointError(metaPath.string() + ": no entry for " + name);
+        const auto& e = meta["files"][name];
+        if (!fs::exists(p))
+            throw CheckpointError(p.string() + ": missing");
+        if (static_cast<std::int64_t>(fs::file_size(p)) != e.at("size").get<std::int64_t>())
+            throw CheckpointError(p.string() + ": truncated or resized (" +
+                                  std::to_string(fs::file_size(p)) + " bytes, expected " +
+                                  std::to_string(e.at("size").get<std::int64_t>()) + ")");
+        if (hex(fileChecksum(p.string())) != e.at("fnv1a64").get<std::string>())
+            throw CheckpointError(p.string() + ": checksum mismatch (corrupted)");
+        return p.string();
+    };
+
+    const ParamLayout& layout = engine.layout();
+    std::vector<float> flat(layout.padded_total);
+    readLlmcModel(verify("model.bin"), layout, flat.data());
+    engine.setFullParams(flat.data());
+
+    // Re-partition: the new owner of unit element e reads it from the old owner's file.
+    const ParamLayout old = makeParamLayout(config.model.shape, out.world);
+    const bool bf16 = config.precision == Precision::Bf16Mixed;
+    const int arrays = bf16 ? 3 : 2;
+    std::vector<std::unique_ptr<OldShardFile>> files(out.world);
+    auto fileOf = [&](int q) -> OldShardFile& {
+        if (!files[q]) {
+            auto f = std::make_unique<OldShardFile>();
+            f->path = verify(optimName(q));
+            f->in.open(f->path, std::ios::binary);
+            f->in.read(reinterpret_cast<char*>(&f->header), sizeof f->header);
+            if (!f->in || f->header.magic != kOptimMagic || f->header.version != kOptimVersion ||
+                f->header.arrays != arrays || f->header.stage != out.stage)
+                throw CheckpointError(f->path + ": not a matching optimizer shard");
+            files[q] = std::move(f);
+        }
+        return *files[q];
+    };
+    // Assembled on the host, then copied to the engine's memory in one go per array.
+    std::vector<std::vector<float>> owned(arrays, std::vector<float>(engine.ownedElems(), 0.0f));
+    std::vector<std::int64_t> oldShardOffset(old.units.size());
+    for (std::size_t u = 0, acc = 0; u < old.units.size(); ++u) {
+        oldShardOffset[u] = static_cast<std::int64_t>(acc);
+        acc += old.units[u].padded_elems / out.world;
+    }
+    for (const auto& U : layout.units) {
+        const int u = U.index;
+        const std::int64_t start = engine.ownedStartInUnit(u);
+        const std::int64_t len = engine.ownedLength(u);
+        const std::int64_t end = std::min(start + len, U.elems); // beyond: padding, zeros
+        const std::int64_t oldSlice =
+            out.stage == 0 ? old.units[u].padded_elems : old.units[u].padded_elems / out.world;
+        for (std::int64_t e = start; e < end;) {
+            const int q = out.stage == 0 ? 0 : static_cast<int>(e / oldSlice);
+            const std::int64_t qEnd = std::min(end, (q + 1) * oldSlice);
+            const std::int64_t inFile = (out.stage == 0 ? old.units[u].offset : oldShardOffset[u]) +
+                                        (e - q * (out.stage == 0 ? 0 : oldSlice));
+            OldShardFile& f = fileOf(q);
+            for (int a = 0; a < arrays; ++a) {
+                const std::int64_t pos =
+                    static_cast<std::int64_t>(sizeof(OptimHeader)) +
+                    (a * f.header.elems + inFile) * static_cast<std::int64_t>(sizeof(float));
+                f.in.seekg(pos);
+                f.in.read(
+                    reinterpret_cast<char*>(owned[a].data() + engine.ownedOffset(u) + (e - start)),
+                    (qEnd - e) * static_cast<std::int64_t>(sizeof(float)));
+                if (!f.in)
+                    throw CheckpointError(f.path + ": short read at byte " + std::to_string(pos));
+            }
+            e = qEnd;
+        }
+    }
+    const OwnedState order[3] = {OwnedState::OptimM, OwnedState::OptimV, OwnedState::Master};
+    for (int a = 0; a < arrays; ++a)
+        engine.writeOwned(order[a], owned[a].data());
+    comm.barrier();
+    return out;
+}
+
+} // namespace zerolab

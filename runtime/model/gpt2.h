@@ -1,0 +1,95 @@
+// The GPT-2 model (llm.c's architecture: learned positions, pre-LayerNorm blocks,
+// causal multi-head attention, tanh GELU, tied input/output embedding) run through
+// the Kernels seam. It owns its activations; the engine owns parameters and grads.
+#pragma once
+
+#include "kernels/kernels.h"
+#include "runtime/memory/ledger.h"
+#include "runtime/model/activation_layout.h"
+#include "runtime/model/model_shape.h"
+#include "runtime/model/param_layout.h"
+
+#include <cstdint>
+
+namespace zerolab {
+
+// The engine decides where a unit's parameters and gradients live (replicated buffer,
+// gathered temporary for ZeRO-3, fp32 upcast of bf16); the model only asks. Units are
+// those of ParamLayout; pointers are Kernels device pointers laid out as the unit's
+// UnitLayout (tensor_offsets). Called from the model's one thread.
+class UnitAccess {
+public:
+    virtual ~UnitAccess() = default;
+    // The unit's full fp32 params, valid until release(unit).
+    virtual const float* params(int unit) = 0;
+    // The unit's full fp32 grad buffer; backward ACCUMULATES (+=) into it.
+    virtual float* grads(int unit) = 0;
+    // The model no longer needs this unit's params now.
+    virtual void release(int unit) {}
+    // This unit's grads are complete for this micro-batch.
+    virtual void gradsReady(int unit) {}
+};
+
+// Calls a Gpt2 makes, with U = L+1 the final-layernorm unit:
+//   forward:  params(0) release(0), params(l) release(l) for l = 1..L,
+//             params(U) release(U), params(0) (lm-head) release(0).
+//   backward: params(U) params(0) grads(0) grads(U) (lm-head and lnf) release(0) release(U)
+//             gradsReady(U); then for l = L..1: params(l) grads(l) release(l) gradsReady(l);
+//             then grads(0) gradsReady(0). The encoder backward needs no parameters, so
+//             the embedding is not gathered again at the end.
+// Not thread-safe; one micro-batch at a time. Throws KernelError from the kernels and
+// std::invalid_argument for a bad B, T.
+class Gpt2 {
+public:
+    // Allocates the activation arena through `kernels` and counts it in `ledger` as
+    // MemCategory::Activations (activationFootprint(shape, B, T).total(L) bytes) for the
+    // lifetime of the model. 1 <= T <= shape.seq_len. Keeps references to both.
+    Gpt2(const ModelShape& shape, int B, int T, Kernels& kernels, MemoryLedger& ledger);
+    ~Gpt2();
+    Gpt2(const Gpt2&) = delete;
+    Gpt2& operator=(const Gpt2&) = delete;
+
+    // inputs, targets: host (B,T) token ids, inputs in [0,Vp), targets in [0,V). Returns
+    // the mean cross-entropy over the B*T positions; keeps activations for backward.
+    float forward(const int* inputs, const int* targets, UnitAccess& access);
+    // Backward of grad_scale * mean loss of the last forward, which must have had the
+    // same inputs and targets; accumulates into the grads and calls gradsReady in
+    // reverse order: final LN, blocks L..1, embedding last (the tied wte gets its lm-head
+    // and encoder contributions before it is ready).
+    void backward(const int* inputs, const int* targets, UnitAccess& access, float grad_scale);
+
+    // The unpadded layout (pad_multiple 1) of the units; the engine builds its own
+    // padded ParamLayout, whose tensor offsets within each unit are the same.
+    const ParamLayout& layout() const { return m_layout; }
+    const ModelShape& shape() const { return m_shape; }
+    int batch() const { return m_act.B; }
+    int time() const { return m_act.T; }
+
+private:
+    float* act(std::int64_t offset) { return m_arena + offset; }
+    float* layerAct(int layer, std::int64_t offset) {
+        return m_arena + m_act.layers + layer * m_act.layer_stride + offset;
+    }
+    int* tokens() { return reinterpret_cast<int*>(m_arena + m_act.tokens); }
+    void uploadTokens(const int* inputs, const int* targets);
+    void blockForward(int layer, const float* unit_params);
+    void blockBackward(int layer, const float* unit_params, float* unit_grads);
+
+    ModelShape m_shape;
+    ParamLayout m_layout;
+    ActivationLayout m_act;
+    Kernels& m_kernels;
+    MemoryLedger& m_ledger;
+    float* m_arena = nullptr;
+    long long m_arena_bytes = 0;
+};
+
+// Deterministic GPT-2 init of one unit's params (normal, std 0.02; residual projections
+// attprojw and fcprojw scaled by 1/sqrt(2*n_layer); biases 0, LN weights 1; wte rows
+// V..Vp-1 and the unit's padding 0). Every value is a function of (seed, tensor, layer,
+// index in tensor) only: the same whatever pad_multiple/N is. unit_params is host memory
+// of unit.padded_elems floats.
+void initUnitParams(const ModelShape& shape, const UnitLayout& unit, std::uint64_t seed,
+                    float* unit_params);
+
+} // namespace zerolab

@@ -1,0 +1,128 @@
+// Reads and writes llm.c fp32 model files, mapping llm.c's tensor-major order
+// (all layers of ln1w, then all of ln1b, ...) onto zerolab's unit-major layout.
+#include "runtime/model/llmc_model_file.h"
+
+#include <array>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace zerolab {
+
+namespace {
+
+struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+    throw LlmcModelFileError(path + ": " + what);
+}
+
+File openFile(const std::string& path, const char* mode) {
+    File f(std::fopen(path.c_str(), mode));
+    if (!f)
+        fail(path, std::string("cannot open: ") + std::strerror(errno));
+    return f;
+}
+
+std::string shapeText(const ModelShape& s) {
+    return "maxT=" + std::to_string(s.seq_len) + " V=" + std::to_string(s.vocab_size) +
+           " L=" + std::to_string(s.n_layer) + " NH=" + std::to_string(s.n_head) +
+           " C=" + std::to_string(s.n_embd) + " Vp=" + std::to_string(s.padded_vocab_size);
+}
+
+ModelShape readHeader(std::FILE* f, const std::string& path) {
+    std::array<std::int32_t, kLlmcHeaderInts> h{};
+    if (std::fread(h.data(), sizeof(std::int32_t), h.size(), f) != h.size())
+        fail(path, "truncated: shorter than the 1024-byte header");
+    if (h[0] != kLlmcModelMagic)
+        fail(path, "bad magic " + std::to_string(h[0]) + " (an llm.c model file has " +
+                       std::to_string(kLlmcModelMagic) + ")");
+    if (h[1] != kLlmcModelVersionFp32)
+        fail(path, "unsupported version " + std::to_string(h[1]) +
+                       " (only version 3, fp32, is supported; version 5 is llm.c's bf16)");
+    ModelShape s;
+    s.seq_len = h[2];
+    s.vocab_size = h[3];
+    s.n_layer = h[4];
+    s.n_head = h[5];
+    s.n_embd = h[6];
+    s.padded_vocab_size = h[7];
+    if (s.seq_len < 1 || s.vocab_size < 1 || s.n_layer < 1 || s.n_head < 1 || s.n_embd < 1 ||
+        s.padded_vocab_size < s.vocab_size || s.n_embd % s.n_head != 0)
+        fail(path, "invalid shape in header: " + shapeText(s));
+    return s;
+}
+
+// Calls fn(tensor, layer) in llm.c's file order.
+template <typename Fn> void forEachFileTensor(const ModelShape& s, Fn fn) {
+    for (int ti = 0; ti < kParamTensorCount; ++ti) {
+        const auto t = static_cast<ParamTensor>(ti);
+        const int layers = isPerLayer(t) ? s.n_layer : 1;
+        for (int l = 0; l < layers; ++l)
+            fn(t, l);
+    }
+}
+
+} // namespace
+
+ModelShape readLlmcModelHeader(const std::string& path) {
+    File f = openFile(path, "rb");
+    return readHeader(f.get(), path);
+}
+
+void readLlmcModel(const std::string& path, const ParamLayout& layout, float* flat) {
+    File f = openFile(path, "rb");
+    const ModelShape s = readHeader(f.get(), path);
+    if (!(s == layout.shape))
+        fail(path, "shape mismatch: the file has " + shapeText(s) + ", the model is " +
+                       shapeText(layout.shape));
+    for (const UnitLayout& u : layout.units)
+        std::memset(flat + u.offset + u.elems, 0,
+                    static_cast<std::size_t>(u.padded_elems - u.elems) * sizeof(float));
+    std::int64_t read = 0;
+    forEachFileTensor(s, [&](ParamTensor t, int l) {
+        const auto n = static_cast<std::size_t>(paramTensorElements(s, t));
+        const std::size_t got =
+            std::fread(flat + layout.flatOffset(t, l), sizeof(float), n, f.get());
+        read += static_cast<std::int64_t>(got);
+        if (got != n)
+            fail(path, "truncated: " + std::to_string(read) + " of " +
+                           std::to_string(layout.total_elems) + " parameters present");
+    });
+    if (std::fgetc(f.get()) != EOF)
+        fail(path,
+             "longer than header + " + std::to_string(layout.total_elems) + " fp32 parameters");
+}
+
+void writeLlmcModel(const std::string& path, const ModelShape& shape, const ParamLayout& layout,
+                    const float* flat) {
+    if (!(shape == layout.shape))
+        fail(path, "writeLlmcModel: shape " + shapeText(shape) + " differs from the layout's " +
+                       shapeText(layout.shape));
+    std::array<std::int32_t, kLlmcHeaderInts> h{};
+    h[0] = kLlmcModelMagic;
+    h[1] = kLlmcModelVersionFp32;
+    h[2] = shape.seq_len;
+    h[3] = shape.vocab_size;
+    h[4] = shape.n_layer;
+    h[5] = shape.n_head;
+    h[6] = shape.n_embd;
+    h[7] = shape.padded_vocab_size;
+    File f = openFile(path, "wb");
+    if (std::fwrite(h.data(), sizeof(std::int32_t), h.size(), f.get()) != h.size())
+        fail(path, std::string("write failed: ") + std::strerror(errno));
+    forEachFileTensor(shape, [&](ParamTensor t, int l) {
+        const auto n = static_cast<std::size_t>(paramTensorElements(shape, t));
+        if (std::fwrite(flat + layout.flatOffset(t, l), sizeof(float), n, f.get()) != n)
+            fail(path, std::string("write failed: ") + std::strerror(errno));
+    });
+    if (std::fclose(f.release()) != 0)
+        fail(path, std::string("write failed on close: ") + std::strerror(errno));
+}
+
+} // namespace zerolab

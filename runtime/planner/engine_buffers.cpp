@@ -1,0 +1,68 @@
+// Buffer sizes of the ZeRO engine; see engine_buffers.h and DESIGN.md's stage table.
+#include "runtime/planner/engine_buffers.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace zerolab {
+
+EngineBufferPlan planEngineBuffers(const ParamLayout& layout, int world, int stage,
+                                   Precision precision, bool overlap_comm) {
+    if (world < 1 || layout.pad_multiple % world != 0)
+        throw std::invalid_argument("planEngineBuffers: layout padded to " +
+                                    std::to_string(layout.pad_multiple) +
+                                    " does not split over world " + std::to_string(world));
+    if (stage < 0 || stage > 3)
+        throw std::invalid_argument("planEngineBuffers: stage must be 0-3");
+    EngineBufferPlan p;
+    p.stage = stage;
+    p.world = world;
+    p.precision = precision;
+    const std::int64_t full = layout.padded_total;
+    const std::int64_t shard = full / world;
+    const bool bf16 = precision == Precision::Bf16Mixed;
+
+    p.params = stage == 3 ? shard : full;
+    p.master_params = bf16 ? (stage == 0 ? full : shard) : 0;
+    p.grads = stage >= 2 ? shard : full;
+    p.optim_state = stage == 0 ? full : shard;
+
+    p.embedding_slot = layout.units.front().padded_elems;
+    for (std::size_t u = 1; u < layout.units.size(); ++u)
+        p.block_slot = std::max(p.block_slot, layout.units[u].padded_elems);
+
+    // Gradients the model writes in fp32 need a staging slot unless they can land in
+    // an fp32 full gradient buffer directly (fp32, stages 0-1).
+    if (stage >= 2) {
+        p.grad_block_slots = overlap_comm ? 2 : 1;
+        p.grad_staging_is_comm = true;
+    } else if (bf16) {
+        p.grad_block_slots = 1;
+    }
+    if (p.grad_block_slots > 0)
+        p.grad_staging = p.embedding_slot + p.grad_block_slots * p.block_slot;
+    // ZeRO-3 gathers each unit whole: the embedding slot plus a block slot, and with
+    // overlap_comm a second one into which the next unit is prefetched (param_gather.h).
+    if (stage == 3) {
+        p.gather_block_slots = overlap_comm ? 2 : 1;
+        p.gather = p.embedding_slot + p.gather_block_slots * p.block_slot;
+    }
+    if (bf16)
+        p.param_upcast = p.embedding_slot + p.block_slot;
+    return p;
+}
+
+MemBreakdown EngineBufferPlan::bytes() const {
+    const long long pb = precision == Precision::Bf16Mixed ? 2 : 4;
+    MemBreakdown b;
+    b[MemCategory::Params] = params * pb;
+    b[MemCategory::MasterParams] = master_params * 4;
+    b[MemCategory::Grads] = grads * pb;
+    b[MemCategory::OptimM] = optim_state * 4;
+    b[MemCategory::OptimV] = optim_state * 4;
+    b[MemCategory::CommBuffers] = gather * pb + (grad_staging_is_comm ? grad_staging * 4 : 0);
+    b[MemCategory::Workspace] = param_upcast * 4 + (grad_staging_is_comm ? 0 : grad_staging * 4);
+    return b;
+}
+
+} // namespace zerolab

@@ -1,0 +1,42 @@
+// How many elements of which buffer the ZeRO engine allocates on one rank, for a
+// stage, a precision and a world size: the single source of truth that both the
+// engine (which allocates exactly this) and the planner (which forecasts it) use.
+#pragma once
+
+#include "runtime/config/config.h"
+#include "runtime/model/param_layout.h"
+#include "storage/mem_category.h"
+
+#include <cstdint>
+
+namespace zerolab {
+
+// Element counts. "Slots" are whole-unit buffers: the embedding unit (unit 0, the
+// tied wte is needed at both ends of the model) has its own; the other units share
+// block slots (two when overlap_comm lets one reduce-scatter run while backward
+// fills the next).
+struct EngineBufferPlan {
+    int stage = 0;
+    int world = 1;
+    Precision precision = Precision::Fp32;
+    std::int64_t params = 0;           // param dtype: the full flat buffer, or the shard (stage 3)
+    std::int64_t master_params = 0;    // fp32, bf16 only: full (stage 0) or shard
+    std::int64_t grads = 0;            // grad dtype: full (stages 0-1) or shard (stages 2-3)
+    std::int64_t optim_state = 0;      // fp32, each of m and v: full (stage 0) or shard
+    std::int64_t embedding_slot = 0;   // padded elements of unit 0
+    std::int64_t block_slot = 0;       // largest padded unit other than unit 0
+    int grad_block_slots = 0;          // fp32 reduce-scatter buckets (stages 2-3)
+    std::int64_t grad_staging = 0;     // fp32 gradient slots, total elements
+    int gather_block_slots = 0;        // stage 3: 1, or 2 with overlap_comm (prefetch)
+    std::int64_t gather = 0;           // param dtype all-gather slots (stage 3)
+    std::int64_t param_upcast = 0;     // fp32 copies of bf16 params the model reads
+    bool grad_staging_is_comm = false; // the staging slots are reduce-scatter buckets
+
+    // Bytes per ledger category (activations excluded: see activation_layout.h).
+    MemBreakdown bytes() const;
+};
+
+EngineBufferPlan planEngineBuffers(const ParamLayout& layout, int world, int stage,
+                                   Precision precision, bool overlap_comm);
+
+} // namespace zerolab

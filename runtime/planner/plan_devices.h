@@ -1,0 +1,57 @@
+// Device presets for the planner's verdict: memory as the device reports it
+// (nvidia-smi's memory.total), so 80 GB cards hold 80 GiB = 85.9e9 bytes, and the
+// default reserve for what a rank holds outside the ledger (docs/planner.md, "Fit"):
+// 1 GiB for the CUDA context, cuBLAS workspace and NCCL's buffers, plus 5% of the
+// capacity for the caching allocator's fragmentation. Custom devices are built from a
+// capacity (and a reserve) in bytes.
+#pragma once
+
+#include "runtime/planner/planner.h"
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+namespace zerolab {
+
+struct DevicePreset {
+    std::string_view key;
+    std::string_view label;
+    long long capacity_bytes;
+};
+
+inline constexpr long long kMiB = 1024LL * 1024;
+
+// The default reserve of a GPU of `capacity_bytes`: 1 GiB + 5% (see above), rounded
+// to whole MiB.
+inline constexpr long long defaultGpuReserve(long long capacity_bytes) {
+    return 1024 * kMiB + capacity_bytes / 20 / kMiB * kMiB;
+}
+
+inline constexpr std::array<DevicePreset, 4> kDevicePresets = {{
+    {"a100-40", "A100 40 GB", 40960 * kMiB},
+    {"a100-80", "A100 80 GB", 81920 * kMiB},
+    {"h100-80", "H100 80 GB", 81559 * kMiB},
+    {"h200-141", "H200 141 GB", 143771 * kMiB},
+}};
+
+inline std::optional<DeviceMemory> findDevice(std::string_view key) {
+    for (const auto& d : kDevicePresets)
+        if (d.key == key)
+            return DeviceMemory{std::string(d.key), std::string(d.label), d.capacity_bytes,
+                                defaultGpuReserve(d.capacity_bytes)};
+    return std::nullopt;
+}
+
+// Throws PlanError for a capacity below one byte or a reserve outside [0, capacity).
+inline DeviceMemory customDevice(long long capacity_bytes, long long reserve_bytes = 0) {
+    if (capacity_bytes < 1)
+        throw PlanError("device: custom capacity must be positive, got " +
+                        std::to_string(capacity_bytes) + " bytes");
+    if (reserve_bytes < 0 || reserve_bytes >= capacity_bytes)
+        throw PlanError("device: reserve must be >= 0 and below the capacity, got " +
+                        std::to_string(reserve_bytes) + " bytes");
+    return DeviceMemory{"custom", "custom", capacity_bytes, reserve_bytes};
+}
+
+} // namespace zerolab

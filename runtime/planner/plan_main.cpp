@@ -1,0 +1,211 @@
+// zerolab-plan: the analytic planner on the command line. Builds a PlanInput from
+// a bare size (--params ...) or a training config (--config F --world N), prints
+// the stages 0-3 table, --explain text or --json. Exit 0 ok, 2 invalid input.
+#include "runtime/config/config.h"
+#include "runtime/planner/plan_devices.h"
+#include "runtime/planner/planner.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <iostream>
+#include <string>
+
+using namespace zerolab;
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitInvalid = 2;
+
+struct Options {
+    std::string config;
+    double params = 0;
+    int world = 1;
+    int stage = 0;
+    std::string precision = "bf16";
+    bool no_master = false;
+    std::string convention = "paper";
+    std::string model;
+    int micro = 0, seq = 0, layers = 0, hidden = 0, heads = 0, vocab = 0;
+    bool checkpointing = false;
+    double activations_gb = -1;
+    long long reduce_bucket = kDefaultBucketElements;
+    long long allgather_bucket = kDefaultBucketElements;
+    int grad_accum = 1;
+    bool overlap_comm = false;
+    std::string device = "a100-80";
+    double capacity_gb = 0;
+    double reserve_gb = -1;
+    double bandwidth_gbps = 100;
+    bool json = false, explain = false, gib = false;
+};
+
+void addOptions(CLI::App& app, Options& o) {
+    app.add_option("--config", o.config, "zerolab/DeepSpeed training config (JSON)");
+    app.add_option("--params", o.params, "parameter count psi, e.g. 6.7e9");
+    app.add_option("--world", o.world, "data-parallel ranks N");
+    app.add_option("--stage", o.stage, "ZeRO stage of the verdict and --explain (0-3)");
+    app.add_option("--precision", o.precision,
+                   "bf16 (mixed: bf16 params/grads, fp32 master, m, v) "
+                   "or fp32");
+    app.add_flag("--no-master", o.no_master, "bf16 without an fp32 master copy (llm.c -w 0)");
+    app.add_option("--convention", o.convention, "paper (ZeRO paper, default) or chapter");
+    app.add_option("--model", o.model, "GPT-2 preset: nano, micro, mini, gpt2-124m");
+    app.add_option("--micro", o.micro, "micro-batch B per rank");
+    app.add_option("--seq", o.seq, "sequence length T");
+    app.add_option("--layers", o.layers, "transformer layers L");
+    app.add_option("--hidden", o.hidden, "hidden width C");
+    app.add_option("--heads", o.heads, "attention heads H");
+    app.add_option("--vocab", o.vocab, "vocabulary V (padded to a multiple of 128)");
+    app.add_flag("--checkpointing", o.checkpointing, "count activations with checkpointing");
+    app.add_option("--activations-gb", o.activations_gb,
+                   "activation bytes per rank given directly, in GB (1e9)");
+    app.add_option("--reduce-bucket", o.reduce_bucket, "reduce_bucket_size in elements");
+    app.add_option("--allgather-bucket", o.allgather_bucket, "allgather_bucket_size in elements");
+    app.add_option("--grad-accum", o.grad_accum, "gradient_accumulation_steps");
+    app.add_flag("--overlap-comm", o.overlap_comm, "overlap_comm: a second reduce-scatter slot");
+    app.add_option("--device", o.device, "a100-40, a100-80 (default), h100-80, h200-141");
+    app.add_option("--capacity-gb", o.capacity_gb, "custom device capacity in GB (1e9)");
+    app.add_option("--reserve-gb", o.reserve_gb,
+                   "memory kept free of the forecast, in GB (1e9): CUDA context, NCCL, "
+                   "fragmentation (default: 1 GiB + 5% on a GPU preset, 0 on --capacity-gb)");
+    app.add_option("--bandwidth-gbps", o.bandwidth_gbps, "bus bandwidth in GB/s for comm time");
+    app.add_flag("--json", o.json, "print the plan as JSON");
+    app.add_flag("--explain", o.explain, "print the formulas for --stage, numbers plugged in");
+    app.add_flag("--gib", o.gib, "print GiB (2^30) instead of GB (1e9)");
+}
+
+// The --layers/--hidden/--heads/--vocab/--seq shape, or a --model preset.
+std::optional<ModelShape> shapeFromOptions(const Options& o) {
+    if (!o.model.empty()) {
+        auto s = findModelPreset(o.model);
+        if (!s)
+            throw PlanError("--model: unknown preset '" + o.model + "'");
+        return s;
+    }
+    const int given = (o.layers > 0) + (o.hidden > 0) + (o.heads > 0) + (o.vocab > 0);
+    if (given == 0)
+        return std::nullopt;
+    if (given < 4 || o.seq < 1)
+        throw PlanError("--layers, --hidden, --heads, --vocab and --seq describe a shape "
+                        "together; give all five");
+    return ModelShape{o.layers, o.heads, o.hidden, o.seq, o.vocab, padVocab(o.vocab)};
+}
+
+// Fills in from a training config; returns false after printing its errors.
+bool applyConfig(const Options& o, const CLI::App& app, PlanInput& in) {
+    const ConfigResult r =
+        loadConfigFile(o.config, app.count("--world") ? std::optional<int>(o.world) : std::nullopt);
+    for (const ConfigDiagnostic& d : r.diagnostics)
+        std::cerr << formatDiagnostic(o.config, d) << "\n";
+    if (!r.ok())
+        return false;
+    in = planInputFromConfig(*r.config);
+    if (app.count("--stage"))
+        in.stage = o.stage;
+    in.overlap_comm = in.overlap_comm || o.overlap_comm;
+    return true;
+}
+
+PlanInput inputFromOptions(const Options& o) {
+    PlanInput in;
+    in.params = o.params;
+    in.world = o.world;
+    in.stage = o.stage;
+    if (o.precision != "bf16" && o.precision != "fp32")
+        throw PlanError("--precision: expected bf16 or fp32, got '" + o.precision + "'");
+    in.precision = o.precision == "bf16" ? Precision::Bf16Mixed : Precision::Fp32;
+    in.master_weights = !o.no_master;
+    in.shape = shapeFromOptions(o);
+    in.micro_batch = o.micro;
+    // A shape without --micro: activations at micro-batch 1 and the shape's T, said on
+    // stderr, rather than "unknown".
+    if (in.shape && o.micro == 0 && o.activations_gb < 0) {
+        in.micro_batch = 1;
+        std::cerr << "zerolab-plan: no --micro given: activations at micro-batch 1, T = "
+                  << (o.seq > 0 ? o.seq : in.shape->seq_len) << " (--micro B, --seq T to change)\n";
+    }
+    in.seq_len = o.seq;
+    in.reduce_bucket_elements = o.reduce_bucket;
+    in.allgather_bucket_elements = o.allgather_bucket;
+    in.grad_accumulation = o.grad_accum;
+    in.overlap_comm = o.overlap_comm;
+    return in;
+}
+
+// Options that apply to both a bare size and a config.
+void applyCommon(const Options& o, const CLI::App& app, PlanInput& in) {
+    if (o.convention != "paper" && o.convention != "chapter")
+        throw PlanError("--convention: expected paper or chapter, got '" + o.convention + "'");
+    in.convention = o.convention == "chapter" ? Convention::Chapter : Convention::ZeroPaper;
+    in.activation_checkpointing = o.checkpointing;
+    if (app.count("--activations-gb")) {
+        if (!std::isfinite(o.activations_gb) || o.activations_gb < 0)
+            throw PlanError("--activations-gb must be >= 0");
+        in.activation_bytes = std::llround(o.activations_gb * 1e9);
+    }
+    in.bandwidth_gbps = o.bandwidth_gbps;
+    if (app.count("--capacity-gb")) {
+        if (app.count("--device"))
+            throw PlanError("--device and --capacity-gb exclude each other");
+        if (!std::isfinite(o.capacity_gb))
+            throw PlanError("--capacity-gb must be a finite number");
+        in.device = customDevice(std::llround(o.capacity_gb * 1e9));
+    } else {
+        auto d = findDevice(o.device);
+        if (!d)
+            throw PlanError("--device: unknown device '" + o.device +
+                            "' (a100-40, a100-80, h100-80, h200-141)");
+        in.device = *d;
+    }
+    if (app.count("--reserve-gb")) {
+        if (!std::isfinite(o.reserve_gb) || o.reserve_gb < 0)
+            throw PlanError("--reserve-gb must be a finite number >= 0");
+        in.device.reserve_bytes = std::llround(o.reserve_gb * 1e9);
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"zerolab-plan: per-rank memory and communication of ZeRO stages 0-3"};
+    Options o;
+    addOptions(app, o);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "zerolab-plan: " << e.what() << "\n";
+        return kExitInvalid;
+    }
+    try {
+        PlanInput in;
+        if (!o.config.empty()) {
+            if (app.count("--params"))
+                throw PlanError("--config and --params exclude each other");
+            if (!applyConfig(o, app, in))
+                return kExitInvalid;
+        } else {
+            in = inputFromOptions(o);
+        }
+        applyCommon(o, app, in);
+        const ByteUnit unit = o.gib ? ByteUnit::GiB : ByteUnit::GB;
+        const Plan p = plan(in);
+        if (o.json) {
+            nlohmann::json j = toJson(p);
+            if (o.explain)
+                j["explain"] = explain(in, in.stage, unit);
+            std::cout << j.dump(2) << "\n";
+        } else if (o.explain) {
+            std::cout << explain(in, in.stage, unit);
+        } else {
+            std::cout << formatTable(p, unit);
+        }
+    } catch (const PlanError& e) {
+        std::cerr << "zerolab-plan: " << e.what() << "\n";
+        return kExitInvalid;
+    }
+    return kExitOk;
+}

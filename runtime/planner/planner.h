@@ -1,0 +1,185 @@
+// The analytic planner: per-rank memory (by ledger category) and communication
+// per step for ZeRO stages 0-3, a verdict against a device, the chapter's errata,
+// and the --explain text. Pure arithmetic: no MPI, no Qt (the GUI links it).
+#pragma once
+
+#include "runtime/config/config.h"
+#include "runtime/model/model_shape.h"
+#include "storage/mem_category.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zerolab {
+
+// The one exception type of the planner: invalid input (negative sizes, world < 1,
+// a stage outside 0-3, an unknown device...). what() names the offending field.
+class PlanError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// ZeroPaper: the ZeRO paper / DeepSpeed layout (grads at the param dtype, the fp32
+// master sharded with m and v). Chapter: the reference chapter's layout (fp32 grads,
+// fp32 master replicated at every stage, only m and v follow the stage's sharding);
+// the chapter only covers stage 1, its stages 2 and 3 extend the same rule.
+enum class Convention { ZeroPaper, Chapter };
+
+// Byte unit of the human-readable output. GB = 1e9 bytes (the ZeRO paper's unit).
+enum class ByteUnit { GB, GiB };
+
+// A device's memory. Presets live in plan_devices.h; custom devices carry key "custom".
+// (Named DeviceMemory because config.h's Device is the cpu/cuda choice.)
+// What a rank may fill is capacity - reserve: the reserve stands for what is not the
+// ledger's (CUDA context, cuBLAS workspace, NCCL buffers, allocator fragmentation).
+struct DeviceMemory {
+    std::string key;   // "a100-40", "a100-80", "h100-80", "h200-141", "host", "custom"
+    std::string label; // "A100 80 GB"
+    long long capacity_bytes = 0;
+    long long reserve_bytes = 0;
+    long long usableBytes() const { return capacity_bytes - reserve_bytes; }
+};
+
+// Defaults follow DeepSpeed (bucket sizes of 5e8 elements).
+inline constexpr long long kDefaultBucketElements = 500'000'000;
+
+struct PlanInput {
+    // psi, the parameter count. 0 means paramCount(*shape); when both are given,
+    // params wins for the model states and the shape still sizes activations/buffers.
+    // Rounded to the nearest integer.
+    double params = 0;
+    int world = 1; // N, data-parallel ranks
+    int stage = 0; // the stage the verdict and explain() default to; all four are planned
+    // config.h's Precision. Fp32: params, grads, m, v in fp32, no master (K = 8).
+    // Bf16Mixed: bf16 params and grads, fp32 master + m + v (K = 12).
+    Precision precision = Precision::Bf16Mixed;
+    bool master_weights = true; // Bf16Mixed only: keep the fp32 master copy (llm.c's -w 1)
+    Convention convention = Convention::ZeroPaper;
+
+    // Optional GPT-2 shape: activations, gather units, padding. seq_len is T, the
+    // sequence length of a micro-batch (T <= the shape's context).
+    std::optional<ModelShape> shape;
+    int micro_batch = 0; // B; needed (>= 1) for activations when shape is set
+    int seq_len = 0;     // T; 0 = shape->seq_len
+    bool activation_checkpointing = false;
+    // Activation bytes given directly (e.g. the chapter's "about 10 GB"); overrides
+    // the shape-based estimate for both with and without checkpointing.
+    std::optional<long long> activation_bytes;
+
+    // Bucket sizes size the comm buffers of models other than zerolab's own GPT-2
+    // (whose buffers come from engine_buffers.h, where overlap_comm adds a slot).
+    long long reduce_bucket_elements = kDefaultBucketElements;
+    long long allgather_bucket_elements = kDefaultBucketElements;
+    bool overlap_comm = false;
+    int grad_accumulation = 1;
+    double bandwidth_gbps = 100.0; // bus bandwidth in GB/s (1e9 bytes/s) for comm time
+
+    // The A100 80 GB preset (plan_devices.h), its reserve included.
+    DeviceMemory device{"a100-80", "A100 80 GB", 81920LL * 1024 * 1024,
+                        (1024LL + 4096) * 1024 * 1024};
+};
+
+// One chapter slip: what it claims next to the correct value, at this input's psi, N.
+struct Erratum {
+    std::string topic;   // "stage-1 total", "saving limit", ...
+    std::string claimed; // the chapter's formula or statement, numbers plugged in
+    std::string correct; // the right one
+    double claimed_value = 0;
+    double correct_value = 0;
+    std::string unit; // "bytes" or "fraction"
+};
+
+struct StagePlan {
+    int stage = 0;
+    MemBreakdown per_rank;            // bytes per ledger category on each rank
+    long long model_states_bytes = 0; // params + master_params + grads + optim_m + optim_v
+    long long activation_bytes = 0;   // without checkpointing
+    long long activation_checkpointed_bytes = 0; // with checkpointing
+    bool activations_known = false; // false: no shape and no activation_bytes (counted as 0)
+    long long comm_buffer_bytes = 0;
+    long long workspace_bytes = 0;
+    bool engine_buffers = false; // comm buffers and workspace are the engine's exact ones
+    long long total_bytes = 0;   // per_rank.total(), activations per activation_checkpointing
+    // Communication per optimizer step (with grad_accumulation micro-steps):
+    double comm_elements = 0; // 2 psi for stages 0-2, 3 psi for stage 3 (accumulation 1)
+    double comm_bytes = 0;    // at the gradient / param dtype of each collective
+    double comm_seconds = 0;  // ring traffic comm_bytes * (N-1)/N at bandwidth_gbps
+    bool fits = false;
+    long long margin_bytes = 0; // usable (capacity - reserve) - total_bytes; negative when short
+};
+
+struct Verdict {
+    int stage = 0; // = PlanInput::stage
+    long long capacity_bytes = 0;
+    long long reserve_bytes = 0;
+    long long usable_bytes = 0; // capacity - reserve: what the verdict compares with
+    bool fits = false;
+    long long margin_bytes = 0;
+    std::optional<int> lowest_stage;                    // lowest stage that fits at this N
+    std::array<std::optional<int>, 4> smallest_world{}; // per stage; empty: no N <= kMaxWorld
+};
+
+inline constexpr int kMaxWorld = 1 << 20;
+
+struct Plan {
+    PlanInput input;
+    std::int64_t psi = 0;        // parameters
+    std::int64_t psi_padded = 0; // flat buffer length at this N (gather units padded to N)
+    std::array<StagePlan, 4> stages;
+    Verdict verdict;
+    std::vector<Erratum> errata; // Chapter convention only
+};
+
+// Throws PlanError on invalid input.
+Plan plan(const PlanInput& in);
+
+// The plan of a resolved training config: its model shape (psi from it), micro-batch,
+// T, world, stage, precision, bucket sizes, accumulation and overlap_comm. Fields the
+// config does not hold (device, bandwidth, convention, checkpointing) keep defaults.
+PlanInput planInputFromConfig(const TrainConfig& config);
+// The one prediction of a run's memory: the plan of planInputFromConfig(config) at the
+// config's own stage. The GUI's forecast and outlines, zerolab-plan --config, the stored
+// per-segment prediction and the ledger tests all come from here; it equals the
+// ledger in every category. Throws PlanError.
+StagePlan predictRun(const TrainConfig& config);
+
+// The pieces plan() adds up; each is what the runtime allocates.
+// Activation bytes (B,T from in) with and without checkpointing, from
+// activation_layout.h; checkpointing keeps each layer's input (B,T,C) for all
+// layers plus one layer's full activations during recompute plus the rest.
+struct ActivationBytes {
+    long long full = 0;
+    long long checkpointed = 0;
+};
+ActivationBytes activationBytes(const ModelShape& shape, int micro_batch, int seq_len);
+// Comm buffers and workspace. For zerolab's own GPT-2 (a shape whose paramCount is
+// psi, ZeroPaper convention) exactly what the engine allocates (engine_buffers.h).
+// Otherwise DeepSpeed's buckets: a reduce bucket of min(reduce_bucket, psi_padded)
+// elements at the gradient dtype, plus for stage 3 a gather buffer of the largest
+// padded gather unit (or min(allgather_bucket, psi) without a shape) at the param
+// dtype; workspace 0.
+long long commBufferBytes(const PlanInput& in, int stage, std::int64_t psi);
+long long workspaceBytes(const PlanInput& in, int stage, std::int64_t psi);
+// Flat buffer length with each gather unit padded to a multiple of world; without a
+// shape the whole buffer is one unit.
+std::int64_t psiPadded(const PlanInput& in, std::int64_t psi, int world);
+
+// The formula with the numbers plugged in, line by line (the GUI's Learn view).
+std::string explain(const PlanInput& in, int stage, ByteUnit unit = ByteUnit::GB);
+// {"input": {...}, "psi", "psi_padded", "stages": [{"stage", "per_rank": {category: bytes},
+//  "model_states_bytes", ...}], "verdict": {...}, "errata": [...]}
+nlohmann::json toJson(const Plan& p);
+// Stages 0-3 side by side, the unit named in the header, then the verdict and errata.
+std::string formatTable(const Plan& p, ByteUnit unit = ByteUnit::GB);
+
+// "paper", "chapter" (the CLI's --convention values); precision names are config.h's toString.
+std::string_view conventionName(Convention c);
+
+} // namespace zerolab

@@ -1,0 +1,81 @@
+// The non-model-state pieces of the plan, each what the runtime allocates:
+// activations (the model's activation_layout.h), comm buffers and workspace (the
+// engine's engine_buffers.h for our own GPT-2, DeepSpeed's buckets otherwise),
+// and the padded flat-buffer length (param_layout.h's gather units).
+#include "runtime/model/activation_layout.h"
+#include "runtime/model/param_layout.h"
+#include "runtime/planner/engine_buffers.h"
+#include "runtime/planner/planner.h"
+#include "runtime/planner/planner_layout.h"
+
+#include <algorithm>
+
+namespace zerolab {
+
+namespace {
+
+// The shape sizes the flat buffer only when psi is the shape's own count; a
+// --params that overrides it describes some other model, padded as one unit.
+bool shapeSizesParams(const PlanInput& in, std::int64_t psi) {
+    return in.shape && paramCount(*in.shape) == psi;
+}
+
+MemBreakdown engineBytes(const PlanInput& in, int stage) {
+    return planEngineBuffers(makeParamLayout(*in.shape, in.world), in.world, stage, in.precision,
+                             in.overlap_comm)
+        .bytes();
+}
+
+} // namespace
+
+bool isEngineModel(const PlanInput& in, std::int64_t psi) {
+    return in.convention == Convention::ZeroPaper && shapeSizesParams(in, psi);
+}
+
+ActivationBytes activationBytes(const ModelShape& shape, int micro_batch, int seq_len) {
+    ActivationFootprint fp;
+    try {
+        fp = activationFootprint(shape, micro_batch, seq_len);
+    } catch (const std::invalid_argument& e) {
+        throw PlanError(std::string("plan: activations: ") + e.what());
+    }
+    // Checkpointing keeps every layer's input (B,T,C) in fp32 as the arena does,
+    // and recomputes one layer at a time into one layer's worth of buffers.
+    const long long layer_input = 4LL * micro_batch * seq_len * shape.n_embd;
+    ActivationBytes a;
+    a.full = fp.total(shape.n_layer);
+    a.checkpointed = layer_input * shape.n_layer + fp.per_layer_bytes + fp.other_bytes;
+    return a;
+}
+
+std::int64_t psiPadded(const PlanInput& in, std::int64_t psi, int world) {
+    if (shapeSizesParams(in, psi))
+        return makeParamLayout(*in.shape, world).padded_total;
+    return (psi + world - 1) / world * world;
+}
+
+long long commBufferBytes(const PlanInput& in, int stage, std::int64_t psi) {
+    if (isEngineModel(in, psi))
+        return engineBytes(in, stage)[MemCategory::CommBuffers];
+    const StateBytes b = stateBytes(in, stage);
+    const std::int64_t padded = psiPadded(in, psi, in.world);
+    long long bytes = std::min<std::int64_t>(in.reduce_bucket_elements, padded) * b.grad;
+    if (stage == 3) {
+        std::int64_t gather = 0;
+        if (shapeSizesParams(in, psi)) {
+            for (const UnitLayout& u : makeParamLayout(*in.shape, in.world).units)
+                gather = std::max(gather, u.padded_elems);
+        } else {
+            gather = std::min<std::int64_t>(in.allgather_bucket_elements, psi);
+        }
+        bytes += gather * b.param;
+    }
+    return bytes;
+}
+
+long long workspaceBytes(const PlanInput& in, int stage, std::int64_t psi) {
+    // Other models: GEMM and attention scratch is part of the activation estimate.
+    return isEngineModel(in, psi) ? engineBytes(in, stage)[MemCategory::Workspace] : 0;
+}
+
+} // namespace zerolab

@@ -1,0 +1,29 @@
+// planInputFromConfig and predictRun (planner.h): what a training config fixes of a
+// plan, so that zerolab-plan --config, the GUI's forecast and outlines, the stored
+// prediction and the ledger test plan the same run.
+#include "runtime/planner/planner.h"
+
+namespace zerolab {
+
+PlanInput planInputFromConfig(const TrainConfig& c) {
+    PlanInput in;
+    in.params = 0;
+    in.shape = c.model.shape;
+    in.seq_len = c.model.seq_len;
+    in.micro_batch = c.batch.micro_batch;
+    in.world = c.batch.world;
+    in.stage = c.zero.stage;
+    in.precision = c.precision;
+    in.reduce_bucket_elements = c.zero.reduce_bucket_size;
+    in.allgather_bucket_elements = c.zero.allgather_bucket_size;
+    in.grad_accumulation = c.batch.grad_accum;
+    in.overlap_comm = c.zero.overlap_comm;
+    return in;
+}
+
+StagePlan predictRun(const TrainConfig& config) {
+    const PlanInput in = planInputFromConfig(config);
+    return plan(in).stages.at(static_cast<std::size_t>(in.stage));
+}
+
+} // namespace zerolab

@@ -1,0 +1,75 @@
+// The chapter's slips with the numbers of this plan plugged in (planner_errata.h).
+// At psi = 175e9, N = 64 these reproduce its 175B example; at 6.7e9, N = 8 its
+// 8xA100 case.
+#include "runtime/planner/planner_errata.h"
+#include "runtime/planner/planner_units.h"
+
+#include <cstdio>
+#include <string>
+
+namespace zerolab {
+
+namespace {
+
+std::string percent(double fraction) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100);
+    return buf;
+}
+
+std::string sum(int r, int s, double psi, int n) {
+    return std::to_string(r) + " psi + " + std::to_string(s) + " psi / N = " + std::to_string(r) +
+           " x " + formatPsi(psi) + " + " + std::to_string(s) + " x " + formatPsi(psi) + " / " +
+           std::to_string(n) + " = " + formatBytes(r * psi + s * psi / n, ByteUnit::GB);
+}
+
+} // namespace
+
+std::vector<Erratum> chapterErrata(const PlanInput& in, std::int64_t psi_count) {
+    const double psi = static_cast<double>(psi_count);
+    const int n = in.world;
+    std::vector<Erratum> out;
+
+    const double claimed_total = 14 * psi + 4 * psi / n;
+    const double rows_total = 10 * psi + 8 * psi / n;
+    out.push_back(
+        {"stage-1 total", "the table's total: " + sum(14, 4, psi, n),
+         "the sum of its own rows (2 + 4 + 4 replicated, 4/N + 4/N sharded): " + sum(10, 8, psi, n),
+         claimed_total, rows_total, "bytes"});
+
+    out.push_back({"saving limit", "stage 1 saves about 22% as N grows",
+                   "sharding m and v (8 of 18 bytes per parameter) saves (8 - 8/N) / 18 = " +
+                       percent((8.0 - 8.0 / n) / 18) + " at N = " + std::to_string(n) +
+                       ", tending to 8/18 = " + percent(8.0 / 18),
+                   0.22, 8.0 / 18, "fraction"});
+
+    out.push_back(
+        {"master weights",
+         "its layout keeps the fp32 master and fp32 grads replicated: " + sum(10, 8, psi, n),
+         "DeepSpeed and the ZeRO paper shard the fp32 master with m and v and keep "
+         "16-bit grads (K = 12): " +
+             sum(4, 12, psi, n),
+         rows_total, 4 * psi + 12 * psi / n, "bytes"});
+
+    if (in.grad_accumulation > 1) {
+        const int a = in.grad_accumulation;
+        out.push_back({"gradient accumulation",
+                       "gradient_accumulation_steps = " + std::to_string(a) +
+                           " divides fp32 gradient memory by " + std::to_string(a) + ": 4 psi / " +
+                           std::to_string(a) + " = " + formatBytes(4 * psi / a, ByteUnit::GB),
+                       "accumulation sums micro-batch gradients into the same 4 psi = " +
+                           formatBytes(4 * psi, ByteUnit::GB) +
+                           " buffer; it shrinks activations by allowing a smaller micro-batch "
+                           "for the same global batch",
+                       4 * psi / a, 4 * psi, "bytes"});
+    }
+
+    out.push_back({"parameter sync",
+                   "after the local update each rank broadcasts its parameter shard",
+                   "DeepSpeed all-gathers the shards (allgather_partitions: true); a series of "
+                   "broadcasts only when allgather_partitions is false",
+                   0, 0, "text"});
+    return out;
+}
+
+} // namespace zerolab

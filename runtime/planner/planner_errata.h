@@ -1,0 +1,16 @@
+// The reference chapter's slips (DESIGN.md "Errata"), evaluated at a plan's psi
+// and N so that its claims stand next to the correct sums. Internal to the planner.
+#pragma once
+
+#include "runtime/planner/planner.h"
+
+#include <vector>
+
+namespace zerolab {
+
+// The chapter's mixed-precision stage-1 table (fp16 params 2, fp32 master 4, fp32
+// grads 4, m 4, v 4 bytes per parameter) against its own rows and against the
+// ZeRO paper; the accumulation slip when grad_accumulation > 1; the param sync.
+std::vector<Erratum> chapterErrata(const PlanInput& in, std::int64_t psi);
+
+} // namespace zerolab

@@ -1,0 +1,176 @@
+// zerolab-train's entry point: parses arguments with CLI11 and maps results to the
+// exit codes of DESIGN.md (0 ok, 2 invalid input, 3 stopped, 1 anything else).
+// The commands themselves live in the runtime library.
+#include "runtime/comm/comm_mpi.h"
+#include "runtime/config/config_check.h"
+#include "runtime/data/data_loader.h"
+#include "runtime/engine/checkpoint.h"
+#include "runtime/model/llmc_model_file.h"
+#include "runtime/train/train_backend.h"
+#include "runtime/train/trainer.h"
+#include "runtime/train/version.h"
+#include "storage/store_error.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::string joinArgs(int argc, char** argv) {
+    std::string s;
+    for (int i = 0; i < argc; ++i)
+        s += (i ? " " : "") + std::string(argv[i]);
+    return s;
+}
+
+// Invalid input discovered while training (files, checkpoints, the store) is exit 2.
+// One whole line in one write: stderr is unbuffered, and under mpirun --tag-output every
+// write gets its own rank prefix, so a line written in pieces arrives cut up.
+void errorLine(const std::string& line) {
+    const std::string whole = line + "\n";
+    std::cerr.write(whole.data(), static_cast<std::streamsize>(whole.size()));
+    std::cerr.flush();
+}
+
+int exitCodeFor(const std::exception& e) {
+    if (dynamic_cast<const zerolab::DataError*>(&e) ||
+        dynamic_cast<const zerolab::CheckpointError*>(&e) ||
+        dynamic_cast<const zerolab::StoreError*>(&e) ||
+        dynamic_cast<const zerolab::LlmcModelFileError*>(&e))
+        return 2;
+    return 1;
+}
+
+int train(const std::string& config_path, zerolab::TrainOptions options, int argc, char** argv) {
+    zerolab::MpiSession mpi(&argc, &argv);
+    zerolab::MpiCommunicator comm;
+    const bool root = comm.rank() == 0;
+    std::vector<zerolab::ConfigDiagnostic> warnings;
+    zerolab::TrainConfig config;
+    try {
+        config = zerolab::loadConfigOrThrow(config_path, comm.size(), &warnings);
+    } catch (const zerolab::ConfigError& e) {
+        if (root)
+            errorLine(e.what());
+        return 2; // every rank reads the same file and comes to the same verdict
+    }
+    if (root)
+        for (const auto& w : warnings)
+            errorLine(zerolab::formatDiagnostic(config_path, w));
+    zerolab::installStopSignalHandlers();
+    std::unique_ptr<zerolab::TrainBackend> backend;
+    try {
+        backend = std::make_unique<zerolab::TrainBackend>(config, comm);
+    } catch (const zerolab::BackendError& e) {
+        // Every rank fails here together; rank 0 prints the first rank's own reason.
+        constexpr std::size_t kBytes = 1024;
+        char mine[kBytes] = {};
+        if (e.own())
+            std::snprintf(mine, kBytes, "%s", e.what());
+        std::vector<char> all(root ? comm.size() * kBytes : 0);
+        comm.gatherBytes(mine, kBytes, root ? all.data() : nullptr);
+        for (int r = 0; root && r < comm.size(); ++r) {
+            const char* why = all.data() + r * kBytes;
+            if (*why) {
+                errorLine(config_path + ": " + (r == 0 ? "" : "rank " + std::to_string(r) + ": ") +
+                          why);
+                break;
+            }
+        }
+        return 2;
+    } catch (const std::exception& e) {
+        errorLine("zerolab-train: rank " + std::to_string(comm.rank()) + " on " + comm.host() +
+                  ": " + e.what());
+        if (comm.size() > 1)
+            zerolab::MpiSession::abort(1);
+        return 1;
+    }
+    try {
+        switch (zerolab::runTraining(config, options, backend->rank())) {
+        case zerolab::TrainOutcome::Finished:
+            return 0;
+        case zerolab::TrainOutcome::Stopped:
+            return 3;
+        case zerolab::TrainOutcome::Failed:
+            return 1;
+        }
+    } catch (const std::exception& e) {
+        errorLine("zerolab-train: rank " + std::to_string(comm.rank()) + " on " + comm.host() +
+                  ": " + e.what());
+        const int code = exitCodeFor(e);
+        if (comm.size() > 1)
+            zerolab::MpiSession::abort(code); // the other ranks may wait in a collective
+        return code;
+    }
+    return 1;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"zerolab-train: one rank of a ZeRO data-parallel training run.\n"
+                 "Launch N ranks with: mpirun -np N zerolab-train --config FILE"};
+    app.set_version_flag("--version", std::string(zerolab::version()));
+    std::string check_config;
+    int world = 0;
+    std::string config;
+    zerolab::TrainOptions options;
+    int steps = 0;
+    app.add_option("--check-config", check_config,
+                   "Resolve the config FILE, print it as JSON (every default filled in) and exit")
+        ->option_text("FILE");
+    CLI::Option* world_opt =
+        app.add_option("--world", world, "With --check-config: data-parallel ranks to assume")
+            ->check(CLI::PositiveNumber)
+            ->option_text("N");
+    app.add_option("--config", config, "Train with this config FILE")->option_text("FILE");
+    app.add_option("--db", options.db_path,
+                   "Run store (default: $ZEROLAB_DB, else $XDG_DATA_HOME/zerolab/runs.db)")
+        ->option_text("PATH");
+    app.add_option("--run-name", options.run_name, "Name of the run in the store")
+        ->option_text("NAME");
+    CLI::Option* steps_opt = app.add_option("--steps", steps, "Override run.steps")
+                                 ->check(CLI::PositiveNumber)
+                                 ->option_text("K");
+    app.add_option("--resume", options.resume_from,
+                   "Continue from this checkpoint folder (any world size or stage)")
+        ->option_text("DIR");
+    app.add_option("--export-model", options.export_model,
+                   "Write the final weights as an llm.c fp32 model file")
+        ->option_text("FILE");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::Success& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return 2;
+    }
+
+    try {
+        if (!check_config.empty()) {
+            std::optional<int> w = world_opt->count() ? std::optional<int>(world) : std::nullopt;
+            return zerolab::checkConfigCommand(check_config, w, std::cout, std::cerr);
+        }
+        if (config.empty()) {
+            std::cerr << "zerolab-train: give --config FILE (or --check-config FILE)\n\n"
+                      << app.help();
+            return 2;
+        }
+        if (steps_opt->count())
+            options.steps = steps;
+        options.config_path = config;
+        options.command_line = joinArgs(argc, argv);
+        return train(config, options, argc, argv);
+    } catch (const std::exception& e) {
+        errorLine(std::string("zerolab-train: ") + e.what());
+        return 1;
+    }
+}

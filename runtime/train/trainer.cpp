@@ -1,0 +1,550 @@
+// One rank's training loop. Rank 0 owns the store writer and stdout; every other
+// rank only computes and communicates. Control decisions (stop, pause, checkpoint,
+// set lr) are made on rank 0 and shared before every step so that all ranks act on
+// the same step.
+#include "runtime/train/trainer.h"
+
+#include "kernels/kernels.h"
+#include "runtime/data/data_loader.h"
+#include "runtime/engine/checkpoint.h"
+#include "runtime/engine/zero_engine.h"
+#include "runtime/memory/ledger.h"
+#include "runtime/model/gpt2.h"
+#include "runtime/model/llmc_model_file.h"
+#include "runtime/train/rank_watch.h"
+#include "runtime/train/telemetry.h"
+#include "storage/default_path.h"
+#include "storage/run_writer.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace zerolab {
+
+std::atomic<bool> g_stopRequested{false};
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+void onStopSignal(int) {
+    g_stopRequested.store(true);
+}
+
+// Before every step, one all-reduce (a sum) carries rank 0's decision and every rank's
+// stop signal: the other ranks add zeros to rank 0's fields.
+struct ControlMsg {
+    enum Field { Stop, Pause, Checkpoint, SetLr, Signalled, kFields };
+    std::array<double, kFields> v{}; // SetLr 0: no change; Signalled: ranks that caught one
+    double& operator[](Field f) { return v[f]; }
+};
+
+// Rank 0 reads the store's command queue at most this often (and at every pause tick).
+constexpr double kCommandPollMs = 100;
+
+std::string defaultRunName(const TrainConfig& c) {
+    const std::string model = c.model.preset.empty() ? "custom" : c.model.preset;
+    char stamp[32];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+    return model + "-z" + std::to_string(c.zero.stage) + "-n" + std::to_string(c.batch.world) +
+           "-" + stamp;
+}
+
+// Rank 0's side: the store and the metric lines. Other ranks hold an inactive one.
+class Reporter {
+public:
+    Reporter(bool active) : m_active(active) {}
+    bool active() const { return m_active; }
+
+    void open(const std::string& path) {
+        m_path = path;
+        m_writer.emplace(RunStore::open(path));
+    }
+    const std::string& storePath() const { return m_path; }
+    RunWriter& writer() { return *m_writer; }
+
+    void line(const nlohmann::json& j) {
+        if (!m_active)
+            return;
+        std::cout << j.dump() << '\n' << std::flush;
+    }
+    void event(EventLevel level, int rank, const std::string& message) {
+        if (!m_active)
+            return;
+        std::fprintf(stderr, "zerolab-train: %s\n", message.c_str());
+        m_writer->addEvent(level, rank, message);
+        line(eventLine(level, rank, message));
+    }
+
+private:
+    bool m_active;
+    std::string m_path;
+    std::optional<RunWriter> m_writer;
+};
+
+// The training of one rank, in the order run() takes them: the starting point (fresh,
+// an llm.c model, a checkpoint), the run's record (rank 0), the watch over the other
+// ranks, then per step the control, the step itself and its metrics, and the end.
+class Trainer {
+public:
+    Trainer(const TrainConfig& config, const TrainOptions& options, const RankBackend& backend);
+    TrainOutcome run();
+
+private:
+    // One optimizer step's numbers on this rank.
+    struct StepResult {
+        double lr = 0;
+        double loss_part = 0; // this rank's share of the global mean loss
+        double fwd_ms = 0, bwd_ms = 0, optim_ms = 0, step_ms = 0;
+        CommStats comm;
+        EngineStepInfo info;
+        long long device_used = 0, device_peak = 0; // sampled; 0 on the CPU
+    };
+
+    void loadStartingPoint();
+    // Rank 0 creates (or re-attaches to) the run in the store; every rank learns its id.
+    void openRun();
+    void watchRanks();
+    // Control before a step (pausing here while paused); false when the run must stop.
+    bool control();
+    void ackCommands(ControlMsg& msg);
+    void checkpointNow(long long at);
+    StepResult trainStep(long long step);
+    // Gathers every rank's metrics on rank 0, which stores and prints them; false when
+    // the loss is not finite (every rank learns it).
+    bool report(long long step, const StepResult& r);
+    // After the loop: final checkpoint, model export, the other ranks let go.
+    void wrapUp();
+    void recordFailure(const std::exception& e);
+    void recordEnd();
+
+    const TrainConfig& m_config;
+    const TrainOptions& m_options;
+    const RankBackend& m_backend;
+    Communicator& m_comm;
+    Kernels& m_kernels;
+    const int m_rank;
+    const int m_world;
+    const int m_micro;
+    const int m_accum;
+    const int m_global; // train_batch_size
+    const int m_seqLen;
+    const long long m_stepTokens;
+    const long long m_lastStep;
+    const bool m_onDevice; // the kernels' memory is a device's (not host memory)
+
+    Reporter m_rep;
+    MemoryLedger m_ledger;
+    std::unique_ptr<DataLoader> m_data;
+    Gpt2 m_model;
+    ZeroEngine m_engine;
+    std::unique_ptr<RankWatch> m_watch;
+
+    std::int64_t m_runId = -1;
+    std::optional<CheckpointMeta> m_resumed;
+    long long m_firstStep = 1;
+    long long m_step = 1;
+    long long m_lastCompleted = 0;
+    long long m_tokens = 0;
+    long long m_epoch = 0;
+    double m_peak = 0; // summed over ranks; 0: MFU unknown
+    double m_flopsPerToken = 0;
+    std::vector<int> m_inputs, m_targets;
+    Clock::time_point m_runStart;
+    Clock::time_point m_lastCommandPoll;
+    std::optional<double> m_lrOverride;
+    bool m_paused = false;
+    TrainOutcome m_outcome = TrainOutcome::Finished;
+};
+
+Trainer::Trainer(const TrainConfig& config, const TrainOptions& options, const RankBackend& backend)
+    : m_config(config), m_options(options), m_backend(backend), m_comm(*backend.comm),
+      m_kernels(*backend.kernels), m_rank(m_comm.rank()), m_world(m_comm.size()),
+      m_micro(config.batch.micro_batch), m_accum(config.batch.grad_accum),
+      m_global(config.batch.train_batch_size), m_seqLen(config.model.seq_len),
+      m_stepTokens(static_cast<long long>(m_global) * m_seqLen),
+      m_lastStep(options.steps ? *options.steps : config.run.steps),
+      m_onDevice(m_kernels.deviceMemory().has_value()), m_rep(m_rank == 0),
+      m_data(makeDataLoader(std::string(toString(config.data.type)), config.data.path,
+                            config.model.shape.vocab_size, config.run.seed)),
+      m_model(config.model.shape, m_micro, m_seqLen, m_kernels, m_ledger),
+      m_engine(config, m_comm, m_kernels, m_ledger),
+      m_inputs(static_cast<std::size_t>(m_micro) * m_seqLen), m_targets(m_inputs.size()) {}
+
+void Trainer::loadStartingPoint() {
+    if (!m_options.resume_from.empty()) {
+        m_resumed = loadCheckpoint(m_options.resume_from, m_config, m_engine, m_comm);
+        m_firstStep = m_resumed->step + 1;
+        m_tokens = m_resumed->tokens;
+        m_runId = m_resumed->run_id;
+    } else if (!m_config.model.init_from.empty()) {
+        std::vector<float> flat(m_engine.layout().padded_total);
+        readLlmcModel(m_config.model.init_from, m_engine.layout(), flat.data());
+        m_engine.setFullParams(flat.data());
+    } else {
+        m_engine.initParams(m_config.run.seed);
+    }
+    m_lastCompleted = m_firstStep - 1;
+}
+
+void Trainer::openRun() {
+    // MFU's denominator: the ranks' shares of their devices' peaks; unknown if any is.
+    m_peak = m_comm.sumDouble(m_backend.peak_flops.value_or(std::nan("")));
+    if (!std::isfinite(m_peak))
+        m_peak = 0;
+    const ModelShape& shape = m_config.model.shape;
+    const double psi = static_cast<double>(paramCount(shape));
+    m_flopsPerToken = 6.0 * psi + 6.0 * shape.n_layer * m_seqLen * shape.n_embd;
+
+    if (m_rep.active()) {
+        const nlohmann::json resolved = toJson(m_config);
+        m_rep.open(m_options.db_path.empty() ? defaultStorePath() : m_options.db_path);
+        RunInfo info;
+        info.name = m_options.run_name.empty() ? defaultRunName(m_config) : m_options.run_name;
+        info.host = m_comm.host();
+        info.command_line = m_options.command_line;
+        info.pid = getpid();
+        info.world = m_world;
+        info.stage = m_config.zero.stage;
+        info.precision = std::string(toString(m_config.precision));
+        info.params = paramCount(shape);
+        info.config_json = resolved.dump();
+        if (m_runId >= 0)
+            m_rep.writer().attachRun(m_runId);
+        else
+            m_runId = m_rep.writer().createRun(info);
+        Segment seg;
+        seg.start_step = m_firstStep;
+        seg.world = m_world;
+        seg.stage = m_config.zero.stage;
+        seg.grad_accum = m_accum;
+        seg.micro_batch = m_micro;
+        seg.reason = m_resumed ? "resume" : "start";
+        m_rep.writer().beginSegment(seg);
+        m_rep.line(runLine(m_runId, info, resolved));
+        m_rep.event(EventLevel::Info, -1,
+                    "run " + std::to_string(m_runId) + " '" + info.name +
+                        "': " + std::to_string(m_world) + " ranks, ZeRO stage " +
+                        std::to_string(m_config.zero.stage) + ", " + info.precision + ", psi " +
+                        std::to_string(info.params) + ", data " + m_data->describe() +
+                        (m_resumed ? ", resumed at step " + std::to_string(m_resumed->step) : ""));
+        m_rep.event(EventLevel::Info, 0,
+                    "rank 0 runs on " + m_backend.description +
+                        (m_peak > 0 ? "" : "; MFU unknown (no peak FLOP/s for this device)"));
+    }
+    m_comm.broadcastBytes(&m_runId, sizeof m_runId, 0);
+}
+
+// Rank 0 watches the other ranks' processes so that a dead rank is recorded.
+void Trainer::watchRanks() {
+    struct ProcInfo {
+        std::int64_t pid;
+        char host[64];
+    } me{static_cast<std::int64_t>(getpid()), {}};
+    std::snprintf(me.host, sizeof me.host, "%s", m_comm.host().c_str());
+    std::vector<ProcInfo> procs(m_rank == 0 ? m_world : 0);
+    m_comm.gatherBytes(&me, sizeof me, m_rank == 0 ? procs.data() : nullptr);
+    if (m_rep.active() && m_world > 1) {
+        std::vector<RankProcess> ranks;
+        for (int r = 0; r < m_world; ++r)
+            ranks.push_back({r, procs[r].pid, procs[r].host});
+        m_watch = std::make_unique<RankWatch>(m_rep.storePath(), m_runId, std::move(ranks),
+                                              m_comm.host());
+    }
+}
+
+void Trainer::ackCommands(ControlMsg& msg) {
+    for (const Command& c : m_rep.writer().pendingCommands()) {
+        std::string ack;
+        switch (c.kind) {
+        case CommandKind::Pause:
+            msg[ControlMsg::Pause] = 1;
+            ack = "paused";
+            break;
+        case CommandKind::Resume:
+            msg[ControlMsg::Pause] = 0;
+            ack = "resumed";
+            break;
+        case CommandKind::Checkpoint:
+            msg[ControlMsg::Checkpoint] = 1;
+            ack = "checkpoint requested";
+            break;
+        case CommandKind::Stop:
+            msg[ControlMsg::Stop] = 1;
+            ack = "stop requested";
+            break;
+        case CommandKind::SetLr:
+            if (std::isfinite(c.arg) && c.arg > 0) {
+                msg[ControlMsg::SetLr] = c.arg;
+                ack = "learning rate set to " + std::to_string(c.arg);
+            } else {
+                ack = "set_lr ignored: invalid learning rate " + std::to_string(c.arg);
+            }
+            break;
+        }
+        m_rep.writer().ackCommand(c.id, ack);
+        m_rep.event(EventLevel::Info, 0,
+                    "command " + std::string(commandKindName(c.kind)) + ": " + ack);
+    }
+}
+
+void Trainer::checkpointNow(long long at) {
+    const std::string path =
+        writeCheckpoint(m_config, m_engine, m_comm,
+                        CheckpointMeta{at, m_tokens, m_runId, m_world, m_config.zero.stage});
+    if (m_rep.active()) {
+        Checkpoint cp;
+        cp.step = at;
+        cp.path = path;
+        cp.world = m_world;
+        cp.stage = m_config.zero.stage;
+        m_rep.writer().addCheckpoint(cp);
+        m_rep.event(EventLevel::Info, 0, "checkpoint at step " + std::to_string(at) + ": " + path);
+    }
+}
+
+// Rank 0 decides, everybody follows. A signal on any rank counts.
+bool Trainer::control() {
+    for (;;) {
+        ControlMsg msg;
+        msg[ControlMsg::Signalled] = g_stopRequested.load() ? 1 : 0;
+        if (m_rep.active()) {
+            msg[ControlMsg::Pause] = m_paused ? 1 : 0;
+            if (m_paused || msSince(m_lastCommandPoll) >= kCommandPollMs) {
+                ackCommands(msg);
+                m_lastCommandPoll = Clock::now();
+            }
+        }
+        m_comm.sumDoubles(msg.v.data(), msg.v.size());
+        if (msg[ControlMsg::SetLr] > 0)
+            m_lrOverride = msg[ControlMsg::SetLr];
+        if (msg[ControlMsg::Checkpoint] > 0 && m_lastCompleted >= 1)
+            checkpointNow(m_lastCompleted);
+        if (msg[ControlMsg::Stop] > 0 || msg[ControlMsg::Signalled] > 0)
+            return false;
+        m_paused = msg[ControlMsg::Pause] > 0;
+        if (!m_paused)
+            return true;
+        if (m_rep.active())
+            m_rep.writer().heartbeat();
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+}
+
+Trainer::StepResult Trainer::trainStep(long long step) {
+    StepResult r;
+    const auto t0 = Clock::now();
+    m_comm.takeStats();
+    r.lr = m_lrOverride ? *m_lrOverride : lrAt(m_config, static_cast<int>(step - 1));
+    // fwd/bwd/optim times are compute only: the time each phase spent blocked on
+    // collectives goes to exposed comm, so the four add up to the step.
+    auto exposedInPhase = [&] {
+        const CommStats s = m_comm.takeStats();
+        r.comm += s;
+        return s.exposed_ms;
+    };
+    // Device memory in use, sampled at the step's fullest points (after each forward,
+    // with the activations live, and at its end): its peak is the step's.
+    auto sampleDevice = [&] {
+        if (const auto dm = m_kernels.deviceMemory()) {
+            r.device_used = dm->used;
+            r.device_peak = std::max(r.device_peak, dm->used);
+        }
+    };
+    m_engine.beginStep();
+    for (int a = 0; a < m_accum; ++a) {
+        const int firstSeq = m_rank * (m_global / m_world) + a * m_micro;
+        m_data->batch(step - 1, m_global, firstSeq, m_micro, m_seqLen, m_inputs.data(),
+                      m_targets.data());
+        m_engine.beginMicroStep(a == m_accum - 1);
+        const auto tf = Clock::now();
+        const float loss = m_model.forward(m_inputs.data(), m_targets.data(), m_engine);
+        sampleDevice();
+        r.fwd_ms += msSince(tf) - exposedInPhase();
+        const auto tb = Clock::now();
+        m_model.backward(m_inputs.data(), m_targets.data(), m_engine,
+                         1.0f / static_cast<float>(m_accum * m_world));
+        m_engine.endMicroStep();
+        m_kernels.synchronize(); // device work counts in the phase that issued it
+        r.bwd_ms += msSince(tb) - exposedInPhase();
+        r.loss_part += static_cast<double>(loss) / (m_accum * m_world);
+    }
+    if (m_data->epoch() != m_epoch) {
+        m_epoch = m_data->epoch();
+        if (m_rep.active())
+            m_rep.event(EventLevel::Info, -1,
+                        "the data wrapped around: epoch " + std::to_string(m_epoch) +
+                            " starts at step " + std::to_string(step));
+    }
+    const auto to = Clock::now();
+    r.info = m_engine.finishStep(r.lr, static_cast<int>(step));
+    m_kernels.synchronize();
+    sampleDevice();
+    r.optim_ms = msSince(to) - exposedInPhase();
+    r.step_ms = msSince(t0);
+    return r;
+}
+
+bool Trainer::report(long long step, const StepResult& r) {
+    RankMetrics m;
+    m.loss_part = r.loss_part;
+    m.step_ms = r.step_ms;
+    m.fwd_ms = r.fwd_ms;
+    m.bwd_ms = r.bwd_ms;
+    m.optim_ms = r.optim_ms;
+    for (std::size_t c = 0; c < kCollectiveCount; ++c) {
+        m.comm_ms[c] = r.comm.per[c].ms;
+        m.comm_bytes[c] = r.comm.per[c].bytes;
+    }
+    m.exposed_ms = r.comm.exposed_ms;
+    m.mem = m_ledger.current().bytes;
+    m.rss = MemoryLedger::processRss();
+    m.device_used = r.device_used;
+    // Host memory: the process's high-water mark; a device: this step's peak.
+    m.peak = m_onDevice ? r.device_peak : MemoryLedger::processPeakRss();
+    std::snprintf(m.host, sizeof m.host, "%s", m_comm.host().c_str());
+    std::vector<RankMetrics> all(m_rank == 0 ? m_world : 0);
+    m_comm.gatherBytes(&m, sizeof m, m_rank == 0 ? all.data() : nullptr);
+    int failed = 0;
+    if (m_rep.active()) {
+        StepContext ctx;
+        ctx.step = step;
+        ctx.wall_time_s = msSince(m_runStart) * 1e-3;
+        ctx.tokens = m_tokens;
+        ctx.step_tokens = m_stepTokens;
+        ctx.lr = r.lr;
+        ctx.grad_norm = r.info.grad_norm;
+        ctx.world = m_world;
+        ctx.flops_per_token = m_flopsPerToken;
+        ctx.peak_flops = m_peak;
+        const StepRecord rec = makeStepRecord(ctx, all);
+        m_rep.writer().appendStep(rec);
+        m_rep.line(stepLine(rec));
+        if (step % m_config.steps_per_print == 0 || step == m_lastStep)
+            std::fprintf(stderr,
+                         "step %lld/%lld | loss %.4f | lr %.3g | norm %.3f | %.0f tok/s | "
+                         "%.1f ms (comm exposed %.1f ms)\n",
+                         step, m_lastStep, rec.loss, r.lr, r.info.grad_norm, rec.tokens_per_s,
+                         rec.step_ms, rec.comm.exposed_ms);
+        if (!std::isfinite(rec.loss)) {
+            m_rep.event(EventLevel::Error, -1,
+                        "loss is not finite at step " + std::to_string(step));
+            failed = 1;
+        }
+    }
+    m_comm.broadcastBytes(&failed, sizeof failed, 0);
+    return failed == 0;
+}
+
+void Trainer::wrapUp() {
+    // A stopped run keeps its state so that it can resume where it stopped.
+    if (m_outcome == TrainOutcome::Stopped && m_lastCompleted >= m_firstStep)
+        checkpointNow(m_lastCompleted);
+    if (m_outcome == TrainOutcome::Finished && m_config.run.checkpoint_every > 0)
+        checkpointNow(m_lastCompleted);
+    if (!m_options.export_model.empty()) {
+        std::vector<float> flat(m_engine.layout().padded_total);
+        m_engine.fullParams(flat.data());
+        if (m_rep.active()) {
+            writeLlmcModel(m_options.export_model, m_config.model.shape, m_engine.layout(),
+                           flat.data());
+            m_rep.event(EventLevel::Info, 0, "exported the model to " + m_options.export_model);
+        }
+    }
+    // No rank may exit before rank 0 stops watching for dead ranks.
+    m_watch.reset();
+    m_comm.barrier();
+}
+
+// Rank 0 records why the run failed before the error ends the job.
+void Trainer::recordFailure(const std::exception& e) {
+    if (!m_rep.active())
+        return;
+    const std::string msg = "rank 0 on " + m_comm.host() + ": " + e.what();
+    m_rep.event(EventLevel::Error, 0, msg);
+    m_rep.writer().finish(RunStatus::Failed, msg);
+    m_rep.line(endLine(RunStatus::Failed, m_lastCompleted, msg));
+}
+
+void Trainer::recordEnd() {
+    if (!m_rep.active())
+        return;
+    const RunStatus status = m_outcome == TrainOutcome::Finished  ? RunStatus::Finished
+                             : m_outcome == TrainOutcome::Stopped ? RunStatus::Stopped
+                                                                  : RunStatus::Failed;
+    const std::string msg = m_outcome == TrainOutcome::Finished
+                                ? "finished " + std::to_string(m_lastCompleted) + " steps"
+                            : m_outcome == TrainOutcome::Stopped
+                                ? "stopped by request after step " + std::to_string(m_lastCompleted)
+                                : "failed at step " + std::to_string(m_step);
+    m_rep.event(m_outcome == TrainOutcome::Failed ? EventLevel::Error : EventLevel::Info, -1, msg);
+    m_rep.writer().finish(status, msg);
+    m_rep.line(endLine(status, m_lastCompleted, msg));
+}
+
+TrainOutcome Trainer::run() {
+    loadStartingPoint();
+    openRun();
+    watchRanks();
+    m_runStart = Clock::now();
+    m_lastCommandPoll = m_runStart - std::chrono::hours(1); // poll before the first step
+    try {
+        for (m_step = m_firstStep; m_step <= m_lastStep; ++m_step) {
+            if (!control()) {
+                m_outcome = TrainOutcome::Stopped;
+                break;
+            }
+            const StepResult r = trainStep(m_step);
+            m_tokens += m_stepTokens;
+            m_lastCompleted = m_step;
+            const bool logNow = m_step % m_config.run.log_every == 0 || m_step == m_lastStep ||
+                                m_step == m_firstStep;
+            if (logNow && !report(m_step, r)) {
+                m_outcome = TrainOutcome::Failed;
+                break;
+            }
+            if (m_config.run.checkpoint_every > 0 && m_step % m_config.run.checkpoint_every == 0 &&
+                m_step < m_lastStep)
+                checkpointNow(m_step);
+        }
+        wrapUp();
+    } catch (const std::exception& e) {
+        recordFailure(e);
+        throw;
+    }
+    recordEnd();
+    return m_outcome;
+}
+
+} // namespace
+
+void installStopSignalHandlers() {
+    struct sigaction sa {};
+    sa.sa_handler = onStopSignal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
+
+TrainOutcome runTraining(const TrainConfig& config, const TrainOptions& options,
+                         const RankBackend& backend) {
+    Trainer trainer(config, options, backend);
+    return trainer.run();
+}
+
+} // namespace zerolab

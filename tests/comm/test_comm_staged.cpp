@@ -1,0 +1,75 @@
+// The host-staged communicator (several ranks on one GPU) proven on the CPU kernels'
+// memory under a real 3-rank mpirun (comm_staged_check), the GPU share arithmetic,
+// and what zerolab-train says when run.device is "cuda".
+#include "tests/support/process.h"
+
+#include "runtime/comm/local_ranks.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+namespace zerolab {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(StagedCommunicator, EveryCollectiveMatchesMpiOnThreeRanks) {
+    const std::string prog = std::string(ZEROLAB_BIN_DIR) + "/../tests/comm_staged_check";
+    const auto r = test::runProcess(test::mpirun(3, prog, {}));
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    for (int rank = 0; rank < 3; ++rank)
+        EXPECT_NE(r.out.find("rank " + std::to_string(rank) + ": ok"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
+}
+
+TEST(GpuShare, RanksGoRoundRobinOverTheHostsGpus) {
+    // Four ranks, one GPU: all on device 0, four to share it.
+    for (int r = 0; r < 4; ++r) {
+        const GpuShare s = gpuShareFor({r, 4}, 1);
+        EXPECT_EQ(s.device, 0);
+        EXPECT_EQ(s.ranks_on_device, 4);
+    }
+    // Three ranks, two GPUs: 0 and 2 share device 0, 1 has device 1 alone.
+    EXPECT_EQ(gpuShareFor({0, 3}, 2).device, 0);
+    EXPECT_EQ(gpuShareFor({0, 3}, 2).ranks_on_device, 2);
+    EXPECT_EQ(gpuShareFor({1, 3}, 2).device, 1);
+    EXPECT_EQ(gpuShareFor({1, 3}, 2).ranks_on_device, 1);
+    EXPECT_EQ(gpuShareFor({2, 3}, 2).device, 0);
+    // A GPU per rank.
+    EXPECT_EQ(gpuShareFor({5, 8}, 8).device, 5);
+    EXPECT_EQ(gpuShareFor({5, 8}, 8).ranks_on_device, 1);
+    EXPECT_THROW(gpuShareFor({0, 1}, 0), std::invalid_argument);
+}
+
+// Without a usable GPU, run.device "cuda" is an error that names the key and the
+// reason (no silent fallback to the CPU); with one, the run says where it ran.
+TEST(CudaDevice, RefusedWithTheReasonOrRunOnTheGpu) {
+    const fs::path dir = fs::temp_directory_path() / ("zerolab-cuda-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    const nlohmann::json c = {{"train_batch_size", 4},
+                              {"model", {{"preset", "nano"}, {"seq_len", 16}}},
+                              {"run", {{"steps", 2}, {"device", "cuda"}, {"threads", 1}}}};
+    std::ofstream(dir / "cuda.json") << c.dump();
+    const auto r = test::runProcess(test::mpirunTrain(
+        2, {"--config", (dir / "cuda.json").string(), "--db", (dir / "runs.db").string()}));
+    const bool hasGpu =
+        fs::exists(std::string(ZEROLAB_BIN_DIR) + "/zerolab-gpu-info") &&
+        test::runProcess({std::string(ZEROLAB_BIN_DIR) + "/zerolab-gpu-info"}).exit_code == 0;
+    if (hasGpu) {
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_NE(r.out.find("runs on cuda device"), std::string::npos) << r.out;
+    } else {
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_NE(r.err.find("cuda.json: run.device: \"cuda\", but"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("use \"cpu\""), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(dir / "runs.db")) << "a refused run must leave no store behind";
+    }
+    fs::remove_all(dir);
+}
+
+} // namespace
+} // namespace zerolab

@@ -239,10 +239,9 @@ void CompareView::refresh() {
         MemBreakdown mem;
         if (!c.ranks.empty())
             mem = c.ranks.front().mem;
-        const auto planned = plannedStageForRun(c.record.info);
         groups.push_back(
             {QStringLiteral("#%1").arg(c.runId), mem,
-             planned ? std::optional<double>(double(planned->total_bytes)) : std::nullopt});
+             predictedTotal(c.record.info, c.segments.empty() ? nullptr : &c.segments.back())});
         const auto doc = nlohmann::json::parse(c.record.info.config_json, nullptr, false);
         auto flat = doc.is_discarded() ? std::map<std::string, std::string>{} : flattenJson(doc);
         flat["(run) world"] = std::to_string(c.record.info.world);

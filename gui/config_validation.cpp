@@ -84,4 +84,21 @@ std::optional<StagePlan> plannedStageForRun(const RunInfo& info) {
     }
 }
 
+const Segment* segmentAt(const std::vector<Segment>& segments, std::int64_t step) {
+    const Segment* found = nullptr;
+    for (const Segment& s : segments)
+        if (s.start_step <= step)
+            found = &s;
+    return found;
+}
+
+std::optional<double> predictedTotal(const RunInfo& info, const Segment* segment) {
+    if (segment && segment->predicted)
+        return double(segment->predicted->total());
+    if (segment && segment->index > 0)
+        return std::nullopt;
+    const auto planned = plannedStageForRun(info);
+    return planned ? std::optional<double>(double(planned->total_bytes)) : std::nullopt;
+}
+
 } // namespace zerolab

@@ -100,14 +100,14 @@ double ForecastPanel::reserveGb() const {
     return m_reserve->value();
 }
 
-DeviceMemory ForecastPanel::device(int world) const {
+DeviceCapacity ForecastPanel::device(int world) const {
     const QString key = deviceKey();
-    DeviceMemory d;
+    DeviceCapacity d;
     if (key == QLatin1String("host")) {
         const long long perRank = std::max(1LL, hostMemoryBytes() / std::max(1, world));
-        d = DeviceMemory{"host", "host RAM / N", perRank, 0};
+        d = DeviceCapacity{"host", "host RAM / N", perRank, 0};
     } else {
-        d = findDevice(key.toStdString()).value_or(DeviceMemory{});
+        d = findDevice(key.toStdString()).value_or(DeviceCapacity{});
     }
     // A reserve at or above the capacity leaves nothing usable; plan() refuses it by name.
     d.reserve_bytes = std::llround(m_reserve->value() * 1e9);

@@ -34,7 +34,7 @@ public:
     QString deviceKey() const;
     // The device memory the combo stands for, at this world size, with the reserve
     // of the panel's "Reserve" box (the device's default until the user edits it).
-    DeviceMemory device(int world) const;
+    DeviceCapacity device(int world) const;
     // The reserve box, in GB (1e9 bytes).
     void setReserveGb(double gb);
     double reserveGb() const;

@@ -3,9 +3,11 @@
 // opens the store and the config, and either runs the event loop, renders one
 // screenshot at 1280x800 and exits, or launches a run and follows it.
 #include "gui/compare_view.h"
+#include "gui/forecast_json.h"
 #include "gui/live_controller.h"
 #include "gui/main_window.h"
 #include "gui/run_view.h"
+#include "gui/setup_view.h"
 #include "gui/store_client.h"
 #include "gui/style.h"
 #include "storage/default_path.h"
@@ -25,12 +27,14 @@ constexpr int kExitInvalidInput = 2;
 constexpr int kScreenshotTimeoutMs = 20000;
 constexpr int kScreenshotSettleMs = 600;
 
-// --screenshot must work without a display: pick Qt's offscreen platform before
-// QApplication exists unless the caller chose a platform or a display is present.
+// --screenshot and --print-forecast must work without a display: pick Qt's offscreen
+// platform before QApplication exists unless the caller chose a platform or a display
+// is present.
 void preferOffscreenForScreenshots(int argc, char** argv) {
     bool screenshot = false;
     for (int i = 1; i < argc; ++i)
-        screenshot = screenshot || std::strncmp(argv[i], "--screenshot", 12) == 0;
+        screenshot = screenshot || std::strncmp(argv[i], "--screenshot", 12) == 0 ||
+                     std::strcmp(argv[i], "--print-forecast") == 0;
     if (screenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
         qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -86,6 +90,33 @@ void scheduleLiveScreenshot(zerolab::MainWindow& window, const QString& path, do
         Qt::SingleShotConnection);
 }
 
+// --print-forecast: the Setup view on FILE, its forecast as JSON on stdout; every
+// config error on stderr, named by file, line and JSON path, and exit 2.
+int printForecastOf(const QString& path) {
+    zerolab::SetupView view;
+    if (!view.loadFile(path)) {
+        std::fprintf(stderr, "zerolab: --config: cannot read %s\n", qPrintable(path));
+        return kExitInvalidInput;
+    }
+    view.validateNow();
+    if (view.validation().errorCount() > 0 || !view.validation().config) {
+        for (const auto& d : view.validation().diagnostics)
+            if (d.error)
+                std::fprintf(stderr, "zerolab: %s:%d: %s%s%s\n", qPrintable(path), d.line,
+                             qPrintable(d.path), d.path.isEmpty() ? "" : ": ",
+                             qPrintable(d.message));
+        return kExitInvalidInput;
+    }
+    const nlohmann::json j = zerolab::forecastJson(view);
+    if (j.is_null()) {
+        std::fprintf(stderr, "zerolab: %s: the planner cannot plan this config\n",
+                     qPrintable(path));
+        return kExitInvalidInput;
+    }
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -134,9 +165,21 @@ int main(int argc, char** argv) {
                        "step is on screen, then go on (or stop the run and exit without "
                        "--exit-when-done)."),
         QStringLiteral("SECONDS"));
+    const QCommandLineOption printForecast(
+        QStringLiteral("print-forecast"),
+        QStringLiteral("With --config: print the Setup view's forecast (the bytes it draws for "
+                       "stages 0-3, the device and the verdict) as JSON and exit."));
     parser.addOptions({db, config, openRun, tab, compare, screenshot, screenshotSize, start,
-                       exitWhenDone, screenshotAfter});
+                       exitWhenDone, screenshotAfter, printForecast});
     parser.process(app);
+
+    if (parser.isSet(printForecast)) {
+        if (!parser.isSet(config)) {
+            std::fprintf(stderr, "zerolab: --print-forecast needs --config FILE\n");
+            return kExitInvalidInput;
+        }
+        return printForecastOf(parser.value(config));
+    }
 
     QStringList errors;
     std::optional<zerolab::MainWindow::Tab> startTab;

@@ -22,7 +22,7 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
     {"allgather_ms", "All-gather", "ms"},
     {"broadcast_ms", "Broadcast", "ms"},
     {"exposed_ms", "Exposed comm", "ms"},
-    {"comm_bytes", "Comm bytes", "bytes"},
+    {"traffic_bytes", "Traffic per rank", "bytes"},
     {"busbw_gbps", "Bus bandwidth", "GB/s"},
 }};
 } // namespace
@@ -58,7 +58,7 @@ void StepColumns::append(const std::vector<StepRecord>& steps) {
                                           s.comm.allgather_ms,
                                           s.comm.broadcast_ms,
                                           s.comm.exposed_ms,
-                                          double(s.comm_bytes),
+                                          s.traffic.total(),
                                           s.busbw_gbps};
         for (int i = 0; i < kMetricCount; ++i)
             columns[i].push_back(row[i]);

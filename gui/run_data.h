@@ -33,7 +33,7 @@ enum class Metric : int {
     AllgatherMs,
     BroadcastMs,
     ExposedMs,
-    CommBytes,
+    TrafficBytes,
     BusbwGbps,
 };
 inline constexpr int kMetricCount = 19;

@@ -79,8 +79,8 @@ QVector<double> emaSmooth(const QVector<double>& y, double alpha) {
 RunView::RunView(StoreClient* store, QWidget* parent)
     : QWidget(parent), m_store(store), m_stack(new QStackedWidget(this)),
       m_loss(new TimeSeriesPlot), m_throughput(new TimeSeriesPlot), m_breakdown(new TimeSeriesPlot),
-      m_memory(new MemoryBarChart), m_comm(new GroupedBarChart), m_busbw(new GroupedBarChart),
-      m_rss(new GroupedBarChart), m_events(new EventsModel(this)) {
+      m_traffic(new TimeSeriesPlot), m_memory(new MemoryBarChart), m_comm(new GroupedBarChart),
+      m_busbw(new GroupedBarChart), m_rss(new GroupedBarChart), m_events(new EventsModel(this)) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(m_stack);
@@ -105,7 +105,7 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     m_loss->setAxisLabels(tr("Step"), tr("Loss"));
     m_throughput->setAxisLabels(tr("Step"), tr("Throughput (tokens/s)"));
     m_breakdown->setAxisLabels(tr("Step"), tr("Step time (ms)"));
-    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown})
+    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown, m_traffic})
         p->setEmptyText(tr("No steps logged yet"));
     m_comm->setEmptyText(tr("No rank rows yet"));
 
@@ -143,6 +143,11 @@ RunView::RunView(StoreClient* store, QWidget* parent)
                     2, 0, 1, 2);
     grid->addWidget(card(tr("Bus bandwidth per rank"), m_busbw), 3, 0);
     grid->addWidget(card(tr("Memory in use per rank"), m_rss), 3, 1);
+    grid->addWidget(card(tr("Traffic per rank per step"), m_traffic,
+                         tr("Bytes a rank sends under ring algorithms, in ψ elements; dashed: "
+                            "the planner's forecast. 2(N−1)/N ψ at stages 0–2, up to "
+                            "3(N−1)/N ψ at stage 3, 0 at N = 1")),
+                    4, 0, 1, 2);
     auto* events = new QTableView;
     events->setModel(m_events);
     events->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -156,7 +161,7 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     events->setColumnWidth(EventsModel::Level, 60);
     events->setColumnWidth(EventsModel::Rank, 50);
     grid->addWidget(
-        card(tr("Events"), events, tr("Start, checkpoints, commands, data epochs, errors")), 4, 0,
+        card(tr("Events"), events, tr("Start, checkpoints, commands, data epochs, errors")), 5, 0,
         1, 2);
     for (int r = 0; r < 4; ++r)
         grid->setRowMinimumHeight(r, 270);
@@ -296,9 +301,6 @@ void RunView::onChunk(const RunChunk& chunk) {
             return; // a full load requested by another view
         m_loading = false;
         m_steps = chunk.steps;
-        const auto planned = plannedStageForRun(chunk.record.info);
-        m_predictedBytes =
-            planned ? std::optional<double>(double(planned->total_bytes)) : std::nullopt;
     } else {
         if (m_loading)
             return;
@@ -385,8 +387,9 @@ void RunView::updateHeader() {
         facts << formatDuration(duration);
     if (!info.host.empty())
         facts << QString::fromStdString(info.host).toHtmlEscaped();
-    if (m_predictedBytes)
-        facts << tr("planner: %1 per rank").arg(formatBytes(*m_predictedBytes));
+    const Segment* last = m_segments.empty() ? nullptr : &m_segments.back();
+    if (const auto predicted = predictedTotal(m_record.info, last))
+        facts << tr("planner: %1 per rank").arg(formatBytes(*predicted));
     m_facts->setText(facts.join(QStringLiteral("  ·  ")));
 }
 
@@ -427,7 +430,27 @@ void RunView::replotSeries() {
                              {tr("exposed comm"), kExposed, x, m_steps[Metric::ExposedMs]},
                              {tr("optimizer"), kOptim, x, m_steps[Metric::OptimMs]}});
     m_breakdown->setAxisLabels(xTitle, tr("Step time (ms)"));
+    replotTraffic();
     updateMarkers();
+}
+
+// Traffic in units of psi elements: every collective of a run moves elements of the
+// run's dtype (2 bytes in bf16, 4 in fp32), so bytes / (psi x that) reads as the ZeRO
+// paper's 2 psi and 3 psi, scaled by (N-1)/N.
+void RunView::replotTraffic() {
+    const QVector<double>& x = m_steps[m_xAxis];
+    const QVector<double>& steps = m_steps[Metric::Step];
+    const double perPsi =
+        double(m_record.info.params) * (m_record.info.precision == "bf16" ? 2.0 : 4.0);
+    QVector<double> measured, forecast;
+    for (qsizetype i = 0; i < steps.size(); ++i) {
+        measured << (perPsi > 0 ? m_steps[Metric::TrafficBytes][i] / perPsi : kUnknown);
+        const Segment* seg = segmentAt(m_segments, std::int64_t(steps[i]));
+        forecast << (seg && perPsi > 0 ? seg->predicted_traffic_bytes / perPsi : kUnknown);
+    }
+    m_traffic->setLines({{tr("measured"), kAccent, x, measured},
+                         {tr("forecast"), QColor(0x37, 0x41, 0x51), x, forecast, true}});
+    m_traffic->setAxisLabels(metricAxisTitle(m_xAxis), tr("Traffic per step (ψ elements)"));
 }
 
 void RunView::updateMarkers() {
@@ -444,7 +467,7 @@ void RunView::updateMarkers() {
             {x[int(it - steps.begin())],
              tr("segment %1: ZeRO %2, N=%3").arg(seg.index).arg(seg.stage).arg(seg.world)});
     }
-    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown})
+    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown, m_traffic})
         p->setMarkers(markers);
 }
 
@@ -457,6 +480,10 @@ void RunView::replotRanks() {
         rss{tr("rss"), QColor(0x72, 0xB7, 0xB2), {}},
         peak{tr("peak"), QColor(0x37, 0x41, 0x51), {}};
     double stepComm = 0, stepBusbw = 0;
+    // The outline is the prediction of the segment the shown step belongs to: a restart
+    // with another stage, world or accumulation has its own.
+    const std::optional<double> predicted = predictedTotal(
+        m_record.info, segmentAt(m_segments, std::max<std::int64_t>(m_ranksStep, 0)));
     if (m_ranksStep >= 0) {
         const auto& stepsCol = m_steps[Metric::Step];
         const auto it = std::lower_bound(stepsCol.begin(), stepsCol.end(), double(m_ranksStep));
@@ -478,7 +505,7 @@ void RunView::replotRanks() {
     const DisplayUnit unit = byteUnitFor(maxRss);
     for (const RankRecord& r : m_ranks) {
         const QString label = tr("rank %1").arg(r.rank);
-        groups.push_back({label, r.mem, m_predictedBytes});
+        groups.push_back({label, r.mem, predicted});
         ranks << QString::number(r.rank);
         ar.values << r.comm.allreduce_ms;
         rs.values << r.comm.reduce_scatter_ms;

@@ -62,6 +62,7 @@ private:
     void onChunk(const RunChunk& chunk);
     void onRanks(qint64 runId, qint64 step, const QVector<RankRecord>& ranks);
     void replotSeries();
+    void replotTraffic();
     void updateMarkers();
     void replotRanks();
     void updateHeader();
@@ -75,7 +76,6 @@ private:
     std::int64_t m_lastEventId = 0;
     std::int64_t m_ranksStep = -1;
     std::vector<RankRecord> m_ranks;
-    std::optional<double> m_predictedBytes;
     Metric m_xAxis = Metric::Step;
     double m_smoothing = 0.9;
 
@@ -91,6 +91,7 @@ private:
     TimeSeriesPlot* m_loss;
     TimeSeriesPlot* m_throughput;
     TimeSeriesPlot* m_breakdown;
+    TimeSeriesPlot* m_traffic;
     MemoryBarChart* m_memory;
     GroupedBarChart* m_comm;
     GroupedBarChart* m_busbw;

@@ -31,6 +31,17 @@ nlohmann::json stepLine(const StepRecord& s) {
     nlohmann::json ranks = nlohmann::json::array();
     for (const RankRecord& r : s.ranks)
         ranks.push_back(rankLine(r));
+    nlohmann::json comm = {{"allreduce_ms", metricNumber(s.comm.allreduce_ms)},
+                           {"reduce_scatter_ms", metricNumber(s.comm.reduce_scatter_ms)},
+                           {"allgather_ms", metricNumber(s.comm.allgather_ms)},
+                           {"broadcast_ms", metricNumber(s.comm.broadcast_ms)},
+                           {"exposed_ms", metricNumber(s.comm.exposed_ms)},
+                           {"bytes", s.comm_bytes},
+                           {"busbw_gbps", metricNumber(s.busbw_gbps)},
+                           {"traffic_bytes", metricNumber(s.traffic.total())}};
+    for (std::size_t c = 0; c < kCollectiveCount; ++c)
+        comm[std::string(kCollectiveNames[c]) + "_traffic_bytes"] =
+            metricNumber(s.traffic.bytes[c]);
     return {{"type", "step"},
             {"step", s.step},
             {"segment", s.segment},
@@ -45,14 +56,7 @@ nlohmann::json stepLine(const StepRecord& s) {
             {"fwd_ms", metricNumber(s.fwd_ms)},
             {"bwd_ms", metricNumber(s.bwd_ms)},
             {"optim_ms", metricNumber(s.optim_ms)},
-            {"comm",
-             {{"allreduce_ms", metricNumber(s.comm.allreduce_ms)},
-              {"reduce_scatter_ms", metricNumber(s.comm.reduce_scatter_ms)},
-              {"allgather_ms", metricNumber(s.comm.allgather_ms)},
-              {"broadcast_ms", metricNumber(s.comm.broadcast_ms)},
-              {"exposed_ms", metricNumber(s.comm.exposed_ms)},
-              {"bytes", s.comm_bytes},
-              {"busbw_gbps", metricNumber(s.busbw_gbps)}}},
+            {"comm", comm},
             {"ranks", ranks}};
 }
 

@@ -3,6 +3,7 @@
 // Times are Unix seconds (double); a NaN double means "unknown" and is stored as NULL.
 #pragma once
 
+#include "storage/comm_traffic.h"
 #include "storage/mem_category.h"
 
 #include <cstdint>
@@ -83,7 +84,12 @@ struct Segment {
     int stage = 0;
     int grad_accum = 1;
     int micro_batch = 1;
-    std::string reason; // "start", "resume", ...
+    std::string reason;      // "start", "resume", ...
+    std::string config_json; // the segment's resolved config ("" when not recorded)
+    // The planner's prediction for this segment (predictRun): bytes per ledger category
+    // on each rank, and traffic per rank per optimizer step. Empty when not recorded.
+    std::optional<MemBreakdown> predicted;
+    double predicted_traffic_bytes = kUnknown;
 };
 
 // Collective times in milliseconds.
@@ -123,8 +129,11 @@ struct StepRecord {
     double bwd_ms = kUnknown;
     double optim_ms = kUnknown;
     CommTimes comm;
-    std::int64_t comm_bytes = 0;
+    std::int64_t comm_bytes = 0; // buffer sizes (nccl-tests' convention), all kinds
     double busbw_gbps = kUnknown;
+    // Bytes this rank sent per kind under ring algorithms (storage/comm_traffic.h):
+    // traffic per rank per optimizer step. NaN per kind where not recorded.
+    CommTraffic traffic;
     std::vector<RankRecord> ranks; // empty when read by RunReader::steps
 };
 

@@ -63,7 +63,12 @@ std::vector<std::string> stepFields(const StepRecord& s) {
             num(s.comm.broadcast_ms),
             num(s.comm.exposed_ms),
             std::to_string(s.comm_bytes),
-            num(s.busbw_gbps)};
+            num(s.busbw_gbps),
+            num(s.traffic.total()),
+            num(s.traffic[Collective::AllReduce]),
+            num(s.traffic[Collective::ReduceScatter]),
+            num(s.traffic[Collective::AllGather]),
+            num(s.traffic[Collective::Broadcast])};
 }
 
 std::vector<std::string> rankFields(const RankSample& s) {
@@ -129,10 +134,31 @@ void forEachChunk(RunReader& reader, std::int64_t run_id, bool withRanks, Fn fn)
 } // namespace
 
 std::vector<std::string> stepCsvColumns() {
-    return {"step",         "segment",      "wall_time_s",  "tokens",       "loss",
-            "lr",           "grad_norm",    "tokens_per_s", "mfu",          "step_ms",
-            "fwd_ms",       "bwd_ms",       "optim_ms",     "allreduce_ms", "reduce_scatter_ms",
-            "allgather_ms", "broadcast_ms", "exposed_ms",   "comm_bytes",   "busbw_gbps"};
+    return {"step",
+            "segment",
+            "wall_time_s",
+            "tokens",
+            "loss",
+            "lr",
+            "grad_norm",
+            "tokens_per_s",
+            "mfu",
+            "step_ms",
+            "fwd_ms",
+            "bwd_ms",
+            "optim_ms",
+            "allreduce_ms",
+            "reduce_scatter_ms",
+            "allgather_ms",
+            "broadcast_ms",
+            "exposed_ms",
+            "comm_bytes",
+            "busbw_gbps",
+            "traffic_bytes",
+            "allreduce_traffic_bytes",
+            "reduce_scatter_traffic_bytes",
+            "allgather_traffic_bytes",
+            "broadcast_traffic_bytes"};
 }
 
 std::vector<std::string> rankCsvColumns() {

@@ -236,8 +236,9 @@ std::optional<std::int64_t> RunReader::resolveRun(const std::string& id_or_name)
 
 std::vector<Segment> RunReader::segments(std::int64_t run_id) {
     return m_impl->runRows(run_id,
-                           "SELECT idx, start_step, world, stage, grad_accum, micro_batch, reason "
-                           "FROM segments WHERE run_id = ?1 ORDER BY idx",
+                           "SELECT idx, start_step, world, stage, grad_accum, micro_batch, reason, "
+                           "config_json, predicted_traffic_bytes, " +
+                               predictedColumns() + " FROM segments WHERE run_id = ?1 ORDER BY idx",
                            [](const SqliteStatement& q) {
                                Segment s;
                                s.index = q.int32(0);
@@ -247,8 +248,26 @@ std::vector<Segment> RunReader::segments(std::int64_t run_id) {
                                s.grad_accum = q.int32(4);
                                s.micro_batch = q.int32(5);
                                s.reason = q.text(6);
+                               s.config_json = q.text(7);
+                               s.predicted_traffic_bytes = q.real(8);
+                               if (!q.isNull(9)) {
+                                   MemBreakdown m;
+                                   for (std::size_t c = 0; c < kMemCategoryCount; ++c)
+                                       m.bytes[c] = q.int64(9 + static_cast<int>(c));
+                                   s.predicted = m;
+                               }
                                return s;
                            });
+}
+
+std::optional<std::int64_t> RunReader::lastStepOfSegment(std::int64_t run_id, int segment) {
+    const auto rows = m_impl->runRows(
+        run_id, "SELECT max(step) FROM steps WHERE run_id = ?1 AND segment = ?2",
+        [](const SqliteStatement& q) {
+            return q.isNull(0) ? std::optional<std::int64_t>() : q.int64(0);
+        },
+        segment);
+    return rows.empty() ? std::nullopt : rows.front();
 }
 
 std::vector<StepRecord> RunReader::steps(std::int64_t run_id, std::int64_t after_step,
@@ -257,8 +276,8 @@ std::vector<StepRecord> RunReader::steps(std::int64_t run_id, std::int64_t after
         run_id,
         "SELECT step, segment, wall_time_s, tokens, loss, lr, grad_norm, tokens_per_s, mfu, "
         "step_ms, fwd_ms, bwd_ms, optim_ms, allreduce_ms, reduce_scatter_ms, allgather_ms, "
-        "broadcast_ms, exposed_ms, comm_bytes, busbw_gbps FROM steps WHERE run_id = ?1 AND "
-        "step > ?2 ORDER BY step LIMIT ?3",
+        "broadcast_ms, exposed_ms, comm_bytes, busbw_gbps, " +
+            trafficColumns() + " FROM steps WHERE run_id = ?1 AND step > ?2 ORDER BY step LIMIT ?3",
         [](const SqliteStatement& q) {
             StepRecord s;
             s.step = q.int64(0);
@@ -281,6 +300,8 @@ std::vector<StepRecord> RunReader::steps(std::int64_t run_id, std::int64_t after
             s.comm.exposed_ms = q.real(17);
             s.comm_bytes = q.int64(18);
             s.busbw_gbps = q.real(19);
+            for (std::size_t c = 0; c < kCollectiveCount; ++c)
+                s.traffic.bytes[c] = q.real(20 + static_cast<int>(c));
             return s;
         },
         after_step, limit);

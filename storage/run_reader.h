@@ -34,6 +34,8 @@ public:
     std::optional<std::int64_t> resolveRun(const std::string& id_or_name);
 
     std::vector<Segment> segments(std::int64_t run_id);
+    // The last logged step of segment `segment`, if it logged any.
+    std::optional<std::int64_t> lastStepOfSegment(std::int64_t run_id, int segment);
     // Steps with step > after_step, ascending, at most `limit` of them (-1: all);
     // their `ranks` are left empty.
     std::vector<StepRecord> steps(std::int64_t run_id, std::int64_t after_step = -1,

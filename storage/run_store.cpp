@@ -25,7 +25,7 @@ struct Migration {
     int from;
     std::string_view sql;
 };
-constexpr std::array<Migration, 1> kMigrations = {{{1, kMigrateV2Sql}}};
+constexpr std::array<Migration, 2> kMigrations = {{{1, kMigrateV2Sql}, {2, kMigrateV3Sql}}};
 static_assert(kMigrations.size() + 1 == RunStore::kSchemaVersion,
               "one migration per schema version after the first");
 

@@ -48,8 +48,11 @@ struct RunWriter::Impl {
           insertStep(db, "INSERT INTO steps (run_id, step, segment, wall_time_s, tokens, loss, lr, "
                          "grad_norm, tokens_per_s, mfu, step_ms, fwd_ms, bwd_ms, optim_ms, "
                          "allreduce_ms, reduce_scatter_ms, allgather_ms, broadcast_ms, exposed_ms, "
-                         "comm_bytes, busbw_gbps) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-                         "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"),
+                         "comm_bytes, busbw_gbps, " +
+                             trafficColumns() +
+                             ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+                             "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21" +
+                             placeholders(22, kCollectiveCount) + ")"),
           beat(db, "UPDATE runs SET heartbeat_at = ?2 WHERE id = ?1"), begin(db, "BEGIN IMMEDIATE"),
           commit(db, "COMMIT") {
         db.exec("PRAGMA wal_autocheckpoint = " + std::to_string(kWalAutocheckpointPages));
@@ -153,12 +156,23 @@ int RunWriter::beginSegment(const Segment& seg) {
         next->step();
         index = next->int32(0);
     }
-    auto ins = db.cached("INSERT INTO segments (run_id, idx, start_step, world, stage, "
-                         "grad_accum, micro_batch, reason, started_at) VALUES "
-                         "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+    auto ins =
+        db.cached("INSERT INTO segments (run_id, idx, start_step, world, stage, "
+                  "grad_accum, micro_batch, reason, started_at, config_json, "
+                  "predicted_traffic_bytes, " +
+                  predictedColumns() + ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11" +
+                  placeholders(12, kMemCategoryCount) + ")");
     ins->bind(1, run).bind(2, index).bind(3, seg.start_step).bind(4, seg.world);
     ins->bind(5, seg.stage).bind(6, seg.grad_accum).bind(7, seg.micro_batch);
-    ins->bind(8, seg.reason).bind(9, unixNow());
+    ins->bind(8, seg.reason).bind(9, unixNow()).bind(10, seg.config_json);
+    ins->bind(11, seg.predicted_traffic_bytes);
+    for (std::size_t c = 0; c < kMemCategoryCount; ++c) {
+        const int at = 12 + static_cast<int>(c);
+        if (seg.predicted)
+            ins->bind(at, static_cast<std::int64_t>(seg.predicted->bytes[c]));
+        else
+            ins->bindNull(at);
+    }
     ins->run();
     tx.commit();
     m_impl->segment = index;
@@ -181,6 +195,8 @@ void RunWriter::appendStep(const StepRecord& s) {
             st.bind(16, s.comm.reduce_scatter_ms).bind(17, s.comm.allgather_ms);
             st.bind(18, s.comm.broadcast_ms).bind(19, s.comm.exposed_ms).bind(20, s.comm_bytes);
             st.bind(21, s.busbw_gbps);
+            for (std::size_t c = 0; c < kCollectiveCount; ++c)
+                st.bind(22 + static_cast<int>(c), s.traffic.bytes[c]);
             st.run();
             for (std::size_t first = 0; first < s.ranks.size(); first += kRankRowsPerInsert) {
                 const int rows = static_cast<int>(

@@ -1,4 +1,4 @@
--- zerolab run store, schema version 2 (PRAGMA user_version = 2, application_id "ZLAB").
+-- zerolab run store, schema version 3 (PRAGMA user_version = 3, application_id "ZLAB").
 -- New stores are created from this file; older ones reach it through migrate_v*.sql,
 -- and a test checks that both paths give the same tables, columns and indexes.
 -- Times are Unix seconds (REAL). NULL means unknown. Deleting a run cascades.
@@ -36,6 +36,8 @@ CREATE TABLE run_tags (
 ) WITHOUT ROWID;
 
 -- A run resumed with another world size, stage or accumulation continues as a new segment.
+-- config_json: the segment's resolved config; predicted_*: the planner's bytes per ledger
+-- category per rank (predictRun) and traffic per rank per step; NULL when unknown.
 CREATE TABLE segments (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
     idx INTEGER NOT NULL,
@@ -46,10 +48,21 @@ CREATE TABLE segments (
     micro_batch INTEGER NOT NULL,
     reason TEXT NOT NULL DEFAULT '',
     started_at REAL,
+    config_json TEXT NOT NULL DEFAULT '',
+    predicted_params INTEGER,
+    predicted_master_params INTEGER,
+    predicted_grads INTEGER,
+    predicted_optim_m INTEGER,
+    predicted_optim_v INTEGER,
+    predicted_activations INTEGER,
+    predicted_comm_buffers INTEGER,
+    predicted_workspace INTEGER,
+    predicted_traffic_bytes REAL,
     PRIMARY KEY (run_id, idx)
 ) WITHOUT ROWID;
 
--- One row per logged step; times in ms, comm_bytes per step, busbw in GB/s.
+-- One row per logged step; times in ms, comm_bytes per step (buffer sizes, nccl-tests'),
+-- busbw in GB/s, *_traffic_bytes: bytes a rank sent per kind under ring algorithms.
 CREATE TABLE steps (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
     step INTEGER NOT NULL,
@@ -72,6 +85,10 @@ CREATE TABLE steps (
     comm_bytes INTEGER,
     busbw_gbps REAL,
     segment INTEGER NOT NULL DEFAULT 0,
+    allreduce_traffic_bytes REAL,
+    reduce_scatter_traffic_bytes REAL,
+    allgather_traffic_bytes REAL,
+    broadcast_traffic_bytes REAL,
     PRIMARY KEY (run_id, step)
 ) WITHOUT ROWID;
 

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <filesystem>
@@ -93,23 +94,99 @@ nlohmann::json summaryJson(const RunSummary& s) {
             {"host", s.host}};
 }
 
+// Display width of UTF-8 text: code points (continuation bytes do not count).
+std::size_t displayWidth(const std::string& s) {
+    std::size_t n = 0;
+    for (unsigned char c : s)
+        n += (c & 0xC0) != 0x80;
+    return n;
+}
+
+// `s` cut to at most `width` code points, the last one an ellipsis when cut.
+std::string fitted(const std::string& s, std::size_t width) {
+    if (displayWidth(s) <= width)
+        return s;
+    std::size_t kept = 0, i = 0;
+    for (; i < s.size(); ++i) {
+        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && kept++ == width - 1)
+            break;
+    }
+    return s.substr(0, i) + "\u2026";
+}
+
+// A column of `width` code points and two spaces (setw counts bytes, not characters).
+std::string cell(const std::string& s, std::size_t width) {
+    const std::string f = fitted(s, width);
+    return f + std::string(width - displayWidth(f) + 2, ' ');
+}
+
+// NAME grows with the longest name up to this many characters; longer names end in "…".
+constexpr std::size_t kMaxNameWidth = 40;
+
 void printList(const std::vector<RunSummary>& runs) {
     if (runs.empty()) {
         std::cout << "no runs\n";
         return;
     }
-    std::cout << std::left << std::setw(6) << "ID" << std::setw(24) << "NAME" << std::setw(10)
-              << "STATUS" << std::setw(6) << "STAGE" << std::setw(6) << "WORLD" << std::setw(9)
-              << "STEPS" << std::setw(10) << "LOSS" << std::setw(12) << "TOKENS/S" << std::setw(10)
-              << "DURATION" << std::setw(21) << "STARTED"
-              << "TAGS\n";
+    std::size_t nameWidth = 4;
     for (const auto& r : runs)
-        std::cout << std::left << std::setw(6) << r.id << std::setw(24) << r.name << std::setw(10)
-                  << runStatusName(r.status) << std::setw(6) << r.stage << std::setw(6) << r.world
-                  << std::setw(9) << (r.steps < 0 ? "-" : std::to_string(r.steps)) << std::setw(10)
-                  << numText(r.last_loss, 4) << std::setw(12) << numText(r.median_tokens_per_s, 0)
-                  << std::setw(10) << durationText(r.duration_s) << std::setw(21)
-                  << timeText(r.started_at) << joined(r.tags, ",") << "\n";
+        nameWidth = std::max(nameWidth, std::min(displayWidth(r.name), kMaxNameWidth));
+    std::cout << cell("ID", 5) << cell("NAME", nameWidth) << cell("STATUS", 8) << cell("STAGE", 5)
+              << cell("WORLD", 5) << cell("STEPS", 8) << cell("LOSS", 8) << cell("TOKENS/S", 10)
+              << cell("DURATION", 8) << cell("STARTED", 19) << "TAGS\n";
+    for (const auto& r : runs)
+        std::cout << cell(std::to_string(r.id), 5) << cell(r.name, nameWidth)
+                  << cell(std::string(runStatusName(r.status)), 8)
+                  << cell(std::to_string(r.stage), 5) << cell(std::to_string(r.world), 5)
+                  << cell(r.steps < 0 ? "-" : std::to_string(r.steps), 8)
+                  << cell(numText(r.last_loss, 4), 8) << cell(numText(r.median_tokens_per_s, 0), 10)
+                  << cell(durationText(r.duration_s), 8) << cell(timeText(r.started_at), 19)
+                  << joined(r.tags, ",") << "\n";
+}
+
+nlohmann::json categoriesJson(const MemBreakdown& m) {
+    nlohmann::json j = nlohmann::json::object();
+    for (std::size_t c = 0; c < kMemCategoryCount; ++c)
+        j[std::string(kMemCategoryNames[c])] = m.bytes[c];
+    return j;
+}
+
+// show --json: the run and, per segment, the prediction stored when it started beside
+// the ledger at its last logged step (every rank), both keyed by ledger category.
+nlohmann::json showJson(RunReader& reader, std::int64_t id) {
+    const RunRecord r = reader.run(id);
+    nlohmann::json run = summaryJson(reader.summary(id));
+    run["precision"] = r.info.precision;
+    run["params"] = r.info.params;
+    run["command_line"] = r.info.command_line;
+    run["end_message"] = r.end_message;
+    nlohmann::json segments = nlohmann::json::array();
+    for (const Segment& g : reader.segments(id)) {
+        nlohmann::json seg = {
+            {"index", g.index},   {"start_step", g.start_step}, {"world", g.world},
+            {"stage", g.stage},   {"grad_accum", g.grad_accum}, {"micro_batch", g.micro_batch},
+            {"reason", g.reason}, {"predicted", nullptr},       {"measured", nullptr}};
+        if (g.predicted) {
+            seg["predicted"] = categoriesJson(*g.predicted);
+            seg["predicted"]["traffic_bytes"] = metricNumber(g.predicted_traffic_bytes);
+        }
+        if (const auto last = reader.lastStepOfSegment(id, g.index)) {
+            nlohmann::json ranks = nlohmann::json::array();
+            for (const RankRecord& k : reader.rankRows(id, *last)) {
+                nlohmann::json rank = categoriesJson(k.mem);
+                rank["rank"] = k.rank;
+                ranks.push_back(rank);
+            }
+            const auto steps = reader.steps(id, *last - 1, 1);
+            seg["measured"] = {
+                {"step", *last},
+                {"ranks", ranks},
+                {"traffic_bytes", steps.empty() ? nlohmann::json(nullptr)
+                                                : metricNumber(steps.front().traffic.total())}};
+        }
+        segments.push_back(seg);
+    }
+    return {{"run", run}, {"segments", segments}};
 }
 
 void printShow(RunReader& reader, std::int64_t id) {
@@ -129,10 +206,14 @@ void printShow(RunReader& reader, std::int64_t id) {
               << numText(s.median_tokens_per_s, 0) << "\n";
 
     std::cout << "segments:\n";
-    for (const Segment& g : reader.segments(id))
+    for (const Segment& g : reader.segments(id)) {
         std::cout << "  #" << g.index << " from step " << g.start_step << ": world " << g.world
                   << ", stage " << g.stage << ", accumulation " << g.grad_accum << ", micro-batch "
-                  << g.micro_batch << " (" << g.reason << ")\n";
+                  << g.micro_batch << " (" << g.reason << ")";
+        if (g.predicted)
+            std::cout << "; predicted per rank " << mibText(g.predicted->total()) << " MiB";
+        std::cout << "\n";
+    }
     std::cout << "checkpoints:\n";
     for (const Checkpoint& c : reader.checkpoints(id))
         std::cout << "  step " << c.step << ": " << c.path << " (world " << c.world << ", stage "
@@ -209,6 +290,9 @@ int main(int argc, char** argv) {
     list->add_flag("--json", json, "print a JSON array instead of a table");
     auto* show = app.add_subcommand("show", "show one run: settings, segments, memory, events");
     show->add_option("RUN", run, "run id or unique name")->required();
+    show->add_flag("--json", json,
+                   "print JSON: the run, and per segment its prediction beside the ledger at "
+                   "its last logged step");
     auto* exp = app.add_subcommand("export", "export a run's steps as CSV or JSON Lines");
     exp->add_option("RUN", run, "run id or unique name")->required();
     exp->add_option("--format", format, "csv or jsonl")
@@ -271,7 +355,10 @@ int main(int argc, char** argv) {
         }
         const std::int64_t id = resolve(reader, run, dbPath);
         if (show->parsed()) {
-            printShow(reader, id);
+            if (json)
+                std::cout << showJson(reader, id).dump(2) << "\n";
+            else
+                printShow(reader, id);
         } else if (exp->parsed()) {
             const ExportFormat f = format == "csv" ? ExportFormat::Csv : ExportFormat::Jsonl;
             const ExportTable t = ranks ? ExportTable::Ranks : ExportTable::Steps;

@@ -9,17 +9,7 @@ double CollectiveStats::busbwGbps(Collective c, int world) const {
     if (ms <= 0 || bytes <= 0 || world < 2)
         return 0;
     const double algbw = static_cast<double>(bytes) / (ms * 1e-3) / 1e9;
-    const double n = world;
-    switch (c) {
-    case Collective::AllReduce:
-        return algbw * 2.0 * (n - 1) / n;
-    case Collective::ReduceScatter:
-    case Collective::AllGather:
-        return algbw * (n - 1) / n;
-    case Collective::Broadcast:
-        return algbw;
-    }
-    return 0;
+    return algbw * (c == Collective::Broadcast ? 1.0 : ringTrafficFactor(c, world));
 }
 
 CommStats& CommStats::operator+=(const CommStats& o) {
@@ -44,6 +34,13 @@ long long CommStats::totalBytes() const {
     for (const auto& s : per)
         b += s.bytes;
     return b;
+}
+
+CommTraffic CommStats::traffic(int world) const {
+    CommTraffic t;
+    for (std::size_t i = 0; i < kCollectiveCount; ++i)
+        t.bytes[i] = per[i].trafficBytes(static_cast<Collective>(i), world);
+    return t;
 }
 
 double CommStats::busbwGbps(int world) const {

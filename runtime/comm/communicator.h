@@ -3,6 +3,8 @@
 // buffers (comm_mpi.h); NCCL comes with the CUDA backend.
 #pragma once
 
+#include "storage/comm_traffic.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -17,9 +19,6 @@ inline constexpr std::size_t commDTypeBytes(CommDType t) {
     return t == CommDType::F32 ? 4 : 2;
 }
 
-enum class Collective : int { AllReduce = 0, ReduceScatter, AllGather, Broadcast };
-inline constexpr std::size_t kCollectiveCount = 4;
-
 // Per-collective totals since the last reset. `bytes` follows nccl-tests: the
 // size of the whole buffer (count x N for reduce-scatter and all-gather).
 struct CollectiveStats {
@@ -28,6 +27,10 @@ struct CollectiveStats {
     int calls = 0;
     // Bus bandwidth in GB/s (1e9) with nccl-tests' factors; 0 when nothing ran.
     double busbwGbps(Collective c, int world) const;
+    // Bytes this rank sent under ring algorithms (storage/comm_traffic.h).
+    double trafficBytes(Collective c, int world) const {
+        return static_cast<double>(bytes) * ringTrafficFactor(c, world);
+    }
 };
 
 struct CommStats {
@@ -42,6 +45,8 @@ struct CommStats {
     CommStats& operator+=(const CommStats& o);
     double totalMs() const;
     long long totalBytes() const;
+    // Traffic per kind and in total (bytes sent by this rank under ring algorithms).
+    CommTraffic traffic(int world) const;
     // Bus bandwidth over all collectives of the interval (bus bytes / total time).
     double busbwGbps(int world) const;
 };

@@ -65,4 +65,17 @@ MemBreakdown EngineBufferPlan::bytes() const {
     return b;
 }
 
+std::int64_t stage3GatherElements(const ParamLayout& layout, int blockSlots, int accumulation) {
+    const int K = layout.unitCount() - 1; // block units 1..K, K the final layernorm
+    auto unit = [&](int u) { return layout.units[static_cast<std::size_t>(u)].padded_elems; };
+    std::int64_t all = 0;
+    for (int u = 1; u <= K; ++u)
+        all += unit(u);
+    // Kept in the block slots at the forward/backward turn, and from one micro-step's
+    // backward to the next one's forward.
+    const std::int64_t turn = blockSlots >= 2 && K >= 2 ? unit(K) + unit(K - 1) : unit(K);
+    const std::int64_t next = blockSlots >= 2 && K >= 2 ? unit(1) + unit(2) : unit(1);
+    return unit(0) + accumulation * (2 * all - turn) - (accumulation - 1) * next;
+}
+
 } // namespace zerolab

@@ -39,4 +39,17 @@ struct EngineBufferPlan {
 EngineBufferPlan planEngineBuffers(const ParamLayout& layout, int world, int stage,
                                    Precision precision, bool overlap_comm);
 
+// Elements the engine's ZeRO-3 gathers all-gather in one optimizer step of
+// `accumulation` micro-steps with `blockSlots` block slots (EngineBufferPlan's
+// gather_block_slots), following ParamGather's slot policy (engine/param_gather.h) over
+// the model's order of use (forward: units 1..K; backward: K, then K-1..1; K the final
+// layernorm):
+//  - the embedding keeps its own slot until the step's update: gathered once a step;
+//  - one block slot: the first micro-step gathers every unit forward and all but unit
+//    K backward (it is still in the slot); later micro-steps also find unit 1 there;
+//  - two block slots (prefetch): backward starts with units K and K-1 in the slots, and
+//    later micro-steps start with units 1 and 2.
+// Tests compare it with the traffic a real run measures.
+std::int64_t stage3GatherElements(const ParamLayout& layout, int blockSlots, int accumulation);
+
 } // namespace zerolab

@@ -35,23 +35,23 @@ inline constexpr std::array<DevicePreset, 4> kDevicePresets = {{
     {"h200-141", "H200 141 GB", 143771 * kMiB},
 }};
 
-inline std::optional<DeviceMemory> findDevice(std::string_view key) {
+inline std::optional<DeviceCapacity> findDevice(std::string_view key) {
     for (const auto& d : kDevicePresets)
         if (d.key == key)
-            return DeviceMemory{std::string(d.key), std::string(d.label), d.capacity_bytes,
-                                defaultGpuReserve(d.capacity_bytes)};
+            return DeviceCapacity{std::string(d.key), std::string(d.label), d.capacity_bytes,
+                                  defaultGpuReserve(d.capacity_bytes)};
     return std::nullopt;
 }
 
 // Throws PlanError for a capacity below one byte or a reserve outside [0, capacity).
-inline DeviceMemory customDevice(long long capacity_bytes, long long reserve_bytes = 0) {
+inline DeviceCapacity customDevice(long long capacity_bytes, long long reserve_bytes = 0) {
     if (capacity_bytes < 1)
         throw PlanError("device: custom capacity must be positive, got " +
                         std::to_string(capacity_bytes) + " bytes");
     if (reserve_bytes < 0 || reserve_bytes >= capacity_bytes)
         throw PlanError("device: reserve must be >= 0 and below the capacity, got " +
                         std::to_string(reserve_bytes) + " bytes");
-    return DeviceMemory{"custom", "custom", capacity_bytes, reserve_bytes};
+    return DeviceCapacity{"custom", "custom", capacity_bytes, reserve_bytes};
 }
 
 } // namespace zerolab

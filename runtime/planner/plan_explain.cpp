@@ -4,6 +4,8 @@
 #include "runtime/planner/planner_layout.h"
 #include "runtime/planner/planner_units.h"
 
+#include <cstdio>
+
 #include <sstream>
 #include <string>
 
@@ -157,9 +159,19 @@ private:
         m_out << "\nCommunication per optimizer step (A = " << m_in.grad_accumulation
               << " micro-steps): " << kPattern[m_sp.stage] << " = " << formatPsi(m_sp.comm_elements)
               << " elements = " << bytes(m_sp.comm_bytes) << "\n";
-        m_out << "  time = bytes x (N - 1) / N / bandwidth = " << bytes(m_sp.comm_bytes) << " x "
-              << (n() - 1) << " / " << n() << " / " << m_in.bandwidth_gbps
-              << " GB/s = " << m_sp.comm_seconds << " s\n";
+        m_out << "  traffic per rank (ring: each psi above x (N - 1) / N) = "
+              << bytes(m_sp.traffic.total()) << " = " << formatPsi(m_sp.traffic_elements)
+              << " elements";
+        if (m_plan.psi > 0) {
+            char v[32];
+            std::snprintf(v, sizeof v, "%.3f", m_sp.traffic_elements / double(m_plan.psi));
+            m_out << " = " << v << " psi";
+        }
+        if (m_sp.stage == 3 && m_sp.engine_buffers)
+            m_out << " (zerolab's engine gathers less than 2A psi: its slots keep the tied "
+                     "embedding for the whole step and the units at the forward/backward turn)";
+        m_out << "\n  time = traffic / bandwidth = " << bytes(m_sp.traffic.total()) << " / "
+              << m_in.bandwidth_gbps << " GB/s = " << m_sp.comm_seconds << " s\n";
     }
 
     void verdict() {

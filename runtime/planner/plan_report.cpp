@@ -54,6 +54,9 @@ nlohmann::json stageJson(const StagePlan& s) {
     nlohmann::json per_rank = nlohmann::json::object();
     for (std::size_t c = 0; c < kMemCategoryCount; ++c)
         per_rank[std::string(kMemCategoryNames[c])] = s.per_rank.bytes[c];
+    nlohmann::json traffic = nlohmann::json::object();
+    for (std::size_t c = 0; c < kCollectiveCount; ++c)
+        traffic[std::string(kCollectiveNames[c]) + "_traffic_bytes"] = s.traffic.bytes[c];
     return {
         {"stage", s.stage},
         {"per_rank", per_rank},
@@ -68,6 +71,9 @@ nlohmann::json stageJson(const StagePlan& s) {
         {"comm_elements", s.comm_elements},
         {"comm_bytes", s.comm_bytes},
         {"comm_seconds", s.comm_seconds},
+        {"traffic_bytes", s.traffic.total()},
+        {"traffic_elements", s.traffic_elements},
+        {"traffic", traffic},
         {"fits", s.fits},
         {"margin_bytes", s.margin_bytes},
     };
@@ -160,6 +166,13 @@ std::string formatTable(const Plan& p, ByteUnit unit) {
         [&](const StagePlan& s) { return formatBytes(s.comm_bytes, unit); });
     char bw[64];
     std::snprintf(bw, sizeof bw, "comm time @ %g GB/s", in.bandwidth_gbps);
+    row(out, "traffic / rank / step", p,
+        [&](const StagePlan& s) { return formatBytes(s.traffic.total(), unit); });
+    row(out, "traffic in psi", p, [&](const StagePlan& s) {
+        char v[32];
+        std::snprintf(v, sizeof v, "%.3f psi", s.traffic_elements / static_cast<double>(p.psi));
+        return std::string(v);
+    });
     row(out, bw, p, [&](const StagePlan& s) { return seconds(s.comm_seconds); });
     if (!p.stages[0].activations_known)
         out << "(activations unknown: give --micro and a model shape, or --activations-gb)\n";

@@ -2,6 +2,8 @@
 // category for stages 0-3, the communication per step, and the verdict against
 // the device (lowest stage that fits, smallest N per stage).
 #include "runtime/planner/planner.h"
+#include "runtime/model/param_layout.h"
+#include "runtime/planner/engine_buffers.h"
 #include "runtime/planner/planner_errata.h"
 #include "runtime/planner/planner_layout.h"
 
@@ -85,17 +87,29 @@ Fixed resolveFixed(const PlanInput& in) {
 // stages 1 and 2 reduce-scatter grads and all-gather params (psi + psi), stage 2
 // reduce-scattering every micro-step; stage 3 all-gathers params for forward and
 // backward and reduce-scatters grads every micro-step (3 psi).
+// Traffic per rank (storage/comm_traffic.h) follows the engine's collectives on the
+// padded flat buffer: stage 1 all-reduces instead of reduce-scattering without
+// reduce_scatter, and broadcasts instead of all-gathering without allgather_partitions.
+// At stage 3, for zerolab's own GPT-2, the engine's gather slots keep the tied
+// embedding and the units at the forward/backward turn, so fewer than 2A psi are
+// gathered (stage3GatherElements); for other models 2A psi, the ZeRO paper's count.
 void addComm(const PlanInput& in, const StateBytes& b, std::int64_t psi_padded, StagePlan& sp) {
     const double psi = static_cast<double>(psi_padded);
     const double A = in.grad_accumulation;
     double grad_elems = 0, param_elems = 0;
+    Collective gradKind = Collective::ReduceScatter;
+    const Collective paramKind =
+        in.allgather_partitions ? Collective::AllGather : Collective::Broadcast;
     switch (sp.stage) {
     case 0:
-        grad_elems = 2 * psi;
+        grad_elems = psi;
+        gradKind = Collective::AllReduce;
         break;
     case 1:
         grad_elems = psi;
         param_elems = psi;
+        if (!in.reduce_scatter)
+            gradKind = Collective::AllReduce;
         break;
     case 2:
         grad_elems = A * psi;
@@ -106,10 +120,23 @@ void addComm(const PlanInput& in, const StateBytes& b, std::int64_t psi_padded, 
         param_elems = 2 * A * psi;
         break;
     }
-    sp.comm_elements = grad_elems + param_elems;
-    sp.comm_bytes = grad_elems * b.grad + param_elems * b.param;
-    const double ring = (in.world - 1) / static_cast<double>(in.world);
-    sp.comm_seconds = sp.comm_bytes * ring / (in.bandwidth_gbps * 1e9);
+    // zerolab's own engine at stage 3: its gather slots re-use units (engine_buffers.h).
+    if (sp.stage == 3 && sp.engine_buffers) {
+        const ParamLayout layout = makeParamLayout(*in.shape, in.world);
+        const EngineBufferPlan buffers =
+            planEngineBuffers(layout, in.world, 3, in.precision, in.overlap_comm);
+        param_elems = static_cast<double>(
+            stage3GatherElements(layout, buffers.gather_block_slots, in.grad_accumulation));
+    }
+    // Elements in the ZeRO paper's count: an all-reduce moves its buffer twice.
+    const double gradFactor = gradKind == Collective::AllReduce ? 2 : 1;
+    sp.comm_elements = gradFactor * grad_elems + param_elems;
+    sp.comm_bytes = gradFactor * grad_elems * b.grad + param_elems * b.param;
+    sp.traffic[gradKind] = grad_elems * b.grad * ringTrafficFactor(gradKind, in.world);
+    sp.traffic[paramKind] = param_elems * b.param * ringTrafficFactor(paramKind, in.world);
+    sp.traffic_elements = grad_elems * ringTrafficFactor(gradKind, in.world) +
+                          param_elems * ringTrafficFactor(paramKind, in.world);
+    sp.comm_seconds = sp.traffic.total() / (in.bandwidth_gbps * 1e9);
 }
 
 StagePlan planStage(const PlanInput& in, const Fixed& f, int stage, int world) {

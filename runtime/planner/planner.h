@@ -5,6 +5,7 @@
 
 #include "runtime/config/config.h"
 #include "runtime/model/model_shape.h"
+#include "storage/comm_traffic.h"
 #include "storage/mem_category.h"
 
 #include <nlohmann/json.hpp>
@@ -36,10 +37,11 @@ enum class Convention { ZeroPaper, Chapter };
 enum class ByteUnit { GB, GiB };
 
 // A device's memory. Presets live in plan_devices.h; custom devices carry key "custom".
-// (Named DeviceMemory because config.h's Device is the cpu/cuda choice.)
+// (Named DeviceCapacity: config.h's Device is the cpu/cuda choice, kernels.h's DeviceMemory
+// the bytes a device has in use.)
 // What a rank may fill is capacity - reserve: the reserve stands for what is not the
 // ledger's (CUDA context, cuBLAS workspace, NCCL buffers, allocator fragmentation).
-struct DeviceMemory {
+struct DeviceCapacity {
     std::string key;   // "a100-40", "a100-80", "h100-80", "h200-141", "host", "custom"
     std::string label; // "A100 80 GB"
     long long capacity_bytes = 0;
@@ -78,12 +80,14 @@ struct PlanInput {
     long long reduce_bucket_elements = kDefaultBucketElements;
     long long allgather_bucket_elements = kDefaultBucketElements;
     bool overlap_comm = false;
+    bool reduce_scatter = true;       // stage 1: reduce-scatter the grads (else all-reduce)
+    bool allgather_partitions = true; // stages 1-2: all-gather the params (else broadcasts)
     int grad_accumulation = 1;
     double bandwidth_gbps = 100.0; // bus bandwidth in GB/s (1e9 bytes/s) for comm time
 
     // The A100 80 GB preset (plan_devices.h), its reserve included.
-    DeviceMemory device{"a100-80", "A100 80 GB", 81920LL * 1024 * 1024,
-                        (1024LL + 4096) * 1024 * 1024};
+    DeviceCapacity device{"a100-80", "A100 80 GB", 81920LL * 1024 * 1024,
+                          (1024LL + 4096) * 1024 * 1024};
 };
 
 // One chapter slip: what it claims next to the correct value, at this input's psi, N.
@@ -110,7 +114,13 @@ struct StagePlan {
     // Communication per optimizer step (with grad_accumulation micro-steps):
     double comm_elements = 0; // 2 psi for stages 0-2, 3 psi for stage 3 (accumulation 1)
     double comm_bytes = 0;    // at the gradient / param dtype of each collective
-    double comm_seconds = 0;  // ring traffic comm_bytes * (N-1)/N at bandwidth_gbps
+    double comm_seconds = 0;  // traffic at bandwidth_gbps
+    // Traffic per rank per optimizer step (storage/comm_traffic.h), per collective kind,
+    // in bytes; and in elements (2(N-1)/N psi for stages 0-2, 3(N-1)/N psi for stage 3,
+    // 0 at N = 1). At stage 3 on zerolab's own GPT-2 the engine's gather slots re-use
+    // units, so it is below 3 psi (engine_buffers.h, stage3GatherElements).
+    CommTraffic traffic;
+    double traffic_elements = 0;
     bool fits = false;
     long long margin_bytes = 0; // usable (capacity - reserve) - total_bytes; negative when short
 };

@@ -18,6 +18,8 @@ PlanInput planInputFromConfig(const TrainConfig& c) {
     in.allgather_bucket_elements = c.zero.allgather_bucket_size;
     in.grad_accumulation = c.batch.grad_accum;
     in.overlap_comm = c.zero.overlap_comm;
+    in.reduce_scatter = c.zero.reduce_scatter;
+    in.allgather_partitions = c.zero.allgather_partitions;
     return in;
 }
 

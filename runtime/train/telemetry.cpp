@@ -52,6 +52,8 @@ StepRecord makeStepRecord(const StepContext& ctx, const std::vector<RankMetrics>
         mean.per[c].bytes = r0.comm_bytes[c];
         s.comm_bytes += r0.comm_bytes[c];
     }
+    // Ring algorithms are symmetric: every rank sends what rank 0 sends.
+    s.traffic = mean.traffic(ctx.world);
     s.comm.allreduce_ms = mean[Collective::AllReduce].ms;
     s.comm.reduce_scatter_ms = mean[Collective::ReduceScatter].ms;
     s.comm.allgather_ms = mean[Collective::AllGather].ms;

@@ -11,6 +11,7 @@
 #include "runtime/memory/ledger.h"
 #include "runtime/model/gpt2.h"
 #include "runtime/model/llmc_model_file.h"
+#include "runtime/planner/planner.h"
 #include "runtime/train/rank_watch.h"
 #include "runtime/train/telemetry.h"
 #include "storage/default_path.h"
@@ -235,7 +236,20 @@ void Trainer::openRun() {
         seg.grad_accum = m_accum;
         seg.micro_batch = m_micro;
         seg.reason = m_resumed ? "resume" : "start";
+        seg.config_json = info.config_json;
+        // The segment's own prediction (the one the GUI draws as its outline), from the
+        // same function as every other forecast.
+        std::string unplanned;
+        try {
+            const StagePlan predicted = predictRun(m_config);
+            seg.predicted = predicted.per_rank;
+            seg.predicted_traffic_bytes = predicted.traffic.total();
+        } catch (const PlanError& e) {
+            unplanned = e.what();
+        }
         m_rep.writer().beginSegment(seg);
+        if (!unplanned.empty())
+            m_rep.event(EventLevel::Warn, -1, "no prediction for this segment: " + unplanned);
         m_rep.line(runLine(m_runId, info, resolved));
         m_rep.event(EventLevel::Info, -1,
                     "run " + std::to_string(m_runId) + " '" + info.name +

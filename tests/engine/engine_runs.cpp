@@ -131,11 +131,13 @@ double designModelStates(int stage, double psi, int n) {
 }
 
 // The planner's forecast for zerolab's own GPT-2 is what each rank's ledger holds:
-// every category, byte for byte.
+// every category, byte for byte; and its traffic per rank per step is what the last
+// step's collectives sent (all kinds and in total; 0 at N = 1).
 void expectLedgerEqualsPlanner(const RunOutput& got, int n) {
     const ConfigResult cfg = loadConfigFile(got.config_path, n);
     ASSERT_TRUE(cfg.ok());
-    const MemBreakdown want = predictRun(*cfg.config).per_rank;
+    const StagePlan predicted = predictRun(*cfg.config);
+    const MemBreakdown want = predicted.per_rank;
     for (const auto& r : got.ranks)
         for (std::size_t c = 0; c < kMemCategoryCount; ++c) {
             const std::string name(kMemCategoryNames[c]);
@@ -143,6 +145,17 @@ void expectLedgerEqualsPlanner(const RunOutput& got, int n) {
                 << name << ", rank " << r["rank"] << ", stage " << cfg.config->zero.stage << ", n "
                 << n;
         }
+    const std::string where = "stage " + std::to_string(cfg.config->zero.stage) + ", n " +
+                              std::to_string(n) + ", " + got.config_path;
+    ASSERT_TRUE(got.comm.contains("traffic_bytes")) << got.comm.dump();
+    EXPECT_DOUBLE_EQ(got.comm["traffic_bytes"].get<double>(), predicted.traffic.total()) << where;
+    for (std::size_t c = 0; c < kCollectiveCount; ++c) {
+        const std::string key = std::string(kCollectiveNames[c]) + "_traffic_bytes";
+        EXPECT_DOUBLE_EQ(got.comm[key].get<double>(), predicted.traffic.bytes[c])
+            << key << ", " << where;
+    }
+    if (n == 1)
+        EXPECT_EQ(got.comm["traffic_bytes"].get<double>(), 0.0) << where;
 }
 
 } // namespace zerolab::test

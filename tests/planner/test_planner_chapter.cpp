@@ -55,7 +55,7 @@ TEST(PlannerChapter, SixPointSevenBillionOnEightA100InItsConvention) {
     EXPECT_FALSE(a100.verdict.fits);
     EXPECT_NEAR(double(-a100.verdict.margin_bytes), 5.17e9, 0.01e9);
     // The default PlanInput device is the preset, reserve included.
-    const DeviceMemory preset = *findDevice("a100-80");
+    const DeviceCapacity preset = *findDevice("a100-80");
     EXPECT_EQ(PlanInput{}.device.capacity_bytes, preset.capacity_bytes);
     EXPECT_EQ(PlanInput{}.device.reserve_bytes, preset.reserve_bytes);
 }

@@ -58,15 +58,15 @@ QGroupBox* group(const QString& title, QFormLayout*& form) {
 }
 
 // The value of a JSON number/bool/string at `path`, when it has that type.
-std::optional<double> numberAt(const nlohmann::json& doc, const QString& path) {
+std::optional<double> numberAt(const OrderedJson& doc, const QString& path) {
     const auto* v = jsonAt(doc, path);
     return v && v->is_number() ? std::optional<double>(v->get<double>()) : std::nullopt;
 }
-std::optional<bool> boolAt(const nlohmann::json& doc, const QString& path) {
+std::optional<bool> boolAt(const OrderedJson& doc, const QString& path) {
     const auto* v = jsonAt(doc, path);
     return v && v->is_boolean() ? std::optional<bool>(v->get<bool>()) : std::nullopt;
 }
-std::optional<QString> stringAt(const nlohmann::json& doc, const QString& path) {
+std::optional<QString> stringAt(const OrderedJson& doc, const QString& path) {
     const auto* v = jsonAt(doc, path);
     return v && v->is_string()
                ? std::optional<QString>(QString::fromStdString(v->get<std::string>()))
@@ -213,6 +213,7 @@ QWidget* ConfigForm::buildBatchGroup() {
 QWidget* ConfigForm::buildOptimizerGroup() {
     QFormLayout* form = nullptr;
     auto* box = group(tr("Optimizer and schedule"), form);
+    m_optimizerForm = form;
     m_optimizer = new QComboBox;
     m_optimizer->addItems({QStringLiteral("AdamW"), QStringLiteral("Adam")});
     m_lr = new QDoubleSpinBox;
@@ -380,10 +381,11 @@ void ConfigForm::updateDerived() {
                      m_context->value(), m_vocab->value(), padVocab(m_vocab->value())};
     const double psi = double(paramCount(shape));
     m_paramCount->setText(tr("%1  (%2 parameters)").arg(formatCount(psi)).arg(qint64(psi)));
-    m_warmup->setEnabled(m_scheduler->currentIndex() != 0);
+    // warmup_num_steps belongs to every scheduler type and to no schedule at all.
+    m_optimizerForm->setRowVisible(m_warmup, m_scheduler->currentIndex() != 0);
 }
 
-void ConfigForm::showConfig(const nlohmann::json& doc, const std::optional<TrainConfig>& resolved) {
+void ConfigForm::showConfig(const OrderedJson& doc, const std::optional<TrainConfig>& resolved) {
     m_showing = true;
     if (resolved) {
         const TrainConfig& c = *resolved;
@@ -469,8 +471,7 @@ void ConfigForm::showConfig(const nlohmann::json& doc, const std::optional<Train
     m_showing = false;
 }
 
-void ConfigForm::applyEdit(nlohmann::json& doc, const QString& path) const {
-    using nlohmann::json;
+void ConfigForm::applyEdit(OrderedJson& doc, const QString& path) const {
     const auto keepBatchConsistent = [&] {
         if (const auto* tbs = jsonAt(doc, QStringLiteral("train_batch_size"));
             tbs && tbs->is_number())

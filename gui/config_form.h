@@ -7,7 +7,7 @@
 
 #include "runtime/config/config.h"
 
-#include <nlohmann/json.hpp>
+#include "gui/json_path.h"
 
 #include <QWidget>
 
@@ -17,6 +17,7 @@ class QButtonGroup;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -39,10 +40,10 @@ public:
 
     // Shows a document: the resolved config when there is one (every default
     // visible), else whatever the raw JSON holds. Emits nothing.
-    void showConfig(const nlohmann::json& doc, const std::optional<TrainConfig>& resolved);
+    void showConfig(const OrderedJson& doc, const std::optional<TrainConfig>& resolved);
     // Writes the form's value for `path` into doc; the batch triple is kept
     // consistent (train_batch_size follows micro-batch x accumulation x N when present).
-    void applyEdit(nlohmann::json& doc, const QString& path) const;
+    void applyEdit(OrderedJson& doc, const QString& path) const;
 
     int world() const;
     void setWorld(int n);
@@ -83,6 +84,7 @@ private:
     QDoubleSpinBox* m_clip;
     QComboBox* m_scheduler;
     QSpinBox* m_warmup;
+    QFormLayout* m_optimizerForm = nullptr; // hides the schedule rows that do not apply
     QCheckBox* m_overlap;
     QCheckBox* m_allgatherPartitions;
     QCheckBox* m_reduceScatter;

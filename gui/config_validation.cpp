@@ -43,15 +43,16 @@ ConfigValidation validateConfigText(const QString& text, std::optional<int> worl
     ConfigValidation out;
     const QByteArray utf8 = text.toUtf8();
     try {
-        out.doc = nlohmann::json::parse(utf8.constData(), utf8.constData() + utf8.size());
-    } catch (const nlohmann::json::parse_error& e) {
+        out.doc = OrderedJson::parse(utf8.constData(), utf8.constData() + utf8.size());
+    } catch (const OrderedJson::parse_error& e) {
         const int line = lineOfOffset(utf8, qsizetype(e.byte) - 1);
         QString what = QString::fromStdString(e.what());
         what.remove(QRegularExpression(QStringLiteral("^\\[json.exception[^\\]]*\\]\\s*")));
         out.diagnostics.push_back({true, {}, QStringLiteral("JSON syntax: ") + what, line});
         return out;
     }
-    ConfigResult result = parseConfig(*out.doc, world, "editor");
+    // The runtime's validator takes nlohmann::json; key order does not matter to it.
+    ConfigResult result = parseConfig(nlohmann::json(*out.doc), world, "editor");
     for (const auto& d : result.diagnostics) {
         const QString path = QString::fromStdString(d.path);
         out.diagnostics.push_back({d.severity == Severity::Error, path,

@@ -7,7 +7,7 @@
 #include "runtime/planner/planner.h"
 #include "storage/records.h"
 
-#include <nlohmann/json.hpp>
+#include "gui/json_path.h"
 
 #include <QString>
 #include <QVector>
@@ -24,7 +24,7 @@ struct EditorDiagnostic {
 };
 
 struct ConfigValidation {
-    std::optional<nlohmann::json> doc;     // set when the text is valid JSON
+    std::optional<OrderedJson> doc;        // set when the text is valid JSON, keys as written
     std::optional<TrainConfig> config;     // set when the config has no error
     QVector<EditorDiagnostic> diagnostics; // syntax error, or every config finding
     int errorCount() const;

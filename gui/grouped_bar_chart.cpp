@@ -1,4 +1,4 @@
-// Grouped bars with QCPBarsGroup; the legend sits inside the plot, top right.
+// Grouped bars with QCPBarsGroup; the legend sits above the plot, never over a bar.
 #include "gui/grouped_bar_chart.h"
 
 #include "gui/style.h"
@@ -18,7 +18,7 @@ GroupedBarChart::GroupedBarChart(QWidget* parent) : QWidget(parent), m_plot(new 
     stylePlot(m_plot);
     m_plot->setMinimumHeight(150);
     m_plot->setMouseTracking(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    placeLegendAbove(m_plot);
     connect(m_plot, &QCustomPlot::mouseMove, this, &GroupedBarChart::showTooltip);
 }
 

@@ -4,9 +4,11 @@
 #include "gui/learn_view.h"
 
 #include "gui/forecast_panel.h"
+#include "gui/memory_bar_chart.h"
 #include "gui/style.h"
 #include "gui/units.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -177,16 +179,22 @@ QWidget* LearnView::buildControls() {
     m_activations->setSpecialValueText(tr("not counted"));
     m_activations->setToolTip(tr("Activation memory per GPU, e.g. the chapter's 10 GB with "
                                  "checkpointing; 0 leaves activations out."));
+    m_logScale = new QCheckBox(tr("Logarithmic memory axis"));
+    m_logScale->setToolTip(tr("Bars that differ by orders of magnitude (stage 0 and stage 3 at "
+                              "175B on 64 GPUs) all stay visible; segment heights within a bar "
+                              "are then not to scale."));
     form->addRow(tr("Parameters"), m_params);
     form->addRow(QString(), presets);
     form->addRow(tr("GPUs N"), worldRow);
     form->addRow(tr("Precision"), m_precision);
     form->addRow(tr("Convention"), m_convention);
     form->addRow(tr("Activations"), m_activations);
+    form->addRow(QString(), m_logScale);
     connect(m_params, &QDoubleSpinBox::valueChanged, this, &LearnView::update);
     connect(m_precision, &QComboBox::currentIndexChanged, this, &LearnView::update);
     connect(m_convention, &QComboBox::currentIndexChanged, this, &LearnView::update);
     connect(m_activations, &QDoubleSpinBox::valueChanged, this, &LearnView::update);
+    connect(m_logScale, &QCheckBox::toggled, m_forecast->chart(), &MemoryBarChart::setLogScale);
     return box;
 }
 
@@ -263,6 +271,10 @@ QString LearnView::explainText() const {
 
 int LearnView::erratumRows() const {
     return m_errata->rowCount();
+}
+
+void LearnView::setLogScale(bool on) {
+    m_logScale->setChecked(on);
 }
 
 void LearnView::update() {

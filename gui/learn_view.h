@@ -8,6 +8,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -34,6 +35,8 @@ public:
     ForecastPanel* forecast() const { return m_forecast; }
     QString explainText() const;
     int erratumRows() const;
+    // The bars' logarithmic value axis (stage 3 at 175B is a sliver on a linear one).
+    void setLogScale(bool on);
 
 private:
     QWidget* buildControls();
@@ -46,6 +49,7 @@ private:
     QComboBox* m_precision;
     QComboBox* m_convention;
     QDoubleSpinBox* m_activations;
+    QCheckBox* m_logScale;
     int m_stage = 1;
     ForecastPanel* m_forecast;
     QPlainTextEdit* m_explain;

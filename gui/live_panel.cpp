@@ -118,28 +118,38 @@ LivePanel::LivePanel(LiveController* controller, QWidget* parent)
     onState(m_controller->state());
 }
 
+void LivePanel::setShownRun(qint64 runId) {
+    m_shownRun = runId;
+    onState(m_controller->state());
+}
+
 QString LivePanel::bannerText() const {
     return m_bannerRow->isHidden() ? QString() : m_banner->text();
 }
 
 void LivePanel::onState(LiveController::State s) {
     const StateLook look = lookOf(s);
-    m_state->setText(tr(look.text));
+    // Before rank 0 names its run, the job being launched is the one to control.
+    const bool shown = m_controller->runId() < 0 || m_controller->runId() == m_shownRun;
+    m_state->setText(shown ? tr(look.text)
+                           : tr("%1: run #%2").arg(tr(look.text)).arg(m_controller->runId()));
     m_state->setStyleSheet(QStringLiteral("color:white; background:%1; border-radius:9px; "
                                           "padding:2px 10px; font-weight:600;")
                                .arg(QLatin1String(look.colour)));
-    const bool live = s == LiveController::State::Running || s == LiveController::State::Starting;
+    const bool live =
+        shown && (s == LiveController::State::Running || s == LiveController::State::Starting);
     const bool own = m_controller->ownsProcess();
     for (QWidget* w : {static_cast<QWidget*>(m_pause), static_cast<QWidget*>(m_resume),
                        static_cast<QWidget*>(m_checkpoint), static_cast<QWidget*>(m_lr),
                        static_cast<QWidget*>(m_setLr)})
         w->setEnabled(live && m_controller->runId() >= 0);
-    m_stop->setEnabled(live || s == LiveController::State::Restarting);
-    m_kill->setEnabled(m_controller->isLive());
+    m_stop->setEnabled(live || (shown && s == LiveController::State::Restarting));
+    m_kill->setEnabled(shown && m_controller->isLive());
     m_restart->setEnabled(live && own && m_controller->config().has_value());
     if (live && m_controller->config())
         m_lr->setValue(m_controller->config()->optimizer.lr);
-    setVisible(s != LiveController::State::Idle);
+    // An ended run's strip belongs to that run only; a live one stays in sight.
+    setVisible(s != LiveController::State::Idle && (shown || m_controller->isLive()));
     updateRanks();
 }
 

@@ -20,7 +20,11 @@ class LivePanel : public QWidget {
 public:
     LivePanel(LiveController* controller, QWidget* parent = nullptr);
 
+    // The run the Run tab shows: the controls act on the live run only while it is
+    // the one on screen, so a reviewed past run never offers Stop or Kill.
+    void setShownRun(qint64 runId);
     QPushButton* stopButton() const { return m_stop; }
+    QPushButton* killButton() const { return m_kill; }
     QPushButton* resumeCheckpointButton() const { return m_resumeCheckpoint; }
     QString bannerText() const;
 
@@ -44,6 +48,7 @@ private:
     QPushButton* m_setLr;
     QPushButton* m_restart;
     QPushButton* m_resumeCheckpoint;
+    qint64 m_shownRun = -1;
     int m_deadRank = -1;
     QString m_deadWhy;
 };

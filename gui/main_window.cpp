@@ -12,6 +12,7 @@
 #include "gui/setup_view.h"
 #include "gui/store_client.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -22,6 +23,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QSysInfo>
@@ -41,6 +43,10 @@ constexpr int kLivePollMs = 200;
 constexpr int kIdlePollMs = 1000;
 constexpr int kLostCheckMs = 15000;
 constexpr double kLostAfterS = 20;
+// The share of the screen a first start takes, and the Console's height when a run
+// opens it: enough for a dozen log lines without pushing the Run tab's plots down.
+constexpr double kScreenShare = 0.85;
+constexpr int kConsoleHeight = 170;
 
 QString formatEta(double s) {
     if (s < 0 || std::isnan(s))
@@ -80,7 +86,6 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     m_dock->setWidget(m_runs);
     m_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable |
                         QDockWidget::DockWidgetFloatable);
-    m_runs->setMinimumWidth(220);
     addDockWidget(Qt::LeftDockWidgetArea, m_dock);
     resizeDocks({m_dock}, {350}, Qt::Horizontal);
 
@@ -88,6 +93,11 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     m_consoleDock->setWidget(m_console);
     addDockWidget(Qt::BottomDockWidgetArea, m_consoleDock);
     m_consoleDock->hide();
+    // The user's word on the Console outlives the next run: closing it (its title-bar
+    // button or the View menu) keeps it closed until the View menu shows it again.
+    m_consoleDock->installEventFilter(this);
+    connect(m_consoleDock->toggleViewAction(), &QAction::triggered, this,
+            [this](bool shown) { setConsoleDismissed(!shown); });
 
     m_storeLabel->setObjectName(QStringLiteral("muted"));
     statusBar()->addPermanentWidget(m_progressLabel);
@@ -110,12 +120,43 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     connect(m_store, &StoreClient::changed, m_store, &StoreClient::listRuns);
     connect(m_store, &StoreClient::runsListed, this, [this](const QVector<RunSummary>& runs) {
         m_runsLabel->setText(tr("%n run(s)", nullptr, int(runs.size())));
+        // An attached run can end without a new chunk (marked lost by this window).
+        if (m_live->isLive() && !m_live->ownsProcess())
+            for (const RunSummary& r : runs)
+                if (r.id == m_live->runId() && r.status != RunStatus::Running)
+                    m_live->attachedRunEnded(r.status);
     });
     connect(m_setup, &SetupView::statusMessage, this, &MainWindow::showStatus);
     connect(m_run, &RunView::statusMessage, this, &MainWindow::showStatus);
+    // Whatever opened it, the run on the Run tab is the one selected in the runs list
+    // (a selection of several, made for Compare, is left alone when it holds it).
+    connect(m_run, &RunView::loaded, this, [this](qint64 id) {
+        m_livePanel->setShownRun(id);
+        if (!m_runs->selectedRunIds().contains(id))
+            m_runs->selectRun(id);
+    });
     connectLive();
+    resize(defaultSize(screen()->availableGeometry().size(), minimumSizeHint()));
     if (m_persist)
         restoreSettings();
+}
+
+QSize MainWindow::defaultSize(const QSize& available, const QSize& contentMinimum) {
+    const QSize share(int(available.width() * kScreenShare),
+                      int(available.height() * kScreenShare));
+    return share.expandedTo(kMinimumSize).expandedTo(contentMinimum).boundedTo(available);
+}
+
+void MainWindow::setConsoleDismissed(bool dismissed) {
+    m_consoleDismissed = dismissed;
+    if (m_persist)
+        QSettings().setValue(QStringLiteral("console/dismissed"), dismissed);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_consoleDock && event->type() == QEvent::Close)
+        setConsoleDismissed(true);
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::connectLive() {
@@ -199,7 +240,10 @@ bool MainWindow::startRun(QString* error) {
     m_console->clear();
     if (!m_live->start(*v.config, error))
         return false;
-    m_consoleDock->show();
+    if (!m_consoleDismissed && m_consoleDock->isHidden()) {
+        m_consoleDock->show();
+        resizeDocks({m_consoleDock}, {kConsoleHeight}, Qt::Vertical);
+    }
     setTab(Tab::Run);
     return true;
 }
@@ -333,6 +377,7 @@ void MainWindow::restoreSettings() {
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     m_tabs->setCurrentIndex(s.value(QStringLiteral("window/tab"), 0).toInt());
+    m_consoleDismissed = s.value(QStringLiteral("console/dismissed"), false).toBool();
 }
 
 void MainWindow::saveSettings() {

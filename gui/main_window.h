@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QSize>
 
 #include <optional>
 
@@ -57,12 +58,21 @@ public:
     // The last store path and config from QSettings (empty when none).
     static QString savedStorePath();
     static QString savedConfigPath();
+    // The smallest window that shows every tab without clipping its plots' axes.
+    static constexpr QSize kMinimumSize{1100, 700};
+    // The size a window without saved geometry opens at: most of the screen's
+    // available area, never below kMinimumSize or the content's minimum unless the
+    // screen is smaller, never beyond the screen.
+    static QSize defaultSize(const QSize& available, const QSize& contentMinimum);
+    // True once the user closed the Console; a new run then leaves it closed.
+    bool consoleDismissed() const { return m_consoleDismissed; }
 
 private slots:
     void showStatus(const QString& text);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void buildMenus();
@@ -70,6 +80,7 @@ private:
     void saveSettings();
     void connectLive();
     void showProgress();
+    void setConsoleDismissed(bool dismissed);
 
     // Asks what to do with a live run when the window closes; false: cancel.
     bool confirmClose();
@@ -90,6 +101,7 @@ private:
     QLabel* m_progressLabel;
     QLabel* m_storeLabel;
     QLabel* m_runsLabel;
+    bool m_consoleDismissed = false;
 };
 
 } // namespace zerolab

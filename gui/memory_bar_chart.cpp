@@ -16,11 +16,21 @@
 
 namespace zerolab {
 
-MemoryBarChart::MemoryBarChart(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot(this)) {
+MemoryBarChart::MemoryBarChart(QWidget* parent)
+    : QWidget(parent), m_plot(new QCustomPlot(this)), m_caption(nullptr) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     stylePlot(m_plot);
+    QFont captionFont = m_plot->font();
+    captionFont.setPointSizeF(8.5);
+    m_caption = new QCPTextElement(m_plot, QString(), captionFont);
+    m_caption->setTextColor(kErrorColor);
+    m_caption->setTextFlags(Qt::AlignRight | Qt::AlignVCenter);
+    m_caption->setMargins(QMargins(0, 4, 8, 0));
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_caption);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->setMinimumHeight(180);
     m_plot->setMouseTracking(true);
     QCPBars* below = nullptr;
@@ -63,6 +73,18 @@ void MemoryBarChart::setCapacity(std::optional<double> bytes, const QString& lab
     rebuild();
 }
 
+void MemoryBarChart::setLogScale(bool on) {
+    m_log = on;
+    m_plot->yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    m_plot->yAxis->setTicker(on ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                                : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    rebuild();
+}
+
+QString MemoryBarChart::capacityCaption() const {
+    return m_caption->visible() ? m_caption->text() : QString();
+}
+
 double MemoryBarChart::segmentBytes(int group, MemCategory c) const {
     if (group < 0 || group >= m_groups.size())
         return 0;
@@ -85,12 +107,21 @@ void MemoryBarChart::rebuild() {
         if (g.predictedBytes)
             maxBytes = std::max(maxBytes, *g.predictedBytes);
     }
-    // A capacity far above every bar (a CPU host's RAM) would flatten the bars: it
-    // is then written at the top of the plot instead of drawn to scale.
-    const bool capacityOnScale = m_capacity && (maxBytes <= 0 || *m_capacity <= 4 * maxBytes);
+    // A capacity far above every bar (a CPU host's RAM) would flatten linear bars: it
+    // is then only named above the plot. A log axis has room for it.
+    const bool capacityOnScale =
+        m_capacity && (m_log || maxBytes <= 0 || *m_capacity <= 4 * maxBytes);
     if (capacityOnScale)
         maxBytes = std::max(maxBytes, *m_capacity);
     const DisplayUnit unit = byteUnitFor(maxBytes);
+    // The log axis starts a decade below the smallest total (or capacity) so every
+    // bar rises visibly from the bottom.
+    double minBytes = maxBytes;
+    for (const auto& g : m_groups)
+        if (g.bytes.total() > 0)
+            minBytes = std::min(minBytes, double(g.bytes.total()));
+    if (capacityOnScale)
+        minBytes = std::min(minBytes, *m_capacity);
 
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (int g = 0; g < m_groups.size(); ++g)
@@ -139,6 +170,8 @@ void MemoryBarChart::rebuild() {
         text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         text->setPadding(QMargins(0, 0, 0, 3));
         text->setText(formatBytes(double(m_groups[g].bytes.total())));
+        // On white, so the capacity line or an outline passing behind stays legible.
+        text->setBrush(QColor(255, 255, 255, 230));
         QFont f = labelFont;
         f.setBold(g == m_highlighted);
         text->setFont(f);
@@ -146,37 +179,29 @@ void MemoryBarChart::rebuild() {
         text->setSelectable(false);
     }
 
-    if (m_capacity && !capacityOnScale) {
-        auto* label = new QCPItemText(m_plot);
-        label->position->setType(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(0.99, 0.0);
-        label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-        label->setText(
-            tr("%1  (above the scale)")
-                .arg(m_capacityLabel.isEmpty() ? formatBytes(*m_capacity) : m_capacityLabel));
-        label->setColor(kOkColor);
-        label->setFont(labelFont);
-        label->setSelectable(false);
-    }
+    const QString capacityName =
+        m_capacity ? (m_capacityLabel.isEmpty() ? formatBytes(*m_capacity) : m_capacityLabel)
+                   : QString();
+    m_caption->setVisible(m_capacity.has_value());
+    m_caption->setTextColor(capacityOnScale ? kErrorColor : kOkColor);
+    m_caption->setText(capacityOnScale ? tr("- - -  %1").arg(capacityName)
+                                       : tr("%1  (above the scale)").arg(capacityName));
     if (m_capacity && capacityOnScale) {
         const double y = *m_capacity / unit.divisor;
         auto* line = new QCPItemStraightLine(m_plot);
         line->point1->setCoords(0, y);
         line->point2->setCoords(1, y);
-        line->setPen(QPen(kErrorColor, 1.5, Qt::DashDotLine));
+        line->setPen(QPen(kErrorColor, 1.5, Qt::DashLine));
         line->setSelectable(false);
-        auto* label = new QCPItemText(m_plot);
-        label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-        label->position->setTypeY(QCPItemPosition::ptPlotCoords);
-        label->position->setCoords(0.99, y);
-        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-        label->setText(m_capacityLabel.isEmpty() ? QStringLiteral("capacity") : m_capacityLabel);
-        label->setColor(kErrorColor);
-        label->setFont(labelFont);
-        label->setPadding(QMargins(0, 0, 0, 2));
-        label->setSelectable(false);
     }
-    m_plot->yAxis->setRange(0, maxBytes > 0 ? maxBytes / unit.divisor * 1.15 : 1.0);
+    if (m_log && maxBytes > 0) {
+        const double lo = std::pow(10.0, std::floor(std::log10(minBytes / unit.divisor)) - 1);
+        const double hi = maxBytes / unit.divisor;
+        // Headroom for the total above the tallest bar: a fifth of the decades shown.
+        m_plot->yAxis->setRange(lo, hi * std::pow(hi / lo, 0.2));
+    } else {
+        m_plot->yAxis->setRange(0, maxBytes > 0 ? maxBytes / unit.divisor * 1.15 : 1.0);
+    }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -1,6 +1,8 @@
 // A stacked-bar chart of per-rank memory by ledger category: one bar per group
 // (a ZeRO stage, a rank or a run), an optional device-capacity line, a dashed
-// outline of a predicted total per bar, and one highlighted group.
+// outline of a predicted total per bar, and one highlighted group. The capacity's
+// name sits above the plot and the totals on white over the bars, so no label
+// covers another; a log axis keeps a tiny bar (stage 3 at 175B) in sight.
 #pragma once
 
 #include "storage/mem_category.h"
@@ -13,6 +15,7 @@
 
 class QCustomPlot;
 class QCPBars;
+class QCPTextElement;
 
 namespace zerolab {
 
@@ -35,6 +38,11 @@ public:
     int highlighted() const { return m_highlighted; }
     // A horizontal line at `bytes` labelled e.g. "A100 80 GB"; nullopt hides it.
     void setCapacity(std::optional<double> bytes, const QString& label = {});
+    // A logarithmic value axis: bars orders of magnitude apart stay readable.
+    void setLogScale(bool on);
+    bool logScale() const { return m_log; }
+    // The capacity caption above the plot (empty without a capacity), for tests.
+    QString capacityCaption() const;
     void setValueAxisTitle(const QString& title) {
         m_axisTitle = title;
         rebuild();
@@ -53,11 +61,13 @@ private:
     int groupAt(double pixelX) const;
 
     QCustomPlot* m_plot;
-    QVector<QCPBars*> m_bars; // one per MemCategory, stacked
+    QCPTextElement* m_caption; // the capacity, in a row above the axis rect
+    QVector<QCPBars*> m_bars;  // one per MemCategory, stacked
     QVector<MemoryBarGroup> m_groups;
     int m_highlighted = -1;
     std::optional<double> m_capacity;
     QString m_capacityLabel;
+    bool m_log = false;
     QString m_axisTitle = QStringLiteral("Memory per rank");
 };
 

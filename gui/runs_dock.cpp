@@ -22,13 +22,17 @@ RunsDock::RunsDock(StoreClient* store, QWidget* parent)
       m_proxy(new RunsFilterProxy(this)), m_filter(new QLineEdit), m_stack(new QStackedWidget),
       m_table(new QTableView), m_empty(new QLabel), m_details(new QWidget),
       m_detailTitle(new QLabel), m_tags(new QLineEdit), m_notes(new QPlainTextEdit),
-      m_compare(new QPushButton(tr("Compare selected"))) {
+      m_compare(new QPushButton(tr("Compare"))) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
     layout->setSpacing(6);
     m_filter->setPlaceholderText(tr("Filter: name, tag, status, notes…"));
     m_filter->setClearButtonEnabled(true);
-    layout->addWidget(m_filter);
+    // Compare acts on the list's selection, so it sits with the list, not the details.
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_filter, 1);
+    top->addWidget(m_compare);
+    layout->addLayout(top);
 
     m_proxy->setSourceModel(m_model);
     m_table->setModel(m_proxy);
@@ -74,12 +78,16 @@ RunsDock::RunsDock(StoreClient* store, QWidget* parent)
     m_notes->setMaximumHeight(70);
     details->addWidget(m_notes);
     auto* buttons = new QHBoxLayout;
+    // Short labels so the rows fit a narrow dock; tooltips say the rest.
     auto* save = new QPushButton(tr("Save"));
+    save->setToolTip(tr("Save the tags and notes of this run"));
     auto* remove = new QPushButton(tr("Delete…"));
+    remove->setToolTip(tr("Delete this run from the store (asks first)"));
+    m_compare->setToolTip(tr("Open the selected runs (two or more) in the Compare tab"));
+    m_compare->setEnabled(false);
     buttons->addWidget(save);
     buttons->addWidget(remove);
     buttons->addStretch(1);
-    buttons->addWidget(m_compare);
     details->addLayout(buttons);
     layout->addWidget(m_details);
     m_details->setEnabled(false);
@@ -97,11 +105,10 @@ RunsDock::RunsDock(StoreClient* store, QWidget* parent)
     connect(m_compare, &QPushButton::clicked, this,
             [this] { emit compareRequested(selectedRunIds()); });
     connect(store, &StoreClient::runsListed, this, [this](const QVector<RunSummary>& runs) {
-        const qint64 keep = m_selected;
         m_model->setRuns(runs);
         m_stack->setCurrentWidget(runs.isEmpty() ? static_cast<QWidget*>(m_empty) : m_table);
-        if (keep >= 0)
-            selectRun(keep);
+        if (m_wanted >= 0)
+            selectRun(m_wanted);
     });
     m_stack->setCurrentWidget(m_empty);
 }
@@ -113,6 +120,7 @@ void RunsDock::setFilterText(const QString& text) {
 }
 
 void RunsDock::selectRun(qint64 runId) {
+    m_wanted = runId;
     const int row = m_model->rowOf(runId);
     if (row < 0)
         return;
@@ -123,7 +131,7 @@ void RunsDock::selectRun(qint64 runId) {
     m_table->selectionModel()->select(index, QItemSelectionModel::ClearAndSelect |
                                                  QItemSelectionModel::Rows);
     m_table->scrollTo(index);
-    onSelection();
+    showSelection();
 }
 
 QList<qint64> RunsDock::selectedRunIds() const {
@@ -134,6 +142,17 @@ QList<qint64> RunsDock::selectedRunIds() const {
 }
 
 void RunsDock::onSelection() {
+    const qint64 before = m_selected;
+    showSelection();
+    const QList<qint64> ids = selectedRunIds();
+    if (ids.size() != 1)
+        return;
+    m_wanted = ids.front();
+    if (m_selected != before)
+        emit runActivated(m_selected);
+}
+
+void RunsDock::showSelection() {
     const QList<qint64> ids = selectedRunIds();
     m_compare->setEnabled(ids.size() >= 2);
     m_details->setEnabled(ids.size() == 1);
@@ -156,7 +175,6 @@ void RunsDock::onSelection() {
             tags << QString::fromStdString(t);
         m_tags->setText(tags.join(QStringLiteral(", ")));
         m_notes->setPlainText(QString::fromStdString(r->notes));
-        emit runActivated(r->id);
     }
 }
 
@@ -192,6 +210,8 @@ void RunsDock::deleteRunNow(qint64 runId) {
     m_store->deleteRun(runId);
     if (runId == m_selected)
         m_selected = -1;
+    if (runId == m_wanted)
+        m_wanted = -1;
     m_store->listRuns();
 }
 

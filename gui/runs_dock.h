@@ -29,6 +29,8 @@ public:
     RunsFilterProxy* proxy() const { return m_proxy; }
     QTableView* table() const { return m_table; }
     void setFilterText(const QString& text);
+    // Selects the run without emitting runActivated (the caller already shows it). A
+    // run not listed yet (just launched) is selected when the list next has it.
     void selectRun(qint64 runId);
     QList<qint64> selectedRunIds() const;
     // Deletes without asking (the confirmation dialog calls this).
@@ -39,7 +41,10 @@ signals:
     void compareRequested(const QList<qint64>& runIds);
 
 private:
+    // The user changed the selection: show it and open a single run.
     void onSelection();
+    // Details, tags, notes and the Compare button for the current selection.
+    void showSelection();
     void saveDetails();
     void confirmDelete();
 
@@ -55,7 +60,8 @@ private:
     QLineEdit* m_tags;
     QPlainTextEdit* m_notes;
     QPushButton* m_compare;
-    qint64 m_selected = -1;
+    qint64 m_selected = -1; // the run whose details are shown
+    qint64 m_wanted = -1;   // the run to select, listed or not yet
 };
 
 } // namespace zerolab

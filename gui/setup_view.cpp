@@ -212,7 +212,7 @@ void SetupView::saveAsDialog() {
 
 // A DeepSpeed file with all three batch numbers decides N; show that N in the form
 // so the validator checks the file as it was written.
-void SetupView::adoptImpliedWorld(const nlohmann::json& doc) {
+void SetupView::adoptImpliedWorld(const OrderedJson& doc) {
     const auto get = [&](const char* key) -> long long {
         const auto it = doc.find(key);
         return it != doc.end() && it->is_number_integer() ? it->get<long long>() : 0;
@@ -225,12 +225,18 @@ void SetupView::adoptImpliedWorld(const nlohmann::json& doc) {
 }
 
 void SetupView::onFormEdited(const QString& path) {
+    // Typing not yet validated: the patch must start from the text as it is now.
+    if (m_debounce.isActive()) {
+        m_debounce.stop();
+        applyValidation(false);
+    }
     if (!m_validation.doc)
         return; // the text does not parse: the user is fixing it by hand
+    const OrderedJson before = m_doc;
     m_form->applyEdit(m_doc, path);
     m_settingText = true;
     const int scroll = m_editor->verticalScrollBar()->value();
-    m_editor->setPlainText(QString::fromStdString(m_doc.dump(2)) + QLatin1Char('\n'));
+    m_editor->setPlainText(patchJsonText(m_editor->toPlainText(), before, m_doc));
     m_editor->verticalScrollBar()->setValue(scroll);
     m_settingText = false;
     m_debounce.stop();

@@ -1,11 +1,10 @@
 // The Setup tab: the config form, the JSON editor and the live forecast, kept in
 // sync both ways. The JSON document is the source of truth; the form patches it
-// one path at a time and the editor's text replaces it once it parses.
+// one path at a time (and the text only where the value changed, so the user's key
+// order and layout survive) and the editor's text replaces it once it parses.
 #pragma once
 
 #include "gui/config_validation.h"
-
-#include <nlohmann/json.hpp>
 
 #include <QTimer>
 #include <QWidget>
@@ -52,7 +51,7 @@ private:
     void onFormEdited(const QString& path);
     void onTextChanged();
     void applyValidation(bool updateForm);
-    void adoptImpliedWorld(const nlohmann::json& doc);
+    void adoptImpliedWorld(const OrderedJson& doc);
     void openDialog(bool import);
     void saveAsDialog();
 
@@ -63,7 +62,7 @@ private:
     QLabel* m_status;
     QLabel* m_pathLabel;
     QTimer m_debounce;
-    nlohmann::json m_doc = nlohmann::json::object();
+    OrderedJson m_doc = OrderedJson::object();
     ConfigValidation m_validation;
     QString m_path;
     bool m_settingText = false;

@@ -125,6 +125,24 @@ void stylePlot(QCustomPlot* plot) {
     plot->legend->setFont(tickFont);
 }
 
+void placeLegendAbove(QCustomPlot* plot) {
+    constexpr int kLegendColumns = 6;
+    plot->axisRect()->insetLayout()->take(plot->legend);
+    // A spacer with all the stretch keeps the legend as narrow as its items.
+    auto* row = new QCPLayoutGrid;
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, row);
+    plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    row->addElement(0, 0, new QCPLayoutElement(plot));
+    row->addElement(0, 1, plot->legend);
+    row->setColumnStretchFactor(0, 1);
+    row->setColumnStretchFactor(1, 0.001);
+    row->setMargins(QMargins(0, 4, 8, 0));
+    plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot->legend->setWrap(kLegendColumns);
+    plot->legend->setBrush(Qt::NoBrush);
+}
+
 void repolish(QWidget* w) {
     w->style()->unpolish(w);
     w->style()->polish(w);

@@ -20,6 +20,9 @@ inline const QColor kOkColor{0x15, 0x80, 0x3D};
 void applyAppStyle(QApplication& app);
 // Axis pens, fonts, grid and margins for a plot; call right after creating it.
 void stylePlot(QCustomPlot* plot);
+// Moves the legend out of the axis rect into a row of its own above it, items side
+// by side and flush right, so a legend never covers data. Call once, after stylePlot.
+void placeLegendAbove(QCustomPlot* plot);
 // Re-applies the style sheet after a widget's objectName or a property changed.
 void repolish(QWidget* w);
 // A white rounded card (QFrame) with 12 px padding; the caller fills its layout.

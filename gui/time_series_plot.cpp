@@ -28,7 +28,7 @@ TimeSeriesPlot::TimeSeriesPlot(QWidget* parent) : QWidget(parent), m_plot(new QC
     m_plot->setMouseTracking(true);
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     m_plot->legend->setVisible(false);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    placeLegendAbove(m_plot);
     connect(m_plot, &QCustomPlot::mouseMove, this, &TimeSeriesPlot::showReadout);
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this] { resetZoom(); });
     connect(m_plot, &QWidget::customContextMenuRequested, this, &TimeSeriesPlot::showContextMenu);

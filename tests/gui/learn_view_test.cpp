@@ -5,6 +5,9 @@
 #include "gui/memory_bar_chart.h"
 
 #include <QtTest>
+#include <qcustomplot.h>
+
+#include <algorithm>
 
 using namespace zerolab;
 
@@ -42,6 +45,33 @@ private slots:
         QVERIFY(in.activation_bytes.has_value());
         QCOMPARE(*in.activation_bytes, 10'000'000'000LL);
         QVERIFY(view.forecast()->currentPlan().has_value());
+    }
+    // 175B on 64 GPUs: stage 3 is ~1/60 of stage 0. On the log axis its bar is a
+    // visible height, and the capacity is named above the plot, not beside a bar.
+    void logAxisShowsTheStage3Bar() {
+        LearnView view;
+        view.resize(1280, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.showScenario(LearnView::Scenario::OneSeventyFiveOnSixtyFour);
+        MemoryBarChart* chart = view.forecast()->chart();
+        QCustomPlot* plot = chart->plot();
+        const auto barPixels = [&](int stage) {
+            plot->replot();
+            const double gb = double(chart->groups()[stage].bytes.total()) / 1e9;
+            const QCPRange r = plot->yAxis->range();
+            return plot->axisRect()->bottom() -
+                   plot->yAxis->coordToPixel(std::clamp(gb, r.lower, r.upper));
+        };
+        QVERIFY(plot->yAxis->label().contains(QStringLiteral("(GB)")));
+        QVERIFY(!chart->logScale());
+        QVERIFY(barPixels(3) < 8);
+        view.setLogScale(true);
+        QVERIFY(chart->logScale());
+        QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        QVERIFY2(barPixels(3) > 60, qPrintable(QString::number(barPixels(3))));
+        QVERIFY(chart->capacityCaption().contains(QStringLiteral("usable")));
+        QVERIFY(plot->axisRect()->top() > 0); // the caption row sits above the bars
     }
 };
 

@@ -8,6 +8,7 @@
 #include "gui/setup_view.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -128,6 +129,64 @@ private slots:
         QVERIFY(view.loadFile(path));
         QCOMPARE(view.form()->world(), 8);
         QCOMPARE(view.validation().errorCount(), 0);
+    }
+    // A form edit changes the edited value in place: the user's key order, inline
+    // objects and every other line stay as written.
+    void formEditKeepsKeyOrderAndLayout() {
+        SetupView view;
+        const QString text = QStringLiteral(R"({
+  "zero_optimization": { "stage": 1, "overlap_comm": true },
+  "run": { "steps": 200, "log_every": 1 },
+  "model": { "preset": "micro" },
+  "train_micro_batch_size_per_gpu": 8,
+  "optimizer": {
+    "type": "AdamW",
+    "params": { "weight_decay": 0.1, "lr": 0.0006 }
+  }
+}
+)");
+        view.setText(text);
+        QCOMPARE(view.validation().errorCount(), 0);
+        auto* stage2 = view.form()->findChild<QPushButton*>(QStringLiteral("stage2"));
+        QVERIFY(stage2);
+        stage2->click();
+        QString expected = text;
+        expected.replace(QStringLiteral(R"("stage": 1)"), QStringLiteral(R"("stage": 2)"));
+        QCOMPARE(view.text(), expected);
+
+        // A key the form adds keeps the others in their order (printed whole).
+        auto* scheduler =
+            qobject_cast<QComboBox*>(view.form()->fieldFor(QStringLiteral("scheduler.type")));
+        QVERIFY(scheduler);
+        scheduler->setCurrentText(QStringLiteral("WarmupLR"));
+        const QString added = view.text();
+        QStringList order;
+        for (const char* key :
+             {"\"zero_optimization\"", "\"run\"", "\"model\"", "\"train_micro_batch_size_per_gpu\"",
+              "\"optimizer\"", "\"weight_decay\"", "\"lr\"", "\"scheduler\""})
+            order << QString::number(added.indexOf(QLatin1String(key)));
+        for (int i = 1; i < order.size(); ++i)
+            QVERIFY2(order[i - 1].toInt() >= 0 && order[i - 1].toInt() < order[i].toInt(),
+                     qPrintable(added));
+    }
+
+    // Warmup belongs to a schedule: with none, the form does not show it.
+    void warmupShownOnlyWithASchedule() {
+        SetupView view;
+        view.show();
+        auto* scheduler =
+            qobject_cast<QComboBox*>(view.form()->fieldFor(QStringLiteral("scheduler.type")));
+        QWidget* warmup =
+            view.form()->fieldFor(QStringLiteral("scheduler.params.warmup_num_steps"));
+        QVERIFY(scheduler && warmup);
+        QCOMPARE(scheduler->currentText(), QStringLiteral("None"));
+        QVERIFY(!warmup->isVisible());
+        scheduler->setCurrentText(QStringLiteral("WarmupCosineLR"));
+        QVERIFY(warmup->isVisible());
+        QVERIFY(view.text().contains(QStringLiteral("warmup_num_steps")));
+        scheduler->setCurrentText(QStringLiteral("None"));
+        QVERIFY(!warmup->isVisible());
+        QVERIFY(!view.text().contains(QStringLiteral("scheduler")));
     }
 };
 

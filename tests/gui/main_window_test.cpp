@@ -1,0 +1,193 @@
+// The main window's screen manners: the size it opens at, a Console the user closed
+// staying closed on the next run, the runs list following the Run tab, and the live
+// strip's Stop and Kill only for the live run while it is live.
+#include "fixture_store.h"
+#include "gui/live_controller.h"
+#include "gui/live_panel.h"
+#include "gui/log_console.h"
+#include "gui/main_window.h"
+#include "gui/run_view.h"
+#include "gui/runs_dock.h"
+#include "gui/store_client.h"
+#include "storage/run_writer.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFile>
+#include <QPushButton>
+#include <QScreen>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace zerolab;
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QString m_db;
+    std::vector<std::int64_t> m_ids;
+
+    // Opens the fixture store and waits until the runs list has it.
+    static bool openStore(MainWindow& window, const QString& db) {
+        QSignalSpy listed(window.store(), &StoreClient::runsListed);
+        window.openStore(db);
+        return listed.wait(10000);
+    }
+    static void openRunAndWait(MainWindow& window, qint64 id) {
+        QSignalSpy loaded(window.runView(), &RunView::loaded);
+        window.openRun(id);
+        QVERIFY(loaded.wait(10000));
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        m_db = m_dir.filePath(QStringLiteral("runs.db"));
+        m_ids = writeFixtureStore(m_db.toStdString(), defaultFixtureRuns());
+    }
+
+    void defaultSizeIsAShareOfTheScreen() {
+        const QSize content(900, 500);
+        QCOMPARE(MainWindow::defaultSize({1920, 1050}, content), QSize(1632, 892));
+        // Never below the minimum while the screen has room...
+        QCOMPARE(MainWindow::defaultSize({1366, 728}, content), QSize(1161, 700));
+        QCOMPARE(MainWindow::defaultSize({1366, 728}, {1200, 720}), QSize(1200, 720));
+        // ...and never beyond the screen.
+        QCOMPARE(MainWindow::defaultSize({1024, 600}, content), QSize(1024, 600));
+    }
+
+    void windowOpensWithinTheScreen() {
+        MainWindow window(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QSize available = window.screen()->availableGeometry().size();
+        QCOMPARE(available, QSize(1920, 1080));
+        const QSize floor = MainWindow::kMinimumSize.boundedTo(available);
+        QVERIFY2(window.width() >= floor.width() && window.height() >= floor.height(),
+                 qPrintable(QStringLiteral("%1x%2").arg(window.width()).arg(window.height())));
+        QVERIFY2(window.width() <= available.width() && window.height() <= available.height(),
+                 qPrintable(QStringLiteral("%1x%2 on %3x%4")
+                                .arg(window.width())
+                                .arg(window.height())
+                                .arg(available.width())
+                                .arg(available.height())));
+    }
+
+    void consoleClosedByTheUserStaysClosed() {
+        QTemporaryDir dir;
+        MainWindow window(false);
+        window.show();
+        QVERIFY(openStore(window, dir.filePath(QStringLiteral("runs.db"))));
+        LauncherOptions o;
+        o.launcher = QStringLiteral(ZEROLAB_FAKE_MPIRUN);
+        o.stopGraceMs = 300;
+        window.live()->setOptions(o);
+        qputenv("FAKE_MPIRUN_MODE", "ignore-term");
+        auto* dock = window.findChild<QDockWidget*>(QStringLiteral("consoleDock"));
+        QVERIFY(dock);
+        const auto runOnce = [&] {
+            QString error;
+            QVERIFY2(window.startRun(&error), qPrintable(error));
+            QSignalSpy ended(window.live(), &LiveController::ended);
+            window.live()->kill();
+            QVERIFY(ended.wait(10000));
+        };
+
+        runOnce();
+        QVERIFY(dock->isVisible()); // the first run shows its log
+        QVERIFY(dock->close());
+        QVERIFY(window.consoleDismissed());
+        runOnce();
+        QVERIFY(!dock->isVisible());
+        // Shown again from the View menu, it opens with runs again.
+        dock->toggleViewAction()->trigger();
+        QVERIFY(dock->isVisible());
+        QVERIFY(!window.consoleDismissed());
+        runOnce();
+        QVERIFY(dock->isVisible());
+    }
+
+    void runsListFollowsTheRunTab() {
+        MainWindow window(false);
+        window.show();
+        // Opened before the store has listed its runs (as --open-run does).
+        window.openRun(m_ids[2]);
+        window.setTab(MainWindow::Tab::Setup);
+        QVERIFY(openStore(window, m_db));
+        QCOMPARE(window.runsDock()->selectedRunIds(), QList<qint64>{m_ids[2]});
+        // Selecting it did not pull the user to another tab.
+        QTest::qWait(200);
+        QCOMPARE(window.runView()->runId(), m_ids[2]);
+
+        openRunAndWait(window, m_ids[4]);
+        QCOMPARE(window.runsDock()->selectedRunIds(), QList<qint64>{m_ids[4]});
+        // A new listing (every store change) keeps it.
+        QSignalSpy listed(window.store(), &StoreClient::runsListed);
+        window.store()->listRuns();
+        QVERIFY(listed.wait(10000));
+        QCOMPARE(window.runsDock()->selectedRunIds(), QList<qint64>{m_ids[4]});
+    }
+
+    void stopAndKillOnlyForTheLiveRun() {
+        // A run "left running" elsewhere: created, heartbeating, not finished.
+        QTemporaryDir dir;
+        const std::string db = dir.filePath(QStringLiteral("runs.db")).toStdString();
+        const qint64 pastId =
+            writeFixtureStore(db, {FixtureRun{"past", 1, 2, 20, false, {}}}).front();
+        RunWriter writer(RunStore::open(db));
+        RunInfo info;
+        info.name = "live";
+        info.host = "another-host";
+        info.world = 2;
+        info.stage = 1;
+        info.precision = "fp32";
+        const qint64 liveId = writer.createRun(info);
+        writer.beginSegment(Segment{0, 0, 2, 1, 1, 8, "start"});
+        writer.heartbeat();
+
+        MainWindow window(false);
+        window.show();
+        QVERIFY(openStore(window, QString::fromStdString(db)));
+        LivePanel* panel = window.livePanel();
+        LiveController* live = window.live();
+        openRunAndWait(window, liveId);
+        QTRY_VERIFY_WITH_TIMEOUT(live->isLive(), 5000); // followed, as a run left running is
+        QCOMPARE(live->runId(), liveId);
+        QVERIFY(panel->stopButton()->isEnabled());
+        QVERIFY(panel->killButton()->isEnabled());
+
+        // Reviewing a past run: nothing on screen to stop.
+        openRunAndWait(window, pastId);
+        QVERIFY(!panel->stopButton()->isEnabled());
+        QVERIFY(!panel->killButton()->isEnabled());
+        openRunAndWait(window, liveId);
+        QVERIFY(panel->stopButton()->isEnabled());
+
+        // The run ends: the store says so, and the buttons go grey.
+        QSignalSpy ended(live, &LiveController::ended);
+        writer.finish(RunStatus::Finished, "done");
+        QVERIFY(ended.wait(10000));
+        QCOMPARE(live->state(), LiveController::State::Ended);
+        QVERIFY(!panel->stopButton()->isEnabled());
+        QVERIFY(!panel->killButton()->isEnabled());
+    }
+};
+
+// Qt's offscreen screen is 800x800 by default, smaller than the content; the window
+// tests run on a 1920x1080 one (the platform's configfile option).
+int main(int argc, char** argv) {
+    QTemporaryDir dir;
+    QFile screens(dir.filePath(QStringLiteral("screens.json")));
+    if (!screens.open(QIODevice::WriteOnly) ||
+        screens.write(R"({"screens": [{"name": "fhd", "x": 0, "y": 0, "width": 1920,
+          "height": 1080, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})") < 0)
+        return 1;
+    screens.close();
+    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + screens.fileName().toUtf8());
+    QApplication app(argc, argv);
+    MainWindowTest test;
+    return QTest::qExec(&test, argc, argv);
+}
+#include "main_window_test.moc"

@@ -33,11 +33,12 @@ ForecastPanel::ForecastPanel(const QString& title, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 10, 12, 10);
     layout->setSpacing(6);
-    auto* header = new QHBoxLayout;
+    // Title on its own row, the device and its reserve under it: one row of all four
+    // made the panel wider than a 1280-pixel window's share.
     auto* heading = new QLabel(title, this);
     heading->setObjectName(QStringLiteral("cardTitle"));
-    header->addWidget(heading);
-    header->addStretch(1);
+    layout->addWidget(heading);
+    auto* header = new QHBoxLayout;
     auto* deviceLabel = new QLabel(tr("Device"), this);
     deviceLabel->setObjectName(QStringLiteral("muted"));
     header->addWidget(deviceLabel);
@@ -45,7 +46,9 @@ ForecastPanel::ForecastPanel(const QString& title, QWidget* parent)
     for (const auto& d : kDevicePresets)
         m_device->addItem(QString::fromUtf8(d.label.data(), int(d.label.size())),
                           QString::fromUtf8(d.key.data(), int(d.key.size())));
-    header->addWidget(m_device);
+    m_device->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_device->setMinimumContentsLength(12);
+    header->addWidget(m_device, 1);
     auto* reserveLabel = new QLabel(tr("Reserve"), this);
     reserveLabel->setObjectName(QStringLiteral("muted"));
     header->addWidget(reserveLabel);
@@ -151,10 +154,13 @@ void ForecastPanel::replan() {
     const Verdict& v = m_plan->verdict;
     // Units and the reserve are named in the verdict: "80 GB" cards hold 80 GiB.
     const QString usable =
-        tr("the %1 usable on %2 (%3 less %4 reserved for the CUDA context, NCCL and "
-           "fragmentation; GB = 10⁹ bytes)")
-            .arg(formatBytes(double(v.usable_bytes)), deviceLabel,
-                 formatBytes(double(v.capacity_bytes)), formatBytes(double(v.reserve_bytes)));
+        v.reserve_bytes > 0
+            ? tr("the %1 usable on %2 (%3 less %4 reserved for the CUDA context, NCCL and "
+                 "fragmentation; GB = 10⁹ bytes)")
+                  .arg(formatBytes(double(v.usable_bytes)), deviceLabel,
+                       formatBytes(double(v.capacity_bytes)), formatBytes(double(v.reserve_bytes)))
+            : tr("the %1 of %2 (nothing reserved; GB = 10⁹ bytes)")
+                  .arg(formatBytes(double(v.usable_bytes)), deviceLabel);
     QString verdict;
     if (v.fits) {
         verdict = tr("Stage %1 fits: %2 per rank, %3 to spare of %4.")
@@ -175,12 +181,13 @@ void ForecastPanel::replan() {
     repolish(m_verdict);
     m_verdict->setText(verdict);
     m_detail->setText(
-        tr("ψ = %1 parameters · model states %2 · activations %3 · comm per step %4 (%5 s at "
-           "%6 GB/s)")
+        tr("ψ = %1 parameters · model states %2 · activations %3 · traffic per rank per step "
+           "%4 = %5 ψ (%6 s at %7 GB/s)")
             .arg(formatCount(double(m_plan->psi)), formatBytes(double(chosen.model_states_bytes)),
                  chosen.activations_known ? formatBytes(double(chosen.activation_bytes))
                                           : tr("not estimated"),
-                 formatBytes(chosen.comm_bytes))
+                 formatBytes(chosen.traffic.total()))
+            .arg(chosen.traffic_elements / double(m_plan->psi), 0, 'f', 2)
             .arg(chosen.comm_seconds, 0, 'g', 3)
             .arg(in.bandwidth_gbps, 0, 'g', 3));
 }

@@ -107,6 +107,7 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     m_breakdown->setAxisLabels(tr("Step"), tr("Step time (ms)"));
     for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown, m_traffic})
         p->setEmptyText(tr("No steps logged yet"));
+    m_traffic->setMinimumHeight(200);
     m_comm->setEmptyText(tr("No rank rows yet"));
 
     auto* lossBody = new QWidget;
@@ -144,9 +145,7 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     grid->addWidget(card(tr("Bus bandwidth per rank"), m_busbw), 3, 0);
     grid->addWidget(card(tr("Memory in use per rank"), m_rss), 3, 1);
     grid->addWidget(card(tr("Traffic per rank per step"), m_traffic,
-                         tr("Bytes a rank sends under ring algorithms, in ψ elements; dashed: "
-                            "the planner's forecast. 2(N−1)/N ψ at stages 0–2, up to "
-                            "3(N−1)/N ψ at stage 3, 0 at N = 1")),
+                         tr("Sent under ring algorithms; dashed: forecast")),
                     4, 0, 1, 2);
     auto* events = new QTableView;
     events->setModel(m_events);

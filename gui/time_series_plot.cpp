@@ -168,6 +168,23 @@ void TimeSeriesPlot::resetZoom() {
     m_plot->rescaleAxes(true);
     const QCPRange y = m_plot->yAxis->range();
     if (m_plot->yAxis->scaleType() == QCPAxis::stLinear) {
+        // Flat data (traffic per step, a constant forecast): QCustomPlot centres the old
+        // range's size on the value, reaching below zero; show 0 to the value instead.
+        QCPRange data;
+        bool any = false;
+        for (int g = 0; g < m_plot->graphCount(); ++g) {
+            bool found = false;
+            const QCPRange r = m_plot->graph(g)->getValueRange(found);
+            if (found)
+                data = any ? QCPRange(std::min(data.lower, r.lower), std::max(data.upper, r.upper))
+                           : r;
+            any = any || found;
+        }
+        if (any && data.lower > 0 && data.size() <= 1e-9 * data.upper) {
+            m_plot->yAxis->setRange(0, 1.25 * data.upper);
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+            return;
+        }
         const bool fromZero = m_stacked || (y.lower >= 0 && y.lower < 0.2 * y.upper);
         const double lo = fromZero ? 0 : y.lower - 0.05 * y.size();
         m_plot->yAxis->setRange(lo, y.upper + 0.08 * std::max(y.size(), std::fabs(y.upper) * 0.01));

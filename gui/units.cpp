@@ -14,8 +14,9 @@ DisplayUnit byteUnitFor(double maxBytes) {
 
 QString formatBytes(double bytes) {
     const ByteScale s = byteScaleFor(bytes, ByteUnit::GB);
-    return QString::fromStdString(threeDigits(bytes / s.divisor)) + QLatin1Char(' ') +
-           QString::fromLatin1(s.name);
+    const QString value = s.divisor == 1 ? QString::number(bytes, 'f', 0)
+                                         : QString::fromStdString(threeDigits(bytes / s.divisor));
+    return value + QLatin1Char(' ') + QString::fromLatin1(s.name);
 }
 
 QString formatDuration(double seconds) {

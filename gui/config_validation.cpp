@@ -93,13 +93,18 @@ const Segment* segmentAt(const std::vector<Segment>& segments, std::int64_t step
     return found;
 }
 
-std::optional<double> predictedTotal(const RunInfo& info, const Segment* segment) {
+std::optional<MemBreakdown> predictedMemory(const RunInfo& info, const Segment* segment) {
     if (segment && segment->predicted)
-        return double(segment->predicted->total());
+        return segment->predicted;
     if (segment && segment->index > 0)
         return std::nullopt;
     const auto planned = plannedStageForRun(info);
-    return planned ? std::optional<double>(double(planned->total_bytes)) : std::nullopt;
+    return planned ? std::optional<MemBreakdown>(planned->per_rank) : std::nullopt;
+}
+
+std::optional<double> predictedTotal(const RunInfo& info, const Segment* segment) {
+    const auto m = predictedMemory(info, segment);
+    return m ? std::optional<double>(double(m->total())) : std::nullopt;
 }
 
 } // namespace zerolab

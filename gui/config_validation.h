@@ -45,10 +45,12 @@ std::optional<StagePlan> plannedStageForRun(const RunInfo& info);
 // The segment of `segments` (ordered by index) that holds `step`, or null.
 const Segment* segmentAt(const std::vector<Segment>& segments, std::int64_t step);
 
-// What a rank of `segment` was predicted to hold in total: the prediction stored when
-// the segment started (predictRun of its own config), or, for a store written before
-// predictions were kept, plannedStageForRun of the run for its first segment. nullopt
-// where neither exists (a later segment of such a store).
+// What a rank of `segment` was predicted to hold, per ledger category: the prediction
+// stored when the segment started (predictRun of its own config), or, for a store
+// written before predictions were kept, plannedStageForRun of the run for its first
+// segment. nullopt where neither exists (a later segment of such a store).
+std::optional<MemBreakdown> predictedMemory(const RunInfo& info, const Segment* segment);
+// Its total.
 std::optional<double> predictedTotal(const RunInfo& info, const Segment* segment);
 
 } // namespace zerolab

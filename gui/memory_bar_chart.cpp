@@ -113,7 +113,16 @@ void MemoryBarChart::rebuild() {
         m_capacity && (m_log || maxBytes <= 0 || *m_capacity <= 4 * maxBytes);
     if (capacityOnScale)
         maxBytes = std::max(maxBytes, *m_capacity);
-    const DisplayUnit unit = byteUnitFor(maxBytes);
+    if (m_floor)
+        maxBytes = std::max(maxBytes, *m_floor);
+    m_topBytes = maxBytes;
+    // Per parameter: bytes / psi on the axis and the labels ("10.0 B/param").
+    const DisplayUnit unit =
+        m_psi > 0 ? DisplayUnit{m_psi, tr("bytes per parameter")} : byteUnitFor(maxBytes);
+    const auto valueText = [&](double bytes) {
+        return m_psi > 0 ? QStringLiteral("%1 B/ψ").arg(bytes / m_psi, 0, 'f', 2)
+                         : formatBytes(bytes);
+    };
     // The log axis starts a decade below the smallest total (or capacity) so every
     // bar rises visibly from the bottom.
     double minBytes = maxBytes;
@@ -129,7 +138,8 @@ void MemoryBarChart::rebuild() {
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setTickLength(0, 0);
     m_plot->xAxis->setRange(-0.6, std::max<int>(1, int(m_groups.size())) - 0.4);
-    m_plot->yAxis->setLabel(QStringLiteral("%1 (%2)").arg(m_axisTitle, unit.name));
+    m_plot->yAxis->setLabel(m_psi > 0 ? unit.name
+                                      : QStringLiteral("%1 (%2)").arg(m_axisTitle, unit.name));
 
     for (std::size_t i = 0; i < kMemCategoryCount; ++i) {
         QVector<double> keys, values;
@@ -169,7 +179,7 @@ void MemoryBarChart::rebuild() {
         text->position->setCoords(g, top);
         text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         text->setPadding(QMargins(0, 0, 0, 3));
-        text->setText(formatBytes(double(m_groups[g].bytes.total())));
+        text->setText(valueText(double(m_groups[g].bytes.total())));
         // On white, so the capacity line or an outline passing behind stays legible.
         text->setBrush(QColor(255, 255, 255, 230));
         QFont f = labelFont;
@@ -203,6 +213,16 @@ void MemoryBarChart::rebuild() {
         m_plot->yAxis->setRange(0, maxBytes > 0 ? maxBytes / unit.divisor * 1.15 : 1.0);
     }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MemoryBarChart::setPerParameter(double psi) {
+    m_psi = psi > 0 ? psi : 0;
+    rebuild();
+}
+
+void MemoryBarChart::setScaleFloor(std::optional<double> bytes) {
+    m_floor = bytes;
+    rebuild();
 }
 
 void MemoryBarChart::showTooltip(QMouseEvent* event) {

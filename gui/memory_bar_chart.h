@@ -47,6 +47,15 @@ public:
         m_axisTitle = title;
         rebuild();
     }
+    // psi > 0: every value divided by psi and shown as bytes per parameter (a bf16 run at
+    // N = 2 reads 16, 10, 9, 8 for stages 0-3); 0: bytes.
+    void setPerParameter(double psi);
+    bool perParameter() const { return m_psi > 0; }
+    // A held scale: the value axis reaches at least `bytes`, so that runs shown one after
+    // the other compare by eye; nullopt fits the data.
+    void setScaleFloor(std::optional<double> bytes);
+    // The top of the value axis in bytes (what "hold the scale" keeps).
+    double scaleTopBytes() const { return m_topBytes; }
 
     // The plotted value (in bytes) of one stacked segment, for tests.
     double segmentBytes(int group, MemCategory c) const;
@@ -68,6 +77,9 @@ private:
     std::optional<double> m_capacity;
     QString m_capacityLabel;
     bool m_log = false;
+    double m_psi = 0;
+    std::optional<double> m_floor;
+    double m_topBytes = 0;
     QString m_axisTitle = QStringLiteral("Memory per rank");
 };
 

@@ -14,6 +14,7 @@
 #include "gui/time_series_plot.h"
 #include "gui/units.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -132,6 +133,27 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     auto* memBody = new QWidget;
     auto* memLayout = new QVBoxLayout(memBody);
     memLayout->setContentsMargins(0, 0, 0, 0);
+    // Views that let two runs, or two stages, be compared by eye.
+    auto* memOptions = new QHBoxLayout;
+    m_holdScale = new QCheckBox(tr("Hold scale"));
+    m_holdScale->setToolTip(tr("Keep the value axis at its current top while you open other "
+                               "runs, so their bars compare by eye."));
+    m_perParameter = new QCheckBox(tr("Bytes per parameter"));
+    m_perParameter->setToolTip(tr("Divide by ψ: a bf16 run at N = 2 reads 16, 10, 9 and 8 "
+                                  "bytes per parameter at stages 0-3."));
+    m_statesOnly = new QCheckBox(tr("Model states only"));
+    m_statesOnly->setToolTip(tr("Hide activations, comm buffers and workspace: what ZeRO "
+                                "shards (params, master, grads, Adam m and v)."));
+    for (QCheckBox* box : {m_holdScale, m_perParameter, m_statesOnly})
+        memOptions->addWidget(box);
+    for (QCheckBox* box : {m_perParameter, m_statesOnly})
+        connect(box, &QCheckBox::toggled, this, [this] { replotRanks(); });
+    connect(m_holdScale, &QCheckBox::toggled, this, [this](bool on) {
+        m_heldTop = on ? std::optional<double>(m_memory->scaleTopBytes()) : std::nullopt;
+        replotRanks();
+    });
+    memOptions->addStretch(1);
+    memLayout->addLayout(memOptions);
     memLayout->addWidget(m_memory, 1);
     memLayout->addWidget(new CategoryLegend(memBody, 8));
 
@@ -502,9 +524,17 @@ void RunView::replotRanks() {
     if (onGpu)
         rss.name = tr("device used");
     const DisplayUnit unit = byteUnitFor(maxRss);
+    const bool statesOnly = m_statesOnly->isChecked();
+    const std::optional<MemBreakdown> predictedMem = predictedMemory(
+        m_record.info, segmentAt(m_segments, std::max<std::int64_t>(m_ranksStep, 0)));
+    std::optional<double> outline = predicted;
+    if (statesOnly)
+        outline = predictedMem
+                      ? std::optional<double>(double(predictedMem->modelStatesOnly().total()))
+                      : std::nullopt;
     for (const RankRecord& r : m_ranks) {
         const QString label = tr("rank %1").arg(r.rank);
-        groups.push_back({label, r.mem, predicted});
+        groups.push_back({label, statesOnly ? r.mem.modelStatesOnly() : r.mem, outline});
         ranks << QString::number(r.rank);
         ar.values << r.comm.allreduce_ms;
         rs.values << r.comm.reduce_scatter_ms;
@@ -519,7 +549,11 @@ void RunView::replotRanks() {
         rss.values << double(r.device_used > 0 ? r.device_used : r.rss) / unit.divisor;
         peak.values << double(r.peak) / unit.divisor;
     }
+    m_memory->setScaleFloor(m_heldTop);
+    m_memory->setPerParameter(m_perParameter->isChecked() ? double(m_record.info.params) : 0.0);
     m_memory->setGroups(groups);
+    if (m_heldTop)
+        m_heldTop = std::max(*m_heldTop, m_memory->scaleTopBytes());
     QVector<BarSeries> comm;
     for (const BarSeries* s : {&ar, &rs, &ag, &bc, &ex}) {
         bool any = false;

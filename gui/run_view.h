@@ -12,6 +12,7 @@
 
 #include <optional>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSlider;
@@ -92,6 +93,18 @@ private:
     TimeSeriesPlot* m_throughput;
     TimeSeriesPlot* m_breakdown;
     TimeSeriesPlot* m_traffic;
+
+public:
+    // The memory card's view options (tests and screenshots toggle them).
+    QCheckBox* holdScaleBox() const { return m_holdScale; }
+    QCheckBox* perParameterBox() const { return m_perParameter; }
+    QCheckBox* statesOnlyBox() const { return m_statesOnly; }
+
+private:
+    QCheckBox* m_holdScale = nullptr;
+    QCheckBox* m_perParameter = nullptr;
+    QCheckBox* m_statesOnly = nullptr;
+    std::optional<double> m_heldTop; // the held top of the memory axis, in bytes
     MemoryBarChart* m_memory;
     GroupedBarChart* m_comm;
     GroupedBarChart* m_busbw;

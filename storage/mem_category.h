@@ -40,6 +40,11 @@ inline std::optional<MemCategory> memCategoryFromName(std::string_view name) {
     return std::nullopt;
 }
 
+// The model states ZeRO shards: params, the fp32 master, grads, Adam's m and v.
+inline constexpr bool isModelState(MemCategory c) {
+    return static_cast<int>(c) <= static_cast<int>(MemCategory::OptimV);
+}
+
 // Bytes per category; index with MemCategory.
 struct MemBreakdown {
     std::array<long long, kMemCategoryCount> bytes{};
@@ -50,6 +55,13 @@ struct MemBreakdown {
         for (long long b : bytes)
             t += b;
         return t;
+    }
+    // This breakdown with activations, comm buffers and workspace set to 0.
+    MemBreakdown modelStatesOnly() const {
+        MemBreakdown m;
+        for (std::size_t i = 0; i < bytes.size(); ++i)
+            m.bytes[i] = isModelState(static_cast<MemCategory>(i)) ? bytes[i] : 0;
+        return m;
     }
 };
 

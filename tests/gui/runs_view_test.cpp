@@ -89,6 +89,57 @@ private slots:
         QVERIFY(error.contains(QStringLiteral("missing/dir")));
     }
 
+    // The memory card's views: model states only hides what ZeRO does not shard, bytes
+    // per parameter divides by psi, and a held scale keeps its top across runs.
+    void memoryCardViewsCompareByEye() {
+        StoreClient store;
+        RunView view(&store);
+        openStore(store);
+        QSignalSpy loaded(&view, &RunView::loaded);
+        view.openRun(m_ids[2]);
+        QVERIFY(loaded.wait(10000));
+        MemoryBarChart* chart = view.memoryChart();
+        QVERIFY(chart->segmentBytes(0, MemCategory::Activations) > 0);
+        const double params = chart->segmentBytes(0, MemCategory::Params);
+
+        view.statesOnlyBox()->setChecked(true);
+        QCOMPARE(chart->segmentBytes(0, MemCategory::Activations), 0.0);
+        QCOMPARE(chart->segmentBytes(0, MemCategory::Params), params);
+        QVERIFY(chart->groups()[0].predictedBytes.has_value());
+        QCOMPARE(*chart->groups()[0].predictedBytes, double(chart->groups()[0].bytes.total()));
+
+        view.perParameterBox()->setChecked(true);
+        QVERIFY(chart->perParameter());
+        QVERIFY2(chart->plot()->yAxis->label().contains(QStringLiteral("per parameter")),
+                 qPrintable(chart->plot()->yAxis->label()));
+        view.perParameterBox()->setChecked(false);
+        view.statesOnlyBox()->setChecked(false);
+
+        // Hold the scale of the largest run, then open a smaller one: the top stays.
+        std::int64_t largest = m_ids[0];
+        double top = 0;
+        for (std::int64_t id : m_ids) {
+            QSignalSpy again(&view, &RunView::loaded);
+            view.openRun(id);
+            QVERIFY(again.wait(10000));
+            if (chart->scaleTopBytes() > top) {
+                top = chart->scaleTopBytes();
+                largest = id;
+            }
+        }
+        QSignalSpy back(&view, &RunView::loaded);
+        view.openRun(largest);
+        QVERIFY(back.wait(10000));
+        view.holdScaleBox()->setChecked(true);
+        for (std::int64_t id : m_ids) {
+            QSignalSpy again(&view, &RunView::loaded);
+            view.openRun(id);
+            QVERIFY(again.wait(10000));
+            QCOMPARE(chart->scaleTopBytes(), top);
+        }
+        view.holdScaleBox()->setChecked(false);
+    }
+
     // A CUDA run's rank rows carry device_used: the resident chart shows the GPU's
     // bytes in use (not host RSS) under its own name and axis title.
     void runViewShowsDeviceMemoryOfGpuRuns() {

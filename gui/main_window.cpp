@@ -341,8 +341,11 @@ std::optional<MainWindow::Tab> MainWindow::tabFromName(const QString& name) {
 }
 
 void MainWindow::openStore(const QString& path) {
-    m_storeLabel->setText(tr("Opening %1…").arg(path));
-    m_store->open(path);
+    // Absolute: launched runs write the store from their own launch folder, where a
+    // relative path would name another file.
+    const QString absolute = path.isEmpty() ? path : QFileInfo(path).absoluteFilePath();
+    m_storeLabel->setText(tr("Opening %1…").arg(absolute));
+    m_store->open(absolute);
 }
 
 bool MainWindow::openConfig(const QString& path) {

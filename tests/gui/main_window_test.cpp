@@ -17,6 +17,7 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QSignalSpy>
+#include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -46,6 +47,18 @@ private slots:
         QVERIFY(m_dir.isValid());
         m_db = m_dir.filePath(QStringLiteral("runs.db"));
         m_ids = writeFixtureStore(m_db.toStdString(), defaultFixtureRuns());
+    }
+
+    // A store named relative to the working directory is kept absolute: launched runs
+    // start in their own launch folder, where "runs.db" would be another file.
+    void relativeStorePathIsMadeAbsolute() {
+        const QString cwd = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(m_dir.path()));
+        MainWindow window(false);
+        const bool opened = openStore(window, QStringLiteral("runs.db"));
+        QDir::setCurrent(cwd);
+        QVERIFY(opened);
+        QCOMPARE(window.store()->path(), m_db);
     }
 
     void defaultSizeIsAShareOfTheScreen() {

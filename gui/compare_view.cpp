@@ -51,6 +51,11 @@ QWidget* titled(const QString& title, QWidget* body, QWidget* extra = nullptr) {
     return frame;
 }
 
+// "#3 zero1-n8": the legend's, the run table's and the config header's name of a run.
+QString displayName(const RunChunk& c) {
+    return QStringLiteral("#%1 %2").arg(c.runId).arg(QString::fromStdString(c.record.info.name));
+}
+
 // What one column of the comparison shows: a run, or one segment of a run that was
 // restarted with other settings.
 struct RunPart {
@@ -60,11 +65,7 @@ struct RunPart {
     const SegmentRanks* ranks = nullptr; // the segment's last logged step, null if none
 
     bool segmented() const { return run->segments.size() > 1; }
-    QString runName() const {
-        return QStringLiteral("#%1 %2")
-            .arg(run->runId)
-            .arg(QString::fromStdString(run->record.info.name));
-    }
+    QString runName() const { return displayName(*run); }
     // "#3 seg 1" for a segment of a restarted run, else "#3".
     QString shortName() const {
         const QString id = QStringLiteral("#%1").arg(run->runId);
@@ -117,6 +118,7 @@ void fitHeight(QTableWidget* table) {
         h += table->rowHeight(r);
     table->setFixedHeight(h);
 }
+
 void fillRunTable(QTableWidget* table, const QVector<RunPart>& parts) {
     table->setRowCount(int(parts.size()));
     for (int r = 0; r < parts.size(); ++r) {
@@ -424,9 +426,7 @@ void CompareView::refresh() {
     QVector<PlotSeries> series;
     for (int i = 0; i < runs.size(); ++i) {
         const RunChunk& c = *runs[i];
-        series.push_back(
-            {QStringLiteral("#%1 %2").arg(c.runId).arg(QString::fromStdString(c.record.info.name)),
-             kRunColors[i % 8], c.steps[x], c.steps[metric]});
+        series.push_back({displayName(c), kRunColors[i % 8], c.steps[x], c.steps[metric]});
     }
     m_plot->setLines(series);
     m_plot->setAxisLabels(metricAxisTitle(x), metricAxisTitle(metric));

@@ -1,5 +1,6 @@
 // Compare tab: a checklist of stored runs drives which runs are loaded; the
-// overlay, diff table and memory bars redraw once every chosen run has arrived.
+// overlay, run table, diff table and memory bars redraw once every chosen run has
+// arrived. Columns, rows and bars follow the order of the runs being compared.
 #include "gui/compare_view.h"
 
 #include "gui/category_colors.h"
@@ -9,6 +10,7 @@
 #include "gui/store_client.h"
 #include "gui/style.h"
 #include "gui/time_series_plot.h"
+#include "gui/units.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -21,6 +23,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <set>
 
 namespace zerolab {
@@ -47,6 +50,168 @@ QWidget* titled(const QString& title, QWidget* body, QWidget* extra = nullptr) {
     layout->addWidget(body, 1);
     return frame;
 }
+
+// "#3 zero1-n8": the legend's, the run table's and the config header's name of a run.
+QString displayName(const RunChunk& c) {
+    return QStringLiteral("#%1 %2").arg(c.runId).arg(QString::fromStdString(c.record.info.name));
+}
+
+// What one column of the comparison shows: a run, or one segment of a run that was
+// restarted with other settings.
+struct RunPart {
+    const RunChunk* run = nullptr;
+    int runIndex = 0;                    // in the compared runs: picks the colour
+    const Segment* segment = nullptr;    // null for a run without segments
+    const SegmentRanks* ranks = nullptr; // the segment's last logged step, null if none
+
+    bool segmented() const { return run->segments.size() > 1; }
+    QString runName() const { return displayName(*run); }
+    // "#3 seg 1" for a segment of a restarted run, else "#3".
+    QString shortName() const {
+        const QString id = QStringLiteral("#%1").arg(run->runId);
+        return segmented() ? QStringLiteral("%1 seg %2").arg(id).arg(segment->index) : id;
+    }
+    int stage() const { return segment ? segment->stage : run->record.info.stage; }
+    int world() const { return segment ? segment->world : run->record.info.world; }
+    // The segment's resolved config; the run's where the store kept none per segment.
+    const std::string& configJson() const {
+        return segment && !segment->config_json.empty() ? segment->config_json
+                                                        : run->record.info.config_json;
+    }
+};
+
+QVector<RunPart> runParts(const QList<const RunChunk*>& runs) {
+    QVector<RunPart> parts;
+    for (int i = 0; i < runs.size(); ++i) {
+        const RunChunk& c = *runs[i];
+        if (c.segments.empty()) {
+            parts.push_back({&c, i});
+            continue;
+        }
+        for (const Segment& seg : c.segments) {
+            RunPart part{&c, i, &seg};
+            for (const SegmentRanks& sr : c.segmentRanks)
+                if (sr.segment == seg.index)
+                    part.ranks = &sr;
+            parts.push_back(part);
+        }
+    }
+    return parts;
+}
+
+// Params, master params, grads and optimizer m, v: what ZeRO shards.
+long long modelStatesBytes(const MemBreakdown& m) {
+    return m[MemCategory::Params] + m[MemCategory::MasterParams] + m[MemCategory::Grads] +
+           m[MemCategory::OptimM] + m[MemCategory::OptimV];
+}
+
+QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight) {
+    auto* item = new QTableWidgetItem(text);
+    item->setTextAlignment(align | Qt::AlignVCenter);
+    return item;
+}
+
+// Rows at their natural height, so the table takes no more room than it needs.
+void fitHeight(QTableWidget* table) {
+    int h = table->horizontalHeader()->sizeHint().height() + 2 * table->frameWidth();
+    for (int r = 0; r < table->rowCount(); ++r)
+        h += table->rowHeight(r);
+    table->setFixedHeight(h);
+}
+
+void fillRunTable(QTableWidget* table, const QVector<RunPart>& parts) {
+    table->setRowCount(int(parts.size()));
+    for (int r = 0; r < parts.size(); ++r) {
+        const RunPart& p = parts[r];
+        auto* name = cell(p.runName(), Qt::AlignLeft);
+        name->setData(Qt::DecorationRole, kRunColors[p.runIndex % 8]);
+        table->setItem(r, 0, name);
+        QString segment = QStringLiteral("—");
+        if (p.segmented())
+            segment = p.ranks ? CompareView::tr("seg %1: %2–%3")
+                                    .arg(p.segment->index)
+                                    .arg(p.segment->start_step)
+                                    .arg(p.ranks->step)
+                              : CompareView::tr("seg %1: from %2")
+                                    .arg(p.segment->index)
+                                    .arg(p.segment->start_step);
+        table->setItem(r, 1, cell(segment, Qt::AlignLeft));
+        table->setItem(r, 2, cell(QString::number(p.stage())));
+        table->setItem(r, 3, cell(QString::number(p.world())));
+        table->setItem(
+            r, 4, cell(p.segment ? QString::number(p.segment->grad_accum) : QStringLiteral("—")));
+        table->setItem(
+            r, 5, cell(p.segment ? QString::number(p.segment->micro_batch) : QStringLiteral("—")));
+        long long states = 0;
+        std::int64_t peak = 0;
+        if (p.ranks)
+            for (const RankRecord& rr : p.ranks->ranks) {
+                states = std::max(states, modelStatesBytes(rr.mem));
+                peak = std::max(peak, rr.peak);
+            }
+        table->setItem(r, 6, cell(states > 0 ? formatBytes(double(states)) : QStringLiteral("—")));
+        table->setItem(r, 7, cell(peak > 0 ? formatBytes(double(peak)) : QStringLiteral("—")));
+    }
+    fitHeight(table);
+}
+
+QVector<MemoryBarGroup> memoryGroups(const QVector<RunPart>& parts) {
+    QVector<MemoryBarGroup> groups;
+    for (const RunPart& p : parts) {
+        if (!p.ranks || p.ranks->ranks.empty())
+            continue;
+        groups.push_back(
+            {QStringLiteral("%1\nZeRO %2\nN=%3").arg(p.shortName()).arg(p.stage()).arg(p.world()),
+             p.ranks->ranks.front().mem, predictedTotal(p.run->record.info, p.segment)});
+    }
+    return groups;
+}
+
+void fillDiff(QTableWidget* table, const QVector<RunPart>& parts, bool differencesOnly) {
+    QVector<std::map<std::string, std::string>> configs;
+    QStringList headers{CompareView::tr("Key")};
+    for (const RunPart& p : parts) {
+        const auto doc = nlohmann::json::parse(p.configJson(), nullptr, false);
+        auto flat = doc.is_discarded() ? std::map<std::string, std::string>{} : flattenJson(doc);
+        flat["(run) precision"] = p.run->record.info.precision;
+        flat["(segment) stage"] = std::to_string(p.stage());
+        flat["(segment) world"] = std::to_string(p.world());
+        configs.push_back(std::move(flat));
+        headers << (p.segmented()
+                        ? QStringLiteral("%1\nseg %2").arg(p.runName()).arg(p.segment->index)
+                        : p.runName());
+    }
+    const QVector<ConfigDiffRow> rows = configDiff(configs, differencesOnly);
+    table->clear();
+    table->setColumnCount(int(headers.size()));
+    table->setHorizontalHeaderLabels(headers);
+    table->setRowCount(int(rows.size()));
+    for (int r = 0; r < rows.size(); ++r) {
+        auto* key = new QTableWidgetItem(rows[r].key);
+        if (rows[r].differs)
+            key->setFont([&] {
+                QFont f = table->font();
+                f.setBold(true);
+                return f;
+            }());
+        table->setItem(r, 0, key);
+        for (int c = 0; c < rows[r].values.size(); ++c) {
+            auto* item = new QTableWidgetItem(rows[r].values[c]);
+            if (rows[r].differs)
+                item->setBackground(QColor(0xFE, 0xF3, 0xC7));
+            table->setItem(r, c + 1, item);
+        }
+    }
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    // Values may be cut at 110 px, the run's name in the header never.
+    table->resizeColumnsToContents();
+    table->setColumnWidth(0, std::min(table->columnWidth(0), 190));
+    for (int c = 1; c < table->columnCount(); ++c)
+        table->setColumnWidth(c, std::max(std::min(table->columnWidth(c), 110),
+                                          table->horizontalHeader()->sectionSizeHint(c)));
+    table->horizontalHeader()->setStretchLastSection(true);
+}
+
 } // namespace
 
 QVector<ConfigDiffRow> configDiff(const QVector<std::map<std::string, std::string>>& configs,
@@ -74,7 +239,7 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     : QWidget(parent), m_store(store), m_stack(new QStackedWidget), m_runList(new QListWidget),
       m_metric(new QComboBox), m_xAxis(new QComboBox),
       m_diffOnly(new QCheckBox(tr("Differences only"))), m_plot(new TimeSeriesPlot),
-      m_diff(new QTableWidget), m_memory(new MemoryBarChart) {
+      m_runTable(new QTableWidget), m_diff(new QTableWidget), m_memory(new MemoryBarChart) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(12, 12, 12, 12);
     auto* split = new QSplitter(Qt::Horizontal);
@@ -121,7 +286,33 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     controlRow->addWidget(m_metric);
     controlRow->addWidget(xLabel);
     controlRow->addWidget(m_xAxis);
-    content->addWidget(titled(tr("Overlay"), m_plot, controls));
+    auto* overlay = new QWidget;
+    auto* overlayLayout = new QVBoxLayout(overlay);
+    overlayLayout->setContentsMargins(0, 0, 0, 0);
+    overlayLayout->addWidget(m_plot, 1);
+    const QStringList runColumns{tr("Run"),    tr("Segment"), tr("Stage"),       tr("N"),
+                                 tr("Accum."), tr("Micro"),   tr("States/rank"), tr("Peak/rank")};
+    m_runTable->setColumnCount(int(runColumns.size()));
+    m_runTable->setHorizontalHeaderLabels(runColumns);
+    m_runTable->horizontalHeaderItem(5)->setToolTip(
+        tr("Micro-batch: samples per rank per micro-step"));
+    m_runTable->horizontalHeaderItem(6)->setToolTip(tr(
+        "Model states: params, master params, grads and optimizer m, v of the largest rank at the "
+        "segment's last logged step"));
+    m_runTable->horizontalHeaderItem(7)->setToolTip(
+        tr("Peak memory of the largest rank at the segment's last logged step"));
+    m_runTable->verticalHeader()->setVisible(false);
+    m_runTable->verticalHeader()->setDefaultSectionSize(20);
+    m_runTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_runTable->setSelectionMode(QAbstractItemView::NoSelection);
+    m_runTable->setShowGrid(false);
+    m_runTable->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_runTable->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Numbers at their width; the run's name takes the rest and elides when short of room.
+    m_runTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_runTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    overlayLayout->addWidget(m_runTable);
+    content->addWidget(titled(tr("Overlay"), overlay, controls));
 
     auto* bottom = new QSplitter(Qt::Horizontal);
     bottom->setHandleWidth(10);
@@ -130,6 +321,9 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     m_diff->setAlternatingRowColors(true);
     m_diff->setShowGrid(false);
     m_diff->verticalHeader()->setDefaultSectionSize(22);
+    // Left-aligned and elided on the right, so a narrow column keeps the run's "#id".
+    m_diff->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_diff->horizontalHeader()->setTextElideMode(Qt::ElideRight);
     m_diffOnly->setChecked(true);
     bottom->addWidget(titled(tr("Config"), m_diff, m_diffOnly));
     auto* memBody = new QWidget;
@@ -138,12 +332,12 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     memLayout->addWidget(m_memory, 1);
     memLayout->addWidget(new CategoryLegend(memBody, 2));
     bottom->addWidget(titled(tr("Memory, rank 0 at the last step"), memBody));
-    bottom->setStretchFactor(0, 3);
-    bottom->setStretchFactor(1, 2);
-    bottom->setSizes({600, 360});
+    bottom->setStretchFactor(0, 1);
+    bottom->setStretchFactor(1, 1);
+    bottom->setSizes({480, 480});
     content->addWidget(bottom);
-    content->setStretchFactor(0, 1);
-    content->setStretchFactor(1, 1);
+    content->setStretchFactor(0, 3);
+    content->setStretchFactor(1, 2);
     m_stack->addWidget(content);
     split->addWidget(m_stack);
     split->setStretchFactor(1, 1);
@@ -168,12 +362,14 @@ void CompareView::syncChecklist() {
     const QSignalBlocker block(m_runList);
     m_runList->clear();
     for (const RunSummary& r : m_store->runs()) {
-        auto* item = new QListWidgetItem(QStringLiteral("#%1 %2  (stage %3, N=%4)")
+        // Two lines, so the pane's width holds the name and its settings.
+        auto* item = new QListWidgetItem(QStringLiteral("#%1 %2\nstage %3, N=%4")
                                              .arg(r.id)
                                              .arg(QString::fromStdString(r.name))
                                              .arg(r.stage)
                                              .arg(r.world),
                                          m_runList);
+        item->setToolTip(item->text());
         item->setData(Qt::UserRole, qint64(r.id));
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         item->setCheckState(m_ids.contains(r.id) ? Qt::Checked : Qt::Unchecked);
@@ -228,58 +424,17 @@ void CompareView::refresh() {
     const auto metric = static_cast<Metric>(m_metric->currentData().toInt());
     const auto x = static_cast<Metric>(m_xAxis->currentData().toInt());
     QVector<PlotSeries> series;
-    QVector<MemoryBarGroup> groups;
-    QVector<std::map<std::string, std::string>> configs;
-    QStringList headers{tr("Key")};
     for (int i = 0; i < runs.size(); ++i) {
         const RunChunk& c = *runs[i];
-        const QString name =
-            QStringLiteral("#%1 %2").arg(c.runId).arg(QString::fromStdString(c.record.info.name));
-        series.push_back({name, kRunColors[i % 8], c.steps[x], c.steps[metric]});
-        MemBreakdown mem;
-        if (!c.ranks.empty())
-            mem = c.ranks.front().mem;
-        groups.push_back(
-            {QStringLiteral("#%1").arg(c.runId), mem,
-             predictedTotal(c.record.info, c.segments.empty() ? nullptr : &c.segments.back())});
-        const auto doc = nlohmann::json::parse(c.record.info.config_json, nullptr, false);
-        auto flat = doc.is_discarded() ? std::map<std::string, std::string>{} : flattenJson(doc);
-        flat["(run) world"] = std::to_string(c.record.info.world);
-        flat["(run) stage"] = std::to_string(c.record.info.stage);
-        flat["(run) precision"] = c.record.info.precision;
-        configs.push_back(std::move(flat));
-        headers << name;
+        series.push_back({displayName(c), kRunColors[i % 8], c.steps[x], c.steps[metric]});
     }
     m_plot->setLines(series);
     m_plot->setAxisLabels(metricAxisTitle(x), metricAxisTitle(metric));
-    m_memory->setGroups(groups);
 
-    const QVector<ConfigDiffRow> rows = configDiff(configs, m_diffOnly->isChecked());
-    m_diff->clear();
-    m_diff->setColumnCount(int(headers.size()));
-    m_diff->setHorizontalHeaderLabels(headers);
-    m_diff->setRowCount(int(rows.size()));
-    for (int r = 0; r < rows.size(); ++r) {
-        auto* key = new QTableWidgetItem(rows[r].key);
-        if (rows[r].differs)
-            key->setFont([&] {
-                QFont f = m_diff->font();
-                f.setBold(true);
-                return f;
-            }());
-        m_diff->setItem(r, 0, key);
-        for (int c = 0; c < rows[r].values.size(); ++c) {
-            auto* item = new QTableWidgetItem(rows[r].values[c]);
-            if (rows[r].differs)
-                item->setBackground(QColor(0xFE, 0xF3, 0xC7));
-            m_diff->setItem(r, c + 1, item);
-        }
-    }
-    m_diff->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_diff->resizeColumnsToContents();
-    for (int c = 0; c < m_diff->columnCount(); ++c)
-        m_diff->setColumnWidth(c, std::min(m_diff->columnWidth(c), c == 0 ? 190 : 110));
-    m_diff->horizontalHeader()->setStretchLastSection(true);
+    const QVector<RunPart> parts = runParts(runs);
+    fillRunTable(m_runTable, parts);
+    m_memory->setGroups(memoryGroups(parts));
+    fillDiff(m_diff, parts, m_diffOnly->isChecked());
 }
 
 } // namespace zerolab

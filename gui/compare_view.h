@@ -1,6 +1,7 @@
-// The Compare tab: two or more runs overlaid on any per-step metric, their
-// resolved configs side by side (optionally only the keys that differ), and
-// their per-rank memory breakdowns (rank 0, latest step) next to each other.
+// The Compare tab: two or more runs overlaid on any per-step metric with a table of
+// their settings and memory, their resolved configs side by side (optionally only
+// the keys that differ) and their rank-0 memory breakdowns next to each other; a run
+// restarted with other settings takes one column (and one bar) per segment.
 #pragma once
 
 #include "gui/run_data.h"
@@ -46,7 +47,11 @@ public:
     void setMetric(Metric m);
     void setDifferencesOnly(bool on);
     QTableWidget* diffTable() const { return m_diff; }
+    // One row per run, or per segment of a run that has several.
+    QTableWidget* runTable() const { return m_runTable; }
     TimeSeriesPlot* plot() const { return m_plot; }
+    MemoryBarChart* memoryChart() const { return m_memory; }
+    QListWidget* checklist() const { return m_runList; }
 
 signals:
     void loaded();
@@ -67,6 +72,7 @@ private:
     QComboBox* m_xAxis;
     QCheckBox* m_diffOnly;
     TimeSeriesPlot* m_plot;
+    QTableWidget* m_runTable;
     QTableWidget* m_diff;
     MemoryBarChart* m_memory;
 };

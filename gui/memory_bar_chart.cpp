@@ -28,9 +28,6 @@ MemoryBarChart::MemoryBarChart(QWidget* parent)
     m_caption->setTextColor(kErrorColor);
     m_caption->setTextFlags(Qt::AlignRight | Qt::AlignVCenter);
     m_caption->setMargins(QMargins(0, 4, 8, 0));
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, m_caption);
-    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->setMinimumHeight(180);
     m_plot->setMouseTracking(true);
     QCPBars* below = nullptr;
@@ -193,6 +190,16 @@ void MemoryBarChart::rebuild() {
         m_capacity ? (m_capacityLabel.isEmpty() ? formatBytes(*m_capacity) : m_capacityLabel)
                    : QString();
     m_caption->setVisible(m_capacity.has_value());
+    // A hidden element still takes its row's height and spacing (a 22 px gap above the
+    // plot), so the caption's row exists only while there is a capacity to name.
+    if (m_capacity && !m_caption->layout()) {
+        m_plot->plotLayout()->insertRow(0);
+        m_plot->plotLayout()->addElement(0, 0, m_caption);
+        m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    } else if (!m_capacity && m_caption->layout()) {
+        m_plot->plotLayout()->take(m_caption);
+        m_plot->plotLayout()->simplify();
+    }
     m_caption->setTextColor(capacityOnScale ? kErrorColor : kOkColor);
     m_caption->setText(capacityOnScale ? tr("- - -  %1").arg(capacityName)
                                        : tr("%1  (above the scale)").arg(capacityName));

@@ -60,6 +60,13 @@ struct StepColumns {
     double last(Metric m) const { return isEmpty() ? kUnknown : (*this)[m].back(); }
 };
 
+// The rank rows at the last logged step of one segment.
+struct SegmentRanks {
+    int segment = 0; // Segment::index
+    std::int64_t step = -1;
+    std::vector<RankRecord> ranks;
+};
+
 // One answer of the store worker about a run. incremental: steps holds only
 // steps after the caller's last one; otherwise everything.
 struct RunChunk {
@@ -70,6 +77,8 @@ struct RunChunk {
     StepColumns steps;
     std::int64_t ranksStep = -1; // the step of `ranks`, -1 when none
     std::vector<RankRecord> ranks;
+    // Whole-run chunks only: one per segment that logged a step, in segment order.
+    std::vector<SegmentRanks> segmentRanks;
     std::vector<Event> events; // after the caller's last event id
 };
 

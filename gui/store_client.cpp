@@ -88,6 +88,11 @@ void StoreWorker::loadRun(qint64 runId, bool incremental, qint64 afterStep, qint
             chunk.ranksStep = std::int64_t(chunk.steps.last(Metric::Step));
             chunk.ranks = m_reader->rankRows(runId, chunk.ranksStep);
         }
+        if (!incremental)
+            for (const Segment& seg : chunk.segments)
+                if (const auto last = m_reader->lastStepOfSegment(runId, seg.index))
+                    chunk.segmentRanks.push_back(
+                        {seg.index, *last, m_reader->rankRows(runId, *last)});
         emit runLoaded(chunk);
     });
 }

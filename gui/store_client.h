@@ -34,7 +34,8 @@ public slots:
     void setPollInterval(int ms);
     void listRuns();
     // afterStep < 0: the whole run; otherwise steps after afterStep and events after
-    // afterEventId. The chunk also carries the rank rows of its last step.
+    // afterEventId. The chunk also carries the rank rows of its last step; a whole
+    // run's chunk also those of each segment's last step.
     void loadRun(qint64 runId, bool incremental, qint64 afterStep, qint64 afterEventId);
     void loadRanks(qint64 runId, qint64 step);
     void setNotes(qint64 runId, const QString& notes);

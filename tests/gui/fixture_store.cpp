@@ -24,17 +24,35 @@ std::vector<FixtureRun> defaultFixtureRuns() {
 
 namespace {
 
-nlohmann::json fixtureConfig(const FixtureRun& r) {
+nlohmann::json fixtureConfig(const FixtureRun& r, int stage, int gradAccum) {
     return {{"train_micro_batch_size_per_gpu", 8},
-            {"gradient_accumulation_steps", 1},
+            {"gradient_accumulation_steps", gradAccum},
             {"optimizer", {{"type", "AdamW"}, {"params", {{"lr", 6e-4}, {"weight_decay", 0.1}}}}},
             {"bf16", {{"enabled", r.bf16}}},
-            {"zero_optimization", {{"stage", r.stage}, {"overlap_comm", r.stage >= 2}}},
+            {"zero_optimization", {{"stage", stage}, {"overlap_comm", stage >= 2}}},
             {"model", {{"preset", "micro"}}},
             {"run", {{"steps", r.steps}, {"device", r.gpu ? "cuda" : "cpu"}}}};
 }
 
+Plan fixturePlan(const FixtureRun& r, int stage, int world) {
+    const ModelShape shape = *findModelPreset("micro");
+    PlanInput in;
+    in.shape = shape;
+    in.world = world;
+    in.stage = stage;
+    in.precision = r.bf16 ? Precision::Bf16Mixed : Precision::Fp32;
+    in.micro_batch = 8;
+    in.seq_len = shape.seq_len;
+    return zerolab::plan(in);
+}
+
 } // namespace
+
+FixtureRun restartedFixtureRun() {
+    FixtureRun r{"zero1-n2-restarted", 1, 2, 200, false, {"restart"}};
+    r.restarts = {{100, 3, 3, 2}};
+    return r;
+}
 
 FixtureRun gpuFixtureRun() {
     FixtureRun r{"zero3-n4-cuda", 3, 4, 200, true, {"gpu"}};
@@ -49,17 +67,10 @@ std::vector<std::int64_t> writeFixtureStore(const std::string& path,
     std::normal_distribution<double> noise(0.0, 1.0);
     for (const FixtureRun& r : runs) {
         RunWriter writer(RunStore::open(path));
-        const nlohmann::json cfg = fixtureConfig(r);
         const ModelShape shape = *findModelPreset("micro");
-        PlanInput in;
-        in.shape = shape;
-        in.world = r.world;
-        in.stage = r.stage;
-        in.precision = r.bf16 ? Precision::Bf16Mixed : Precision::Fp32;
-        in.micro_batch = 8;
-        in.seq_len = shape.seq_len;
-        const Plan plan = zerolab::plan(in);
-        const MemBreakdown planned = plan.stages[r.stage].per_rank;
+        const Plan first = fixturePlan(r, r.stage, r.world);
+        const std::int64_t psi = first.psi;
+        MemBreakdown planned = first.stages[r.stage].per_rank;
 
         RunInfo info;
         info.name = r.name;
@@ -70,27 +81,51 @@ std::vector<std::int64_t> writeFixtureStore(const std::string& path,
         info.world = r.world;
         info.stage = r.stage;
         info.precision = r.bf16 ? "bf16" : "fp32";
-        info.params = plan.psi;
-        info.config_json = cfg.dump();
+        info.params = psi;
+        info.config_json = fixtureConfig(r, r.stage, 1).dump();
         info.tags = r.tags;
         const std::int64_t id = writer.createRun(info);
         ids.push_back(id);
-        writer.beginSegment(Segment{0, 0, r.world, r.stage, 1, 8, "start"});
+        int stage = r.stage;
+        int world = r.world;
+        auto beginSegment = [&](std::int64_t start, int gradAccum) {
+            Segment seg;
+            seg.start_step = start;
+            seg.world = world;
+            seg.stage = stage;
+            seg.grad_accum = gradAccum;
+            seg.micro_batch = 8;
+            seg.reason = start == 0 ? "start" : "resume";
+            if (!r.restarts.empty()) {
+                seg.config_json = fixtureConfig(r, stage, gradAccum).dump();
+                seg.predicted = planned;
+            }
+            writer.beginSegment(seg);
+        };
+        beginSegment(0, 1);
+        auto restart = r.restarts.begin();
 
-        const double tokensPerStep = 8.0 * shape.seq_len * r.world;
-        const double commScale = r.stage == 3 ? 1.5 : 1.0;
         double wall = 0;
         for (int step = 0; step < r.steps; ++step) {
+            if (restart != r.restarts.end() && restart->step == step) {
+                stage = restart->stage;
+                world = restart->world;
+                planned = fixturePlan(r, stage, world).stages[stage].per_rank;
+                beginSegment(step, restart->gradAccum);
+                ++restart;
+            }
+            const double tokensPerStep = 8.0 * shape.seq_len * world;
+            const double commScale = stage == 3 ? 1.5 : 1.0;
             StepRecord s;
             s.step = step;
             s.fwd_ms = 38 + 2 * noise(rng);
             s.bwd_ms = 74 + 3 * noise(rng);
-            s.optim_ms = (r.stage == 0 ? 9.0 : 9.0 / r.world * 2) + 0.3 * noise(rng);
-            const double comm = commScale * (6 + 0.4 * r.world) + 0.5 * noise(rng);
-            s.comm.allreduce_ms = r.stage <= 1 ? comm : 0;
-            s.comm.reduce_scatter_ms = r.stage >= 2 ? comm * 0.5 : 0;
-            s.comm.allgather_ms = r.stage >= 1 ? comm * (r.stage == 3 ? 1.0 : 0.5) : 0;
-            s.comm.exposed_ms = comm * (r.stage >= 2 ? 0.35 : 0.8);
+            s.optim_ms = (stage == 0 ? 9.0 : 9.0 / world * 2) + 0.3 * noise(rng);
+            const double comm = commScale * (6 + 0.4 * world) + 0.5 * noise(rng);
+            s.comm.allreduce_ms = stage <= 1 ? comm : 0;
+            s.comm.reduce_scatter_ms = stage >= 2 ? comm * 0.5 : 0;
+            s.comm.allgather_ms = stage >= 1 ? comm * (stage == 3 ? 1.0 : 0.5) : 0;
+            s.comm.exposed_ms = comm * (stage >= 2 ? 0.35 : 0.8);
             s.step_ms = s.fwd_ms + s.bwd_ms + s.optim_ms + s.comm.exposed_ms;
             wall += s.step_ms / 1000.0;
             s.wall_time_s = wall;
@@ -101,16 +136,15 @@ std::vector<std::int64_t> writeFixtureStore(const std::string& path,
             s.lr = 6e-4 * std::min(1.0, (step + 1) / 20.0);
             s.grad_norm = 0.6 + 2.5 * std::exp(-step / 40.0) + 0.05 * std::fabs(noise(rng));
             s.mfu = 0.55 + 0.02 * noise(rng);
-            s.comm_bytes = std::int64_t(2.0 * double(plan.psi) * (r.bf16 ? 2 : 4) * commScale);
-            s.busbw_gbps =
-                double(s.comm_bytes) / (comm / 1000.0) / 1e9 * 2.0 * (r.world - 1) / r.world;
-            for (int rank = 0; rank < r.world; ++rank) {
+            s.comm_bytes = std::int64_t(2.0 * double(psi) * (r.bf16 ? 2 : 4) * commScale);
+            s.busbw_gbps = double(s.comm_bytes) / (comm / 1000.0) / 1e9 * 2.0 * (world - 1) / world;
+            for (int rank = 0; rank < world; ++rank) {
                 RankRecord rr;
                 rr.rank = rank;
                 rr.host = "fixture-host";
                 rr.mem = planned;
                 // Padding leaves the last rank's shard a little short.
-                if (rank == r.world - 1 && r.stage > 0)
+                if (rank == world - 1 && stage > 0)
                     rr.mem[MemCategory::OptimM] -= rr.mem[MemCategory::OptimM] / 50;
                 const long long total = rr.mem.total();
                 rr.rss = total + 180'000'000 + std::int64_t(2e6 * noise(rng));

@@ -9,6 +9,14 @@
 
 namespace zerolab {
 
+// The run resumed at `step` with other settings: a new segment from there on.
+struct FixtureRestart {
+    int step = 0;
+    int stage = 1;
+    int world = 8;
+    int gradAccum = 1;
+};
+
 struct FixtureRun {
     std::string name;
     int stage = 1;
@@ -17,6 +25,9 @@ struct FixtureRun {
     bool bf16 = false;
     std::vector<std::string> tags;
     bool gpu = false; // run.device "cuda": rank rows carry device_used, the step's device peak
+    // With restarts every segment stores its resolved config and prediction, as current
+    // stores do; without, its one segment has neither, as in stores written before.
+    std::vector<FixtureRestart> restarts = {};
 };
 
 // The default set: five runs of the micro model at stages 0-3 and N = 2, 4, 8.
@@ -24,6 +35,10 @@ std::vector<FixtureRun> defaultFixtureRuns();
 
 // A ZeRO-3 run of four ranks on a GPU (run.device "cuda", device memory in the rows).
 FixtureRun gpuFixtureRun();
+
+// A ZeRO-1 run of two ranks restarted at step 100 as ZeRO-3 on three ranks with
+// accumulation 2: two segments.
+FixtureRun restartedFixtureRun();
 
 // Creates (or appends to) the store at path; returns the run ids in order.
 // Throws StoreError.

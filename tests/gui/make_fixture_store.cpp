@@ -1,6 +1,6 @@
 // zerolab-gui-fixture DB [STEPS]: writes the GUI's fixture runs into DB (for
-// screenshots and manual checks), the GPU run last. STEPS overrides every run's step
-// count.
+// screenshots and manual checks), then the GPU run and a restarted run of two
+// segments. STEPS overrides every run's step count.
 #include "fixture_store.h"
 
 #include <cstdio>
@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
     try {
         auto runs = zerolab::defaultFixtureRuns();
         runs.push_back(zerolab::gpuFixtureRun());
+        runs.push_back(zerolab::restartedFixtureRun());
         if (argc == 3)
             for (auto& r : runs)
                 r.steps = std::stoi(argv[2]);

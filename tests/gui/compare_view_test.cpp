@@ -1,0 +1,187 @@
+// The Compare tab over a fixture store: bars, run table and config columns in the
+// order of the compared runs, one column and one bar per segment of a restarted run
+// with that segment's own prediction, and checklist entries and headers shown whole.
+#include "fixture_store.h"
+#include "gui/compare_view.h"
+#include "gui/config_validation.h"
+#include "gui/memory_bar_chart.h"
+#include "gui/store_client.h"
+#include "gui/time_series_plot.h"
+#include "gui/units.h"
+#include "storage/run_reader.h"
+
+#include <qcustomplot.h>
+
+#include <QHeaderView>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace zerolab;
+
+class CompareViewTest : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QString m_db;
+    std::vector<std::int64_t> m_ids; // the default runs, then the restarted one
+
+    void load(StoreClient& store, CompareView& view, const QList<qint64>& ids) {
+        QSignalSpy listed(&store, &StoreClient::runsListed);
+        store.open(m_db);
+        store.listRuns();
+        QVERIFY(listed.wait(10000));
+        QSignalSpy loaded(&view, &CompareView::loaded);
+        view.setRuns(ids);
+        QVERIFY(loaded.wait(10000));
+    }
+
+    static QStringList headers(const QTableWidget* table) {
+        QStringList out;
+        for (int c = 0; c < table->columnCount(); ++c)
+            out << table->horizontalHeaderItem(c)->text();
+        return out;
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        m_db = m_dir.filePath(QStringLiteral("runs.db"));
+        auto runs = defaultFixtureRuns();
+        runs.push_back(restartedFixtureRun());
+        m_ids = writeFixtureStore(m_db.toStdString(), runs);
+        QCOMPARE(m_ids.size(), std::size_t(6));
+    }
+
+    // Bars, table rows, config columns and legend all list the runs as they were given.
+    void everyPanelFollowsTheComparedOrder() {
+        StoreClient store;
+        CompareView view(&store);
+        const QList<qint64> ids{m_ids[3], m_ids[0], m_ids[1]};
+        load(store, view, ids);
+        const auto& groups = view.memoryChart()->groups();
+        QCOMPARE(groups.size(), 3);
+        const QStringList diffHeaders = headers(view.diffTable());
+        QCOMPARE(diffHeaders.size(), 4);
+        QCOMPARE(view.runTable()->rowCount(), 3);
+        for (int i = 0; i < 3; ++i) {
+            const QString id = QStringLiteral("#%1").arg(ids[i]);
+            QVERIFY2(groups[i].label.startsWith(id + QLatin1Char('\n')),
+                     qPrintable(groups[i].label));
+            QVERIFY2(diffHeaders[i + 1].startsWith(id + QLatin1Char(' ')),
+                     qPrintable(diffHeaders[i + 1]));
+            QVERIFY(view.runTable()->item(i, 0)->text().startsWith(id + QLatin1Char(' ')));
+            QVERIFY(view.plot()->plot()->graph(i)->name().startsWith(id + QLatin1Char(' ')));
+        }
+    }
+
+    // A run restarted as ZeRO-3 on three ranks: a bar per segment at its own last step,
+    // outlined by that segment's stored prediction.
+    void segmentsGetTheirOwnBarsAndPredictions() {
+        StoreClient store;
+        CompareView view(&store);
+        const qint64 restarted = m_ids[5];
+        load(store, view, {restarted, m_ids[0]});
+        RunReader reader(RunStore::open(m_db.toStdString()));
+        const RunRecord run = reader.run(restarted);
+        const std::vector<Segment> segments = reader.segments(restarted);
+        QCOMPARE(segments.size(), std::size_t(2));
+
+        const auto& groups = view.memoryChart()->groups();
+        QCOMPARE(groups.size(), 3);
+        QCOMPARE(groups[0].label, QStringLiteral("#%1 seg 0\nZeRO 1\nN=2").arg(restarted));
+        QCOMPARE(groups[1].label, QStringLiteral("#%1 seg 1\nZeRO 3\nN=3").arg(restarted));
+        QCOMPARE(groups[2].label, QStringLiteral("#%1\nZeRO 0\nN=8").arg(m_ids[0]));
+        for (int s = 0; s < 2; ++s) {
+            const auto seg = std::size_t(s);
+            QVERIFY(groups[s].predictedBytes.has_value());
+            QCOMPARE(*groups[s].predictedBytes, *predictedTotal(run.info, &segments[seg]));
+            const auto last = reader.lastStepOfSegment(restarted, segments[seg].index);
+            QVERIFY(last.has_value());
+            QCOMPARE(groups[s].bytes.bytes, reader.rankRows(restarted, *last).front().mem.bytes);
+        }
+        QVERIFY(*groups[1].predictedBytes < *groups[0].predictedBytes);
+
+        // Stage, N, accumulation, micro-batch and model states per segment.
+        QTableWidget* table = view.runTable();
+        QCOMPARE(table->rowCount(), 3);
+        const QStringList columns = headers(table);
+        auto text = [&](int row, const QString& column) {
+            return table->item(row, int(columns.indexOf(column)))->text();
+        };
+        QCOMPARE(text(1, QStringLiteral("Stage")), QStringLiteral("3"));
+        QCOMPARE(text(1, QStringLiteral("N")), QStringLiteral("3"));
+        QCOMPARE(text(1, QStringLiteral("Accum.")), QStringLiteral("2"));
+        QCOMPARE(text(1, QStringLiteral("Micro")), QStringLiteral("8"));
+        QCOMPARE(text(0, QStringLiteral("Accum.")), QStringLiteral("1"));
+        const MemBreakdown& states = *segments[1].predicted;
+        QCOMPARE(text(1, QStringLiteral("States/rank")),
+                 formatBytes(double(states[MemCategory::Params] +
+                                    states[MemCategory::MasterParams] + states[MemCategory::Grads] +
+                                    states[MemCategory::OptimM] + states[MemCategory::OptimV])));
+        QVERIFY(text(1, QStringLiteral("Peak/rank")).endsWith(QStringLiteral("B")));
+    }
+
+    // Keys changed by the restart differ between the run's own segments.
+    void configDiffHasAColumnPerSegment() {
+        StoreClient store;
+        CompareView view(&store);
+        const qint64 restarted = m_ids[5];
+        load(store, view, {restarted, m_ids[4]});
+        const QStringList diffHeaders = headers(view.diffTable());
+        QCOMPARE(diffHeaders.size(), 4);
+        QVERIFY2(diffHeaders[1].endsWith(QStringLiteral("\nseg 0")), qPrintable(diffHeaders[1]));
+        QVERIFY2(diffHeaders[2].endsWith(QStringLiteral("\nseg 1")), qPrintable(diffHeaders[2]));
+        QMap<QString, QStringList> rows;
+        for (int r = 0; r < view.diffTable()->rowCount(); ++r) {
+            QStringList values;
+            for (int c = 1; c < 4; ++c)
+                values << view.diffTable()->item(r, c)->text();
+            rows.insert(view.diffTable()->item(r, 0)->text(), values);
+        }
+        QCOMPARE(rows.value(QStringLiteral("zero_optimization.stage")),
+                 (QStringList{QStringLiteral("1"), QStringLiteral("3"), QStringLiteral("1")}));
+        QCOMPARE(rows.value(QStringLiteral("gradient_accumulation_steps")),
+                 (QStringList{QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("1")}));
+        QCOMPARE(rows.value(QStringLiteral("(segment) world")),
+                 (QStringList{QStringLiteral("2"), QStringLiteral("3"), QStringLiteral("2")}));
+    }
+
+    // At the default window size every checklist line and config header fits its cell.
+    void namesAreShownWhole() {
+        StoreClient store;
+        CompareView view(&store);
+        view.resize(1280, 760);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        load(store, view, {m_ids[0], m_ids[1], m_ids[5]});
+        QListWidget* list = view.checklist();
+        QCOMPARE(list->count(), 6);
+        const QFontMetrics fm(list->font());
+        for (int i = 0; i < list->count(); ++i) {
+            const QRect rect = list->visualItemRect(list->item(i));
+            // The check box takes the left of the row.
+            for (const QString& line : list->item(i)->text().split(QLatin1Char('\n')))
+                QVERIFY2(fm.horizontalAdvance(line) + 28 <=
+                             std::min(rect.width(), list->viewport()->width()),
+                         qPrintable(line));
+        }
+        // No capacity: no caption row above the memory plot, only the axis rect's margin.
+        QCustomPlot* plot = view.memoryChart()->plot();
+        plot->replot();
+        QVERIFY2(plot->axisRect()->rect().top() < 20,
+                 qPrintable(QString::number(plot->axisRect()->rect().top())));
+        QHeaderView* header = view.diffTable()->horizontalHeader();
+        const QFontMetrics hfm(header->font());
+        for (int c = 1; c < view.diffTable()->columnCount(); ++c) {
+            const QString text = view.diffTable()->horizontalHeaderItem(c)->text();
+            for (const QString& line : text.split(QLatin1Char('\n')))
+                QVERIFY2(hfm.horizontalAdvance(line) < header->sectionSize(c), qPrintable(line));
+        }
+    }
+};
+
+QTEST_MAIN(CompareViewTest)
+#include "compare_view_test.moc"

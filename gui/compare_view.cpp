@@ -100,11 +100,6 @@ QVector<RunPart> runParts(const QList<const RunChunk*>& runs) {
 }
 
 // Params, master params, grads and optimizer m, v: what ZeRO shards.
-long long modelStatesBytes(const MemBreakdown& m) {
-    return m[MemCategory::Params] + m[MemCategory::MasterParams] + m[MemCategory::Grads] +
-           m[MemCategory::OptimM] + m[MemCategory::OptimV];
-}
-
 QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight) {
     auto* item = new QTableWidgetItem(text);
     item->setTextAlignment(align | Qt::AlignVCenter);
@@ -146,7 +141,7 @@ void fillRunTable(QTableWidget* table, const QVector<RunPart>& parts) {
         std::int64_t peak = 0;
         if (p.ranks)
             for (const RankRecord& rr : p.ranks->ranks) {
-                states = std::max(states, modelStatesBytes(rr.mem));
+                states = std::max(states, rr.mem.modelStatesOnly().total());
                 peak = std::max(peak, rr.peak);
             }
         table->setItem(r, 6, cell(states > 0 ? formatBytes(double(states)) : QStringLiteral("—")));

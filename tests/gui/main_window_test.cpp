@@ -12,12 +12,12 @@
 #include "storage/run_writer.h"
 
 #include <QAction>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QPushButton>
 #include <QScreen>
 #include <QSignalSpy>
-#include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
 

@@ -90,6 +90,38 @@ private slots:
                 }
         }
     }
+
+    // zerolab --config F --print-forecast prints the numbers the Setup chart draws; a
+    // config error exits 2 naming the file and the JSON path.
+    void printForecastIsWhatTheChartDraws() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("f.json"));
+        std::ofstream(path.toStdString()) << microConfig(2, true).dump(2);
+        SetupView view;
+        QVERIFY(view.loadFile(path));
+        const auto r = test::runProcess(
+            {ZEROLAB_BIN_DIR "/zerolab", "--config", path.toStdString(), "--print-forecast"});
+        QCOMPARE(r.exit_code, 0);
+        const auto j = nlohmann::json::parse(r.out);
+        QCOMPARE(j["stage"].get<int>(), 2);
+        QCOMPARE(j["world"].get<int>(), 2);
+        QCOMPARE(j["stages"].size(), std::size_t(4));
+        for (int stage = 0; stage < 4; ++stage)
+            for (std::size_t c = 0; c < kMemCategoryCount; ++c)
+                QCOMPARE(
+                    j["stages"][stage]["per_rank"][std::string(kMemCategoryNames[c])].get<double>(),
+                    view.forecast()->chart()->segmentBytes(stage, static_cast<MemCategory>(c)));
+
+        auto bad = microConfig(2, true);
+        bad["zero_optimization"]["stage"] = 7;
+        std::ofstream(path.toStdString()) << bad.dump(2);
+        const auto e = test::runProcess(
+            {ZEROLAB_BIN_DIR "/zerolab", "--config", path.toStdString(), "--print-forecast"});
+        QCOMPARE(e.exit_code, 2);
+        QVERIFY2(e.err.find("f.json") != std::string::npos &&
+                     e.err.find("zero_optimization.stage") != std::string::npos,
+                 e.err.c_str());
+    }
 };
 
 QTEST_MAIN(ForecastLedgerTest)

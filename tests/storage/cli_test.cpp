@@ -46,6 +46,23 @@ TEST_F(StoreCli, ListTableAndJson) {
     EXPECT_EQ(arr[0]["median_tokens_per_s"], 1001.5);
 }
 
+// A long (UTF-8) name never runs into STATUS: NAME is as wide as the longest name, up to
+// 40 characters, and longer names end in an ellipsis.
+TEST_F(StoreCli, ListSizesTheNameColumn) {
+    {
+        RunWriter w(RunStore::open(path()));
+        w.createRun(makeRunInfo(std::string(50, 'n') + "-\u00e9t\u00e9-174336", 2));
+        w.finish(RunStatus::Finished, "done");
+    }
+    const CliResult t = cli({"list"});
+    ASSERT_EQ(t.exit_code, 0) << t.err;
+    EXPECT_EQ(t.out.find("174336running"), std::string::npos) << t.out;
+    EXPECT_NE(t.out.find(std::string(39, 'n') + "\u2026  finished"), std::string::npos) << t.out;
+    // The short name is padded to the same column.
+    EXPECT_NE(t.out.find("cli-run" + std::string(40 - 7 + 2, ' ') + "finished"), std::string::npos)
+        << t.out;
+}
+
 TEST_F(StoreCli, ShowByNameAndId) {
     const CliResult byName = cli({"show", "cli-run"});
     ASSERT_EQ(byName.exit_code, 0) << byName.err;

@@ -503,7 +503,7 @@ void RunView::replotRanks() {
     double stepComm = 0, stepBusbw = 0;
     // The outline is the prediction of the segment the shown step belongs to: a restart
     // with another stage, world or accumulation has its own.
-    const std::optional<double> predicted = predictedTotal(
+    const std::optional<MemBreakdown> predictedMem = predictedMemory(
         m_record.info, segmentAt(m_segments, std::max<std::int64_t>(m_ranksStep, 0)));
     if (m_ranksStep >= 0) {
         const auto& stepsCol = m_steps[Metric::Step];
@@ -525,13 +525,10 @@ void RunView::replotRanks() {
         rss.name = tr("device used");
     const DisplayUnit unit = byteUnitFor(maxRss);
     const bool statesOnly = m_statesOnly->isChecked();
-    const std::optional<MemBreakdown> predictedMem = predictedMemory(
-        m_record.info, segmentAt(m_segments, std::max<std::int64_t>(m_ranksStep, 0)));
-    std::optional<double> outline = predicted;
-    if (statesOnly)
-        outline = predictedMem
-                      ? std::optional<double>(double(predictedMem->modelStatesOnly().total()))
-                      : std::nullopt;
+    std::optional<double> outline;
+    if (predictedMem)
+        outline =
+            double(statesOnly ? predictedMem->modelStatesOnly().total() : predictedMem->total());
     for (const RankRecord& r : m_ranks) {
         const QString label = tr("rank %1").arg(r.rank);
         groups.push_back({label, statesOnly ? r.mem.modelStatesOnly() : r.mem, outline});

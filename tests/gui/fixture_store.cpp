@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <random>
+#include <stdexcept>
 
 namespace zerolab {
 
@@ -34,16 +35,13 @@ nlohmann::json fixtureConfig(const FixtureRun& r, int stage, int gradAccum) {
             {"run", {{"steps", r.steps}, {"device", r.gpu ? "cuda" : "cpu"}}}};
 }
 
-Plan fixturePlan(const FixtureRun& r, int stage, int world) {
-    const ModelShape shape = *findModelPreset("micro");
-    PlanInput in;
-    in.shape = shape;
-    in.world = world;
-    in.stage = stage;
-    in.precision = r.bf16 ? Precision::Bf16Mixed : Precision::Fp32;
-    in.micro_batch = 8;
-    in.seq_len = shape.seq_len;
-    return zerolab::plan(in);
+// What the planner predicts for the fixture's own config, through the one path every
+// view uses (predictRun), so that the fixture's ledger and outlines agree with the GUI.
+StagePlan fixturePrediction(const FixtureRun& r, int stage, int world, int gradAccum) {
+    const ConfigResult c = parseConfig(fixtureConfig(r, stage, gradAccum), world, "fixture");
+    if (!c.config)
+        throw std::logic_error("fixture config for '" + r.name + "' does not parse");
+    return predictRun(*c.config);
 }
 
 } // namespace
@@ -68,9 +66,8 @@ std::vector<std::int64_t> writeFixtureStore(const std::string& path,
     for (const FixtureRun& r : runs) {
         RunWriter writer(RunStore::open(path));
         const ModelShape shape = *findModelPreset("micro");
-        const Plan first = fixturePlan(r, r.stage, r.world);
-        const std::int64_t psi = first.psi;
-        MemBreakdown planned = first.stages[r.stage].per_rank;
+        const std::int64_t psi = paramCount(shape);
+        StagePlan planned = fixturePrediction(r, r.stage, r.world, 1);
 
         RunInfo info;
         info.name = r.name;
@@ -98,7 +95,8 @@ std::vector<std::int64_t> writeFixtureStore(const std::string& path,
             seg.reason = start == 0 ? "start" : "resume";
             if (!r.restarts.empty()) {
                 seg.config_json = fixtureConfig(r, stage, gradAccum).dump();
-                seg.predicted = planned;
+                seg.predicted = planned.per_rank;
+                seg.predicted_traffic_bytes = planned.traffic.total();
             }
             writer.beginSegment(seg);
         };
@@ -110,7 +108,7 @@ std::vector<std::int64_t> writeFixtureStore(const std::string& path,
             if (restart != r.restarts.end() && restart->step == step) {
                 stage = restart->stage;
                 world = restart->world;
-                planned = fixturePlan(r, stage, world).stages[stage].per_rank;
+                planned = fixturePrediction(r, stage, world, restart->gradAccum);
                 beginSegment(step, restart->gradAccum);
                 ++restart;
             }
@@ -138,11 +136,12 @@ std::vector<std::int64_t> writeFixtureStore(const std::string& path,
             s.mfu = 0.55 + 0.02 * noise(rng);
             s.comm_bytes = std::int64_t(2.0 * double(psi) * (r.bf16 ? 2 : 4) * commScale);
             s.busbw_gbps = double(s.comm_bytes) / (comm / 1000.0) / 1e9 * 2.0 * (world - 1) / world;
+            s.traffic = planned.traffic; // a fixture run moves what the planner forecasts
             for (int rank = 0; rank < world; ++rank) {
                 RankRecord rr;
                 rr.rank = rank;
                 rr.host = "fixture-host";
-                rr.mem = planned;
+                rr.mem = planned.per_rank;
                 // Padding leaves the last rank's shard a little short.
                 if (rank == world - 1 && stage > 0)
                     rr.mem[MemCategory::OptimM] -= rr.mem[MemCategory::OptimM] / 50;

@@ -1,6 +1,8 @@
 // LayerNorm over the channel axis (eps 1e-5), forward and backward.
 #include "kernels/cpu/cpu_kernels.h"
 
+#include <omp.h>
+
 #include <cmath>
 #include <vector>
 
@@ -38,16 +40,18 @@ void CpuKernels::layernormForward(float* out, float* mean, float* rstd, const fl
 
 // Per row, with xhat = (x - mean) * rstd and g = weight * dout:
 //   dinp += rstd * (g - mean(g) - xhat * mean(g * xhat)); dweight += xhat * dout; dbias += dout.
-// dweight and dbias sum over rows: each thread sums its rows into a private (2,C)
-// buffer, the buffers are added under a critical section.
+// dweight and dbias sum over rows: each thread sums its (static) rows into its own
+// (2,C) partial, and the partials are added in thread order, so the result has the
+// same bits on every run at a given thread count.
 void CpuKernels::layernormBackward(float* dinp, float* dweight, float* dbias, const float* dout,
                                    const float* inp, const float* weight, const float* mean,
                                    const float* rstd, int N, int C) {
     const std::size_t total = static_cast<std::size_t>(N) * C;
-#pragma omp parallel num_threads(loopThreads(total))
+    const int threads = loopThreads(total);
+    std::vector<float> partials(2 * static_cast<std::size_t>(threads) * C, 0.0f);
+#pragma omp parallel num_threads(threads)
     {
-        std::vector<float> partial(2 * static_cast<std::size_t>(C), 0.0f);
-        float* pw = partial.data();
+        float* pw = partials.data() + 2 * static_cast<std::size_t>(omp_get_thread_num()) * C;
         float* pb = pw + C;
 #pragma omp for schedule(static)
         for (int n = 0; n < N; ++n) {
@@ -73,12 +77,13 @@ void CpuKernels::layernormBackward(float* dinp, float* dweight, float* dbias, co
                 di[c] += s * (weight[c] * d[c] - gMean - xhat * gxMean);
             }
         }
-#pragma omp critical(zerolab_layernorm_backward)
-        {
-            for (int c = 0; c < C; ++c) {
-                dweight[c] += pw[c];
-                dbias[c] += pb[c];
-            }
+    }
+    for (int t = 0; t < threads; ++t) {
+        const float* pw = partials.data() + 2 * static_cast<std::size_t>(t) * C;
+        const float* pb = pw + C;
+        for (int c = 0; c < C; ++c) {
+            dweight[c] += pw[c];
+            dbias[c] += pb[c];
         }
     }
 }

@@ -3,6 +3,7 @@
 #include "kernels/cpu/cpu_kernels.h"
 
 #include <cblas.h>
+#include <omp.h>
 
 #include <vector>
 
@@ -39,12 +40,14 @@ void CpuKernels::matmulBackward(float* dinp, float* dweight, float* dbias, const
     if (dbias == nullptr)
         return;
     // Column sums of dout, row by row so that the inner loop is contiguous; threads
-    // sum disjoint row ranges into private buffers.
+    // sum disjoint (static) row ranges into their own partial row, and the partials are
+    // added in thread order: the same bits on every run at a given thread count.
     const std::size_t total = static_cast<std::size_t>(N) * OC;
-#pragma omp parallel num_threads(loopThreads(total))
+    const int threads = loopThreads(total);
+    std::vector<float> partials(static_cast<std::size_t>(threads) * OC, 0.0f);
+#pragma omp parallel num_threads(threads)
     {
-        std::vector<float> partial(static_cast<std::size_t>(OC), 0.0f);
-        float* p = partial.data();
+        float* p = partials.data() + static_cast<std::size_t>(omp_get_thread_num()) * OC;
 #pragma omp for schedule(static)
         for (int n = 0; n < N; ++n) {
             const float* d = dout + static_cast<std::size_t>(n) * OC;
@@ -52,11 +55,11 @@ void CpuKernels::matmulBackward(float* dinp, float* dweight, float* dbias, const
             for (int j = 0; j < OC; ++j)
                 p[j] += d[j];
         }
-#pragma omp critical(zerolab_matmul_dbias)
-        {
-            for (int j = 0; j < OC; ++j)
-                dbias[j] += p[j];
-        }
+    }
+    for (int t = 0; t < threads; ++t) {
+        const float* p = partials.data() + static_cast<std::size_t>(t) * OC;
+        for (int j = 0; j < OC; ++j)
+            dbias[j] += p[j];
     }
 }
 

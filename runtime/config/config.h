@@ -4,6 +4,7 @@
 #pragma once
 
 #include "runtime/model/model_shape.h"
+#include "runtime/model/recompute.h"
 
 #include <nlohmann/json.hpp>
 
@@ -83,6 +84,9 @@ struct ModelConfig {
     ModelShape shape;      // shape.seq_len is the maximum context (llm.c's maxT)
     int seq_len = 0;       // T used for training, 1..shape.seq_len
     std::string init_from; // llm.c fp32 model file to start from, or empty
+    // Activation recomputation (recompute.h): "none", "selective" or "full"; DeepSpeed's
+    // activation_checkpointing section maps to "full" when this key is absent.
+    Recompute recompute = Recompute::None;
 
     bool operator==(const ModelConfig&) const = default;
 };

@@ -303,4 +303,43 @@ void parseZero(const nlohmann::json* section, const ModelConfig& model, Diagnost
     }
 }
 
+void parseActivationCheckpointing(const nlohmann::json* section, bool recompute_given,
+                                  Diagnostics& diags, ModelConfig& model) {
+    const std::string path = "activation_checkpointing";
+    if (section == nullptr)
+        return;
+    checkKeys(*section, path, kActivationCheckpointingSchema, UnknownKeyPolicy::WarnUnlessTypo,
+              diags);
+    SectionReader r(section, path, diags);
+    // In DeepSpeed the section configures deepspeed.checkpointing.checkpoint(), which
+    // the model calls around each transformer block: our "full" recompute.
+    const std::string current = "model.recompute \"" + std::string(recomputeName(model.recompute)) + "\"";
+    if (recompute_given) {
+        if (model.recompute != Recompute::Full)
+            diags.warning(path, "ignored: " + current +
+                                    " is given and wins over this section (which means \"full\")");
+    } else {
+        model.recompute = Recompute::Full;
+        diags.warning(path, "mapped to model.recompute \"full\": every transformer block's "
+                            "forward is recomputed in backward (one checkpoint per block)");
+    }
+    if (r.getBool("partition_activations") == true)
+        diags.warning(r.pathOf("partition_activations"),
+                      "ignored: it splits checkpoints across model-parallel ranks; zerolab is "
+                      "data-parallel only, so each rank keeps its own");
+    if (r.getBool("cpu_checkpointing") == true)
+        diags.warning(r.pathOf("cpu_checkpointing"),
+                      "not implemented, ignored: checkpoints stay in device memory");
+    // contiguous_memory_optimization: the arena is always one contiguous allocation.
+    r.getBool("contiguous_memory_optimization");
+    if (auto n = r.getInt("number_checkpoints", 1, std::numeric_limits<int>::max());
+        n && *n != model.shape.n_layer)
+        diags.warning(r.pathOf("number_checkpoints"),
+                      "ignored: zerolab checkpoints every block (n_layer = " +
+                          std::to_string(model.shape.n_layer) + "), not " + std::to_string(*n));
+    for (const char* key : {"synchronize_checkpoint_boundary", "profile"})
+        if (r.getBool(key) == true)
+            diags.warning(r.pathOf(key), "not implemented, ignored");
+}
+
 } // namespace zerolab

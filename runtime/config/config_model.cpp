@@ -61,6 +61,8 @@ void parseModel(const nlohmann::json* section, Diagnostics& diags, ModelConfig& 
     if (section != nullptr)
         checkKeys(*section, path, kModelSchema, UnknownKeyPolicy::Error, diags);
     SectionReader r(section, path, diags);
+    if (auto v = r.getChoice("recompute", {kRecomputeNames.begin(), kRecomputeNames.end()}))
+        out.recompute = static_cast<Recompute>(*v);
 
     std::optional<std::string> preset = r.getString("preset");
     std::optional<std::string> init_from = r.getString("init_from");

@@ -79,7 +79,11 @@ ConfigResult parseConfig(const nlohmann::json& doc, std::optional<int> world,
 
     // run and model first: "auto" values of the DeepSpeed sections come from them.
     parseRun(sectionOf(doc, "run", diags), diags, c.run);
-    parseModel(sectionOf(doc, "model", diags), diags, c.model);
+    const nlohmann::json* model = sectionOf(doc, "model", diags);
+    parseModel(model, diags, c.model);
+    parseActivationCheckpointing(sectionOf(doc, "activation_checkpointing", diags),
+                                 model != nullptr && model->contains("recompute"), diags,
+                                 c.model);
     parseData(sectionOf(doc, "data", diags), diags, c.data);
     parseOptimizer(sectionOf(doc, "optimizer", diags), diags, c.optimizer);
     parseScheduler(sectionOf(doc, "scheduler", diags), c.optimizer, c.run, diags, c.scheduler);

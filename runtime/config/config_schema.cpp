@@ -11,7 +11,8 @@ namespace zerolab {
 
 namespace {
 
-constexpr std::array<std::string_view, 15> kTopLevelKeys = {
+constexpr std::array<std::string_view, 16> kTopLevelKeys = {
+    "activation_checkpointing",
     "train_batch_size",
     "train_micro_batch_size_per_gpu",
     "gradient_accumulation_steps",
@@ -28,9 +29,8 @@ constexpr std::array<std::string_view, 15> kTopLevelKeys = {
     "data",
     "run",
 };
-constexpr std::array<std::string_view, 43> kTopLevelIgnored = {
+constexpr std::array<std::string_view, 42> kTopLevelIgnored = {
     "amp",
-    "activation_checkpointing",
     "aio",
     "autotuning",
     "checkpoint",
@@ -155,9 +155,14 @@ constexpr std::array<std::string_view, 39> kZeroIgnored = {
     "module_granularity_threshold",
 };
 
-constexpr std::array<std::string_view, 8> kModelKeys = {
-    "preset",     "n_layer",           "n_head",    "n_embd", "seq_len",
-    "vocab_size", "padded_vocab_size", "init_from",
+constexpr std::array<std::string_view, 9> kModelKeys = {
+    "preset",     "n_layer",           "n_head",    "n_embd",    "seq_len",
+    "vocab_size", "padded_vocab_size", "init_from", "recompute",
+};
+// DeepSpeed's activation_checkpointing keys (config_deepspeed.cpp maps or warns each).
+constexpr std::array<std::string_view, 6> kActivationCheckpointingKeys = {
+    "partition_activations",           "cpu_checkpointing", "contiguous_memory_optimization",
+    "number_checkpoints",              "synchronize_checkpoint_boundary", "profile",
 };
 constexpr std::array<std::string_view, 2> kDataKeys = {"type", "path"};
 constexpr std::array<std::string_view, 7> kRunKeys = {
@@ -174,6 +179,7 @@ const SectionSchema kBf16Schema{kEnabledKey, kBf16Ignored};
 const SectionSchema kFp16Schema{kEnabledKey, kFp16Ignored};
 const SectionSchema kZeroSchema{kZeroKeys, kZeroIgnored};
 const SectionSchema kModelSchema{kModelKeys, {}};
+const SectionSchema kActivationCheckpointingSchema{kActivationCheckpointingKeys, {}};
 const SectionSchema kDataSchema{kDataKeys, {}};
 const SectionSchema kRunSchema{kRunKeys, {}};
 

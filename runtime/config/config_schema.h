@@ -55,6 +55,7 @@ extern const SectionSchema kBf16Schema;
 extern const SectionSchema kFp16Schema;
 extern const SectionSchema kZeroSchema;
 extern const SectionSchema kModelSchema;
+extern const SectionSchema kActivationCheckpointingSchema;
 extern const SectionSchema kDataSchema;
 extern const SectionSchema kRunSchema;
 

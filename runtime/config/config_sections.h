@@ -30,5 +30,10 @@ void parseScheduler(const nlohmann::json* section, const OptimizerConfig& optimi
 Precision parsePrecision(const nlohmann::json& doc, Diagnostics& diags);
 void parseZero(const nlohmann::json* section, const ModelConfig& model, Diagnostics& diags,
                ZeroConfig& out);
+// DeepSpeed's activation_checkpointing: a checkpoint around every transformer block,
+// i.e. model.recompute "full", unless model.recompute is given (recompute_given),
+// which wins. Keys without a zerolab meaning are warned about, each by its path.
+void parseActivationCheckpointing(const nlohmann::json* section, bool recompute_given,
+                                  Diagnostics& diags, ModelConfig& model);
 
 } // namespace zerolab

@@ -27,7 +27,7 @@ private:
 
 } // namespace
 
-ActivationLayout makeActivationLayout(const ModelShape& s, int B, int T) {
+ActivationLayout makeActivationLayout(const ModelShape& s, int B, int T, Recompute recompute) {
     if (B < 1 || T < 1 || T > s.seq_len || s.n_layer < 1 || s.n_head < 1 || s.n_embd < 1 ||
         s.padded_vocab_size < 1)
         throw std::invalid_argument(
@@ -39,6 +39,7 @@ ActivationLayout makeActivationLayout(const ModelShape& s, int B, int T) {
     ActivationLayout a;
     a.B = B;
     a.T = T;
+    a.recompute = recompute;
 
     ArenaCursor other;
     a.tokens = other.take(2 * BT);
@@ -55,23 +56,41 @@ ActivationLayout makeActivationLayout(const ModelShape& s, int B, int T) {
     a.dwide_a = other.take(4 * BTC);
     a.dwide_b = other.take(4 * BTC);
     a.datt = other.take(att);
-    a.other_floats = other.size();
 
-    ArenaCursor layer;
+    // A layer block holds the slots the mode keeps; the others live once: selective
+    // puts ln1 and ln2 in buffers of their own, full every slot in one shared block
+    // laid out like a layer block; both put fch_gelu in dwide_b (see the header).
+    const bool full = recompute == Recompute::Full;
+    const bool selective = recompute == Recompute::Selective;
+    if (selective) {
+        a.recompute_ln1 = other.take(BTC);
+        a.recompute_ln2 = other.take(BTC);
+    }
+    if (full)
+        a.recompute_block = other.size();
+    ArenaCursor layer, block;
+    auto keptOrBlock = [&](std::int64_t floats) {
+        return full ? ActivationSlot{a.recompute_block + block.take(floats), false}
+                    : ActivationSlot{layer.take(floats), true};
+    };
     LayerActivationOffsets& o = a.layer;
-    o.ln1 = layer.take(BTC);
-    o.ln1_mean = layer.take(BT);
-    o.ln1_rstd = layer.take(BT);
-    o.qkv = layer.take(3 * BTC);
-    o.atty = layer.take(BTC);
-    o.att = layer.take(att);
-    o.residual2 = layer.take(BTC);
-    o.ln2 = layer.take(BTC);
-    o.ln2_mean = layer.take(BT);
-    o.ln2_rstd = layer.take(BT);
-    o.fch = layer.take(4 * BTC);
-    o.fch_gelu = layer.take(4 * BTC);
-    o.residual3 = layer.take(BTC);
+    o.ln1 = selective ? ActivationSlot{a.recompute_ln1, false} : keptOrBlock(BTC);
+    o.ln1_mean = keptOrBlock(BT);
+    o.ln1_rstd = keptOrBlock(BT);
+    o.qkv = keptOrBlock(3 * BTC);
+    o.atty = keptOrBlock(BTC);
+    o.att = keptOrBlock(att);
+    o.residual2 = keptOrBlock(BTC);
+    o.ln2 = selective ? ActivationSlot{a.recompute_ln2, false} : keptOrBlock(BTC);
+    o.ln2_mean = keptOrBlock(BT);
+    o.ln2_rstd = keptOrBlock(BT);
+    o.fch = keptOrBlock(4 * BTC);
+    o.fch_gelu = recompute == Recompute::None ? ActivationSlot{layer.take(4 * BTC), true}
+                                              : ActivationSlot{a.dwide_b, false};
+    o.residual3 = ActivationSlot{layer.take(BTC), true};
+    if (full)
+        other.take(block.size());
+    a.other_floats = other.size();
     a.layer_stride = layer.size();
 
     a.layers = a.other_floats;
@@ -79,8 +98,8 @@ ActivationLayout makeActivationLayout(const ModelShape& s, int B, int T) {
     return a;
 }
 
-ActivationFootprint activationFootprint(const ModelShape& s, int B, int T) {
-    const ActivationLayout a = makeActivationLayout(s, B, T);
+ActivationFootprint activationFootprint(const ModelShape& s, int B, int T, Recompute recompute) {
+    const ActivationLayout a = makeActivationLayout(s, B, T, recompute);
     return {static_cast<long long>(a.layer_stride * sizeof(float)),
             static_cast<long long>(a.other_floats * sizeof(float))};
 }

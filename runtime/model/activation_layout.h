@@ -4,29 +4,38 @@
 #pragma once
 
 #include "runtime/model/model_shape.h"
+#include "runtime/model/recompute.h"
 
 #include <cstdint>
 
 namespace zerolab {
 
-// Offsets in floats, relative to the start of one layer's block, of the forward
-// activations kept per layer for the backward (llm.c's per-layer ActivationTensors
-// minus preatt, attproj and fcproj, which backward never reads: those live once, as
-// shared scratch). B, T the micro-batch, C channels, NH heads.
+// Where one per-layer forward activation lives. Kept (per_layer): in each layer's
+// block, at `offset` floats from the block's start. Recomputed: in one buffer shared
+// by all layers, at `offset` floats from the arena's start, which holds the current
+// layer's values only: forward writes it and backward computes it again before use.
+struct ActivationSlot {
+    std::int64_t offset = 0;
+    bool per_layer = true;
+};
+
+// The forward activations of one layer that backward reads (llm.c's per-layer
+// ActivationTensors minus preatt, attproj and fcproj, which backward never reads:
+// those live once, as shared scratch). B, T the micro-batch, C channels, NH heads.
 struct LayerActivationOffsets {
-    std::int64_t ln1;       // (B,T,C)
-    std::int64_t ln1_mean;  // (B,T)
-    std::int64_t ln1_rstd;  // (B,T)
-    std::int64_t qkv;       // (B,T,3C)
-    std::int64_t atty;      // (B,T,C)
-    std::int64_t att;       // (B,NH,T,T)
-    std::int64_t residual2; // (B,T,C)
-    std::int64_t ln2;       // (B,T,C)
-    std::int64_t ln2_mean;  // (B,T)
-    std::int64_t ln2_rstd;  // (B,T)
-    std::int64_t fch;       // (B,T,4C)
-    std::int64_t fch_gelu;  // (B,T,4C)
-    std::int64_t residual3; // (B,T,C)
+    ActivationSlot ln1;       // (B,T,C)
+    ActivationSlot ln1_mean;  // (B,T)
+    ActivationSlot ln1_rstd;  // (B,T)
+    ActivationSlot qkv;       // (B,T,3C)
+    ActivationSlot atty;      // (B,T,C)
+    ActivationSlot att;       // (B,NH,T,T)
+    ActivationSlot residual2; // (B,T,C)
+    ActivationSlot ln2;       // (B,T,C)
+    ActivationSlot ln2_mean;  // (B,T)
+    ActivationSlot ln2_rstd;  // (B,T)
+    ActivationSlot fch;       // (B,T,4C)
+    ActivationSlot fch_gelu;  // (B,T,4C)
+    ActivationSlot residual3; // (B,T,C): kept in every mode (the next block's input)
 };
 
 // The whole arena, offsets in floats from its start. Every buffer starts on a
@@ -48,9 +57,18 @@ struct LayerActivationOffsets {
 //   dwide_b   (B,T,4C) d fch;      later in the same layer d atty (B,T,C).
 //   datt      (B,NH,T,T) and preatt as dpreatt: the attention backward's scratch.
 //   logits    as dlogits; losses as dlosses (the loss is known once forward is done).
+//
+// Recomputation (recompute.h) moves slots out of the layer blocks:
+//   selective  ln1 and ln2 live in one shared (B,T,C) buffer each (recompute_ln1,
+//              recompute_ln2); fch_gelu lives in dwide_b.
+//   full       every slot but residual3 lives once, in a shared block laid out like a
+//              layer block (recompute_block); fch_gelu lives in dwide_b.
+// fch_gelu can share dwide_b because backward reads it first (the fcproj backward's
+// input) and only then zeroes dwide_b to hold d fch; forward never uses dwide_b.
 struct ActivationLayout {
     int B = 0;
     int T = 0;
+    Recompute recompute = Recompute::None;
     std::int64_t layers = 0;       // start of layer 0's block
     std::int64_t layer_stride = 0; // floats per layer block
     LayerActivationOffsets layer{};
@@ -68,23 +86,28 @@ struct ActivationLayout {
     std::int64_t dwide_a = 0;
     std::int64_t dwide_b = 0;
     std::int64_t datt = 0;
+    std::int64_t recompute_ln1 = -1;   // selective: (B,T,C); -1 otherwise
+    std::int64_t recompute_ln2 = -1;   // selective: (B,T,C); -1 otherwise
+    std::int64_t recompute_block = -1; // full: the shared layer block; -1 otherwise
     std::int64_t other_floats = 0; // everything before the layer blocks
     std::int64_t total_floats = 0;
 };
 
 // Throws std::invalid_argument when B < 1, T < 1, T > shape.seq_len or the shape is empty.
-ActivationLayout makeActivationLayout(const ModelShape& shape, int B, int T);
+ActivationLayout makeActivationLayout(const ModelShape& shape, int B, int T,
+                                      Recompute recompute = Recompute::None);
 
 // Bytes of the activation arena: per_layer_bytes for each transformer block plus
 // other_bytes (tokens, embedding output, shared scratch, final layernorm, logits,
-// probs, losses and the gradient buffers). Exactly what Gpt2 counts under
-// MemCategory::Activations.
+// probs, losses, the gradient buffers and the recompute buffers). Exactly what Gpt2
+// counts under MemCategory::Activations.
 struct ActivationFootprint {
     long long per_layer_bytes = 0;
     long long other_bytes = 0;
     long long total(int L) const { return per_layer_bytes * L + other_bytes; }
 };
 
-ActivationFootprint activationFootprint(const ModelShape& shape, int B, int T);
+ActivationFootprint activationFootprint(const ModelShape& shape, int B, int T,
+                                        Recompute recompute = Recompute::None);
 
 } // namespace zerolab

@@ -15,8 +15,10 @@ template <typename F> F* tensor(F* unit_base, const UnitLayout& unit, ParamTenso
 
 } // namespace
 
-Gpt2::Gpt2(const ModelShape& shape, int B, int T, Kernels& kernels, MemoryLedger& ledger)
-    : m_shape(shape), m_layout(makeParamLayout(shape, 1)), m_act(makeActivationLayout(shape, B, T)),
+Gpt2::Gpt2(const ModelShape& shape, int B, int T, Kernels& kernels, MemoryLedger& ledger,
+           Recompute recompute)
+    : m_shape(shape), m_layout(makeParamLayout(shape, 1)),
+      m_act(makeActivationLayout(shape, B, T, recompute)),
       m_kernels(kernels), m_ledger(ledger) {
     m_arena_bytes = static_cast<long long>(m_act.total_floats * sizeof(float));
     m_arena = static_cast<float*>(m_kernels.allocate(static_cast<std::size_t>(m_arena_bytes)));
@@ -34,13 +36,28 @@ void Gpt2::uploadTokens(const int* inputs, const int* targets) {
     m_kernels.copyToDevice(tokens() + bt, targets, bt * sizeof(int));
 }
 
-void Gpt2::blockForward(int l, const float* p) {
+// pass Train: the block's forward, writing every slot and the block's output
+// residual3. pass Recompute: in backward, before blockBackward(l), the activations
+// the mode does not keep, by the same kernel calls on the same inputs as in Train:
+//   selective  ln1, ln2 (their statistics are rewritten with the same values), gelu;
+//   full       everything up to the GELU; fcproj and residual3 are not needed again.
+void Gpt2::blockForward(int l, const float* p, ForwardPass pass) {
     const UnitLayout& u = m_layout.units[m_layout.blockUnit(l)];
     const LayerActivationOffsets& o = m_act.layer;
     const int B = m_act.B, T = m_act.T, C = m_shape.n_embd, NH = m_shape.n_head, N = B * T;
     const std::size_t btc = static_cast<std::size_t>(N) * C;
     const float* residual = l == 0 ? act(m_act.encoded) : layerAct(l - 1, o.residual3);
     Kernels& k = m_kernels;
+    if (pass == ForwardPass::Recompute && m_act.recompute == Recompute::Selective) {
+        k.layernormForward(layerAct(l, o.ln1), layerAct(l, o.ln1_mean), layerAct(l, o.ln1_rstd),
+                           residual, tensor(p, u, ParamTensor::Ln1w),
+                           tensor(p, u, ParamTensor::Ln1b), N, C);
+        k.layernormForward(layerAct(l, o.ln2), layerAct(l, o.ln2_mean), layerAct(l, o.ln2_rstd),
+                           layerAct(l, o.residual2), tensor(p, u, ParamTensor::Ln2w),
+                           tensor(p, u, ParamTensor::Ln2b), N, C);
+        k.geluForward(layerAct(l, o.fch_gelu), layerAct(l, o.fch), 4 * btc);
+        return;
+    }
 
     k.layernormForward(layerAct(l, o.ln1), layerAct(l, o.ln1_mean), layerAct(l, o.ln1_rstd),
                        residual, tensor(p, u, ParamTensor::Ln1w), tensor(p, u, ParamTensor::Ln1b),
@@ -58,6 +75,8 @@ void Gpt2::blockForward(int l, const float* p) {
     k.matmulForward(layerAct(l, o.fch), layerAct(l, o.ln2), tensor(p, u, ParamTensor::Fcw),
                     tensor(p, u, ParamTensor::Fcb), N, C, 4 * C);
     k.geluForward(layerAct(l, o.fch_gelu), layerAct(l, o.fch), 4 * btc);
+    if (pass == ForwardPass::Recompute)
+        return;
     k.matmulForward(act(m_act.proj), layerAct(l, o.fch_gelu), tensor(p, u, ParamTensor::Fcprojw),
                     tensor(p, u, ParamTensor::Fcprojb), N, 4 * C, C);
     k.residualForward(layerAct(l, o.residual3), layerAct(l, o.residual2), act(m_act.proj), btc);
@@ -193,6 +212,8 @@ void Gpt2::backward(const int* inputs, const int* targets, UnitAccess& access, f
     for (int l = L - 1; l >= 0; --l) {
         const int unit = m_layout.blockUnit(l);
         const float* p = access.params(unit);
+        if (m_act.recompute != Recompute::None)
+            blockForward(l, p, ForwardPass::Recompute);
         blockBackward(l, p, access.grads(unit));
         access.release(unit);
         access.gradsReady(unit);

@@ -42,9 +42,13 @@ public:
 class Gpt2 {
 public:
     // Allocates the activation arena through `kernels` and counts it in `ledger` as
-    // MemCategory::Activations (activationFootprint(shape, B, T).total(L) bytes) for the
-    // lifetime of the model. 1 <= T <= shape.seq_len. Keeps references to both.
-    Gpt2(const ModelShape& shape, int B, int T, Kernels& kernels, MemoryLedger& ledger);
+    // MemCategory::Activations (activationFootprint(shape, B, T, recompute).total(L)
+    // bytes) for the lifetime of the model. 1 <= T <= shape.seq_len. Keeps references
+    // to both. With recompute other than None, backward computes the activations the
+    // mode does not keep again (recompute.h) from the same inputs with the same
+    // kernels, so losses and gradients are bit-identical to None's.
+    Gpt2(const ModelShape& shape, int B, int T, Kernels& kernels, MemoryLedger& ledger,
+         Recompute recompute = Recompute::None);
     ~Gpt2();
     Gpt2(const Gpt2&) = delete;
     Gpt2& operator=(const Gpt2&) = delete;
@@ -64,15 +68,19 @@ public:
     const ModelShape& shape() const { return m_shape; }
     int batch() const { return m_act.B; }
     int time() const { return m_act.T; }
+    Recompute recompute() const { return m_act.recompute; }
 
 private:
     float* act(std::int64_t offset) { return m_arena + offset; }
-    float* layerAct(int layer, std::int64_t offset) {
-        return m_arena + m_act.layers + layer * m_act.layer_stride + offset;
+    float* layerAct(int layer, ActivationSlot slot) {
+        return slot.per_layer ? m_arena + m_act.layers + layer * m_act.layer_stride + slot.offset
+                              : m_arena + slot.offset;
     }
     int* tokens() { return reinterpret_cast<int*>(m_arena + m_act.tokens); }
     void uploadTokens(const int* inputs, const int* targets);
-    void blockForward(int layer, const float* unit_params);
+    // Train: the block's forward. Recompute: in backward, what the mode does not keep.
+    enum class ForwardPass { Train, Recompute };
+    void blockForward(int layer, const float* unit_params, ForwardPass pass = ForwardPass::Train);
     void blockBackward(int layer, const float* unit_params, float* unit_grads);
 
     ModelShape m_shape;

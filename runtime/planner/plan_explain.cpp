@@ -94,17 +94,44 @@ private:
             return;
         }
         const ModelShape& s = *m_in.shape;
-        const int T = m_in.seq_len > 0 ? m_in.seq_len : s.seq_len;
-        m_out << "  GPT-2 activation arena, fp32, B = " << m_in.micro_batch << ", T = " << T
-              << ", L = " << s.n_layer << ", C = " << s.n_embd << ", heads = " << s.n_head
-              << ", Vp = " << s.padded_vocab_size << "\n";
-        m_out << "  without checkpointing: L x per-layer buffers + logits, probs, gradient scratch"
-              << " = " << bytes(static_cast<double>(m_sp.activation_bytes)) << "\n";
-        m_out << "  with checkpointing: L x B x T x C x 4 (layer inputs) + one layer recomputed +"
-              << " the rest = " << bytes(static_cast<double>(m_sp.activation_checkpointed_bytes))
+        const long long B = m_in.micro_batch, T = m_in.seq_len > 0 ? m_in.seq_len : s.seq_len;
+        const long long C = s.n_embd, a = s.n_head, L = s.n_layer;
+        const double sbh = static_cast<double>(B * T * C), as2b = static_cast<double>(a * T * T * B),
+                     sb = static_cast<double>(B * T);
+        m_out << "  GPT-2 activation arena, fp32 (4 bytes), s = T = " << T << ", b = B = " << B
+              << ", h = C = " << C << ", a = heads = " << a << ", L = " << L
+              << ", Vp = " << s.padded_vocab_size << "; recompute " << recomputeName(m_in.recompute)
               << "\n";
-        m_out << "  counted: " << (m_in.activation_checkpointing ? "with" : "without")
-              << " checkpointing\n";
+        // Bytes kept per layer and once, by mode (activation_layout.h); the padding of
+        // buffers to 64 bytes is in the total, not in these terms.
+        switch (m_in.recompute) {
+        case Recompute::None:
+            m_out << "  per layer: 64sbh + 4as^2b + 16sb (ln1, qkv, atty, residual2, ln2, fch, "
+                     "gelu, residual3; attention probabilities; layernorm statistics) = "
+                  << bytes(64 * sbh + 4 * as2b + 16 * sb) << "\n"
+                  << "  (Korthikanti et al. 2022 count 34sbh + 5as^2b in fp16 with dropout masks)\n";
+            break;
+        case Recompute::Selective:
+            m_out << "  per layer: 40sbh + 4as^2b + 16sb (the matmul outputs, attention "
+                     "probabilities, residuals; ln1, ln2 and gelu recomputed) = "
+                  << bytes(40 * sbh + 4 * as2b + 16 * sb) << "\n"
+                  << "  once: 8sbh for the recomputed ln1 and ln2 = " << bytes(8 * sbh)
+                  << " (gelu is recomputed into the d fch gradient buffer)\n";
+            break;
+        case Recompute::Full:
+            m_out << "  per layer: 4sbh (the block's output, the next block's input) = "
+                  << bytes(4 * sbh) << "\n"
+                  << "  once: one block recomputed in backward, 44sbh + 4as^2b + 16sb = "
+                  << bytes(44 * sbh + 4 * as2b + 16 * sb) << "\n";
+            break;
+        }
+        m_out << "  once: embeddings, final layernorm, logits and probs (8sbVp), gradient scratch "
+                 "= the rest of the arena\n";
+        m_out << "  activations = " << bytes(static_cast<double>(m_sp.activation_bytes));
+        for (std::size_t m = 0; m < kRecomputeNames.size(); ++m)
+            m_out << (m == 0 ? "  (" : ", ") << kRecomputeNames[m] << " "
+                  << bytes(static_cast<double>(m_sp.activation_bytes_by_mode[m]));
+        m_out << ")\n";
     }
 
     void buffers() {

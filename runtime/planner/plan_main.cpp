@@ -29,6 +29,7 @@ struct Options {
     std::string model;
     int micro = 0, seq = 0, layers = 0, hidden = 0, heads = 0, vocab = 0;
     bool checkpointing = false;
+    std::string recompute;
     double activations_gb = -1;
     long long reduce_bucket = kDefaultBucketElements;
     long long allgather_bucket = kDefaultBucketElements;
@@ -58,7 +59,10 @@ void addOptions(CLI::App& app, Options& o) {
     app.add_option("--hidden", o.hidden, "hidden width C");
     app.add_option("--heads", o.heads, "attention heads H");
     app.add_option("--vocab", o.vocab, "vocabulary V (padded to a multiple of 128)");
-    app.add_flag("--checkpointing", o.checkpointing, "count activations with checkpointing");
+    app.add_option("--recompute", o.recompute,
+                   "activation recomputation: none, selective or full (default: the config's, "
+                   "else none)");
+    app.add_flag("--checkpointing", o.checkpointing, "the same as --recompute full");
     app.add_option("--activations-gb", o.activations_gb,
                    "activation bytes per rank given directly, in GB (1e9)");
     app.add_option("--reduce-bucket", o.reduce_bucket, "reduce_bucket_size in elements");
@@ -139,7 +143,18 @@ void applyCommon(const Options& o, const CLI::App& app, PlanInput& in) {
     if (o.convention != "paper" && o.convention != "chapter")
         throw PlanError("--convention: expected paper or chapter, got '" + o.convention + "'");
     in.convention = o.convention == "chapter" ? Convention::Chapter : Convention::ZeroPaper;
-    in.activation_checkpointing = o.checkpointing;
+    if (o.checkpointing && app.count("--recompute") && o.recompute != "full")
+        throw PlanError("--checkpointing means --recompute full; got --recompute '" + o.recompute +
+                        "' too");
+    if (o.checkpointing)
+        in.recompute = Recompute::Full;
+    if (app.count("--recompute")) {
+        const auto r = recomputeFromName(o.recompute);
+        if (!r)
+            throw PlanError("--recompute: expected none, selective or full, got '" + o.recompute +
+                            "'");
+        in.recompute = *r;
+    }
     if (app.count("--activations-gb")) {
         if (!std::isfinite(o.activations_gb) || o.activations_gb < 0)
             throw PlanError("--activations-gb must be >= 0");

@@ -26,7 +26,7 @@ nlohmann::json inputJson(const PlanInput& in) {
         {"convention", conventionName(in.convention)},
         {"micro_batch", in.micro_batch},
         {"seq_len", in.seq_len},
-        {"activation_checkpointing", in.activation_checkpointing},
+        {"recompute", recomputeName(in.recompute)},
         {"reduce_bucket_size", in.reduce_bucket_elements},
         {"allgather_bucket_size", in.allgather_bucket_elements},
         {"gradient_accumulation_steps", in.grad_accumulation},
@@ -50,6 +50,13 @@ nlohmann::json inputJson(const PlanInput& in) {
     return j;
 }
 
+nlohmann::json byRecompute(const ActivationBytes& bytes) {
+    nlohmann::json j = nlohmann::json::object();
+    for (std::size_t m = 0; m < kRecomputeNames.size(); ++m)
+        j[std::string(kRecomputeNames[m])] = bytes[m];
+    return j;
+}
+
 nlohmann::json stageJson(const StagePlan& s) {
     nlohmann::json per_rank = nlohmann::json::object();
     for (std::size_t c = 0; c < kMemCategoryCount; ++c)
@@ -62,7 +69,7 @@ nlohmann::json stageJson(const StagePlan& s) {
         {"per_rank", per_rank},
         {"model_states_bytes", s.model_states_bytes},
         {"activation_bytes", s.activation_bytes},
-        {"activation_checkpointed_bytes", s.activation_checkpointed_bytes},
+        {"activation_bytes_by_recompute", byRecompute(s.activation_bytes_by_mode)},
         {"activations_known", s.activations_known},
         {"comm_buffer_bytes", s.comm_buffer_bytes},
         {"workspace_bytes", s.workspace_bytes},
@@ -148,8 +155,7 @@ std::string formatTable(const Plan& p, ByteUnit unit) {
                 ? "chapter layout for stages 0-1 (stages 2-3, which the chapter does not define, "
                   "as ZeRO shards them)"
                 : "ZeRO paper convention")
-        << ", activations " << (in.activation_checkpointing ? "with" : "without")
-        << " checkpointing\n";
+        << ", activation recompute " << recomputeName(in.recompute) << "\n";
     const std::string head[4] = {"stage 0", "stage 1", "stage 2", "stage 3"};
     row(out, "", head);
     for (std::size_t c = 0; c < kMemCategoryCount; ++c)

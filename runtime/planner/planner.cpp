@@ -65,7 +65,7 @@ void validate(const PlanInput& in) {
 // What does not depend on the stage or N.
 struct Fixed {
     std::int64_t psi = 0;
-    ActivationBytes activations;
+    ActivationBytes activations{};
     bool activations_known = false;
 };
 
@@ -73,7 +73,7 @@ Fixed resolveFixed(const PlanInput& in) {
     Fixed f;
     f.psi = in.params >= 0.5 ? std::llround(in.params) : paramCount(*in.shape);
     if (in.activation_bytes) {
-        f.activations = {*in.activation_bytes, *in.activation_bytes};
+        f.activations.fill(*in.activation_bytes);
         f.activations_known = true;
     } else if (in.shape && in.micro_batch >= 1) {
         f.activations = activationBytes(*in.shape, in.micro_batch,
@@ -158,11 +158,10 @@ StagePlan planStage(const PlanInput& in, const Fixed& f, int stage, int world) {
     states(MemCategory::OptimV, b.moment, sh.optim);
     sp.model_states_bytes = sp.per_rank.total();
 
-    sp.activation_bytes = f.activations.full;
-    sp.activation_checkpointed_bytes = f.activations.checkpointed;
+    sp.activation_bytes = f.activations[static_cast<std::size_t>(in.recompute)];
+    sp.activation_bytes_by_mode = f.activations;
     sp.activations_known = f.activations_known;
-    sp.per_rank[MemCategory::Activations] =
-        in.activation_checkpointing ? f.activations.checkpointed : f.activations.full;
+    sp.per_rank[MemCategory::Activations] = sp.activation_bytes;
     sp.comm_buffer_bytes = commBufferBytes(at, stage, f.psi);
     sp.per_rank[MemCategory::CommBuffers] = sp.comm_buffer_bytes;
     sp.workspace_bytes = workspaceBytes(at, stage, f.psi);

@@ -5,6 +5,7 @@
 
 #include "runtime/config/config.h"
 #include "runtime/model/model_shape.h"
+#include "runtime/model/recompute.h"
 #include "storage/comm_traffic.h"
 #include "storage/mem_category.h"
 
@@ -70,9 +71,10 @@ struct PlanInput {
     std::optional<ModelShape> shape;
     int micro_batch = 0; // B; needed (>= 1) for activations when shape is set
     int seq_len = 0;     // T; 0 = shape->seq_len
-    bool activation_checkpointing = false;
+    // Activation recomputation (recompute.h): which activations the arena keeps.
+    Recompute recompute = Recompute::None;
     // Activation bytes given directly (e.g. the chapter's "about 10 GB"); overrides
-    // the shape-based estimate for both with and without checkpointing.
+    // the shape-based count for every recompute mode.
     std::optional<long long> activation_bytes;
 
     // Bucket sizes size the comm buffers of models other than zerolab's own GPT-2
@@ -104,13 +106,14 @@ struct StagePlan {
     int stage = 0;
     MemBreakdown per_rank;            // bytes per ledger category on each rank
     long long model_states_bytes = 0; // params + master_params + grads + optim_m + optim_v
-    long long activation_bytes = 0;   // without checkpointing
-    long long activation_checkpointed_bytes = 0; // with checkpointing
+    long long activation_bytes = 0;   // at the input's recompute mode (= per_rank's)
+    // Activation bytes at each recompute mode (recompute.h order), for comparison.
+    std::array<long long, 3> activation_bytes_by_mode{};
     bool activations_known = false; // false: no shape and no activation_bytes (counted as 0)
     long long comm_buffer_bytes = 0;
     long long workspace_bytes = 0;
     bool engine_buffers = false; // comm buffers and workspace are the engine's exact ones
-    long long total_bytes = 0;   // per_rank.total(), activations per activation_checkpointing
+    long long total_bytes = 0;   // per_rank.total()
     // Communication per optimizer step (with grad_accumulation micro-steps):
     double comm_elements = 0; // 2 psi for stages 0-2, 3 psi for stage 3 (accumulation 1)
     double comm_bytes = 0;    // at the gradient / param dtype of each collective
@@ -152,7 +155,7 @@ Plan plan(const PlanInput& in);
 
 // The plan of a resolved training config: its model shape (psi from it), micro-batch,
 // T, world, stage, precision, bucket sizes, accumulation and overlap_comm. Fields the
-// config does not hold (device, bandwidth, convention, checkpointing) keep defaults.
+// config does not hold (device, bandwidth, convention) keep defaults.
 PlanInput planInputFromConfig(const TrainConfig& config);
 // The one prediction of a run's memory: the plan of planInputFromConfig(config) at the
 // config's own stage. The GUI's forecast and outlines, zerolab-plan --config, the stored
@@ -161,13 +164,9 @@ PlanInput planInputFromConfig(const TrainConfig& config);
 StagePlan predictRun(const TrainConfig& config);
 
 // The pieces plan() adds up; each is what the runtime allocates.
-// Activation bytes (B,T from in) with and without checkpointing, from
-// activation_layout.h; checkpointing keeps each layer's input (B,T,C) for all
-// layers plus one layer's full activations during recompute plus the rest.
-struct ActivationBytes {
-    long long full = 0;
-    long long checkpointed = 0;
-};
+// Activation bytes of the GPT-2 arena at B, T for each recompute mode (indexed by
+// Recompute), exactly what the model allocates (activation_layout.h).
+using ActivationBytes = std::array<long long, 3>;
 ActivationBytes activationBytes(const ModelShape& shape, int micro_batch, int seq_len);
 // Comm buffers and workspace. For zerolab's own GPT-2 (a shape whose paramCount is
 // psi, ZeroPaper convention) exactly what the engine allocates (engine_buffers.h).

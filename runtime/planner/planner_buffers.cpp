@@ -33,18 +33,14 @@ bool isEngineModel(const PlanInput& in, std::int64_t psi) {
 }
 
 ActivationBytes activationBytes(const ModelShape& shape, int micro_batch, int seq_len) {
-    ActivationFootprint fp;
+    ActivationBytes a{};
     try {
-        fp = activationFootprint(shape, micro_batch, seq_len);
+        for (std::size_t m = 0; m < a.size(); ++m)
+            a[m] = activationFootprint(shape, micro_batch, seq_len, static_cast<Recompute>(m))
+                       .total(shape.n_layer);
     } catch (const std::invalid_argument& e) {
         throw PlanError(std::string("plan: activations: ") + e.what());
     }
-    // Checkpointing keeps every layer's input (B,T,C) in fp32 as the arena does,
-    // and recomputes one layer at a time into one layer's worth of buffers.
-    const long long layer_input = 4LL * micro_batch * seq_len * shape.n_embd;
-    ActivationBytes a;
-    a.full = fp.total(shape.n_layer);
-    a.checkpointed = layer_input * shape.n_layer + fp.per_layer_bytes + fp.other_bytes;
     return a;
 }
 

@@ -11,6 +11,7 @@ PlanInput planInputFromConfig(const TrainConfig& c) {
     in.shape = c.model.shape;
     in.seq_len = c.model.seq_len;
     in.micro_batch = c.batch.micro_batch;
+    in.recompute = c.model.recompute;
     in.world = c.batch.world;
     in.stage = c.zero.stage;
     in.precision = c.precision;

@@ -183,7 +183,7 @@ Trainer::Trainer(const TrainConfig& config, const TrainOptions& options, const R
       m_onDevice(m_kernels.deviceMemory().has_value()), m_rep(m_rank == 0),
       m_data(makeDataLoader(std::string(toString(config.data.type)), config.data.path,
                             config.model.shape.vocab_size, config.run.seed)),
-      m_model(config.model.shape, m_micro, m_seqLen, m_kernels, m_ledger),
+      m_model(config.model.shape, m_micro, m_seqLen, m_kernels, m_ledger, config.model.recompute),
       m_engine(config, m_comm, m_kernels, m_ledger),
       m_inputs(static_cast<std::size_t>(m_micro) * m_seqLen), m_targets(m_inputs.size()) {}
 

@@ -66,12 +66,45 @@ TEST(ConfigErrors, IgnoredDeepSpeedKeysWarnAndNameThemselves) {
         "something_unrelated_entirely": 1)"));
     ASSERT_TRUE(r.ok()) << dump(r);
     for (const char* path :
-         {"tensorboard", "activation_checkpointing", "zero_optimization.offload_optimizer",
+         {"tensorboard", "activation_checkpointing.partition_activations",
+          "zero_optimization.offload_optimizer",
           "zero_optimization.stage3_max_live_parameters", "optimizer.params.torch_adam"})
         EXPECT_NE(findWarning(r, path, "ignored"), nullptr) << path << "\n" << dump(r);
     EXPECT_NE(findWarning(r, "something_unrelated_entirely", "ignored"), nullptr) << dump(r);
-    EXPECT_EQ(countSeverity(r, Severity::Warning), 6);
+    // The section itself is DeepSpeed's per-block checkpointing: our "full".
+    EXPECT_NE(findWarning(r, "activation_checkpointing", "mapped to model.recompute \"full\""),
+              nullptr)
+        << dump(r);
+    EXPECT_EQ(r.config->model.recompute, Recompute::Full);
+    EXPECT_EQ(countSeverity(r, Severity::Warning), 7);
     EXPECT_EQ(r.config->zero.stage, 2);
+}
+
+TEST(ConfigErrors, RecomputeModeIsReadNamedAndWinsOverDeepSpeedsSection) {
+    for (const char* mode : {"none", "selective", "full"}) {
+        auto r = parse(withBatch(std::string(R"("model": {"preset": "nano", "recompute": ")") +
+                                 mode + "\"}"));
+        ASSERT_TRUE(r.ok()) << dump(r);
+        EXPECT_EQ(recomputeName(r.config->model.recompute), mode);
+        EXPECT_EQ(countSeverity(r, Severity::Warning), 0) << dump(r);
+    }
+    auto absent = parse(withBatch(R"("model": {"preset": "nano"})"));
+    ASSERT_TRUE(absent.ok());
+    EXPECT_EQ(absent.config->model.recompute, Recompute::None);
+
+    auto bad = parse(withBatch(R"("model": {"preset": "nano", "recompute": "partial"})"));
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(findError(bad, "model.recompute", "\"partial\""), nullptr) << dump(bad);
+
+    auto both = parse(withBatch(R"("model": {"preset": "nano", "recompute": "selective"},
+        "activation_checkpointing": {"number_checkpoints": 3, "contiguous_memory_optimization": true})"));
+    ASSERT_TRUE(both.ok()) << dump(both);
+    EXPECT_EQ(both.config->model.recompute, Recompute::Selective);
+    EXPECT_NE(findWarning(both, "activation_checkpointing", "wins"), nullptr) << dump(both);
+    EXPECT_NE(findWarning(both, "activation_checkpointing.number_checkpoints", "n_layer = 2"),
+              nullptr)
+        << dump(both);
+    EXPECT_EQ(countSeverity(both, Severity::Warning), 2) << dump(both);
 }
 
 TEST(ConfigErrors, AllErrorsAtOnceAcrossSections) {

@@ -78,12 +78,44 @@ TEST(ActivationFootprint, MatchesTheArenaLayout) {
               4 * (2 * BT + 12 * BTC + 3 * BT + 2 * BT * s.padded_vocab_size + 2 * att));
 }
 
+// What each recompute mode keeps (recompute.h): selective drops ln1, ln2 and gelu
+// (6 BTC per layer) for two shared (B,T,C) buffers; full keeps residual3 (BTC) per
+// layer and one shared block of the rest but gelu (11 BTC, 4 BT and att). gelu lives
+// in dwide_b in both.
+TEST(ActivationFootprint, RecomputeModesKeepWhatTheyClaim) {
+    const ModelShape s = *findModelPreset("micro");
+    const int B = 8, T = 128;
+    const long long BT = B * T, BTC = BT * s.n_embd, att = BT * s.n_head * T;
+    const ActivationFootprint none = activationFootprint(s, B, T);
+    const ActivationFootprint sel = activationFootprint(s, B, T, Recompute::Selective);
+    const ActivationFootprint full = activationFootprint(s, B, T, Recompute::Full);
+    EXPECT_EQ(sel.per_layer_bytes, 4 * (10 * BTC + 4 * BT + att));
+    EXPECT_EQ(sel.other_bytes, none.other_bytes + 4 * 2 * BTC);
+    EXPECT_EQ(full.per_layer_bytes, 4 * BTC);
+    EXPECT_EQ(full.other_bytes, none.other_bytes + 4 * (11 * BTC + 4 * BT + att));
+    // The figure: micro at micro-batch 8 holds about 94.5 MB without recompute.
+    EXPECT_NEAR(none.total(s.n_layer) / 1e6, 94.5, 0.5);
+    EXPECT_LT(full.total(s.n_layer), none.total(s.n_layer) / 2);
+
+    const ActivationLayout a = makeActivationLayout(s, B, T, Recompute::Full);
+    EXPECT_TRUE(a.layer.residual3.per_layer);
+    EXPECT_FALSE(a.layer.qkv.per_layer);
+    EXPECT_EQ(a.layer.fch_gelu.offset, a.dwide_b);
+    EXPECT_GE(a.layer.ln1.offset, a.recompute_block);
+    EXPECT_LT(a.layer.fch.offset + 4 * BTC, a.other_floats + 1);
+    const ActivationLayout b = makeActivationLayout(s, B, T, Recompute::Selective);
+    EXPECT_EQ(b.layer.ln1.offset, b.recompute_ln1);
+    EXPECT_EQ(b.layer.ln2.offset, b.recompute_ln2);
+    EXPECT_FALSE(b.layer.ln1.per_layer);
+    EXPECT_TRUE(b.layer.fch.per_layer);
+}
+
 TEST(ActivationFootprint, GrowsLinearlyInLayersAndAlignsBuffers) {
     ModelShape s = *findModelPreset("nano");
     const ActivationLayout a = makeActivationLayout(s, 3, 7);
     EXPECT_EQ(a.layer_stride % 16, 0);
     EXPECT_EQ(a.other_floats % 16, 0);
-    EXPECT_EQ(a.layer.att % 16, 0);
+    EXPECT_EQ(a.layer.att.offset % 16, 0);
     EXPECT_EQ(a.logits % 16, 0);
     const ActivationFootprint f2 = activationFootprint(s, 3, 7);
     s.n_layer = 5;

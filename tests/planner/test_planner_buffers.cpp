@@ -46,13 +46,18 @@ TEST(PlannerShape, ActivationsEqualTheModelsArena) {
         EXPECT_EQ(s.activation_bytes, full);
         EXPECT_EQ(s.per_rank[MemCategory::Activations], full);
     }
-    const long long ckpt =
-        4LL * 4 * 64 * 768 * in.shape->n_layer + fp.per_layer_bytes + fp.other_bytes;
-    EXPECT_EQ(p.stages[0].activation_checkpointed_bytes, ckpt);
-    EXPECT_LT(ckpt, full);
-    in.activation_checkpointing = true;
-    p = plan(in);
-    EXPECT_EQ(p.stages[2].per_rank[MemCategory::Activations], ckpt);
+    // Every mode is the model's arena in that mode; recomputing keeps less.
+    for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+        const long long bytes = activationFootprint(*in.shape, 4, 64, r).total(in.shape->n_layer);
+        EXPECT_EQ(p.stages[0].activation_bytes_by_mode[static_cast<std::size_t>(r)], bytes);
+        in.recompute = r;
+        const Plan q = plan(in);
+        EXPECT_EQ(q.stages[2].per_rank[MemCategory::Activations], bytes) << recomputeName(r);
+        EXPECT_EQ(q.stages[2].activation_bytes, bytes);
+    }
+    const auto& by = p.stages[0].activation_bytes_by_mode;
+    EXPECT_LT(by[2], by[1]);
+    EXPECT_LT(by[1], by[0]);
 }
 
 TEST(PlannerShape, ActivationsUnknownWithoutMicroBatch) {

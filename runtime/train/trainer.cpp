@@ -9,6 +9,7 @@
 #include "runtime/engine/checkpoint.h"
 #include "runtime/engine/zero_engine.h"
 #include "runtime/memory/ledger.h"
+#include "runtime/model/model_flops.h"
 #include "runtime/model/gpt2.h"
 #include "runtime/model/llmc_model_file.h"
 #include "runtime/planner/planner.h"
@@ -164,7 +165,12 @@ private:
     long long m_tokens = 0;
     long long m_epoch = 0;
     double m_peak = 0; // summed over ranks; 0: MFU unknown
-    double m_flopsPerToken = 0;
+    double m_flopsPerToken = 0; // model FLOPs (MFU's numerator per token)
+    // Hardware FLOPs per model FLOP: above 1 with full recompute (model_flops.h).
+    double hardwareRatio() const {
+        return hardwareFlopsPerToken(m_config.model.shape, m_seqLen, m_config.model.recompute) /
+               m_flopsPerToken;
+    }
     std::vector<int> m_inputs, m_targets;
     Clock::time_point m_runStart;
     Clock::time_point m_lastCommandPoll;
@@ -208,9 +214,7 @@ void Trainer::openRun() {
     m_peak = m_comm.sumDouble(m_backend.peak_flops.value_or(std::nan("")));
     if (!std::isfinite(m_peak))
         m_peak = 0;
-    const ModelShape& shape = m_config.model.shape;
-    const double psi = static_cast<double>(paramCount(shape));
-    m_flopsPerToken = 6.0 * psi + 6.0 * shape.n_layer * m_seqLen * shape.n_embd;
+    m_flopsPerToken = modelFlopsPerToken(m_config.model.shape, m_seqLen);
 
     if (m_rep.active()) {
         const nlohmann::json resolved = toJson(m_config);
@@ -256,7 +260,18 @@ void Trainer::openRun() {
                         "': " + std::to_string(m_world) + " ranks, ZeRO stage " +
                         std::to_string(m_config.zero.stage) + ", " + info.precision + ", psi " +
                         std::to_string(info.params) + ", data " + m_data->describe() +
-                        (m_resumed ? ", resumed at step " + std::to_string(m_resumed->step) : ""));
+                        (m_resumed ? ", resumed at step " + std::to_string(m_resumed->step) : "") +
+                        ", activation recompute " +
+                        std::string(recomputeName(m_config.model.recompute)));
+        if (m_config.model.recompute == Recompute::Full) {
+            char text[256];
+            std::snprintf(text, sizeof text,
+                          "MFU counts the model's FLOPs, 6 psi + 6 L T C = %.3g per token; full "
+                          "recompute runs the blocks' forward again, %.2fx that: hardware FLOP "
+                          "utilization = %.2f x MFU",
+                          m_flopsPerToken, hardwareRatio(), hardwareRatio());
+            m_rep.event(EventLevel::Info, -1, text);
+        }
         m_rep.event(EventLevel::Info, 0,
                     "rank 0 runs on " + m_backend.description +
                         (m_peak > 0 ? "" : "; MFU unknown (no peak FLOP/s for this device)"));

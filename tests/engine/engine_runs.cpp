@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -30,9 +31,9 @@ fs::path workDir() {
     return dir;
 }
 
-// zero: extra zero_optimization keys (allgather_partitions, reduce_scatter).
+// patch: a JSON merge patch applied last.
 std::string writeConfig(int stage, int accum, bool overlap, const std::string& tag, bool bf16,
-                        const nlohmann::json& zero, const std::string& device) {
+                        const nlohmann::json& patch, const std::string& device) {
     nlohmann::json c = {
         {"bf16", {{"enabled", bf16}}},
         {"train_batch_size", kGlobalBatch},
@@ -51,7 +52,7 @@ std::string writeConfig(int stage, int accum, bool overlap, const std::string& t
           {"threads", 1},
           {"checkpoint_dir", (workDir() / "ckpt").string()}}},
     };
-    c["zero_optimization"].update(zero);
+    c.merge_patch(patch);
     const fs::path p = workDir() / ("cfg-" + tag + ".json");
     std::ofstream(p) << c.dump(2);
     return p.string();
@@ -71,17 +72,21 @@ std::vector<float> readLlmcParams(const std::string& path) {
 
 } // namespace
 
-RunOutput train(int n, int stage, int accum, bool overlap, bool bf16, const nlohmann::json& zero,
+RunOutput train(int n, int stage, int accum, bool overlap, bool bf16, const nlohmann::json& patch,
                 const std::string& device, const std::string& program) {
     std::string tag = "n" + std::to_string(n) + "-s" + std::to_string(stage) + "-a" +
                       std::to_string(accum) + (overlap ? "-o" : "") + (bf16 ? "-bf16" : "") +
                       (device == "cpu" ? "" : "-" + device) +
                       (program.empty() ? "" : "-" + fs::path(program).filename().string());
-    for (const auto& [k, v] : zero.items())
-        tag += "-" + k + "-" + v.dump();
+    const nlohmann::json flat = patch.empty() ? nlohmann::json::object() : patch.flatten();
+    for (const auto& [k, v] : flat.items()) {
+        std::string key = k.substr(1); // "/zero_optimization/reduce_scatter"
+        std::replace(key.begin(), key.end(), '/', '.');
+        tag += "-" + key + "-" + (v.is_string() ? v.get<std::string>() : v.dump());
+    }
     const std::string model = (workDir() / ("model-" + tag + ".bin")).string();
     const std::vector<std::string> args = {
-        "--config",       writeConfig(stage, accum, overlap, tag, bf16, zero, device),
+        "--config",       writeConfig(stage, accum, overlap, tag, bf16, patch, device),
         "--db",           (workDir() / "runs.db").string(),
         "--run-name",     tag,
         "--export-model", model};

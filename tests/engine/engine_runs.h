@@ -25,11 +25,12 @@ struct RunOutput {
     std::int64_t psi = 0;
 };
 
-// One job of n ranks. zero: extra zero_optimization keys (allgather_partitions,
-// reduce_scatter); device: run.device; program: what mpirun starts (empty: zerolab-train),
-// which must take zerolab-train's --config, --db, --run-name and --export-model.
+// One job of n ranks. patch: a JSON merge patch (RFC 7396) applied to the config, e.g.
+// {"zero_optimization": {"reduce_scatter": false}} or {"model": {"recompute": "full"}};
+// device: run.device; program: what mpirun starts (empty: zerolab-train), which must
+// take zerolab-train's --config, --db, --run-name and --export-model.
 RunOutput train(int n, int stage, int accum, bool overlap = false, bool bf16 = false,
-                const nlohmann::json& zero = nlohmann::json::object(),
+                const nlohmann::json& patch = nlohmann::json::object(),
                 const std::string& device = "cpu", const std::string& program = "");
 
 // Relative L2 distance of a from b.

@@ -82,7 +82,7 @@ TEST(ZeroOptions, AllReduceAndBroadcastPathsMatchOneProcess) {
     };
     for (const auto& [stage, zero] : cases) {
         for (bool overlap : {false, true}) {
-            const RunOutput got = train(3, stage, 3, overlap, false, zero);
+            const RunOutput got = train(3, stage, 3, overlap, false, {{"zero_optimization", zero}});
             ASSERT_EQ(got.losses.size(), reference().losses.size()) << zero.dump();
             for (std::size_t i = 0; i < got.losses.size(); ++i)
                 EXPECT_NEAR(got.losses[i], reference().losses[i],
@@ -125,6 +125,28 @@ TEST(ZeroBf16, StagesTrackOneProcessAndHoldTheMixedLayout) {
                 << "stage " << stage;
         }
         expectLedgerEqualsPlanner(got, 2);
+    }
+}
+
+// Activation recomputation computes the same numbers again: at every stage the losses
+// and final parameters are bit-identical to keeping every activation (the CPU kernels
+// are deterministic at a fixed thread count), and the ledger, activations included,
+// is the planner's forecast for the mode.
+TEST(ZeroRecompute, BitIdenticalToKeepingEverythingAndForecastExactly) {
+    for (int stage : {0, 1, 2, 3}) {
+        const RunOutput keep = train(2, stage, 3, true);
+        for (const char* mode : {"selective", "full"}) {
+            const RunOutput got = train(2, stage, 3, true, false, {{"model", {{"recompute", mode}}}});
+            ASSERT_EQ(got.losses.size(), keep.losses.size()) << mode;
+            for (std::size_t i = 0; i < got.losses.size(); ++i)
+                EXPECT_EQ(got.losses[i], keep.losses[i]) << mode << " stage " << stage;
+            ASSERT_EQ(got.params.size(), keep.params.size());
+            EXPECT_EQ(got.params, keep.params) << mode << " stage " << stage;
+            expectLedgerEqualsPlanner(got, 2);
+            EXPECT_LT(got.ranks[0]["mem"]["activations"].get<double>(),
+                      keep.ranks[0]["mem"]["activations"].get<double>())
+                << mode;
+        }
     }
 }
 

@@ -227,7 +227,7 @@ void Trainer::openRun() {
         info.world = m_world;
         info.stage = m_config.zero.stage;
         info.precision = std::string(toString(m_config.precision));
-        info.params = paramCount(shape);
+        info.params = paramCount(m_config.model.shape);
         info.config_json = resolved.dump();
         if (m_runId >= 0)
             m_rep.writer().attachRun(m_runId);

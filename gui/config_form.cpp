@@ -290,6 +290,18 @@ QWidget* ConfigForm::buildModelGroup() {
     form->addRow(tr("Shape"), shapeRow);
     form->addRow(tr("Context, vocab"), seqRow);
     form->addRow(tr("Parameters ψ"), m_paramCount);
+    m_recompute = new QComboBox;
+    for (std::string_view name : kRecomputeNames)
+        m_recompute->addItem(QString::fromUtf8(name.data(), int(name.size())));
+    m_recompute->setToolTip(
+        tr("model.recompute: which activations each layer keeps for backward.\n"
+           "none: all of them (64sbh + 4as²b bytes per layer in fp32).\n"
+           "selective: drop the layernorm and GELU outputs and recompute them in backward "
+           "(40sbh + 4as²b per layer; a few percent more time).\n"
+           "full: keep only each block's input (4sbh per layer) and run the block's forward "
+           "again in backward: about one more forward, 4/3 of the compute."));
+    form->addRow(tr("Recompute"), m_recompute);
+    bind(m_recompute, QStringLiteral("model.recompute"));
     bind(m_preset, QStringLiteral("model.preset"));
     bind(m_layers, QStringLiteral("model.n_layer"));
     bind(m_heads, QStringLiteral("model.n_head"));
@@ -417,6 +429,7 @@ void ConfigForm::showConfig(const OrderedJson& doc, const std::optional<TrainCon
         m_embd->setValue(c.model.shape.n_embd);
         m_context->setValue(c.model.shape.seq_len);
         m_vocab->setValue(c.model.shape.vocab_size);
+        setCombo(m_recompute, QString::fromUtf8(recomputeName(c.model.recompute).data()));
         setCombo(m_dataType, QString::fromUtf8(toString(c.data.type).data()));
         m_dataPath->setText(QString::fromStdString(c.data.path));
         m_steps->setValue(c.run.steps);
@@ -459,6 +472,7 @@ void ConfigForm::showConfig(const OrderedJson& doc, const std::optional<TrainCon
         const std::pair<QComboBox*, const char*> strings[] = {{m_optimizer, "optimizer.type"},
                                                               {m_scheduler, "scheduler.type"},
                                                               {m_preset, "model.preset"},
+                                                              {m_recompute, "model.recompute"},
                                                               {m_dataType, "data.type"},
                                                               {m_device, "run.device"}};
         for (auto [combo, path] : strings)
@@ -511,6 +525,8 @@ void ConfigForm::applyEdit(OrderedJson& doc, const QString& path) const {
                 jsonErase(doc, QStringLiteral("model.") + k);
             jsonSet(doc, path, m_preset->currentText().toStdString());
         }
+    } else if (path == QLatin1String("model.recompute")) {
+        jsonSet(doc, path, m_recompute->currentText().toStdString());
     } else if (path.startsWith(QLatin1String("model."))) {
         if (m_preset->currentText() == kCustom)
             jsonSet(doc, path, static_cast<QSpinBox*>(m_fields.value(path))->value());

@@ -78,6 +78,7 @@ private:
     QSpinBox* m_accum;
     QLabel* m_globalBatch;
     QComboBox* m_precision;
+    QComboBox* m_recompute;
     QComboBox* m_optimizer;
     QDoubleSpinBox* m_lr;
     QDoubleSpinBox* m_weightDecay;

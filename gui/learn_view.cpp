@@ -133,6 +133,7 @@ QWidget* LearnView::buildControls() {
     m_params->setDecimals(3);
     m_params->setSuffix(tr(" B params"));
     m_params->setValue(6.7);
+    m_params->setObjectName(QStringLiteral("params"));
     auto* presets = new QWidget;
     auto* presetRow = new QHBoxLayout(presets);
     presetRow->setContentsMargins(0, 0, 0, 0);
@@ -172,13 +173,39 @@ QWidget* LearnView::buildControls() {
     m_convention->addItem(tr("The chapter's layout"));
     m_convention->setToolTip(tr("The chapter keeps fp32 gradients and a replicated fp32 master; "
                                 "DeepSpeed shards the master with m and v."));
+    m_activationSource = new QComboBox;
+    m_activationSource->addItem(tr("Not counted"));
+    m_activationSource->addItem(tr("Given per GPU"));
+    for (std::string_view mode : kRecomputeNames)
+        m_activationSource->addItem(
+            tr("Korthikanti et al., recompute %1").arg(QString::fromUtf8(mode.data(), int(mode.size()))));
+    m_activationSource->setToolTip(
+        tr("Activations per GPU. Korthikanti et al. 2022 (arXiv:2205.05198), 16-bit activations, "
+           "per layer: sbh(34 + 5as/h) without recompute, 34sbh with selective recompute of the "
+           "attention core, 2sbh with full recompute; needs the shape of a preset model."));
+    // ZeRO runs nearly always recompute activations: the default shows that case.
+    m_activationSource->setCurrentIndex(kPaper + static_cast<int>(Recompute::Full));
     m_activations = new QDoubleSpinBox;
     m_activations->setRange(0, 10000);
     m_activations->setDecimals(1);
     m_activations->setSuffix(tr(" GB"));
-    m_activations->setSpecialValueText(tr("not counted"));
-    m_activations->setToolTip(tr("Activation memory per GPU, e.g. the chapter's 10 GB with "
-                                 "checkpointing; 0 leaves activations out."));
+    m_activations->setToolTip(tr("Activation memory per GPU given directly, e.g. the chapter's "
+                                 "10 GB with checkpointing."));
+    m_microBatch = new QSpinBox;
+    m_microBatch->setRange(1, 4096);
+    m_microBatch->setValue(1);
+    m_microBatch->setPrefix(tr("b = "));
+    m_microBatch->setToolTip(tr("Micro-batch per GPU (sequences) for the formula."));
+    auto* activationRow = new QWidget;
+    auto* activationLayout = new QHBoxLayout(activationRow);
+    activationLayout->setContentsMargins(0, 0, 0, 0);
+    activationLayout->setSpacing(4);
+    activationLayout->addWidget(m_activationSource, 1);
+    activationLayout->addWidget(m_activations);
+    activationLayout->addWidget(m_microBatch);
+    m_activationFormula = new QLabel;
+    m_activationFormula->setObjectName(QStringLiteral("muted"));
+    m_activationFormula->setWordWrap(true);
     m_logScale = new QCheckBox(tr("Logarithmic memory axis"));
     m_logScale->setToolTip(tr("Bars that differ by orders of magnitude (stage 0 and stage 3 at "
                               "175B on 64 GPUs) all stay visible; segment heights within a bar "
@@ -188,12 +215,15 @@ QWidget* LearnView::buildControls() {
     form->addRow(tr("GPUs N"), worldRow);
     form->addRow(tr("Precision"), m_precision);
     form->addRow(tr("Convention"), m_convention);
-    form->addRow(tr("Activations"), m_activations);
+    form->addRow(tr("Activations"), activationRow);
+    form->addRow(QString(), m_activationFormula);
     form->addRow(QString(), m_logScale);
     connect(m_params, &QDoubleSpinBox::valueChanged, this, &LearnView::update);
     connect(m_precision, &QComboBox::currentIndexChanged, this, &LearnView::update);
     connect(m_convention, &QComboBox::currentIndexChanged, this, &LearnView::update);
     connect(m_activations, &QDoubleSpinBox::valueChanged, this, &LearnView::update);
+    connect(m_activationSource, &QComboBox::currentIndexChanged, this, &LearnView::update);
+    connect(m_microBatch, &QSpinBox::valueChanged, this, &LearnView::update);
     connect(m_logScale, &QCheckBox::toggled, m_forecast->chart(), &MemoryBarChart::setLogScale);
     return box;
 }
@@ -223,7 +253,7 @@ QWidget* LearnView::buildScenarios() {
 void LearnView::showScenario(Scenario s) {
     const int i = static_cast<int>(s);
     const QSignalBlocker b1(m_params), b2(m_world), b3(m_precision), b4(m_convention),
-        b5(m_activations), b6(m_worldSlider);
+        b5(m_activations), b6(m_worldSlider), b7(m_activationSource);
     m_precision->setCurrentIndex(0);
     m_convention->setCurrentIndex(1);
     m_stage = 1;
@@ -231,17 +261,19 @@ void LearnView::showScenario(Scenario s) {
     case Scenario::TenBillionOptimizer:
         m_params->setValue(10);
         m_world->setValue(1);
-        m_activations->setValue(0);
+        m_activationSource->setCurrentIndex(kNotCounted);
         break;
     case Scenario::SixPointSevenOnEight:
         m_params->setValue(6.7);
+    m_params->setObjectName(QStringLiteral("params"));
         m_world->setValue(8);
+        m_activationSource->setCurrentIndex(kGiven);
         m_activations->setValue(10);
         break;
     case Scenario::OneSeventyFiveOnSixtyFour:
         m_params->setValue(175);
         m_world->setValue(64);
-        m_activations->setValue(0);
+        m_activationSource->setCurrentIndex(kNotCounted);
         break;
     }
     m_worldSlider->setValue(sliderForWorld(m_world->value()));
@@ -259,10 +291,22 @@ PlanInput LearnView::input() const {
     in.stage = m_stage;
     in.precision = m_precision->currentIndex() == 0 ? Precision::Bf16Mixed : Precision::Fp32;
     in.convention = m_convention->currentIndex() == 0 ? Convention::ZeroPaper : Convention::Chapter;
-    if (m_activations->value() > 0)
-        in.activation_bytes = static_cast<long long>(m_activations->value() * 1e9);
+    if (const auto a = activations(in.params); a)
+        in.activation_bytes = static_cast<long long>(std::llround(a->bytes));
     in.device = m_forecast->device(in.world);
     return in;
+}
+
+std::optional<PaperActivations> LearnView::activations(double psi) const {
+    const int source = m_activationSource->currentIndex();
+    if (source == kNotCounted)
+        return std::nullopt;
+    if (source == kGiven)
+        return PaperActivations{m_activations->value() * 1e9, {}};
+    const auto model = paperModelFor(psi);
+    if (!model)
+        return std::nullopt;
+    return paperActivations(*model, m_microBatch->value(), static_cast<Recompute>(source - kPaper));
 }
 
 QString LearnView::explainText() const {
@@ -278,7 +322,18 @@ void LearnView::setLogScale(bool on) {
 }
 
 void LearnView::update() {
+    const int source = m_activationSource->currentIndex();
+    m_activations->setVisible(source == kGiven);
+    m_microBatch->setVisible(source >= kPaper);
     const PlanInput in = input();
+    if (source < kPaper)
+        m_activationFormula->setText(source == kGiven ? tr("Per GPU, as given.")
+                                                      : tr("Activations left out of the bars."));
+    else if (const auto a = activations(in.params))
+        m_activationFormula->setText(QString::fromStdString(a->formula));
+    else
+        m_activationFormula->setText(
+            tr("The formula needs a model's shape: pick 1.5B, 6.7B, 13B or 175B. Not counted."));
     m_forecast->setInput(in);
     try {
         m_explain->setPlainText(QString::fromStdString(explain(in, m_stage, ByteUnit::GB)));

@@ -4,6 +4,7 @@
 // chapter's three scenarios are one click away, with its slips corrected.
 #pragma once
 
+#include "runtime/planner/paper_activations.h"
 #include "runtime/planner/planner.h"
 
 #include <QWidget>
@@ -42,13 +43,20 @@ private:
     QWidget* buildControls();
     QWidget* buildScenarios();
     void update();
+    // The activation bytes per GPU the controls choose (and the formula), or none.
+    std::optional<PaperActivations> activations(double psi) const;
+    // m_activationSource's items: not counted, given, then one per Recompute mode.
+    static constexpr int kNotCounted = 0, kGiven = 1, kPaper = 2;
 
     QDoubleSpinBox* m_params;
     QSlider* m_worldSlider;
     QSpinBox* m_world;
     QComboBox* m_precision;
     QComboBox* m_convention;
+    QComboBox* m_activationSource;
     QDoubleSpinBox* m_activations;
+    QSpinBox* m_microBatch;
+    QLabel* m_activationFormula;
     QCheckBox* m_logScale;
     int m_stage = 1;
     ForecastPanel* m_forecast;

@@ -4,6 +4,9 @@
 #include "gui/learn_view.h"
 #include "gui/memory_bar_chart.h"
 
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -24,6 +27,36 @@ private slots:
             QCOMPARE(double(chart->groups()[s].bytes.total()),
                      double(expected.stages[s].per_rank.total()));
         QVERIFY(!view.explainText().isEmpty());
+    }
+
+    // The activations are Korthikanti et al.'s formula for the preset's shape, named
+    // under the control; the default is full recompute: 2sbh per layer.
+    void activationsFollowTheNamedFormula() {
+        LearnView view;
+        PlanInput in = view.input(); // 6.7B: L 32, s 2048, h 4096, b 1
+        QVERIFY(in.activation_bytes.has_value());
+        QCOMPARE(double(*in.activation_bytes), 32.0 * 2 * 2048 * 1 * 4096);
+        const auto combos = view.findChildren<QComboBox*>();
+        QComboBox* activations = nullptr;
+        for (QComboBox* c : combos)
+            if (c->count() == 5)
+                activations = c;
+        QVERIFY(activations);
+        activations->setCurrentIndex(2); // Korthikanti, recompute none
+        in = view.input();
+        QCOMPARE(double(*in.activation_bytes),
+                 32.0 * 2048 * 1 * 4096 * (34 + 5.0 * 32 * 2048 / 4096));
+        const auto labels = view.findChildren<QLabel*>();
+        const bool named = std::any_of(labels.begin(), labels.end(), [](QLabel* l) {
+            return l->text().contains(QStringLiteral("Korthikanti et al. 2022")) &&
+                   l->text().contains(QStringLiteral("sbh(34 + 5as/h)"));
+        });
+        QVERIFY(named);
+        // A size without a known shape: not counted, and the label says why.
+        auto* params = view.findChild<QDoubleSpinBox*>(QStringLiteral("params"));
+        QVERIFY(params);
+        params->setValue(3.3);
+        QVERIFY(!view.input().activation_bytes.has_value());
     }
 
     void scenario175BListsErrata() {

@@ -6,6 +6,7 @@
 #include "gui/json_path.h"
 #include "gui/memory_bar_chart.h"
 #include "gui/setup_view.h"
+#include "runtime/model/activation_layout.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -102,6 +103,34 @@ private slots:
                 QCOMPARE(chart->segmentBytes(s, static_cast<MemCategory>(c)),
                          double(expected.stages[s].per_rank.bytes[c]));
         QCOMPARE(chart->highlighted(), config->zero.stage);
+    }
+
+    // The Recompute combo writes model.recompute, and the forecast's activation
+    // segment follows at once: the arena of that mode, exactly.
+    void recomputeComboDrivesJsonAndForecast() {
+        SetupView view;
+        auto* combo =
+            qobject_cast<QComboBox*>(view.form()->fieldFor(QStringLiteral("model.recompute")));
+        QVERIFY(combo);
+        QVERIFY(!combo->toolTip().isEmpty());
+        MemoryBarChart* chart = view.forecast()->chart();
+        const double before = chart->segmentBytes(0, MemCategory::Activations);
+        combo->setCurrentIndex(combo->findText(QStringLiteral("full")));
+        const auto doc = nlohmann::json::parse(view.text().toStdString());
+        QCOMPARE(doc["model"]["recompute"].get<std::string>(), std::string("full"));
+        QTRY_VERIFY(view.validation().config.has_value() &&
+                    view.validation().config->model.recompute == Recompute::Full);
+        const TrainConfig& c = *view.validation().config;
+        const double full = double(
+            activationFootprint(c.model.shape, c.batch.micro_batch, c.model.seq_len, Recompute::Full)
+                .total(c.model.shape.n_layer));
+        QTRY_COMPARE(chart->segmentBytes(0, MemCategory::Activations), full);
+        QVERIFY(full < before);
+        // And back from the JSON: the combo shows what the text says.
+        auto edited = doc;
+        edited["model"]["recompute"] = "selective";
+        view.setText(QString::fromStdString(edited.dump(2)));
+        QCOMPARE(combo->currentText(), QStringLiteral("selective"));
     }
 
     void saveAndLoadRoundTrip() {

@@ -78,10 +78,10 @@ public:
         const TimelineSpan& s = m_layout->spans()[std::size_t(i)];
         const double y = m_layout->rows()[std::size_t(m_layout->spanRow(i))].y;
         const double half = part == SpanPart::Queued ? kBarHalf * 0.55 : kBarHalf;
-        const double x0 = keyAxis()->coordToPixel(
-            (part == SpanPart::Queued ? s.issue_us : s.start_us) / 1000);
-        const double x1 = keyAxis()->coordToPixel(
-            (part == SpanPart::Queued ? s.start_us : s.end_us) / 1000);
+        const double x0 =
+            keyAxis()->coordToPixel((part == SpanPart::Queued ? s.issue_us : s.start_us) / 1000);
+        const double x1 =
+            keyAxis()->coordToPixel((part == SpanPart::Queued ? s.start_us : s.end_us) / 1000);
         const double y0 = valueAxis()->coordToPixel(y - half);
         const double y1 = valueAxis()->coordToPixel(y + half);
         QRectF r = QRectF(QPointF(x0, y0), QPointF(x1, y1)).normalized();
@@ -96,9 +96,10 @@ protected:
             return;
         const QRect clip = clipRect();
         drawBands(painter, clip);
-        drawLinks(painter);
+        drawLinks(painter, false);
         drawSpans(painter, clip);
         drawMemory(painter, clip);
+        drawLinks(painter, true);
     }
     void drawLegendIcon(QCPPainter*, const QRectF&) const override {}
 
@@ -127,15 +128,18 @@ private:
     }
 
     // A collective's start on one rank joined to its start on the next: a leaning line
-    // is a rank that joined late.
-    void drawLinks(QCPPainter* painter) const {
+    // is a rank that joined late. Faint under the bars; the hovered collective's links
+    // dark, over them.
+    void drawLinks(QCPPainter* painter, bool hovered) const {
         painter->setAntialiasing(true);
         for (const auto& [a, b] : m_layout->links()) {
-            const QRectF ra = barRect(a, SpanPart::Whole), rb = barRect(b, SpanPart::Whole);
             const bool hot = isHighlighted(a) && isHighlighted(b);
+            if (hot != hovered)
+                continue;
+            const QRectF ra = barRect(a, SpanPart::Whole), rb = barRect(b, SpanPart::Whole);
             QColor c = spanColor(m_layout->spans()[std::size_t(a)]);
-            c.setAlpha(150);
-            painter->setPen(hot ? QPen(QColor(0x11, 0x18, 0x27), 1.8) : QPen(c, 1));
+            c.setAlpha(110);
+            painter->setPen(hot ? QPen(QColor(0x11, 0x18, 0x27), 1.6) : QPen(c, 1));
             const bool down = ra.center().y() < rb.center().y();
             painter->drawLine(QPointF(ra.left(), down ? ra.bottom() : ra.top()),
                               QPointF(rb.left(), down ? rb.top() : rb.bottom()));
@@ -143,13 +147,11 @@ private:
         painter->setAntialiasing(false);
     }
 
+    // Queued parts first: a running bar is never covered by the pale queue of the
+    // collective issued behind it. Hovered spans last, so no neighbour hides their
+    // outline.
     void drawSpans(QCPPainter* painter, const QRect& clip) const {
-        QFont font = painter->font();
-        font.setPointSizeF(7.5);
-        painter->setFont(font);
-        const QFontMetricsF metrics(font);
         const auto& spans = m_layout->spans();
-        // Hovered spans last, so their outline is not covered by a neighbour.
         std::vector<int> order;
         order.reserve(spans.size());
         for (int i = 0; i < int(spans.size()); ++i)
@@ -159,20 +161,31 @@ private:
             order.insert(order.end(), m_highlighted->begin(), m_highlighted->end());
         for (int i : order) {
             const TimelineSpan& s = spans[std::size_t(i)];
-            const bool hot = isHighlighted(i);
-            if (s.kind == SpanKind::Collective && s.start_us > s.issue_us) {
-                const QRectF q = barRect(i, SpanPart::Queued);
-                if (q.right() >= clip.left() && q.left() <= clip.right())
-                    paintSpan(*painter, q, s, SpanPart::Queued, hot);
-            }
+            if (s.kind != SpanKind::Collective || s.start_us <= s.issue_us)
+                continue;
+            const QRectF q = barRect(i, SpanPart::Queued);
+            if (q.right() >= clip.left() && q.left() <= clip.right())
+                paintSpan(*painter, q, s, SpanPart::Queued, isHighlighted(i));
+        }
+        QFont font = painter->font();
+        font.setPointSizeF(7.5);
+        painter->setFont(font);
+        const QFontMetricsF metrics(font);
+        for (int i : order) {
+            const TimelineSpan& s = spans[std::size_t(i)];
             const QRectF r = barRect(i, SpanPart::Whole);
             if (r.right() < clip.left() || r.left() > clip.right())
                 continue;
-            paintSpan(*painter, r, s, SpanPart::Whole, hot);
-            // The label, centred in the visible part of the bar when it fits.
+            paintSpan(*painter, r, s, SpanPart::Whole, isHighlighted(i));
+            // The longest label that fits, centred in the visible part of the bar.
             const QRectF visible = r.intersected(QRectF(clip));
-            const QString text = spanBarLabel(s);
-            if (visible.width() < metrics.horizontalAdvance(text) + 6)
+            QString text;
+            for (const QString& candidate : spanBarLabels(s))
+                if (visible.width() >= metrics.horizontalAdvance(candidate) + 2) {
+                    text = candidate;
+                    break;
+                }
+            if (text.isEmpty())
                 continue;
             painter->setPen(s.kind == SpanKind::Wait ? QColor(0x9B, 0x1C, 0x1C)
                                                      : labelColorOn(spanColor(s)));
@@ -204,10 +217,8 @@ private:
             QPolygonF line;
             for (std::size_t k = 0; k < series.points.size(); ++k) {
                 const double x = keyAxis()->coordToPixel(series.points[k].first / 1000);
-                const double next =
-                    keyAxis()->coordToPixel(k + 1 < series.points.size()
-                                                ? series.points[k + 1].first / 1000
-                                                : endMs);
+                const double next = keyAxis()->coordToPixel(
+                    k + 1 < series.points.size() ? series.points[k + 1].first / 1000 : endMs);
                 line << QPointF(x, py(series.points[k].second))
                      << QPointF(next, py(series.points[k].second));
             }
@@ -231,12 +242,17 @@ private:
         font.setPointSizeF(7.5);
         painter->setFont(font);
         painter->setPen(kTextMuted);
+        const QFontMetricsF metrics(font);
+        const QString scale = QStringLiteral("0 – %1").arg(formatBytes(top));
         for (const auto& row : m_layout->rows()) {
             if (row.kind != TimelineRowKind::Memory)
                 continue;
+            // On a white chip: the series may pass right under it.
             const double y = valueAxis()->coordToPixel(row.y - kStripHalf);
-            painter->drawText(QPointF(clip.left() + 4, y + QFontMetricsF(font).ascent()),
-                              QStringLiteral("0 – %1").arg(formatBytes(top)));
+            const QRectF chip(clip.left() + 2, y, metrics.horizontalAdvance(scale) + 6,
+                              metrics.height());
+            painter->fillRect(chip, QColor(255, 255, 255, 210));
+            painter->drawText(chip, Qt::AlignCenter, scale);
         }
     }
 
@@ -245,8 +261,8 @@ private:
 };
 
 TimelineChart::TimelineChart(QWidget* parent)
-    : QWidget(parent), m_stack(new QStackedLayout), m_message(new QLabel),
-      m_plot(new QCustomPlot), m_legend(new TimelineLegend), m_caption(new QLabel) {
+    : QWidget(parent), m_stack(new QStackedLayout), m_message(new QLabel), m_plot(new QCustomPlot),
+      m_legend(new TimelineLegend), m_caption(new QLabel) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addLayout(m_stack);
@@ -291,7 +307,7 @@ TimelineChart::TimelineChart(QWidget* parent)
     // the mode after emitting mousePress.
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
         m_plot->setSelectionRectMode((e->modifiers() & Qt::ShiftModifier) ? QCP::srmZoom
-                                                                           : QCP::srmNone);
+                                                                          : QCP::srmNone);
     });
     connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
         if (e->buttons() == Qt::NoButton)
@@ -445,8 +461,7 @@ int TimelineChart::spanAt(const QPointF& pos) const {
     if (std::fabs(m_plot->yAxis->pixelToCoord(pos.y()) - y) > kBarHalf + 0.05)
         return -1;
     const double us = m_plot->xAxis->pixelToCoord(pos.x()) * 1000;
-    const double tol =
-        std::fabs(m_plot->xAxis->pixelToCoord(pos.x() + kHoverPixels) * 1000 - us);
+    const double tol = std::fabs(m_plot->xAxis->pixelToCoord(pos.x() + kHoverPixels) * 1000 - us);
     return m_layout.spanAt(row, us, tol);
 }
 
@@ -470,8 +485,8 @@ QString TimelineChart::hoverTextAt(const QPointF& pos) const {
     const auto values = m_layout.memoryAt(rank, us);
     if (values.empty())
         return {};
-    QString html = QStringLiteral("<b>rank %1 memory at %2</b><table>").arg(rank).arg(
-        formatMicros(us));
+    QString html =
+        QStringLiteral("<b>rank %1 memory at %2</b><table>").arg(rank).arg(formatMicros(us));
     for (const auto& [category, bytes] : values)
         html += QStringLiteral("<tr><td><span style='color:%1'>&#9632;</span> %2</td>"
                                "<td align='right'>&nbsp;%3</td></tr>")

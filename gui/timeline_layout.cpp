@@ -25,6 +25,8 @@ double drawnStart(const TimelineSpan& s) {
 
 TimelineLayout::TimelineLayout(const StepTimeline& timeline)
     : m_step(timeline.step), m_world(std::max(0, timeline.world)), m_spans(timeline.spans) {
+    // A record without a rank has no row.
+    std::erase_if(m_spans, [](const TimelineSpan& s) { return s.rank < 0; });
     for (const auto& s : m_spans)
         m_world = std::max(m_world, s.rank + 1);
     for (const auto& m : timeline.memory)
@@ -82,9 +84,9 @@ TimelineLayout::TimelineLayout(const StepTimeline& timeline)
     m_waitUs.assign(std::size_t(m_world), 0.0);
     for (std::size_t i = 0; i < m_spans.size(); ++i) {
         const auto& s = m_spans[i];
-        const int row = rowIndex(s.rank, laneOf(s.kind) == TimelineLane::Comm
-                                             ? TimelineRowKind::Comm
-                                             : TimelineRowKind::Compute);
+        const int row =
+            rowIndex(s.rank, laneOf(s.kind) == TimelineLane::Comm ? TimelineRowKind::Comm
+                                                                  : TimelineRowKind::Compute);
         m_spanRow.push_back(row);
         auto& range = m_rowSpans[std::size_t(row)];
         if (range.first == range.second)
@@ -137,8 +139,9 @@ int TimelineLayout::spanAt(int row, double tUs, double tolUs) const {
         const bool inside = tUs >= drawnStart(s) && tUs <= s.end_us;
         const bool running = tUs >= s.start_us && tUs <= s.end_us;
         const int rank = running ? 0 : inside ? 1 : 2;
-        const double key = rank < 2 ? s.end_us - drawnStart(s)
-                                    : std::min(std::abs(tUs - drawnStart(s)), std::abs(tUs - s.end_us));
+        const double key = rank < 2
+                               ? s.end_us - drawnStart(s)
+                               : std::min(std::abs(tUs - drawnStart(s)), std::abs(tUs - s.end_us));
         if (best < 0 || rank < bestRank || (rank == bestRank && key < bestKey)) {
             best = i;
             bestRank = rank;

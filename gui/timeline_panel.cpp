@@ -33,7 +33,7 @@ TimelinePanel::TimelinePanel(QWidget* parent)
     stepLabel->setObjectName(QStringLiteral("muted"));
     m_combo->setMinimumContentsLength(10);
     m_combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_combo->setToolTip(tr("The sampled steps of this run (every %1-th step).")
+    m_combo->setToolTip(tr("The steps this run sampled (%1 in its config).")
                             .arg(QString::fromLatin1(kTimelineKey)));
     m_follow->setChecked(true);
     m_follow->setToolTip(tr("Show each newly sampled step as the run records it."));

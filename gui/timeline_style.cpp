@@ -21,11 +21,11 @@ namespace zerolab {
 namespace {
 
 // Indexed by SpanKind; Collective's own entry is unused (collectives go by kind).
-constexpr std::array<const char*, kSpanKindCount> kKindColors = {
-    "#4C78A8", "#72B7B2", "#9D755D", "#EECA3B", "#BAB0AC",
-    "#79706E", "#B279A2", "#E45756", "#CBD0D8"};
+constexpr std::array<const char*, kSpanKindCount> kKindColors = {"#4C78A8", "#72B7B2", "#9D755D",
+                                                                 "#EECA3B", "#BAB0AC", "#79706E",
+                                                                 "#B279A2", "#E45756", "#CBD0D8"};
 constexpr std::array<const char*, kSpanKindCount> kKindLabels = {
-    "Forward",  "Backward",   "Recompute", "Optimizer",       "Data",
+    "Forward",    "Backward",   "Recompute", "Optimizer",         "Data",
     "Checkpoint", "Collective", "Wait",      "Control all-reduce"};
 constexpr std::array<const char*, kSpanKindCount> kKindHints = {
     "The forward of one gather unit for one micro-batch.",
@@ -76,8 +76,16 @@ QPixmap swatch(const TimelineLegendEntry& e, qreal dpr) {
     pm.fill(Qt::transparent);
     QPainter p(&pm);
     const QRectF r(0.5, 0.5, 17, 11);
-    paintSpan(p, e.part == SpanPart::Queued ? r.adjusted(0, 2.5, 0, -2.5) : r, e.sample, e.part,
-              false);
+    if (e.part == SpanPart::Queued) {
+        // Pale on white: an outline keeps the swatch visible.
+        const QRectF q = r.adjusted(0, 2.5, 0, -2.5);
+        paintSpan(p, q, e.sample, e.part, false);
+        p.setPen(QPen(blendWithWhite(spanColor(e.sample), 0.6), 1));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(q);
+    } else {
+        paintSpan(p, r, e.sample, e.part, false);
+    }
     return pm;
 }
 
@@ -97,29 +105,31 @@ QString collectiveLabel(Collective collective) {
     return QString::fromLatin1(kCollectiveLabels[idx(collective)]);
 }
 
-QString spanBarLabel(const TimelineSpan& span) {
+QStringList spanBarLabels(const TimelineSpan& span) {
     const QString unit = span.unit >= 0 ? QString::number(span.unit) : QString();
     switch (span.kind) {
     case SpanKind::Forward:
-        return QStringLiteral("F") + unit;
+        return {QStringLiteral("F") + unit};
     case SpanKind::Backward:
-        return QStringLiteral("B") + unit;
+        return {QStringLiteral("B") + unit};
     case SpanKind::Recompute:
-        return QStringLiteral("R") + unit;
+        return {QStringLiteral("R") + unit};
     case SpanKind::Optimizer:
-        return QStringLiteral("opt");
+        return {QStringLiteral("optimizer"), QStringLiteral("opt")};
     case SpanKind::Data:
-        return QStringLiteral("data");
+        return {QStringLiteral("data")};
     case SpanKind::Checkpoint:
-        return QStringLiteral("ckpt");
+        return {QStringLiteral("checkpoint"), QStringLiteral("ckpt")};
     case SpanKind::Collective: {
         const QString name = QString::fromLatin1(kCollectiveShort[idx(span.collective)]);
-        return span.unit >= 0 ? name + QStringLiteral(" u") + unit : name;
+        if (span.unit < 0)
+            return {name};
+        return {name + QStringLiteral(" u") + unit, QStringLiteral("u") + unit};
     }
     case SpanKind::Wait:
-        return QStringLiteral("wait");
+        return {QStringLiteral("wait")};
     case SpanKind::Control:
-        return QStringLiteral("ctl");
+        return {QStringLiteral("ctl")};
     }
     return {};
 }
@@ -149,8 +159,9 @@ QString spanTooltip(const TimelineSpan& span) {
         if (span.bytes > 0)
             html += QStringLiteral("<br>%1 buffer").arg(formatBytes(double(span.bytes)));
         if (span.start_us > span.issue_us)
-            html += QStringLiteral("<br>issued at %1, queued %2")
-                        .arg(formatMicros(span.issue_us), formatMicros(span.start_us - span.issue_us));
+            html +=
+                QStringLiteral("<br>issued at %1, queued %2")
+                    .arg(formatMicros(span.issue_us), formatMicros(span.start_us - span.issue_us));
     }
     html += QStringLiteral("<br>start %1 · duration %2")
                 .arg(formatMicros(span.start_us), formatMicros(span.end_us - span.start_us));
@@ -163,11 +174,8 @@ void paintSpan(QPainter& painter, const QRectF& rect, const TimelineSpan& span, 
                bool highlighted) {
     painter.save();
     const QColor color = spanColor(span);
-    // A thin white edge separates neighbours that touch, once a bar is wide enough
-    // for it not to eat the colour.
-    const bool edge = rect.width() >= 4;
     if (part == SpanPart::Queued) {
-        painter.setPen(edge ? QPen(color, 1) : Qt::NoPen);
+        painter.setPen(Qt::NoPen);
         painter.setBrush(blendWithWhite(color, 0.3));
         painter.drawRect(rect);
     } else if (span.kind == SpanKind::Wait) {
@@ -180,7 +188,9 @@ void paintSpan(QPainter& painter, const QRectF& rect, const TimelineSpan& span, 
         painter.setBrush(Qt::NoBrush);
         painter.drawRect(rect);
     } else {
-        painter.setPen(edge ? QPen(Qt::white, 1) : Qt::NoPen);
+        // A thin white edge separates neighbours that touch, once a bar is wide enough
+        // for it not to eat the colour.
+        painter.setPen(rect.width() >= 4 ? QPen(Qt::white, 1) : Qt::NoPen);
         painter.setBrush(color);
         painter.drawRect(rect);
     }
@@ -210,8 +220,8 @@ std::vector<TimelineLegendEntry> timelineLegendEntries(const std::vector<Timelin
             continue;
         TimelineLegendEntry e;
         e.sample.kind = kind;
-        e.label = kind == SpanKind::Wait ? QStringLiteral("Wait (exposed comm)")
-                                         : spanKindLabel(kind);
+        e.label =
+            kind == SpanKind::Wait ? QStringLiteral("Wait (exposed comm)") : spanKindLabel(kind);
         e.hint = QString::fromLatin1(kKindHints[k]);
         out.push_back(e);
     }

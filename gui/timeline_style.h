@@ -21,10 +21,11 @@ namespace zerolab {
 // by its collective (the Run view's reduce-scatter and all-gather colours); a Wait is
 // red (and painted hatched).
 QColor spanColor(const TimelineSpan& span);
-QString spanKindLabel(SpanKind kind);          // "Forward", "Wait (blocked on a collective)"
+QString spanKindLabel(SpanKind kind);           // "Forward", "Wait (blocked on a collective)"
 QString collectiveLabel(Collective collective); // "all-gather"
-// The label inside a bar: "F3", "B3", "R3", "AG u4", "RS u7", "AR", "opt", "wait".
-QString spanBarLabel(const TimelineSpan& span);
+// Labels inside a bar, longest first: the chart draws the first that fits.
+// ("F3"; "B3"; "R3"; "AG u4", "u4"; "AR"; "optimizer", "opt"; "wait").
+QStringList spanBarLabels(const TimelineSpan& span);
 // Rich text naming rank, kind, unit, micro-batch, collective, bytes, start, duration
 // (and, for a collective, its queued time).
 QString spanTooltip(const TimelineSpan& span);

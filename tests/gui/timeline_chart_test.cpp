@@ -24,8 +24,8 @@ using namespace zerolab;
 namespace {
 
 void moveMouse(QWidget* target, const QPointF& pos, Qt::KeyboardModifiers mods = {}) {
-    QMouseEvent e(QEvent::MouseMove, pos, target->mapToGlobal(pos), Qt::NoButton,
-                  Qt::NoButton, mods);
+    QMouseEvent e(QEvent::MouseMove, pos, target->mapToGlobal(pos), Qt::NoButton, Qt::NoButton,
+                  mods);
     QCoreApplication::sendEvent(target, &e);
 }
 
@@ -71,9 +71,7 @@ private:
     }
 
 private slots:
-    void initTestCase() {
-        applyAppStyle(*qApp);
-    }
+    void initTestCase() { applyAppStyle(*qApp); }
 
     // Each span sits on its rank's compute or comm row, at its time; spanAt finds it
     // back at its centre.
@@ -112,9 +110,9 @@ private slots:
                 chart.plot()->yAxis->coordToPixel(layout.rows()[3].y));
         // Between two ranks (the gap) there is no span.
         const double gapY = (layout.rows()[2].y + layout.rows()[3].y) / 2;
-        QCOMPARE(chart.spanAt(QPointF(chart.spanCenter(0).x(),
-                                      chart.plot()->yAxis->coordToPixel(gapY))),
-                 -1);
+        QCOMPARE(
+            chart.spanAt(QPointF(chart.spanCenter(0).x(), chart.plot()->yAxis->coordToPixel(gapY))),
+            -1);
     }
 
     // Hovering an all-gather names rank, kind, unit, micro-batch, bytes, start and
@@ -153,8 +151,8 @@ private slots:
         // A forward bar: its own name; off every bar: nothing.
         int forward = -1;
         for (int i = 0; i < int(spans.size()); ++i)
-            if (spans[std::size_t(i)].kind == SpanKind::Forward && spans[std::size_t(i)].unit == 3 &&
-                spans[std::size_t(i)].rank == 0)
+            if (spans[std::size_t(i)].kind == SpanKind::Forward &&
+                spans[std::size_t(i)].unit == 3 && spans[std::size_t(i)].rank == 0)
                 forward = i;
         moveMouse(chart.plot(), chart.spanCenter(forward));
         QVERIFY(chart.hoverText().contains(QStringLiteral("rank 0 · Forward")));
@@ -258,8 +256,7 @@ private slots:
             if (s.rank == 0 && s.kind == SpanKind::Backward && s.unit == 7)
                 b7 = &s;
         QVERIFY(b7);
-        QVERIFY(layout.memoryAt(0, b7->start_us).at(0).second >
-                layout.memoryAt(0, 0).at(0).second);
+        QVERIFY(layout.memoryAt(0, b7->start_us).at(0).second > layout.memoryAt(0, 0).at(0).second);
 
         // Only flat samples: no strip (two rows per rank), and the caption says so.
         StepTimeline flat = stage3OverlapTimeline(2);

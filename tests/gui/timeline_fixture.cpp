@@ -37,16 +37,20 @@ long long activationBytes(int unit) {
     return unit == 0 ? 6'300'000 : unit == kUnits - 1 ? 210'000'000 : 56'600'000;
 }
 
-// A ring collective of `bytes` at 8 GB/s bus bandwidth plus 40 us of latency.
-double collectiveUs(Collective c, long long bytes, int world) {
-    return 40 + 1e6 * bytes * ringTrafficFactor(c, world) / 8e9;
+// A ring collective of `bytes` at `busBytesPerS` plus 40 us of latency.
+double collectiveUs(Collective c, long long bytes, int world, double busBytesPerS) {
+    return 40 + 1e6 * bytes * ringTrafficFactor(c, world) / busBytesPerS;
 }
+
+// Bus bandwidths: a PCIe gen3 workstation, and NVLink.
+constexpr double kPcieBus = 6e9;
+constexpr double kNvlinkBus = 40e9;
 
 class StepSim {
 public:
-    StepSim(int world, long long step, std::vector<double> speed)
+    StepSim(int world, long long step, std::vector<double> speed, double busBytesPerS)
         : m_t(std::size_t(world), 0.0), m_commFree(std::size_t(world), 0.0),
-          m_speed(std::move(speed)) {
+          m_speed(std::move(speed)), m_bus(busBytesPerS) {
         m_out.step = step;
         m_out.world = world;
     }
@@ -81,7 +85,7 @@ public:
             starts[std::size_t(r)] = std::max(m_t[std::size_t(r)], m_commFree[std::size_t(r)]);
             lastJoin = std::max(lastJoin, starts[std::size_t(r)]);
         }
-        const double end = lastJoin + collectiveUs(c, bytes, world());
+        const double end = lastJoin + collectiveUs(c, bytes, world(), m_bus);
         for (int r = 0; r < world(); ++r) {
             TimelineSpan s;
             s.rank = r;
@@ -156,6 +160,7 @@ private:
     std::vector<double> m_commFree; // when each rank's stream is free
     std::vector<double> m_speed;    // compute time factor per rank
     std::vector<double> m_end;      // end of each collective, by seq
+    double m_bus;                   // bus bandwidth, bytes/s
     int m_seq = 0;
     int m_ops = 0;
     StepTimeline m_out;
@@ -183,7 +188,7 @@ struct MemoryTrack {
 } // namespace
 
 StepTimeline stage3OverlapTimeline(int world, long long step) {
-    StepSim sim(world, step, evenSpeed(world));
+    StepSim sim(world, step, evenSpeed(world), kPcieBus);
     const double shard = 1.0 / world;
     MemoryTrack mem;
     // Gather slots (embedding + two blocks) and two fp32 reduce-scatter buckets.
@@ -225,9 +230,8 @@ StepTimeline stage3OverlapTimeline(int world, long long step) {
     return sim.take();
 }
 
-StepTimeline stage2NoOverlapTimeline(int world, int accumulation, bool recompute,
-                                     long long step) {
-    StepSim sim(world, step, evenSpeed(world));
+StepTimeline stage2NoOverlapTimeline(int world, int accumulation, bool recompute, long long step) {
+    StepSim sim(world, step, evenSpeed(world), kPcieBus);
     const double shard = 1.0 / world;
     MemoryTrack mem;
     // One fp32 reduce-scatter bucket (embedding + a block), preallocated.
@@ -238,8 +242,8 @@ StepTimeline stage2NoOverlapTimeline(int world, int accumulation, bool recompute
         for (int u = 0; u < kUnits; ++u) {
             sim.compute(SpanKind::Forward, forwardUs(u), u, m);
             // With recompute only the block inputs are kept; the rest is rebuilt.
-            mem.activations += recompute && u > 0 && u < kUnits - 1 ? activationBytes(u) / 8
-                                                                     : activationBytes(u);
+            mem.activations +=
+                recompute && u > 0 && u < kUnits - 1 ? activationBytes(u) / 8 : activationBytes(u);
             mem.sample(sim);
         }
         for (int u = kUnits - 1; u >= 0; --u) {
@@ -271,7 +275,7 @@ StepTimeline slowRankTimeline(int world, int slowRank, long long step) {
     std::vector<double> speed = evenSpeed(world);
     if (slowRank >= 0 && slowRank < world)
         speed[std::size_t(slowRank)] = 1.4;
-    StepSim sim(world, step, speed);
+    StepSim sim(world, step, speed, kNvlinkBus);
     const double shard = 1.0 / world;
     MemoryTrack mem;
     mem.workspace = (kEmbeddingElems + kBlockElems) * 4; // the fp32 grad staging slot

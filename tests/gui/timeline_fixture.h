@@ -10,7 +10,9 @@
 namespace zerolab {
 
 // GPT-2 small's shapes in bf16 with 6 blocks: gather units 0 (embedding), 1..6 (blocks),
-// 7 (final layernorm; the tied head runs there). Times in microseconds.
+// 7 (final layernorm; the tied head runs there). Times in microseconds. Collectives
+// move 6 GB/s of bus bandwidth (a PCIe gen3 workstation), the slow-rank case 40 GB/s (NVLink)
+// so that its waiting comes from the slow rank rather than from the links.
 
 // ZeRO-3 with overlap_comm (two gather slots): each unit's all-gather for unit k+1 is
 // issued as unit k is acquired, so it runs while k computes; backward starts with units

@@ -39,6 +39,7 @@ TimelinePanel::TimelinePanel(QWidget* parent)
     m_follow->setToolTip(tr("Show each newly sampled step as the run records it."));
     m_summary->setObjectName(QStringLiteral("muted"));
     m_summary->setTextFormat(Qt::RichText);
+    m_summary->setWordWrap(true); // never wider than the card
     controls->addWidget(stepLabel);
     controls->addWidget(m_combo);
     controls->addWidget(m_follow);
@@ -146,14 +147,27 @@ QString TimelinePanel::summary() const {
     const TimelineLayout& layout = m_chart->layout();
     if (m_chart->showsMessage() || layout.empty())
         return {};
-    QStringList waits;
-    for (std::size_t r = 0; r < layout.waitUs().size(); ++r)
-        waits << QStringLiteral("rank %1 <b>%2</b>").arg(r).arg(formatMicros(layout.waitUs()[r]));
+    const auto& wait = layout.waitUs();
+    QString waits;
+    if (wait.size() <= 4) {
+        QStringList parts;
+        for (std::size_t r = 0; r < wait.size(); ++r)
+            parts << QStringLiteral("rank %1 <b>%2</b>").arg(r).arg(formatMicros(wait[r]));
+        waits = parts.join(QStringLiteral(", "));
+    } else {
+        // Many ranks: the extremes, which is where a slow rank shows.
+        const auto [lo, hi] = std::minmax_element(wait.begin(), wait.end());
+        waits = tr("least rank %1 <b>%2</b>, most rank %3 <b>%4</b>")
+                    .arg(lo - wait.begin())
+                    .arg(formatMicros(*lo))
+                    .arg(hi - wait.begin())
+                    .arg(formatMicros(*hi));
+    }
     return tr("Step %1 · %2 ranks · %3 · compute waiting on collectives: %4")
         .arg(layout.step())
         .arg(layout.world())
         .arg(formatMicros(layout.endUs()))
-        .arg(waits.join(QStringLiteral(", ")));
+        .arg(waits);
 }
 
 } // namespace zerolab

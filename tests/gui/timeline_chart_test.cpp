@@ -220,6 +220,50 @@ private slots:
         QVERIFY(chart.xRange().size() >= 0.005 - 1e-12);
     }
 
+    // Shift+drag over the plot zooms time to the dragged interval.
+    void shiftDragZoomsToTheInterval() {
+        TimelineChart chart;
+        present(chart, stage3OverlapTimeline(2));
+        QCustomPlot* plot = chart.plot();
+        const QRect area = plot->axisRect()->rect();
+        const QPointF from(plot->xAxis->coordToPixel(10), area.center().y());
+        const QPointF to(plot->xAxis->coordToPixel(20), area.center().y() + 20);
+        const auto send = [&](QEvent::Type type, const QPointF& pos, Qt::MouseButtons buttons) {
+            QMouseEvent e(type, pos, plot->mapToGlobal(pos), Qt::LeftButton, buttons,
+                          Qt::ShiftModifier);
+            QCoreApplication::sendEvent(plot, &e);
+        };
+        send(QEvent::MouseButtonPress, from, Qt::LeftButton);
+        send(QEvent::MouseMove, (from + to) / 2, Qt::LeftButton);
+        send(QEvent::MouseMove, to, Qt::LeftButton);
+        send(QEvent::MouseButtonRelease, to, Qt::NoButton);
+        QVERIFY(std::fabs(chart.xRange().lower - 10) < 0.2);
+        QVERIFY(std::fabs(chart.xRange().upper - 20) < 0.2);
+    }
+
+    // Eight ranks fit a 1280 px card: nothing (the per-rank summary) forces it wider,
+    // and the render is a real picture.
+    void panelFitsACardAt1280() {
+        TimelinePanel panel;
+        QObject::connect(&panel, &TimelinePanel::stepRequested, &panel,
+                         [&panel](long long s) { panel.setTimeline(stage3OverlapTimeline(8, s)); });
+        panel.setSteps({50, 100});
+        QCOMPARE(panel.shownStep(), 100LL);
+        QVERIFY(panel.summary().contains(QStringLiteral("least rank")));
+        QVERIFY(panel.minimumSizeHint().width() <= 1256);
+        panel.resize(1256, panel.sizeHint().height());
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.chart()->plot()->replot();
+        QCOMPARE(panel.width(), 1256);
+        const QImage image = panel.grab().toImage();
+        std::set<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 3)
+            for (int x = 0; x < image.width(); x += 3)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 40, qPrintable(QString::number(colours.size())));
+    }
+
     // No sampled step, or a step without spans: a centred explanation, no plot.
     void emptyShowsAnExplanation() {
         TimelinePanel panel;

@@ -1,0 +1,68 @@
+// The Run view's timeline card: a step picker over the run's sampled steps, a
+// "Follow latest" box, a one-line summary (step time, each rank's wait) and the
+// TimelineChart. It never reads the store: the owner feeds it the sampled steps on
+// every refresh and answers stepRequested with the step's timeline.
+#pragma once
+
+#include "storage/timeline.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+
+namespace zerolab {
+
+class TimelineChart;
+
+// UI thread only. Usage (RunView):
+//   connect(panel, &TimelinePanel::stepRequested, ...load RunReader::timeline(run, step)
+//           on the store thread, then panel->setTimeline(result or StepTimeline{step}));
+//   on every refresh: panel->setSteps(RunReader::timelineSteps(run));
+//   on opening another run: panel->clear();
+class TimelinePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelinePanel(QWidget* parent = nullptr);
+
+    // The run's sampled steps, ascending. While following (the default), a new latest
+    // step is requested at once; otherwise the picked step stays. No step: the chart
+    // explains how to record one.
+    void setSteps(std::vector<long long> steps);
+    // The answer to stepRequested. An answer for another step than the last one
+    // requested (a late reply) is dropped; one without spans shows a message.
+    void setTimeline(const StepTimeline& timeline);
+    // Forget the run: no steps, nothing requested, following again.
+    void clear();
+
+    const std::vector<long long>& steps() const { return m_steps; }
+    long long requestedStep() const { return m_requested; } // -1: none
+    long long shownStep() const { return m_shown; }         // -1: none
+    bool following() const;
+    void setFollowing(bool on);
+    // What picking `step` in the combo does: request it; a step other than the latest
+    // stops following.
+    void pickStep(long long step);
+    QString summary() const;
+    TimelineChart* chart() const { return m_chart; }
+
+signals:
+    void stepRequested(long long step);
+
+private:
+    void request(long long step);
+    void selectInCombo(long long step);
+
+    QComboBox* m_combo;
+    QCheckBox* m_follow;
+    QLabel* m_summary;
+    TimelineChart* m_chart;
+    std::vector<long long> m_steps;
+    long long m_requested = -1;
+    long long m_shown = -1;
+};
+
+} // namespace zerolab

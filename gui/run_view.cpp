@@ -11,6 +11,7 @@
 #include "gui/runs_model.h"
 #include "gui/store_client.h"
 #include "gui/style.h"
+#include "gui/timeline_panel.h"
 #include "gui/time_series_plot.h"
 #include "gui/units.h"
 
@@ -169,6 +170,17 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     grid->addWidget(card(tr("Traffic per rank per step"), m_traffic,
                          tr("Sent under ring algorithms; dashed: forecast")),
                     4, 0, 1, 2);
+    m_timeline = new TimelinePanel;
+    grid->addWidget(card(tr("Step timeline"), m_timeline,
+                         tr("Inside one sampled step: each rank's compute and communication")),
+                    5, 0, 1, 2);
+    connect(m_timeline, &TimelinePanel::stepRequested, this,
+            [this](long long step) { m_store->loadTimeline(m_runId, step); });
+    connect(store, &StoreClient::timelineLoaded, this,
+            [this](qint64 runId, const StepTimeline& t) {
+                if (runId == m_runId)
+                    m_timeline->setTimeline(t);
+            });
     auto* events = new QTableView;
     events->setModel(m_events);
     events->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -182,7 +194,7 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     events->setColumnWidth(EventsModel::Level, 60);
     events->setColumnWidth(EventsModel::Rank, 50);
     grid->addWidget(
-        card(tr("Events"), events, tr("Start, checkpoints, commands, data epochs, errors")), 5, 0,
+        card(tr("Events"), events, tr("Start, checkpoints, commands, data epochs, errors")), 6, 0,
         1, 2);
     for (int r = 0; r < 4; ++r)
         grid->setRowMinimumHeight(r, 270);
@@ -311,6 +323,7 @@ void RunView::openRun(qint64 runId) {
     m_ranksStep = -1;
     m_lastEventId = 0;
     m_events->clear();
+    m_timeline->clear();
     m_store->loadRun(runId);
 }
 
@@ -359,6 +372,7 @@ void RunView::onChunk(const RunChunk& chunk) {
             m_rankStep->setValue(m_rankStep->maximum());
     }
     m_rankStepLabel->setText(m_ranksStep >= 0 ? tr("step %1").arg(m_ranksStep) : QString());
+    m_timeline->setSteps(chunk.timelineSteps);
     m_stack->setCurrentIndex(1);
     updateHeader();
     replotSeries();

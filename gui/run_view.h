@@ -24,6 +24,7 @@ class GroupedBarChart;
 class MemoryBarChart;
 class StoreClient;
 class TimeSeriesPlot;
+class TimelinePanel;
 struct StagePlan;
 
 // UI thread only.
@@ -93,6 +94,7 @@ private:
     TimeSeriesPlot* m_throughput;
     TimeSeriesPlot* m_breakdown;
     TimeSeriesPlot* m_traffic;
+    TimelinePanel* m_timeline;
 
 public:
     // The memory card's view options (tests and screenshots toggle them).

@@ -84,6 +84,7 @@ void StoreWorker::loadRun(qint64 runId, bool incremental, qint64 afterStep, qint
         chunk.segments = m_reader->segments(runId);
         chunk.steps.append(m_reader->steps(runId, afterStep));
         chunk.events = m_reader->events(runId, afterEventId);
+        chunk.timelineSteps = m_reader->timelineSteps(runId);
         if (!chunk.steps.isEmpty()) {
             chunk.ranksStep = std::int64_t(chunk.steps.last(Metric::Step));
             chunk.ranks = m_reader->rankRows(runId, chunk.ranksStep);
@@ -101,6 +102,16 @@ void StoreWorker::loadRanks(qint64 runId, qint64 step) {
     guarded([&] {
         const auto rows = m_reader->rankRows(runId, step);
         emit ranksLoaded(runId, step, QVector<RankRecord>(rows.begin(), rows.end()));
+    });
+}
+
+void StoreWorker::loadTimeline(qint64 runId, qint64 step) {
+    guarded([&] {
+        StepTimeline t;
+        t.step = step;
+        if (auto stored = m_reader->timeline(runId, step))
+            t = std::move(*stored);
+        emit timelineLoaded(runId, t);
     });
 }
 
@@ -172,6 +183,7 @@ StoreClient::StoreClient(QObject* parent) : QObject(parent), m_worker(new StoreW
     qRegisterMetaType<RankRecord>();
     qRegisterMetaType<QVector<RunSummary>>();
     qRegisterMetaType<QVector<RankRecord>>();
+    qRegisterMetaType<StepTimeline>();
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_worker, &StoreWorker::opened, this, [this](const QString& p) {
@@ -185,6 +197,7 @@ StoreClient::StoreClient(QObject* parent) : QObject(parent), m_worker(new StoreW
     });
     connect(m_worker, &StoreWorker::runLoaded, this, &StoreClient::runLoaded);
     connect(m_worker, &StoreWorker::ranksLoaded, this, &StoreClient::ranksLoaded);
+    connect(m_worker, &StoreWorker::timelineLoaded, this, &StoreClient::timelineLoaded);
     connect(m_worker, &StoreWorker::changed, this, &StoreClient::changed);
     connect(m_worker, &StoreWorker::commandPosted, this, &StoreClient::commandPosted);
     connect(m_worker, &StoreWorker::checkpointFound, this, &StoreClient::checkpointFound);
@@ -231,6 +244,10 @@ void StoreClient::loadNewer(qint64 runId, qint64 afterStep, qint64 afterEventId)
 
 void StoreClient::loadRanks(qint64 runId, qint64 step) {
     send([w = m_worker, runId, step] { w->loadRanks(runId, step); });
+}
+
+void StoreClient::loadTimeline(qint64 runId, qint64 step) {
+    send([w = m_worker, runId, step] { w->loadTimeline(runId, step); });
 }
 
 void StoreClient::setNotes(qint64 runId, const QString& notes) {

@@ -7,6 +7,7 @@
 
 #include "gui/run_data.h"
 #include "storage/records.h"
+#include "storage/timeline.h"
 
 #include <QObject>
 #include <QStringList>
@@ -38,6 +39,8 @@ public slots:
     // run's chunk also those of each segment's last step.
     void loadRun(qint64 runId, bool incremental, qint64 afterStep, qint64 afterEventId);
     void loadRanks(qint64 runId, qint64 step);
+    // The step timeline of one sampled step (an empty one when none is stored).
+    void loadTimeline(qint64 runId, qint64 step);
     void setNotes(qint64 runId, const QString& notes);
     void setTags(qint64 runId, const QStringList& tags);
     void deleteRun(qint64 runId);
@@ -57,6 +60,7 @@ signals:
     void runsListed(const QVector<zerolab::RunSummary>& runs);
     void runLoaded(const zerolab::RunChunk& chunk);
     void ranksLoaded(qint64 runId, qint64 step, const QVector<zerolab::RankRecord>& ranks);
+    void timelineLoaded(qint64 runId, const zerolab::StepTimeline& timeline);
     void commandPosted(qint64 runId, int kind, qint64 commandId);
     void checkpointFound(qint64 runId, qint64 step, const QString& path);
     // Another connection committed since the last poll.
@@ -90,6 +94,7 @@ public:
     // incremental RunChunk: a run followed from before its first step keeps growing.
     void loadNewer(qint64 runId, qint64 afterStep, qint64 afterEventId);
     void loadRanks(qint64 runId, qint64 step);
+    void loadTimeline(qint64 runId, qint64 step);
     void setNotes(qint64 runId, const QString& notes);
     void setTags(qint64 runId, const QStringList& tags);
     void deleteRun(qint64 runId);
@@ -107,6 +112,7 @@ signals:
     void runsListed(const QVector<zerolab::RunSummary>& runs);
     void runLoaded(const zerolab::RunChunk& chunk);
     void ranksLoaded(qint64 runId, qint64 step, const QVector<zerolab::RankRecord>& ranks);
+    void timelineLoaded(qint64 runId, const zerolab::StepTimeline& timeline);
     void commandPosted(qint64 runId, int kind, qint64 commandId);
     void checkpointFound(qint64 runId, qint64 step, const QString& path);
     void changed();
@@ -126,3 +132,5 @@ private:
 
 Q_DECLARE_METATYPE(zerolab::RunSummary)
 Q_DECLARE_METATYPE(zerolab::RankRecord)
+
+Q_DECLARE_METATYPE(zerolab::StepTimeline)

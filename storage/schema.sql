@@ -1,4 +1,4 @@
--- zerolab run store, schema version 3 (PRAGMA user_version = 3, application_id "ZLAB").
+-- zerolab run store, schema version 4 (PRAGMA user_version = 4, application_id "ZLAB").
 -- New stores are created from this file; older ones reach it through migrate_v*.sql,
 -- and a test checks that both paths give the same tables, columns and indexes.
 -- Times are Unix seconds (REAL). NULL means unknown. Deleting a run cascades.
@@ -153,3 +153,50 @@ CREATE TABLE commands (
     ack_message TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX commands_run ON commands(run_id, acked_at);
+
+-- The step timeline (storage/timeline.h) of the sampled steps: one row per sampled step,
+-- its spans and memory samples, every rank's; RunWriter::beginSegment deletes those a
+-- resumed run rewinds over.
+CREATE TABLE timelines (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    step INTEGER NOT NULL,
+    world INTEGER NOT NULL,
+    PRIMARY KEY (run_id, step)
+) WITHOUT ROWID;
+
+-- Times in microseconds since the step's start on the run's common clock (rank 0's).
+-- kind: kSpanKindNames; collective: kCollectiveNames for collective and wait spans, else
+-- NULL; idx: the span's place in the stored StepTimeline.
+CREATE TABLE timeline_spans (
+    run_id INTEGER NOT NULL,
+    step INTEGER NOT NULL,
+    rank INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('forward', 'backward', 'recompute', 'optimizer', 'data',
+                                       'checkpoint', 'collective', 'wait', 'control')),
+    unit INTEGER NOT NULL DEFAULT -1,
+    micro INTEGER NOT NULL DEFAULT -1,
+    collective TEXT CHECK (collective IN ('allreduce', 'reduce_scatter', 'allgather', 'broadcast')),
+    bytes INTEGER NOT NULL DEFAULT 0,
+    seq INTEGER NOT NULL DEFAULT -1,
+    issue_us REAL NOT NULL,
+    start_us REAL NOT NULL,
+    end_us REAL NOT NULL,
+    PRIMARY KEY (run_id, step, rank, idx),
+    FOREIGN KEY (run_id, step) REFERENCES timelines(run_id, step) ON DELETE CASCADE
+) WITHOUT ROWID;
+
+-- A ledger category's bytes on one rank at a phase boundary of the step.
+CREATE TABLE timeline_memory (
+    run_id INTEGER NOT NULL,
+    step INTEGER NOT NULL,
+    rank INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    t_us REAL NOT NULL,
+    category TEXT NOT NULL CHECK (category IN ('params', 'master_params', 'grads', 'optim_m',
+                                               'optim_v', 'activations', 'comm_buffers',
+                                               'workspace')),
+    bytes INTEGER NOT NULL,
+    PRIMARY KEY (run_id, step, rank, idx),
+    FOREIGN KEY (run_id, step) REFERENCES timelines(run_id, step) ON DELETE CASCADE
+) WITHOUT ROWID;

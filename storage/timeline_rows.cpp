@@ -1,12 +1,17 @@
-// Timeline rows: multi-row INSERTs prepared once per row count (a sampled step of a
-// 64-rank run holds thousands of spans), names from kSpanKindNames, kCollectiveNames and
-// kMemCategoryNames, so the store's text columns follow the C++ enums.
+// Timeline rows: a rank's spans as one JSON text (written here, read back through SQLite's
+// json_each), kinds and collectives by their names (kSpanKindNames, kCollectiveNames),
+// times as integer nanoseconds; memory samples as one row per rank and moment with a
+// column per ledger category (kMemCategoryNames), in multi-row INSERTs.
 #include "storage/timeline_rows.h"
 
 #include "storage/sqlite_db.h"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace zerolab {
@@ -15,8 +20,7 @@ namespace {
 
 // Rows per INSERT statement: one statement step per chunk instead of one per row.
 constexpr std::size_t kRowsPerInsert = 64;
-constexpr int kSpanParams = 13;
-constexpr int kMemoryParams = 7;
+constexpr int kMemoryParams = 5 + static_cast<int>(kMemCategoryCount);
 
 std::string multiRowInsert(const char* head, int params, std::size_t rows) {
     std::string sql = head;
@@ -48,54 +52,115 @@ void checkRank(int rank, int world, const std::string& context) {
                          std::to_string(world));
 }
 
+// Times are stored to the nanosecond; ns / 1e3 is what the recorder computes, so its
+// values come back bit for bit.
+std::int64_t toNs(double us) {
+    return std::llround(us * 1e3);
+}
+double toUs(std::int64_t ns) {
+    return static_cast<double>(ns) / 1e3;
+}
+
+void appendInt(std::string& out, long long v) {
+    char buf[24];
+    const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+    out.append(buf, end);
+}
+
+// [{"kind":"forward","unit":1,"micro":0,"collective":null,"bytes":0,"seq":-1,
+//   "issue_ns":...,"start_ns":...,"end_ns":...}, ...] for the spans of one rank.
+void appendSpanJson(std::string& out, const TimelineSpan& s, const std::string& context) {
+    out += out.size() > 1 ? ",{\"kind\":\"" : "{\"kind\":\"";
+    out += checkedName(kSpanKindNames, s.kind, "span kind", context);
+    out += "\",\"unit\":";
+    appendInt(out, s.unit);
+    out += ",\"micro\":";
+    appendInt(out, s.micro);
+    out += ",\"collective\":";
+    if (hasCollective(s.kind)) {
+        out += '"';
+        out += checkedName(kCollectiveNames, s.collective, "collective", context);
+        out += '"';
+    } else {
+        out += "null";
+    }
+    out += ",\"bytes\":";
+    appendInt(out, s.bytes);
+    out += ",\"seq\":";
+    appendInt(out, s.seq);
+    out += ",\"issue_ns\":";
+    appendInt(out, toNs(s.issue_us));
+    out += ",\"start_ns\":";
+    appendInt(out, toNs(s.start_us));
+    out += ",\"end_ns\":";
+    appendInt(out, toNs(s.end_us));
+    out += '}';
+}
+
+// One row per rank that has spans.
 void insertSpans(SqliteDb& db, std::int64_t run_id, const StepTimeline& tl,
                  const std::string& context) {
-    const auto& spans = tl.spans;
-    for (std::size_t first = 0; first < spans.size(); first += kRowsPerInsert) {
-        const std::size_t rows = std::min(kRowsPerInsert, spans.size() - first);
-        auto ins = db.cached(multiRowInsert("INSERT INTO timeline_spans (run_id, step, rank, idx, "
-                                            "kind, unit, micro, collective, bytes, seq, issue_us, "
-                                            "start_us, end_us)",
-                                            kSpanParams, rows));
-        int col = 1;
-        for (std::size_t i = first; i < first + rows; ++i) {
-            const TimelineSpan& s = spans[i];
-            checkRank(s.rank, tl.world, context);
-            ins->bind(col, run_id).bind(col + 1, static_cast<std::int64_t>(tl.step));
-            ins->bind(col + 2, s.rank).bind(col + 3, static_cast<std::int64_t>(i));
-            ins->bind(col + 4, checkedName(kSpanKindNames, s.kind, "span kind", context));
-            ins->bind(col + 5, s.unit).bind(col + 6, s.micro);
-            if (hasCollective(s.kind))
-                ins->bind(col + 7,
-                          checkedName(kCollectiveNames, s.collective, "collective", context));
-            else
-                ins->bindNull(col + 7);
-            ins->bind(col + 8, static_cast<std::int64_t>(s.bytes)).bind(col + 9, s.seq);
-            ins->bind(col + 10, s.issue_us).bind(col + 11, s.start_us).bind(col + 12, s.end_us);
-            col += kSpanParams;
-        }
+    std::vector<std::string> perRank(static_cast<std::size_t>(tl.world), "[");
+    for (const TimelineSpan& s : tl.spans) {
+        checkRank(s.rank, tl.world, context);
+        appendSpanJson(perRank[static_cast<std::size_t>(s.rank)], s, context);
+    }
+    auto ins = db.cached("INSERT INTO timeline_spans (run_id, step, rank, spans) "
+                         "VALUES (?1, ?2, ?3, ?4)");
+    for (int r = 0; r < tl.world; ++r) {
+        std::string& json = perRank[static_cast<std::size_t>(r)];
+        if (json.size() == 1)
+            continue;
+        json += ']';
+        ins->bind(1, run_id).bind(2, static_cast<std::int64_t>(tl.step)).bind(3, r);
+        ins->bind(4, json);
         ins->run();
     }
 }
 
+// "params, master_params, ..., workspace": timeline_memory's category columns.
+std::string memoryColumns() {
+    std::string cols;
+    for (auto name : kMemCategoryNames)
+        cols += (cols.empty() ? "" : ", ") + std::string(name);
+    return cols;
+}
+
+// One row per (rank, time) of the samples, in the order they first appear.
 void insertMemory(SqliteDb& db, std::int64_t run_id, const StepTimeline& tl,
                   const std::string& context) {
-    const auto& mem = tl.memory;
-    for (std::size_t first = 0; first < mem.size(); first += kRowsPerInsert) {
-        const std::size_t rows = std::min(kRowsPerInsert, mem.size() - first);
-        auto ins = db.cached(multiRowInsert("INSERT INTO timeline_memory (run_id, step, rank, idx, "
-                                            "t_us, category, bytes)",
-                                            kMemoryParams, rows));
+    struct Row {
+        int rank;
+        double t_us;
+        std::array<std::optional<long long>, kMemCategoryCount> bytes;
+    };
+    std::vector<Row> rows;
+    for (const TimelineMemory& m : tl.memory) {
+        checkRank(m.rank, tl.world, context);
+        checkedName(kMemCategoryNames, m.category, "category", context);
+        if (rows.empty() || rows.back().rank != m.rank || rows.back().t_us != m.t_us)
+            rows.push_back({m.rank, m.t_us, {}});
+        rows.back().bytes[static_cast<std::size_t>(m.category)] = m.bytes;
+    }
+    const std::string head =
+        "INSERT INTO timeline_memory (run_id, step, rank, idx, t_us, " + memoryColumns() + ")";
+    for (std::size_t first = 0; first < rows.size(); first += kRowsPerInsert) {
+        const std::size_t count = std::min(kRowsPerInsert, rows.size() - first);
+        auto ins = db.cached(multiRowInsert(head.c_str(), kMemoryParams, count));
         int col = 1;
-        for (std::size_t i = first; i < first + rows; ++i) {
-            const TimelineMemory& m = mem[i];
-            checkRank(m.rank, tl.world, context);
+        for (std::size_t i = first; i < first + count; ++i) {
+            const Row& r = rows[i];
             ins->bind(col, run_id).bind(col + 1, static_cast<std::int64_t>(tl.step));
-            ins->bind(col + 2, m.rank).bind(col + 3, static_cast<std::int64_t>(i));
-            ins->bind(col + 4, m.t_us);
-            ins->bind(col + 5, checkedName(kMemCategoryNames, m.category, "category", context));
-            ins->bind(col + 6, static_cast<std::int64_t>(m.bytes));
-            col += kMemoryParams;
+            ins->bind(col + 2, r.rank).bind(col + 3, static_cast<std::int64_t>(i));
+            ins->bind(col + 4, r.t_us);
+            col += 5;
+            for (const auto& b : r.bytes) {
+                if (b)
+                    ins->bind(col, static_cast<std::int64_t>(*b));
+                else
+                    ins->bindNull(col);
+                ++col;
+            }
         }
         ins->run();
     }
@@ -145,9 +210,11 @@ std::optional<StepTimeline> timelineRows(SqliteDb& db, std::int64_t run_id, long
         tl.world = q->int32(0);
     }
     {
-        auto q = db.cached("SELECT rank, kind, unit, micro, collective, bytes, seq, issue_us, "
-                           "start_us, end_us FROM timeline_spans WHERE run_id = ?1 AND step = ?2 "
-                           "ORDER BY rank, start_us, idx");
+        auto q = db.cached(
+            "SELECT s.rank, j.value->>'kind', j.value->>'unit', j.value->>'micro', "
+            "j.value->>'collective', j.value->>'bytes', j.value->>'seq', j.value->>'issue_ns', "
+            "j.value->>'start_ns', j.value->>'end_ns' FROM timeline_spans s, json_each(s.spans) j "
+            "WHERE s.run_id = ?1 AND s.step = ?2 ORDER BY s.rank, j.value->>'start_ns', j.key");
         q->bind(1, run_id).bind(2, static_cast<std::int64_t>(step));
         while (q->step()) {
             TimelineSpan s;
@@ -160,25 +227,22 @@ std::optional<StepTimeline> timelineRows(SqliteDb& db, std::int64_t run_id, long
                     parsedName(collectiveFromName(q->text(4)), q->text(4), "collective", context);
             s.bytes = q->int64(5);
             s.seq = q->int32(6);
-            s.issue_us = q->real(7);
-            s.start_us = q->real(8);
-            s.end_us = q->real(9);
+            s.issue_us = toUs(q->int64(7));
+            s.start_us = toUs(q->int64(8));
+            s.end_us = toUs(q->int64(9));
             tl.spans.push_back(s);
         }
     }
     {
-        auto q = db.cached("SELECT rank, t_us, category, bytes FROM timeline_memory "
-                           "WHERE run_id = ?1 AND step = ?2 ORDER BY rank, t_us, idx");
+        auto q = db.cached("SELECT rank, t_us, " + memoryColumns() +
+                           " FROM timeline_memory WHERE run_id = ?1 AND step = ?2 "
+                           "ORDER BY rank, t_us, idx");
         q->bind(1, run_id).bind(2, static_cast<std::int64_t>(step));
-        while (q->step()) {
-            TimelineMemory m;
-            m.rank = q->int32(0);
-            m.t_us = q->real(1);
-            m.category =
-                parsedName(memCategoryFromName(q->text(2)), q->text(2), "category", context);
-            m.bytes = q->int64(3);
-            tl.memory.push_back(m);
-        }
+        while (q->step())
+            for (std::size_t c = 0; c < kMemCategoryCount; ++c)
+                if (!q->isNull(2 + static_cast<int>(c)))
+                    tl.memory.push_back({q->int32(0), q->real(1), static_cast<MemCategory>(c),
+                                         q->int64(2 + static_cast<int>(c))});
     }
     return tl;
 }

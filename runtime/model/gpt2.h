@@ -29,9 +29,9 @@ public:
     // This unit's grads are complete for this micro-batch.
     virtual void gradsReady(int unit) {}
     // For the step timeline (docs/metrics.md): the model is about to recompute `unit`'s
-    // forward inside backward (model.recompute). Call it after params(unit) has returned,
-    // right before the recompute; the recompute lasts until the model's next call on this
-    // interface (normally grads(unit)). The engine ignores it.
+    // forward inside backward (model.recompute). Call it after params(unit) has returned
+    // and before grads(unit), right before the recompute; the recompute lasts until the
+    // model's next params, grads, gradsReady or recomputing call. The engine ignores it.
     virtual void recomputing(int unit) {}
 };
 

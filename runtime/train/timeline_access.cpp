@@ -9,8 +9,16 @@ void TimelineAccess::endPass() {
     m_rec.sampleMemory();
 }
 
+void TimelineAccess::endSpanAtAcquire() {
+    if (m_acquiring)
+        m_rec.cancel();
+    else
+        m_rec.close();
+    m_acquiring = true;
+}
+
 const float* TimelineAccess::params(int unit) {
-    m_rec.close();
+    endSpanAtAcquire();
     const float* p = m_engine.params(unit);
     if (!m_backward)
         m_rec.open(SpanKind::Forward, unit);
@@ -18,7 +26,7 @@ const float* TimelineAccess::params(int unit) {
 }
 
 float* TimelineAccess::grads(int unit) {
-    m_rec.close();
+    endSpanAtAcquire();
     float* g = m_engine.grads(unit);
     m_rec.open(SpanKind::Backward, unit);
     return g;
@@ -26,11 +34,13 @@ float* TimelineAccess::grads(int unit) {
 
 void TimelineAccess::gradsReady(int unit) {
     m_rec.close();
+    m_acquiring = false;
     m_engine.gradsReady(unit);
 }
 
 void TimelineAccess::recomputing(int unit) {
     m_rec.close();
+    m_acquiring = false;
     m_engine.recomputing(unit);
     m_rec.open(SpanKind::Recompute, unit);
 }

@@ -4,7 +4,9 @@
 // span runs from the call that hands the model what it computes with (params(u) in
 // forward, grads(u) in backward, recomputing(u)) to the model's next params, grads,
 // gradsReady or recomputing call, or the end of the pass; waits inside the engine's calls
-// are therefore never inside a unit's span. Disarmed it only forwards.
+// are therefore never inside a unit's span. Several params/grads calls in a row only
+// collect pointers (the head of backward asks for units L+1 and 0 together): the span
+// belongs to the last of them. Disarmed it only forwards.
 #pragma once
 
 #include "runtime/model/gpt2.h"
@@ -19,20 +21,31 @@ public:
         : m_engine(engine), m_rec(recorder) {}
 
     // Around each Gpt2::forward and Gpt2::backward.
-    void beginPass(bool backward) { m_backward = backward; }
+    void beginPass(bool backward) {
+        m_backward = backward;
+        m_acquiring = false;
+    }
     // Closes the pass's last span and samples memory (a phase boundary).
     void endPass();
 
     const float* params(int unit) override;
     float* grads(int unit) override;
-    void release(int unit) override { m_engine.release(unit); }
+    void release(int unit) override {
+        m_acquiring = false;
+        m_engine.release(unit);
+    }
     void gradsReady(int unit) override;
     void recomputing(int unit) override;
 
 private:
     UnitAccess& m_engine;
     TimelineRecorder& m_rec;
+    // Ends the open span where the model asks for a unit: dropped when the model asked for
+    // another one just before (nothing was computed in between), else recorded.
+    void endSpanAtAcquire();
+
     bool m_backward = false;
+    bool m_acquiring = false; // the model's last call was params or grads
 };
 
 } // namespace zerolab

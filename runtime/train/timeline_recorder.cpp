@@ -1,7 +1,7 @@
 // The timeline recorder: raw steady-clock nanoseconds while recording (no conversion on
-// the hot path), converted on rank 0 after the gather. The gather is three untimed
-// collectives: every rank's counts, the largest record's size, then the records padded
-// to it.
+// the hot path), converted on rank 0 after the gather. The gather is two untimed
+// collectives: every rank's counts to every rank (a sum), then the records, each padded to
+// the largest, to rank 0.
 #include "runtime/train/timeline_recorder.h"
 
 #include <algorithm>
@@ -183,7 +183,7 @@ void TimelineRecorder::labelNext(int unit) {
 
 std::optional<StepTimeline> TimelineRecorder::collect(const ClockAlignment& clocks) {
     close();
-    sample(true);
+    sample(false);
     m_armed = false;
     m_comm.setTrace(nullptr);
 
@@ -195,20 +195,20 @@ std::optional<StepTimeline> TimelineRecorder::collect(const ClockAlignment& cloc
             if (c.end_ns != 0)
                 spans.push_back(c);
     }
-    const std::int64_t counts[2] = {static_cast<std::int64_t>(spans.size()),
-                                    static_cast<std::int64_t>(m_memory.size())};
+    // Every rank's counts on every rank (one sum of zeros but for each rank's own slots),
+    // so that all of them know the largest record without another round.
     const int world = m_comm.size();
-    const bool root = m_comm.rank() == 0;
-    std::vector<std::int64_t> allCounts(root ? 2 * world : 0);
-    m_comm.gatherBytes(counts, sizeof counts, root ? allCounts.data() : nullptr);
-    auto bytesOf = [](std::int64_t nSpans, std::int64_t nMemory) {
-        return nSpans * static_cast<std::int64_t>(sizeof(RawSpan)) +
-               nMemory * static_cast<std::int64_t>(sizeof(RawMemory));
-    };
+    const int rank = m_comm.rank();
+    std::vector<double> counts(2 * static_cast<std::size_t>(world), 0.0);
+    counts[2 * rank] = static_cast<double>(spans.size());
+    counts[2 * rank + 1] = static_cast<double>(m_memory.size());
+    m_comm.sumDoubles(counts.data(), counts.size());
+    auto count = [&](int r, int which) { return static_cast<std::int64_t>(counts[2 * r + which]); };
     std::int64_t largest = 0;
-    for (int r = 0; root && r < world; ++r)
-        largest = std::max(largest, bytesOf(allCounts[2 * r], allCounts[2 * r + 1]));
-    m_comm.broadcastBytes(&largest, sizeof largest, 0);
+    for (int r = 0; r < world; ++r)
+        largest = std::max(largest, count(r, 0) * static_cast<std::int64_t>(sizeof(RawSpan)) +
+                                        count(r, 1) * static_cast<std::int64_t>(sizeof(RawMemory)));
+    const bool root = rank == 0;
 
     std::vector<char> mine(static_cast<std::size_t>(largest));
     if (!spans.empty())
@@ -227,18 +227,16 @@ std::optional<StepTimeline> TimelineRecorder::collect(const ClockAlignment& cloc
     for (int r = 0; r < world; ++r) {
         const std::int64_t offset =
             static_cast<std::size_t>(r) < clocks.offset_ns.size() ? clocks.offset_ns[r] : 0;
-        auto us = [&](std::int64_t t) {
-            return static_cast<double>(t - offset - m_startNs) * 1e-3;
-        };
+        auto us = [&](std::int64_t t) { return static_cast<double>(t - offset - m_startNs) / 1e3; };
         const char* at = all.data() + static_cast<std::size_t>(largest) * r;
-        for (std::int64_t i = 0; i < allCounts[2 * r]; ++i, at += sizeof(RawSpan)) {
+        for (std::int64_t i = 0; i < count(r, 0); ++i, at += sizeof(RawSpan)) {
             RawSpan s;
             std::memcpy(&s, at, sizeof s);
             tl.spans.push_back({r, static_cast<SpanKind>(s.kind), s.unit, s.micro,
                                 static_cast<Collective>(s.collective), s.bytes, s.seq,
                                 us(s.issue_ns), us(s.start_ns), us(s.end_ns)});
         }
-        for (std::int64_t i = 0; i < allCounts[2 * r + 1]; ++i, at += sizeof(RawMemory)) {
+        for (std::int64_t i = 0; i < count(r, 1); ++i, at += sizeof(RawMemory)) {
             RawMemory m;
             std::memcpy(&m, at, sizeof m);
             tl.memory.push_back({r, us(m.t_ns), static_cast<MemCategory>(m.category), m.bytes});

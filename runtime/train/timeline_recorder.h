@@ -3,9 +3,10 @@
 // spans the trainer and TimelineAccess open (data, forward/backward/recompute per unit,
 // optimizer, checkpoint) cut around the waits on collectives; the comm lane holds the
 // collectives as the communicator reports them (CommTrace) and the control all-reduce.
-// Memory: the ledger's categories at each phase's end, kept where they changed, and all
-// of them at the step's start and end. Disarmed (on every step not sampled) every call
-// is a branch. docs/metrics.md, "Step timeline", defines each span.
+// Memory: every ledger category at the step's start, then at each phase's end those that
+// changed; a value holds until the next sample (preallocated buffers: one sample a step). Disarmed
+// (on every step not sampled) every call is a branch. docs/metrics.md, "Step timeline", defines
+// each span.
 #pragma once
 
 #include "runtime/comm/clock_sync.h"
@@ -52,9 +53,11 @@ public:
     void setMicro(int micro) { m_micro = micro; }
 
     // The compute lane's current span: open() closes the one open and opens `kind` now;
-    // close() records it. A wait on a collective cuts it (the wait is its own span).
+    // close() records it, cancel() drops it. A wait on a collective cuts it (the wait is
+    // its own span).
     void open(SpanKind kind, int unit = -1);
     void close();
+    void cancel() { m_open = false; }
     // The ledger's categories now (a phase boundary); kept where they changed.
     void sampleMemory();
 

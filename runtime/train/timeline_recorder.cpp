@@ -37,8 +37,12 @@ TimelineRecorder::TimelineRecorder(Communicator& comm, const MemoryLedger& ledge
     : m_comm(comm), m_ledger(ledger) {}
 
 TimelineRecorder::~TimelineRecorder() {
-    if (m_armed)
-        m_comm.setTrace(nullptr);
+    disarm();
+}
+
+const ClockAlignment& TimelineRecorder::alignClocks() {
+    m_clocks = zerolab::alignClocks(m_comm);
+    return m_clocks;
 }
 
 void TimelineRecorder::arm(long long step) {
@@ -46,6 +50,13 @@ void TimelineRecorder::arm(long long step) {
     m_step = step;
     clear(Clock::now());
     m_comm.setTrace(this);
+}
+
+void TimelineRecorder::disarm() {
+    if (!m_armed)
+        return;
+    m_armed = false;
+    m_comm.setTrace(nullptr);
 }
 
 void TimelineRecorder::restart() {
@@ -181,11 +192,10 @@ void TimelineRecorder::labelNext(int unit) {
     m_nextUnit = unit;
 }
 
-std::optional<StepTimeline> TimelineRecorder::collect(const ClockAlignment& clocks) {
+std::optional<StepTimeline> TimelineRecorder::collect() {
     close();
     sample(false);
-    m_armed = false;
-    m_comm.setTrace(nullptr);
+    disarm();
 
     // This rank's record: spans (completed collectives included), then memory samples.
     std::vector<RawSpan> spans = m_spans;
@@ -226,7 +236,7 @@ std::optional<StepTimeline> TimelineRecorder::collect(const ClockAlignment& cloc
     tl.world = world;
     for (int r = 0; r < world; ++r) {
         const std::int64_t offset =
-            static_cast<std::size_t>(r) < clocks.offset_ns.size() ? clocks.offset_ns[r] : 0;
+            static_cast<std::size_t>(r) < m_clocks.offset_ns.size() ? m_clocks.offset_ns[r] : 0;
         auto us = [&](std::int64_t t) { return static_cast<double>(t - offset - m_startNs) / 1e3; };
         const char* at = all.data() + static_cast<std::size_t>(largest) * r;
         for (std::int64_t i = 0; i < count(r, 0); ++i, at += sizeof(RawSpan)) {

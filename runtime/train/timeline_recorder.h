@@ -43,11 +43,16 @@ public:
     TimelineRecorder(const TimelineRecorder&) = delete;
     TimelineRecorder& operator=(const TimelineRecorder&) = delete;
 
+    // Collective, once before the first step: measures every rank's clock offset to rank
+    // 0's (alignClocks), which collect() applies; returns it (filled on rank 0 only).
+    const ClockAlignment& alignClocks();
     // Starts recording `step`, which starts now; the communicator reports to this recorder.
     void arm(long long step);
     // While armed: forgets what was recorded and starts the step again now (a control round
     // that paused: the step starts at its last round).
     void restart();
+    // Drops what was recorded and stops recording (not collective).
+    void disarm();
     bool armed() const { return m_armed; }
     // The micro-batch the following spans and collectives belong to (-1: none).
     void setMicro(int micro) { m_micro = micro; }
@@ -84,9 +89,9 @@ public:
 
     // Collective (every rank calls it, with no collective in flight): disarms, gathers
     // every rank's record to rank 0 and returns there the step's timeline, times in µs
-    // since rank 0's step start on rank 0's clock (`clocks`: alignClocks on rank 0);
-    // nullopt on the other ranks.
-    std::optional<StepTimeline> collect(const ClockAlignment& clocks);
+    // since rank 0's step start on rank 0's clock (the offsets of alignClocks(); none
+    // without it); nullopt on the other ranks.
+    std::optional<StepTimeline> collect();
 
     // One span or memory sample as recorded and gathered: this rank's steady clock in ns.
     struct RawSpan {
@@ -105,6 +110,7 @@ private:
 
     Communicator& m_comm;
     const MemoryLedger& m_ledger;
+    ClockAlignment m_clocks;
     bool m_armed = false;
     long long m_step = 0;
     std::int64_t m_startNs = 0;

@@ -160,7 +160,6 @@ private:
     ZeroEngine m_engine;
     TimelineAccess m_access; // what the model calls: the engine, seen by the timeline
     std::unique_ptr<RankWatch> m_watch;
-    ClockAlignment m_clocks; // rank 0: every rank's clock offset, for the timeline
 
     std::int64_t m_runId = -1;
     std::optional<CheckpointMeta> m_resumed;
@@ -543,9 +542,9 @@ TrainOutcome Trainer::run() {
     openRun();
     watchRanks();
     if (m_config.run.timeline_every > 0) {
-        m_clocks = alignClocks(m_comm);
-        for (int r = 1; r < static_cast<int>(m_clocks.offset_ns.size()); ++r) // rank 0 only
-            m_rep.event(EventLevel::Info, r, clockOffsetMessage(m_clocks, r));
+        const ClockAlignment& clocks = m_timeline.alignClocks();
+        for (int r = 1; r < static_cast<int>(clocks.offset_ns.size()); ++r) // rank 0 only
+            m_rep.event(EventLevel::Info, r, clockOffsetMessage(clocks, r));
     }
     m_runStart = Clock::now();
     m_lastCommandPoll = m_runStart - std::chrono::hours(1); // poll before the first step
@@ -573,9 +572,10 @@ TrainOutcome Trainer::run() {
                 m_step < m_lastStep)
                 checkpointNow(m_step);
             if (sampled)
-                if (const auto tl = m_timeline.collect(m_clocks))
+                if (const auto tl = m_timeline.collect())
                     m_rep.writer().appendTimeline(*tl);
         }
+        m_timeline.disarm(); // a step stopped or failed after arm() is not stored
         wrapUp();
     } catch (const std::exception& e) {
         recordFailure(e);

@@ -72,7 +72,6 @@ protected:
     TimelineRecorder m_rec{m_comm, m_ledger};
     NoEngine m_engine;
     TimelineAccess m_access{m_engine, m_rec};
-    ClockAlignment m_clocks{{0}, 0, 0};
 };
 
 // Gpt2's calls (gpt2.h) for a model of units 0, 1 (one block) and 2 (final norm), with
@@ -114,7 +113,7 @@ TEST_F(Recorder, UnitSpansFollowTheModelsCalls) {
     m_access.gradsReady(0);
     m_access.endPass();
 
-    const auto tl = m_rec.collect(m_clocks);
+    const auto tl = m_rec.collect();
     ASSERT_TRUE(tl.has_value());
     EXPECT_EQ(tl->step, 7);
     EXPECT_EQ(tl->world, 1);
@@ -163,7 +162,7 @@ TEST_F(Recorder, AWaitCutsTheOpenSpan) {
         TimelineRecorder::Scope control(m_rec, SpanKind::Control);
         compute();
     }
-    const auto tl = m_rec.collect(m_clocks);
+    const auto tl = m_rec.collect();
     ASSERT_TRUE(tl.has_value());
     std::vector<TimelineSpan> opt, wait, coll, ctrl;
     for (const TimelineSpan& s : tl->spans)
@@ -198,7 +197,7 @@ TEST_F(Recorder, MemoryIsKeptWhereItChanges) {
         TimelineRecorder::Scope data(m_rec, SpanKind::Data);
         compute();
     }
-    auto flat = m_rec.collect(m_clocks);
+    auto flat = m_rec.collect();
     ASSERT_TRUE(flat.has_value());
     EXPECT_EQ(flat->memory.size(), kMemCategoryCount);
 
@@ -210,7 +209,7 @@ TEST_F(Recorder, MemoryIsKeptWhereItChanges) {
     m_access.beginPass(false);
     m_ledger.sub(MemCategory::CommBuffers, 512);
     m_access.endPass();
-    const auto changed = m_rec.collect(m_clocks);
+    const auto changed = m_rec.collect();
     ASSERT_TRUE(changed.has_value());
     std::vector<long long> comm;
     for (const TimelineMemory& m : changed->memory)
@@ -231,9 +230,14 @@ TEST_F(Recorder, DisarmedRecordsNothing) {
     m_access.endPass();
     EXPECT_EQ(m_comm.trace(), nullptr);
     m_rec.arm(4);
-    const auto tl = m_rec.collect(m_clocks);
+    const auto tl = m_rec.collect();
     ASSERT_TRUE(tl.has_value());
     EXPECT_TRUE(tl->spans.empty());
+    m_rec.arm(5);
+    EXPECT_EQ(m_comm.trace(), &m_rec);
+    m_rec.disarm();
+    EXPECT_EQ(m_comm.trace(), nullptr);
+    EXPECT_FALSE(m_rec.armed());
 }
 
 TEST(TimelineSteps, FirstSteadyStepAndEveryKthLoggedStep) {

@@ -241,10 +241,23 @@ void RunWriter::appendStep(const StepRecord& s) {
 }
 
 void RunWriter::appendTimeline(const StepTimeline& timeline) {
-    m_impl->requireRun("appendTimeline");
-    Transaction tx(m_impl->db, Transaction::Kind::Write);
-    insertTimelineRows(m_impl->db, m_impl->runId, timeline);
-    tx.commit();
+    Impl& m = *m_impl;
+    m.requireRun("appendTimeline");
+    // The step transaction's prepared BEGIN and COMMIT (appendStep): at every step the
+    // parse of an exec() showed in the timeline's cost.
+    try {
+        m.begin.run();
+        try {
+            insertTimelineRows(m.db, m.runId, timeline);
+            m.commit.run();
+        } catch (...) {
+            m.db.exec("ROLLBACK");
+            throw;
+        }
+    } catch (const StoreError& e) {
+        throw StoreError(std::string(e.what()) + " (run " + std::to_string(m.runId) +
+                         ", timeline of step " + std::to_string(timeline.step) + ")");
+    }
 }
 
 void RunWriter::addEvent(EventLevel level, int rank, const std::string& message) {

@@ -20,6 +20,7 @@ namespace {
 
 // Rows per INSERT statement: one statement step per chunk instead of one per row.
 constexpr std::size_t kRowsPerInsert = 64;
+constexpr int kSpanParams = 4;
 constexpr int kMemoryParams = 5 + static_cast<int>(kMemCategoryCount);
 
 std::string multiRowInsert(const char* head, int params, std::size_t rows) {
@@ -97,7 +98,7 @@ void appendSpanJson(std::string& out, const TimelineSpan& s, const std::string& 
     out += '}';
 }
 
-// One row per rank that has spans.
+// One row per rank that has spans, in multi-row INSERTs.
 void insertSpans(SqliteDb& db, std::int64_t run_id, const StepTimeline& tl,
                  const std::string& context) {
     std::vector<std::string> perRank(static_cast<std::size_t>(tl.world), "[");
@@ -105,15 +106,21 @@ void insertSpans(SqliteDb& db, std::int64_t run_id, const StepTimeline& tl,
         checkRank(s.rank, tl.world, context);
         appendSpanJson(perRank[static_cast<std::size_t>(s.rank)], s, context);
     }
-    auto ins = db.cached("INSERT INTO timeline_spans (run_id, step, rank, spans) "
-                         "VALUES (?1, ?2, ?3, ?4)");
-    for (int r = 0; r < tl.world; ++r) {
-        std::string& json = perRank[static_cast<std::size_t>(r)];
-        if (json.size() == 1)
-            continue;
-        json += ']';
-        ins->bind(1, run_id).bind(2, static_cast<std::int64_t>(tl.step)).bind(3, r);
-        ins->bind(4, json);
+    std::vector<int> ranks;
+    for (int r = 0; r < tl.world; ++r)
+        if (perRank[static_cast<std::size_t>(r)].size() > 1) {
+            perRank[static_cast<std::size_t>(r)] += ']';
+            ranks.push_back(r);
+        }
+    for (std::size_t first = 0; first < ranks.size(); first += kRowsPerInsert) {
+        const std::size_t count = std::min(kRowsPerInsert, ranks.size() - first);
+        auto ins = db.cached(multiRowInsert(
+            "INSERT INTO timeline_spans (run_id, step, rank, spans)", kSpanParams, count));
+        int col = 1;
+        for (std::size_t i = first; i < first + count; ++i, col += kSpanParams) {
+            ins->bind(col, run_id).bind(col + 1, static_cast<std::int64_t>(tl.step));
+            ins->bind(col + 2, ranks[i]).bind(col + 3, perRank[static_cast<std::size_t>(ranks[i])]);
+        }
         ins->run();
     }
 }

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string_view>
 
 namespace zerolab {
@@ -14,6 +15,16 @@ inline constexpr std::size_t kCollectiveCount = 4;
 // Names in metric lines, store columns and JSON: "<name>_traffic_bytes", "<name>_ms".
 inline constexpr std::array<std::string_view, kCollectiveCount> kCollectiveNames = {
     "allreduce", "reduce_scatter", "allgather", "broadcast"};
+
+inline constexpr std::string_view collectiveName(Collective c) {
+    return kCollectiveNames[static_cast<std::size_t>(c)];
+}
+inline std::optional<Collective> collectiveFromName(std::string_view name) {
+    for (std::size_t i = 0; i < kCollectiveCount; ++i)
+        if (kCollectiveNames[i] == name)
+            return static_cast<Collective>(i);
+    return std::nullopt;
+}
 
 // Bytes a rank sends per byte of buffer: all-reduce 2(N-1)/N (a ring reduce-scatter
 // then all-gather), reduce-scatter and all-gather (N-1)/N, broadcast (N-1)/N (a

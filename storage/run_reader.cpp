@@ -6,6 +6,7 @@
 #include "storage/run_totals.h"
 #include "storage/sqlite_db.h"
 #include "storage/store_clock.h"
+#include "storage/timeline_rows.h"
 
 #include <cerrno>
 #include <cmath>
@@ -389,6 +390,22 @@ std::vector<Command> RunReader::commands(std::int64_t run_id) {
             c.ack_message = q.text(5);
             return c;
         });
+}
+
+std::vector<long long> RunReader::timelineSteps(std::int64_t run_id) {
+    Transaction tx(m_impl->db, Transaction::Kind::Read);
+    m_impl->requireRun(run_id);
+    auto steps = timelineStepRows(m_impl->db, run_id);
+    tx.commit();
+    return steps;
+}
+
+std::optional<StepTimeline> RunReader::timeline(std::int64_t run_id, long long step) {
+    Transaction tx(m_impl->db, Transaction::Kind::Read);
+    m_impl->requireRun(run_id);
+    auto tl = timelineRows(m_impl->db, run_id, step);
+    tx.commit();
+    return tl;
 }
 
 std::int64_t RunReader::dataVersion() {

@@ -5,6 +5,7 @@
 
 #include "storage/records.h"
 #include "storage/run_store.h"
+#include "storage/timeline.h"
 
 #include <climits>
 #include <cstdint>
@@ -49,6 +50,12 @@ public:
     std::vector<Event> events(std::int64_t run_id, std::int64_t after_id = 0);
     std::vector<Checkpoint> checkpoints(std::int64_t run_id);
     std::vector<Command> commands(std::int64_t run_id);
+
+    // The steps whose timeline was recorded (run.timeline_every), ascending.
+    std::vector<long long> timelineSteps(std::int64_t run_id);
+    // One sampled step's timeline: spans by (rank, start_us), memory samples by
+    // (rank, t_us); nullopt when the step has none.
+    std::optional<StepTimeline> timeline(std::int64_t run_id, long long step);
 
     // Changes whenever another connection commits (PRAGMA data_version); cheap to poll.
     std::int64_t dataVersion();

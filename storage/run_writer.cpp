@@ -6,6 +6,7 @@
 #include "storage/run_totals.h"
 #include "storage/sqlite_db.h"
 #include "storage/store_clock.h"
+#include "storage/timeline_rows.h"
 
 #include <algorithm>
 #include <map>
@@ -144,7 +145,8 @@ int RunWriter::beginSegment(const Segment& seg) {
     const std::int64_t run = m_impl->runId;
     Transaction tx(db, Transaction::Kind::Write);
     for (const char* sql : {"DELETE FROM steps WHERE run_id = ?1 AND step >= ?2",
-                            "DELETE FROM checkpoints WHERE run_id = ?1 AND step >= ?2"}) {
+                            "DELETE FROM checkpoints WHERE run_id = ?1 AND step >= ?2",
+                            "DELETE FROM timelines WHERE run_id = ?1 AND step >= ?2"}) {
         auto del = db.cached(sql);
         del->bind(1, run).bind(2, seg.start_step);
         del->run();
@@ -235,6 +237,26 @@ void RunWriter::appendStep(const StepRecord& s) {
     } catch (const StoreError& e) {
         throw StoreError(std::string(e.what()) + " (run " + std::to_string(m.runId) + ", step " +
                          std::to_string(s.step) + ")");
+    }
+}
+
+void RunWriter::appendTimeline(const StepTimeline& timeline) {
+    Impl& m = *m_impl;
+    m.requireRun("appendTimeline");
+    // The step transaction's prepared BEGIN and COMMIT (appendStep): at every step the
+    // parse of an exec() showed in the timeline's cost.
+    try {
+        m.begin.run();
+        try {
+            insertTimelineRows(m.db, m.runId, timeline);
+            m.commit.run();
+        } catch (...) {
+            m.db.exec("ROLLBACK");
+            throw;
+        }
+    } catch (const StoreError& e) {
+        throw StoreError(std::string(e.what()) + " (run " + std::to_string(m.runId) +
+                         ", timeline of step " + std::to_string(timeline.step) + ")");
     }
 }
 

@@ -5,6 +5,7 @@
 
 #include "storage/records.h"
 #include "storage/run_store.h"
+#include "storage/timeline.h"
 
 #include <cstdint>
 #include <memory>
@@ -30,13 +31,18 @@ public:
     std::int64_t runId() const;
 
     // Starts a segment at seg.start_step; seg.index is ignored and assigned (0 for the
-    // first, then one more than the run's last). Steps, rank rows and checkpoints at or
-    // after start_step are deleted first: a resumed run rewinds to its checkpoint.
+    // first, then one more than the run's last). Steps, rank rows, checkpoints and step
+    // timelines at or after start_step are deleted first: a resumed run rewinds to its
+    // checkpoint.
     int beginSegment(const Segment& seg);
 
     // One transaction: the step, all its rank rows and (at most once a second) the
     // heartbeat. Requires beginSegment first; the step number must be new for the run.
     void appendStep(const StepRecord& step);
+
+    // One transaction: a sampled step's timeline, every rank's spans and memory samples.
+    // Requires createRun or attachRun first; the step must have no timeline yet.
+    void appendTimeline(const StepTimeline& timeline);
 
     void addEvent(EventLevel level, int rank, const std::string& message);
     // Stores cp with the current segment and the current time.

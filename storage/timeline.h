@@ -85,7 +85,10 @@ struct StepTimeline {
     long long step = 0;
     int world = 1;
     std::vector<TimelineSpan> spans;     // any order; readers sort by (rank, start_us)
-    std::vector<TimelineMemory> memory; // any order
+    // Any order. Every category is sampled at the step's start, then only where it changed:
+    // a value holds until the category's next sample or the step's end (preallocated
+    // buffers give one flat sample per step).
+    std::vector<TimelineMemory> memory;
 };
 
 } // namespace zerolab

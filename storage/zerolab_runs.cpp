@@ -1,10 +1,12 @@
-// zerolab-runs: the run store from a terminal. list, show, export, delete, tag and note
-// runs; RUN is an id or a unique name. Exit codes: 0 ok, 2 invalid input (arguments,
-// a bad or missing store file, an unknown run), 1 anything else.
+// zerolab-runs: the run store from a terminal. list, show, export (steps as CSV or JSON
+// Lines, step timelines as a Chrome trace), delete, tag and note runs; RUN is an id or a
+// unique name. Exit codes: 0 ok, 2 invalid input (arguments, a bad or missing store file,
+// an unknown run), 1 anything else.
 #include "storage/default_path.h"
 #include "storage/metric_lines.h"
 #include "storage/run_export.h"
 #include "storage/run_reader.h"
+#include "storage/trace_export.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -14,6 +16,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -262,6 +265,37 @@ std::int64_t resolve(RunReader& reader, const std::string& run, const std::strin
     return *id;
 }
 
+// The sampled steps a trace export writes: those in --steps (all without it); a bad
+// range, or none in it, is invalid input.
+std::vector<long long> traceSteps(RunReader& reader, std::int64_t id, const std::string& run,
+                                  const std::string& stepsText) {
+    StepRange range;
+    if (!stepsText.empty()) {
+        const auto parsed = parseStepRange(stepsText);
+        if (!parsed)
+            throw InputError("--steps '" + stepsText +
+                             "': expected A:B with 0 <= A <= B (or A:, :B, or one step A)");
+        range = *parsed;
+    }
+    const std::vector<long long> sampled = reader.timelineSteps(id);
+    std::vector<long long> steps;
+    for (long long s : sampled)
+        if (range.contains(s))
+            steps.push_back(s);
+    if (sampled.empty())
+        throw InputError("run " + run +
+                         " has no step timeline (run.timeline_every was 0, or it "
+                         "ran before schema v4)");
+    if (steps.empty()) {
+        std::string list;
+        for (std::size_t i = 0; i < sampled.size() && i < 10; ++i)
+            list += (i ? ", " : "") + std::to_string(sampled[i]);
+        throw InputError("run " + run + " has no sampled step in --steps '" + stepsText +
+                         "' (sampled: " + list + (sampled.size() > 10 ? ", ..." : "") + ")");
+    }
+    return steps;
+}
+
 bool confirmDelete(RunReader& reader, std::int64_t id) {
     if (!isatty(STDIN_FILENO))
         throw InputError("refusing to delete run " + std::to_string(id) +
@@ -284,7 +318,7 @@ int main(int argc, char** argv) {
                    "run store file (default: $ZEROLAB_DB, else $XDG_DATA_HOME/zerolab/runs.db)");
     app.require_subcommand(1, 1);
     bool json = false, yes = false, ranks = false;
-    std::string run, format, outPath, text;
+    std::string run, format, outPath, text, stepsText;
 
     auto* list = app.add_subcommand("list", "list runs, newest first");
     list->add_flag("--json", json, "print a JSON array instead of a table");
@@ -293,13 +327,18 @@ int main(int argc, char** argv) {
     show->add_flag("--json", json,
                    "print JSON: the run, and per segment its prediction beside the ledger at "
                    "its last logged step");
-    auto* exp = app.add_subcommand("export", "export a run's steps as CSV or JSON Lines");
+    auto* exp = app.add_subcommand(
+        "export", "export a run's steps as CSV or JSON Lines, or its step timelines as a trace");
     exp->add_option("RUN", run, "run id or unique name")->required();
-    exp->add_option("--format", format, "csv or jsonl")
+    exp->add_option("--format", format,
+                    "csv, jsonl, or trace (Chrome trace-event JSON of the sampled steps' "
+                    "timelines, for Perfetto or chrome://tracing)")
         ->required()
-        ->check(CLI::IsMember({"csv", "jsonl"}));
-    exp->add_option("--out", outPath, "output file (default: stdout)");
+        ->check(CLI::IsMember({"csv", "jsonl", "trace"}));
+    exp->add_option("--out,-o", outPath, "output file (default: stdout)");
     exp->add_flag("--ranks", ranks, "csv: one row per rank and step instead of one per step");
+    exp->add_option("--steps", stepsText,
+                    "trace: the sampled steps in A:B (inclusive; A: or :B open; default all)");
     auto* del = app.add_subcommand("delete", "delete a run and everything recorded for it");
     del->add_option("RUN", run, "run id or unique name")->required();
     del->add_flag("--yes,-y", yes, "do not ask for confirmation");
@@ -360,15 +399,27 @@ int main(int argc, char** argv) {
             else
                 printShow(reader, id);
         } else if (exp->parsed()) {
-            const ExportFormat f = format == "csv" ? ExportFormat::Csv : ExportFormat::Jsonl;
-            const ExportTable t = ranks ? ExportTable::Ranks : ExportTable::Steps;
+            std::function<void(std::ostream&)> write;
+            if (format == "trace") {
+                const std::vector<long long> steps = traceSteps(reader, id, run, stepsText);
+                write = [&, steps](std::ostream& o) { exportTrace(reader, id, steps, o); };
+            } else {
+                if (!stepsText.empty())
+                    throw InputError("--steps applies to --format trace only");
+                const ExportFormat f = format == "csv" ? ExportFormat::Csv : ExportFormat::Jsonl;
+                const ExportTable t = ranks ? ExportTable::Ranks : ExportTable::Steps;
+                write = [&, f, t](std::ostream& o) { exportRun(reader, id, f, t, o); };
+            }
             if (outPath.empty()) {
-                exportRun(reader, id, f, t, std::cout);
+                write(std::cout);
+                std::cout.flush();
+                if (!std::cout)
+                    throw std::runtime_error("write to stdout failed");
             } else {
                 std::ofstream out(outPath, std::ios::binary | std::ios::trunc);
                 if (!out)
                     throw InputError(outPath + ": cannot write the export file");
-                exportRun(reader, id, f, t, out);
+                write(out);
                 out.close();
                 if (!out)
                     throw std::runtime_error(outPath + ": write failed");

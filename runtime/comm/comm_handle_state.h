@@ -23,6 +23,10 @@ struct CommHandle::State {
     // Run on the waiting thread once the job is done without error, before wait()
     // returns: a wrapper's own completion (host staging copies its result back).
     std::function<void()> then;
+    // The step timeline's trace of this collective (Communicator::setTrace) and its seq,
+    // when one was set at issue.
+    CommTrace* trace = nullptr;
+    int traceSeq = -1;
 
     void finish(std::exception_ptr e) {
         {

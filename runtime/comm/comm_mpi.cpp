@@ -134,7 +134,16 @@ std::exception_ptr MpiCommunicator::runJob(CommHandle::State& s) {
 
 CommHandle MpiCommunicator::enqueue(std::shared_ptr<CommHandle::State> s, bool exposed) {
     if (exposed)
-        s->onWaited = [this](double ms) { recordWait(ms); };
+        s->onWaited = [this, trace = s->trace, seq = s->traceSeq](double ms) {
+            recordWait(ms);
+            if (trace) {
+                const auto end = CommTrace::Clock::now();
+                trace->waited(seq,
+                              end - std::chrono::duration_cast<CommTrace::Clock::duration>(
+                                        std::chrono::duration<double, std::milli>(ms)),
+                              end);
+            }
+        };
     {
         std::lock_guard lock(m_queueMutex);
         m_queue.push_back(s);
@@ -165,9 +174,12 @@ void MpiCommunicator::runBlocking(std::shared_ptr<CommHandle::State> s, bool exp
     }
     const auto t0 = std::chrono::steady_clock::now();
     const std::exception_ptr error = runJob(*s);
-    if (exposed)
-        recordWait(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                       .count());
+    const auto t1 = std::chrono::steady_clock::now();
+    if (exposed) {
+        recordWait(std::chrono::duration<double, std::milli>(t1 - t0).count());
+        if (s->trace)
+            s->trace->waited(s->traceSeq, t0, t1);
+    }
     if (error)
         std::rethrow_exception(error);
 }
@@ -175,12 +187,17 @@ void MpiCommunicator::runBlocking(std::shared_ptr<CommHandle::State> s, bool exp
 std::shared_ptr<CommHandle::State> MpiCommunicator::timedJob(Collective c, long long bytes,
                                                              std::function<void()> call) {
     auto s = std::make_shared<CommHandle::State>();
-    s->job = [this, c, bytes, call = std::move(call)] {
+    if (m_trace) {
+        s->trace = m_trace;
+        s->traceSeq = m_trace->issued(c, bytes, CommTrace::Clock::now());
+    }
+    s->job = [this, c, bytes, call = std::move(call), trace = s->trace, seq = s->traceSeq] {
         const auto t0 = std::chrono::steady_clock::now();
         call();
-        const double ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                .count();
+        const auto t1 = std::chrono::steady_clock::now();
+        if (trace)
+            trace->ran(seq, t0, t1);
+        const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
         std::lock_guard lock(m_statsMutex);
         auto& st = m_stats[c];
         st.ms += ms;

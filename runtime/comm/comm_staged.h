@@ -47,6 +47,11 @@ public:
     void barrier() override { m_host.barrier(); }
 
     CommStats takeStats() override;
+    // The host communicator reports the collectives; the staging copies are not traced.
+    void setTrace(CommTrace* trace) override {
+        Communicator::setTrace(trace);
+        m_host.setTrace(trace);
+    }
 
 private:
     // What one collective sends (copied to the host first) and receives (copied back),

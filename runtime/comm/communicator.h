@@ -3,6 +3,7 @@
 // buffers (comm_mpi.h); NCCL comes with the CUDA backend.
 #pragma once
 
+#include "runtime/comm/comm_trace.h"
 #include "storage/comm_traffic.h"
 
 #include <array>
@@ -113,6 +114,16 @@ public:
 
     // Statistics since the last call, then reset.
     virtual CommStats takeStats() = 0;
+
+    // Reports every timed collective issued from now on to `trace` (nullptr, the default:
+    // none); set on the compute thread between steps. MPI (and the host-staged path,
+    // through its host communicator) report; NCCL does not yet. Costs one branch per
+    // collective while unset.
+    virtual void setTrace(CommTrace* trace) { m_trace = trace; }
+    CommTrace* trace() const { return m_trace; }
+
+protected:
+    CommTrace* m_trace = nullptr;
 };
 
 } // namespace zerolab

@@ -108,6 +108,10 @@ struct RunConfig {
     int checkpoint_every = 0; // 0: no periodic checkpoints
     std::string checkpoint_dir = "checkpoints";
     int threads = 0; // compute threads per rank; 0: the runtime decides
+    // The step timeline (storage/timeline.h) of every this-many-th logged step
+    // (step % (log_every * timeline_every) == 0) and of each segment's first steady
+    // step; 0: none (docs/metrics.md, Step timeline).
+    int timeline_every = 10;
 
     bool operator==(const RunConfig&) const = default;
 };

@@ -62,6 +62,8 @@ void parseRun(const nlohmann::json* section, Diagnostics& diags, RunConfig& out)
                     "must not be empty when run.checkpoint_every is > 0");
     if (auto v = r.getInt("threads", 0, 1024))
         out.threads = static_cast<int>(*v);
+    if (auto v = r.getInt("timeline_every", 0, kIntMax))
+        out.timeline_every = static_cast<int>(*v);
 }
 
 } // namespace zerolab

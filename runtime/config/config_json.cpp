@@ -120,7 +120,8 @@ nlohmann::json toJson(const TrainConfig& c) {
                 {"log_every", r.log_every},
                 {"checkpoint_every", r.checkpoint_every},
                 {"checkpoint_dir", r.checkpoint_dir},
-                {"threads", r.threads}};
+                {"threads", r.threads},
+                {"timeline_every", r.timeline_every}};
     return j;
 }
 

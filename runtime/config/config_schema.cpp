@@ -165,8 +165,9 @@ constexpr std::array<std::string_view, 6> kActivationCheckpointingKeys = {
     "number_checkpoints",              "synchronize_checkpoint_boundary", "profile",
 };
 constexpr std::array<std::string_view, 2> kDataKeys = {"type", "path"};
-constexpr std::array<std::string_view, 7> kRunKeys = {
-    "steps", "seed", "device", "log_every", "checkpoint_every", "checkpoint_dir", "threads",
+constexpr std::array<std::string_view, 8> kRunKeys = {
+    "steps",          "seed",    "device",         "log_every", "checkpoint_every",
+    "checkpoint_dir", "threads", "timeline_every",
 };
 
 } // namespace

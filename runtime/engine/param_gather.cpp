@@ -37,6 +37,8 @@ void ParamGather::startGather(int slot, int unit) {
     m_kernels.copyOnDevice(slotData(slot) + m_rank * S * esz,
                            static_cast<const char*>(m_shard) + m_shardOffsets[unit] * esz, S * esz);
     m_slots[slot].unit = unit;
+    if (CommTrace* trace = m_comm.trace())
+        trace->labelNext(unit);
     m_slots[slot].pending =
         m_comm.startAllGather(slotData(slot), S, m_bf16 ? CommDType::BF16 : CommDType::F32);
 }

@@ -254,6 +254,11 @@ void ZeroEngine::completeReduce(PendingReduce& p) {
     p.slot = nullptr;
 }
 
+void ZeroEngine::labelNext(int unit) {
+    if (CommTrace* trace = m_comm.trace())
+        trace->labelNext(unit);
+}
+
 void ZeroEngine::waitPending() {
     for (auto& p : m_pending)
         completeReduce(p);
@@ -268,6 +273,7 @@ void ZeroEngine::reduceFullRange(int first, int last, bool async) {
     auto at = [&](std::int64_t off) { return static_cast<char*>(base) + off * esz; };
     if (m_stage == 1 && m_config.zero.reduce_scatter) {
         for (int u = last; u >= first; --u) {
+            labelNext(u);
             PendingReduce p;
             p.handle =
                 m_comm.startReduceScatter(at(m_layout.units[u].offset), slice(u), gradDType());
@@ -299,6 +305,7 @@ void ZeroEngine::gradsReady(int u) {
         m_gradSlotOfUnit[u] = nullptr;
         if (bf16())
             m_kernels.narrowToBf16InPlace(slot, U.padded_elems);
+        labelNext(u);
         PendingReduce p;
         p.handle = m_comm.startReduceScatter(slot, slice(u), gradDType());
         p.slot = slot;
@@ -413,10 +420,13 @@ void ZeroEngine::syncParams() {
         const std::int64_t S = slice(U.index);
         char* unit = base + U.offset * esz;
         if (m_config.zero.allgather_partitions) {
+            labelNext(U.index);
             inflight.push_back(m_comm.startAllGather(unit, S, dt));
         } else {
-            for (int owner = 0; owner < m_world; ++owner)
+            for (int owner = 0; owner < m_world; ++owner) {
+                labelNext(U.index);
                 m_comm.broadcast(unit + owner * S * esz, S, dt, owner);
+            }
         }
     }
     for (auto& h : inflight)

@@ -101,6 +101,8 @@ private:
     LedgerBuffer<float> unitWorkspace();
     float* ownedArray(OwnedState s);
     float* gradSlotFor(int unit);
+    // The step timeline: the next collective moves unit `unit` (CommTrace::labelNext).
+    void labelNext(int unit);
     void completeReduce(PendingReduce& p);
     void waitPending();
     void reduceFullRange(int first_unit, int last_unit, bool async);

@@ -212,8 +212,10 @@ void Gpt2::backward(const int* inputs, const int* targets, UnitAccess& access, f
     for (int l = L - 1; l >= 0; --l) {
         const int unit = m_layout.blockUnit(l);
         const float* p = access.params(unit);
-        if (m_act.recompute != Recompute::None)
+        if (m_act.recompute != Recompute::None) {
+            access.recomputing(unit);
             blockForward(l, p, ForwardPass::Recompute);
+        }
         blockBackward(l, p, access.grads(unit));
         access.release(unit);
         access.gradsReady(unit);

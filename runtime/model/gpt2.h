@@ -28,13 +28,19 @@ public:
     virtual void release(int unit) {}
     // This unit's grads are complete for this micro-batch.
     virtual void gradsReady(int unit) {}
+    // For the step timeline (docs/metrics.md): the model is about to recompute `unit`'s
+    // forward inside backward (model.recompute). Call it after params(unit) has returned
+    // and before grads(unit), right before the recompute; the recompute lasts until the
+    // model's next params, grads, gradsReady or recomputing call. The engine ignores it.
+    virtual void recomputing(int unit) {}
 };
 
 // Calls a Gpt2 makes, with U = L+1 the final-layernorm unit:
 //   forward:  params(0) release(0), params(l) release(l) for l = 1..L,
 //             params(U) release(U), params(0) (lm-head) release(0).
 //   backward: params(U) params(0) grads(0) grads(U) (lm-head and lnf) release(0) release(U)
-//             gradsReady(U); then for l = L..1: params(l) grads(l) release(l) gradsReady(l);
+//             gradsReady(U); then for l = L..1: params(l) [recomputing(l), with model.recompute] grads(l)
+//             release(l) gradsReady(l);
 //             then grads(0) gradsReady(0). The encoder backward needs no parameters, so
 //             the embedding is not gathered again at the end.
 // Not thread-safe; one micro-batch at a time. Throws KernelError from the kernels and

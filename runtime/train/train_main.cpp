@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <memory>
@@ -37,6 +38,27 @@ void errorLine(const std::string& line) {
     const std::string whole = line + "\n";
     std::cerr.write(whole.data(), static_cast<std::streamsize>(whole.size()));
     std::cerr.flush();
+}
+
+// ZEROLAB_FAULT_SLOW_RANK=R:MS, a test fixture for the step timeline (docs/metrics.md):
+// rank R's data loading takes MS milliseconds longer at every step. False, with the
+// reason on stderr, for a value that is not two numbers R >= 0 and MS > 0.
+bool readSlowRankFault(zerolab::TrainOptions& options) {
+    const char* v = std::getenv("ZEROLAB_FAULT_SLOW_RANK");
+    if (v == nullptr || *v == '\0')
+        return true;
+    int rank = -1;
+    double ms = 0;
+    char rest = 0;
+    if (std::sscanf(v, "%d:%lf%c", &rank, &ms, &rest) != 2 || rank < 0 || !(ms > 0)) {
+        errorLine(std::string("zerolab-train: ZEROLAB_FAULT_SLOW_RANK: expected RANK:MS (e.g. "
+                              "1:50), got \"") +
+                  v + "\"");
+        return false;
+    }
+    options.slow_rank = rank;
+    options.slow_rank_ms = ms;
+    return true;
 }
 
 int exitCodeFor(const std::exception& e) {
@@ -166,6 +188,8 @@ int main(int argc, char** argv) {
         }
         if (steps_opt->count())
             options.steps = steps;
+        if (!readSlowRankFault(options))
+            return 2;
         options.config_path = config;
         options.command_line = joinArgs(argc, argv);
         return train(config, options, argc, argv);

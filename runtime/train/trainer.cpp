@@ -15,6 +15,8 @@
 #include "runtime/planner/planner.h"
 #include "runtime/train/rank_watch.h"
 #include "runtime/train/telemetry.h"
+#include "runtime/train/timeline_access.h"
+#include "runtime/train/timeline_recorder.h"
 #include "storage/default_path.h"
 #include "storage/run_writer.h"
 
@@ -152,9 +154,12 @@ private:
 
     Reporter m_rep;
     MemoryLedger m_ledger;
+    // Before the engine: collectives in flight when it is destroyed still report here.
+    TimelineRecorder m_timeline;
     std::unique_ptr<DataLoader> m_data;
     Gpt2 m_model;
     ZeroEngine m_engine;
+    TimelineAccess m_access; // what the model calls: the engine, seen by the timeline
     std::unique_ptr<RankWatch> m_watch;
 
     std::int64_t m_runId = -1;
@@ -187,10 +192,11 @@ Trainer::Trainer(const TrainConfig& config, const TrainOptions& options, const R
       m_stepTokens(static_cast<long long>(m_global) * m_seqLen),
       m_lastStep(options.steps ? *options.steps : config.run.steps),
       m_onDevice(m_kernels.deviceMemory().has_value()), m_rep(m_rank == 0),
+      m_timeline(m_comm, m_ledger),
       m_data(makeDataLoader(std::string(toString(config.data.type)), config.data.path,
                             config.model.shape.vocab_size, config.run.seed)),
       m_model(config.model.shape, m_micro, m_seqLen, m_kernels, m_ledger, config.model.recompute),
-      m_engine(config, m_comm, m_kernels, m_ledger),
+      m_engine(config, m_comm, m_kernels, m_ledger), m_access(m_engine, m_timeline),
       m_inputs(static_cast<std::size_t>(m_micro) * m_seqLen), m_targets(m_inputs.size()) {}
 
 void Trainer::loadStartingPoint() {
@@ -333,6 +339,7 @@ void Trainer::ackCommands(ControlMsg& msg) {
 }
 
 void Trainer::checkpointNow(long long at) {
+    TimelineRecorder::Scope span(m_timeline, SpanKind::Checkpoint);
     const std::string path =
         writeCheckpoint(m_config, m_engine, m_comm,
                         CheckpointMeta{at, m_tokens, m_runId, m_world, m_config.zero.stage});
@@ -350,6 +357,7 @@ void Trainer::checkpointNow(long long at) {
 // Rank 0 decides, everybody follows. A signal on any rank counts.
 bool Trainer::control() {
     for (;;) {
+        m_timeline.restart(); // a sampled step starts at its last control round
         ControlMsg msg;
         msg[ControlMsg::Signalled] = g_stopRequested.load() ? 1 : 0;
         if (m_rep.active()) {
@@ -359,7 +367,10 @@ bool Trainer::control() {
                 m_lastCommandPoll = Clock::now();
             }
         }
-        m_comm.sumDoubles(msg.v.data(), msg.v.size());
+        {
+            TimelineRecorder::Scope span(m_timeline, SpanKind::Control);
+            m_comm.sumDoubles(msg.v.data(), msg.v.size());
+        }
         if (msg[ControlMsg::SetLr] > 0)
             m_lrOverride = msg[ControlMsg::SetLr];
         if (msg[ControlMsg::Checkpoint] > 0 && m_lastCompleted >= 1)
@@ -397,22 +408,34 @@ Trainer::StepResult Trainer::trainStep(long long step) {
     };
     m_engine.beginStep();
     for (int a = 0; a < m_accum; ++a) {
+        m_timeline.setMicro(a);
         const int firstSeq = m_rank * (m_global / m_world) + a * m_micro;
-        m_data->batch(step - 1, m_global, firstSeq, m_micro, m_seqLen, m_inputs.data(),
-                      m_targets.data());
+        {
+            TimelineRecorder::Scope span(m_timeline, SpanKind::Data);
+            m_data->batch(step - 1, m_global, firstSeq, m_micro, m_seqLen, m_inputs.data(),
+                          m_targets.data());
+            if (a == 0 && m_rank == m_options.slow_rank) // a test fixture (train_main.cpp)
+                std::this_thread::sleep_for(
+                    std::chrono::duration<double, std::milli>(m_options.slow_rank_ms));
+        }
         m_engine.beginMicroStep(a == m_accum - 1);
         const auto tf = Clock::now();
-        const float loss = m_model.forward(m_inputs.data(), m_targets.data(), m_engine);
+        m_access.beginPass(false);
+        const float loss = m_model.forward(m_inputs.data(), m_targets.data(), m_access);
+        m_access.endPass();
         sampleDevice();
         r.fwd_ms += msSince(tf) - exposedInPhase();
         const auto tb = Clock::now();
-        m_model.backward(m_inputs.data(), m_targets.data(), m_engine,
+        m_access.beginPass(true);
+        m_model.backward(m_inputs.data(), m_targets.data(), m_access,
                          1.0f / static_cast<float>(m_accum * m_world));
         m_engine.endMicroStep();
         m_kernels.synchronize(); // device work counts in the phase that issued it
+        m_access.endPass();
         r.bwd_ms += msSince(tb) - exposedInPhase();
         r.loss_part += static_cast<double>(loss) / (m_accum * m_world);
     }
+    m_timeline.setMicro(-1);
     if (m_data->epoch() != m_epoch) {
         m_epoch = m_data->epoch();
         if (m_rep.active())
@@ -421,8 +444,11 @@ Trainer::StepResult Trainer::trainStep(long long step) {
                             " starts at step " + std::to_string(step));
     }
     const auto to = Clock::now();
-    r.info = m_engine.finishStep(r.lr, static_cast<int>(step));
-    m_kernels.synchronize();
+    {
+        TimelineRecorder::Scope span(m_timeline, SpanKind::Optimizer);
+        r.info = m_engine.finishStep(r.lr, static_cast<int>(step));
+        m_kernels.synchronize();
+    }
     sampleDevice();
     r.optim_ms = msSince(to) - exposedInPhase();
     r.step_ms = msSince(t0);
@@ -530,10 +556,20 @@ TrainOutcome Trainer::run() {
     loadStartingPoint();
     openRun();
     watchRanks();
+    if (m_config.run.timeline_every > 0) {
+        const ClockAlignment& clocks = m_timeline.alignClocks();
+        for (int r = 1; r < static_cast<int>(clocks.offset_ns.size()); ++r) // rank 0 only
+            m_rep.event(EventLevel::Info, r, clockOffsetMessage(clocks, r));
+    }
     m_runStart = Clock::now();
     m_lastCommandPoll = m_runStart - std::chrono::hours(1); // poll before the first step
     try {
         for (m_step = m_firstStep; m_step <= m_lastStep; ++m_step) {
+            const bool sampled =
+                isTimelineStep(m_step, m_firstStep, m_lastStep, m_config.run.log_every,
+                               m_config.run.timeline_every);
+            if (sampled)
+                m_timeline.arm(m_step);
             if (!control()) {
                 m_outcome = TrainOutcome::Stopped;
                 break;
@@ -550,7 +586,11 @@ TrainOutcome Trainer::run() {
             if (m_config.run.checkpoint_every > 0 && m_step % m_config.run.checkpoint_every == 0 &&
                 m_step < m_lastStep)
                 checkpointNow(m_step);
+            if (sampled)
+                if (const auto tl = m_timeline.collect())
+                    m_rep.writer().appendTimeline(*tl);
         }
+        m_timeline.disarm(); // a step stopped or failed after arm() is not stored
         wrapUp();
     } catch (const std::exception& e) {
         recordFailure(e);

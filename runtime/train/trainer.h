@@ -22,6 +22,10 @@ struct TrainOptions {
     std::string resume_from;  // a checkpoint directory, or empty
     std::string export_model; // an llm.c model file written at the end, or empty
     std::optional<int> steps; // overrides run.steps
+    // A test fixture (ZEROLAB_FAULT_SLOW_RANK=R:MS, docs/metrics.md): rank `slow_rank`'s
+    // data loading takes `slow_rank_ms` longer at every step's first micro-batch; -1: none.
+    int slow_rank = -1;
+    double slow_rank_ms = 0;
 };
 
 // What one rank computes and communicates on (train_backend.h makes it).

@@ -48,6 +48,25 @@ TEST(ConfigErrors, UnknownKeyFarFromAnythingInOwnSectionIsStillAnError) {
     EXPECT_EQ(d->message.find("did you mean"), std::string::npos);
 }
 
+TEST(ConfigErrors, TimelineEveryIsACountWithADefault) {
+    auto def = parse(withBatch(""));
+    ASSERT_TRUE(def.ok()) << dump(def);
+    EXPECT_EQ(def.config->run.timeline_every, 10);
+    auto off = parse(withBatch(R"("run": {"timeline_every": 0})"));
+    ASSERT_TRUE(off.ok()) << dump(off);
+    EXPECT_EQ(off.config->run.timeline_every, 0);
+    for (const char* bad : {"-1", "2.5", "\"10\"", "true"}) {
+        auto r = parse(withBatch(std::string(R"("run": {"timeline_every": )") + bad + "}"));
+        ASSERT_FALSE(r.ok()) << bad;
+        const ConfigDiagnostic* d = findError(r, "run.timeline_every");
+        ASSERT_NE(d, nullptr) << dump(r);
+        EXPECT_NE(formatDiagnostic("f.json", *d)
+                      .find("f.json: run.timeline_every: expected an integer >= 0, got"),
+                  std::string::npos)
+            << formatDiagnostic("f.json", *d);
+    }
+}
+
 TEST(ConfigErrors, TypoOfImplementedDeepSpeedKeyIsAnError) {
     auto r = parse(withBatch(R"("zero_optimisation": {"stage": 2})"));
     ASSERT_FALSE(r.ok());

@@ -106,7 +106,8 @@ TEST(ConfigFiles, RoundTripOfNonDefaultValues) {
         "model": {"n_layer": 3, "n_head": 2, "n_embd": 32, "seq_len": 48, "vocab_size": 1000},
         "data": {"type": "synthetic"},
         "run": {"steps": 500, "seed": 42, "device": "cuda", "log_every": 5,
-                "checkpoint_every": 100, "checkpoint_dir": "/tmp/ck", "threads": 2}})",
+                "checkpoint_every": 100, "checkpoint_dir": "/tmp/ck", "threads": 2,
+                "timeline_every": 4}})",
                    3);
     ASSERT_TRUE(r.ok()) << dump(r);
     ConfigResult back = parseConfig(toJson(*r.config), std::nullopt, "round-trip");

@@ -15,6 +15,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -85,20 +86,6 @@ void checkMpi(int rc, const char* what) {
 
 enum class Impl { Raw = 0, Engine, Async };
 constexpr std::array<Impl, 3> kImpls = {Impl::Raw, Impl::Engine, Impl::Async};
-
-const char* collectiveName(Collective c) {
-    switch (c) {
-    case Collective::AllReduce:
-        return "all_reduce";
-    case Collective::ReduceScatter:
-        return "reduce_scatter";
-    case Collective::AllGather:
-        return "all_gather";
-    case Collective::Broadcast:
-        return "broadcast";
-    }
-    return "?";
-}
 
 // nccl-tests' bus-bandwidth factor of each collective.
 double busFactor(Collective c, int n) {
@@ -288,7 +275,9 @@ private:
         ratios.emplace_back(bytes, ratio);
         if (m_comm.rank() != 0)
             return;
-        std::printf("%-14s %10zu %10zu", collectiveName(k.coll), bytes, k.count);
+        const std::string_view name = collectiveName(k.coll);
+        std::printf("%-14.*s %10zu %10zu", static_cast<int>(name.size()), name.data(), bytes,
+                    k.count);
         for (std::size_t i = 0; i < 3; ++i) {
             const double algbw = static_cast<double>(bytes) / (med[i] * 1e-6) / 1e9;
             std::printf(" %9.1f %6.2f %6.2f", med[i], algbw, algbw * factor);

@@ -114,7 +114,13 @@ int main(int argc, char** argv) {
             info.name = "bench";
             info.world = ranks;
             const std::int64_t id = w.createRun(info);
-            w.beginSegment({0, 0, ranks, 2, 1, 4, "start"});
+            Segment segment;
+            segment.world = ranks;
+            segment.stage = 2;
+            segment.grad_accum = 1;
+            segment.micro_batch = 4;
+            segment.reason = "start";
+            w.beginSegment(segment);
             const Timer ingestTimer;
             for (const StepRecord& s : data)
                 w.appendStep(s);

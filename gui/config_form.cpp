@@ -469,12 +469,10 @@ void ConfigForm::showConfig(const OrderedJson& doc, const std::optional<TrainCon
         for (auto [box, path] : bools)
             if (auto v = boolAt(doc, QString::fromLatin1(path)))
                 box->setChecked(*v);
-        const std::pair<QComboBox*, const char*> strings[] = {{m_optimizer, "optimizer.type"},
-                                                              {m_scheduler, "scheduler.type"},
-                                                              {m_preset, "model.preset"},
-                                                              {m_recompute, "model.recompute"},
-                                                              {m_dataType, "data.type"},
-                                                              {m_device, "run.device"}};
+        const std::pair<QComboBox*, const char*> strings[] = {
+            {m_optimizer, "optimizer.type"}, {m_scheduler, "scheduler.type"},
+            {m_preset, "model.preset"},      {m_recompute, "model.recompute"},
+            {m_dataType, "data.type"},       {m_device, "run.device"}};
         for (auto [combo, path] : strings)
             if (auto v = stringAt(doc, QString::fromLatin1(path)))
                 setCombo(combo, *v);

@@ -177,8 +177,8 @@ QWidget* LearnView::buildControls() {
     m_activationSource->addItem(tr("Not counted"));
     m_activationSource->addItem(tr("Given per GPU"));
     for (std::string_view mode : kRecomputeNames)
-        m_activationSource->addItem(
-            tr("Korthikanti et al., recompute %1").arg(QString::fromUtf8(mode.data(), int(mode.size()))));
+        m_activationSource->addItem(tr("Korthikanti et al., recompute %1")
+                                        .arg(QString::fromUtf8(mode.data(), int(mode.size()))));
     m_activationSource->setToolTip(
         tr("Activations per GPU. Korthikanti et al. 2022 (arXiv:2205.05198), 16-bit activations, "
            "per layer: sbh(34 + 5as/h) without recompute, 34sbh with selective recompute of the "
@@ -265,7 +265,7 @@ void LearnView::showScenario(Scenario s) {
         break;
     case Scenario::SixPointSevenOnEight:
         m_params->setValue(6.7);
-    m_params->setObjectName(QStringLiteral("params"));
+        m_params->setObjectName(QStringLiteral("params"));
         m_world->setValue(8);
         m_activationSource->setCurrentIndex(kGiven);
         m_activations->setValue(10);

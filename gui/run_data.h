@@ -79,7 +79,7 @@ struct RunChunk {
     std::vector<RankRecord> ranks;
     // Whole-run chunks only: one per segment that logged a step, in segment order.
     std::vector<SegmentRanks> segmentRanks;
-    std::vector<Event> events; // after the caller's last event id
+    std::vector<Event> events;            // after the caller's last event id
     std::vector<long long> timelineSteps; // every step with a stored timeline, ascending
 };
 

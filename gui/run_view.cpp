@@ -11,8 +11,8 @@
 #include "gui/runs_model.h"
 #include "gui/store_client.h"
 #include "gui/style.h"
-#include "gui/timeline_panel.h"
 #include "gui/time_series_plot.h"
+#include "gui/timeline_panel.h"
 #include "gui/units.h"
 
 #include <QCheckBox>
@@ -176,11 +176,10 @@ RunView::RunView(StoreClient* store, QWidget* parent)
                     5, 0, 1, 2);
     connect(m_timeline, &TimelinePanel::stepRequested, this,
             [this](long long step) { m_store->loadTimeline(m_runId, step); });
-    connect(store, &StoreClient::timelineLoaded, this,
-            [this](qint64 runId, const StepTimeline& t) {
-                if (runId == m_runId)
-                    m_timeline->setTimeline(t);
-            });
+    connect(store, &StoreClient::timelineLoaded, this, [this](qint64 runId, const StepTimeline& t) {
+        if (runId == m_runId)
+            m_timeline->setTimeline(t);
+    });
     auto* events = new QTableView;
     events->setModel(m_events);
     events->setSelectionBehavior(QAbstractItemView::SelectRows);

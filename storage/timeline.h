@@ -34,8 +34,8 @@ enum class SpanKind : int {
 inline constexpr std::size_t kSpanKindCount = 9;
 // Names in the store, the trace export and the GUI legend, indexed by SpanKind.
 inline constexpr std::array<std::string_view, kSpanKindCount> kSpanKindNames = {
-    "forward", "backward", "recompute", "optimizer", "data",
-    "checkpoint", "collective", "wait", "control"};
+    "forward",    "backward",   "recompute", "optimizer", "data",
+    "checkpoint", "collective", "wait",      "control"};
 
 inline constexpr std::string_view spanKindName(SpanKind k) {
     return kSpanKindNames[static_cast<std::size_t>(k)];
@@ -58,7 +58,8 @@ inline constexpr TimelineLane laneOf(SpanKind k) {
 struct TimelineSpan {
     int rank = 0;
     SpanKind kind = SpanKind::Forward;
-    int unit = -1;  // gather unit (ParamLayout) for Forward/Backward/Recompute and unit gathers; -1 none
+    int unit =
+        -1; // gather unit (ParamLayout) for Forward/Backward/Recompute and unit gathers; -1 none
     int micro = -1; // micro-batch index in the step (0..accumulation-1); -1 none
     Collective collective = Collective::AllReduce; // Collective and Wait spans
     long long bytes = 0; // Collective: the collective's whole buffer, in bytes
@@ -84,7 +85,7 @@ struct TimelineMemory {
 struct StepTimeline {
     long long step = 0;
     int world = 1;
-    std::vector<TimelineSpan> spans;     // any order; readers sort by (rank, start_us)
+    std::vector<TimelineSpan> spans; // any order; readers sort by (rank, start_us)
     // Any order. Every category is sampled at the step's start, then only where it changed:
     // a value holds until the category's next sample or the step's end (preallocated
     // buffers give one flat sample per step).

@@ -313,7 +313,8 @@ void parseActivationCheckpointing(const nlohmann::json* section, bool recompute_
     SectionReader r(section, path, diags);
     // In DeepSpeed the section configures deepspeed.checkpointing.checkpoint(), which
     // the model calls around each transformer block: our "full" recompute.
-    const std::string current = "model.recompute \"" + std::string(recomputeName(model.recompute)) + "\"";
+    const std::string current =
+        "model.recompute \"" + std::string(recomputeName(model.recompute)) + "\"";
     if (recompute_given) {
         if (model.recompute != Recompute::Full)
             diags.warning(path, "ignored: " + current +

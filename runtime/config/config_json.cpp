@@ -98,11 +98,13 @@ nlohmann::json toJson(const TrainConfig& c) {
     j["wall_clock_breakdown"] = c.wall_clock_breakdown;
 
     const ModelConfig& m = c.model;
-    nlohmann::json model = {
-        {"n_layer", m.shape.n_layer},       {"n_head", m.shape.n_head},
-        {"n_embd", m.shape.n_embd},         {"seq_len", m.seq_len},
-        {"vocab_size", m.shape.vocab_size}, {"padded_vocab_size", m.shape.padded_vocab_size},
-        {"recompute", recomputeName(m.recompute)}};
+    nlohmann::json model = {{"n_layer", m.shape.n_layer},
+                            {"n_head", m.shape.n_head},
+                            {"n_embd", m.shape.n_embd},
+                            {"seq_len", m.seq_len},
+                            {"vocab_size", m.shape.vocab_size},
+                            {"padded_vocab_size", m.shape.padded_vocab_size},
+                            {"recompute", recomputeName(m.recompute)}};
     if (!m.preset.empty())
         model["preset"] = m.preset;
     if (!m.init_from.empty())

@@ -82,8 +82,7 @@ ConfigResult parseConfig(const nlohmann::json& doc, std::optional<int> world,
     const nlohmann::json* model = sectionOf(doc, "model", diags);
     parseModel(model, diags, c.model);
     parseActivationCheckpointing(sectionOf(doc, "activation_checkpointing", diags),
-                                 model != nullptr && model->contains("recompute"), diags,
-                                 c.model);
+                                 model != nullptr && model->contains("recompute"), diags, c.model);
     parseData(sectionOf(doc, "data", diags), diags, c.data);
     parseOptimizer(sectionOf(doc, "optimizer", diags), diags, c.optimizer);
     parseScheduler(sectionOf(doc, "scheduler", diags), c.optimizer, c.run, diags, c.scheduler);

@@ -161,8 +161,9 @@ constexpr std::array<std::string_view, 9> kModelKeys = {
 };
 // DeepSpeed's activation_checkpointing keys (config_deepspeed.cpp maps or warns each).
 constexpr std::array<std::string_view, 6> kActivationCheckpointingKeys = {
-    "partition_activations",           "cpu_checkpointing", "contiguous_memory_optimization",
-    "number_checkpoints",              "synchronize_checkpoint_boundary", "profile",
+    "partition_activations",           "cpu_checkpointing",
+    "contiguous_memory_optimization",  "number_checkpoints",
+    "synchronize_checkpoint_boundary", "profile",
 };
 constexpr std::array<std::string_view, 2> kDataKeys = {"type", "path"};
 constexpr std::array<std::string_view, 8> kRunKeys = {

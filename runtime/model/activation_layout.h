@@ -89,7 +89,7 @@ struct ActivationLayout {
     std::int64_t recompute_ln1 = -1;   // selective: (B,T,C); -1 otherwise
     std::int64_t recompute_ln2 = -1;   // selective: (B,T,C); -1 otherwise
     std::int64_t recompute_block = -1; // full: the shared layer block; -1 otherwise
-    std::int64_t other_floats = 0; // everything before the layer blocks
+    std::int64_t other_floats = 0;     // everything before the layer blocks
     std::int64_t total_floats = 0;
 };
 

@@ -18,8 +18,7 @@ template <typename F> F* tensor(F* unit_base, const UnitLayout& unit, ParamTenso
 Gpt2::Gpt2(const ModelShape& shape, int B, int T, Kernels& kernels, MemoryLedger& ledger,
            Recompute recompute)
     : m_shape(shape), m_layout(makeParamLayout(shape, 1)),
-      m_act(makeActivationLayout(shape, B, T, recompute)),
-      m_kernels(kernels), m_ledger(ledger) {
+      m_act(makeActivationLayout(shape, B, T, recompute)), m_kernels(kernels), m_ledger(ledger) {
     m_arena_bytes = static_cast<long long>(m_act.total_floats * sizeof(float));
     m_arena = static_cast<float*>(m_kernels.allocate(static_cast<std::size_t>(m_arena_bytes)));
     m_ledger.add(MemCategory::Activations, m_arena_bytes);

@@ -39,10 +39,9 @@ public:
 //   forward:  params(0) release(0), params(l) release(l) for l = 1..L,
 //             params(U) release(U), params(0) (lm-head) release(0).
 //   backward: params(U) params(0) grads(0) grads(U) (lm-head and lnf) release(0) release(U)
-//             gradsReady(U); then for l = L..1: params(l) [recomputing(l), with model.recompute] grads(l)
-//             release(l) gradsReady(l);
-//             then grads(0) gradsReady(0). The encoder backward needs no parameters, so
-//             the embedding is not gathered again at the end.
+//             gradsReady(U); then for l = L..1: params(l) [recomputing(l), with model.recompute]
+//             grads(l) release(l) gradsReady(l); then grads(0) gradsReady(0). The encoder backward
+//             needs no parameters, so the embedding is not gathered again at the end.
 // Not thread-safe; one micro-batch at a time. Throws KernelError from the kernels and
 // std::invalid_argument for a bad B, T.
 class Gpt2 {

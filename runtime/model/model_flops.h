@@ -20,8 +20,7 @@ inline double modelFlopsPerToken(const ModelShape& s, int T) {
 // only, elementwise work the 6 psi convention does not count.
 inline double hardwareFlopsPerToken(const ModelShape& s, int T, Recompute r) {
     const double C = s.n_embd;
-    const double extra =
-        r == Recompute::Full ? s.n_layer * (16.0 * C * C + 2.0 * T * C) : 0.0;
+    const double extra = r == Recompute::Full ? s.n_layer * (16.0 * C * C + 2.0 * T * C) : 0.0;
     return modelFlopsPerToken(s, T) + extra;
 }
 

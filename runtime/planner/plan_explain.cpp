@@ -96,8 +96,8 @@ private:
         const ModelShape& s = *m_in.shape;
         const long long B = m_in.micro_batch, T = m_in.seq_len > 0 ? m_in.seq_len : s.seq_len;
         const long long C = s.n_embd, a = s.n_head, L = s.n_layer;
-        const double sbh = static_cast<double>(B * T * C), as2b = static_cast<double>(a * T * T * B),
-                     sb = static_cast<double>(B * T);
+        const double sbh = static_cast<double>(B * T * C),
+                     as2b = static_cast<double>(a * T * T * B), sb = static_cast<double>(B * T);
         m_out << "  GPT-2 activation arena, fp32 (4 bytes), s = T = " << T << ", b = B = " << B
               << ", h = C = " << C << ", a = heads = " << a << ", L = " << L
               << ", Vp = " << s.padded_vocab_size << "; recompute " << recomputeName(m_in.recompute)
@@ -106,10 +106,11 @@ private:
         // buffers to 64 bytes is in the total, not in these terms.
         switch (m_in.recompute) {
         case Recompute::None:
-            m_out << "  per layer: 64sbh + 4as^2b + 16sb (ln1, qkv, atty, residual2, ln2, fch, "
-                     "gelu, residual3; attention probabilities; layernorm statistics) = "
-                  << bytes(64 * sbh + 4 * as2b + 16 * sb) << "\n"
-                  << "  (Korthikanti et al. 2022 count 34sbh + 5as^2b in fp16 with dropout masks)\n";
+            m_out
+                << "  per layer: 64sbh + 4as^2b + 16sb (ln1, qkv, atty, residual2, ln2, fch, "
+                   "gelu, residual3; attention probabilities; layernorm statistics) = "
+                << bytes(64 * sbh + 4 * as2b + 16 * sb) << "\n"
+                << "  (Korthikanti et al. 2022 count 34sbh + 5as^2b in fp16 with dropout masks)\n";
             break;
         case Recompute::Selective:
             m_out << "  per layer: 40sbh + 4as^2b + 16sb (the matmul outputs, attention "

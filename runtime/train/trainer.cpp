@@ -9,9 +9,9 @@
 #include "runtime/engine/checkpoint.h"
 #include "runtime/engine/zero_engine.h"
 #include "runtime/memory/ledger.h"
-#include "runtime/model/model_flops.h"
 #include "runtime/model/gpt2.h"
 #include "runtime/model/llmc_model_file.h"
+#include "runtime/model/model_flops.h"
 #include "runtime/planner/planner.h"
 #include "runtime/train/rank_watch.h"
 #include "runtime/train/telemetry.h"
@@ -169,7 +169,7 @@ private:
     long long m_lastCompleted = 0;
     long long m_tokens = 0;
     long long m_epoch = 0;
-    double m_peak = 0; // summed over ranks; 0: MFU unknown
+    double m_peak = 0;          // summed over ranks; 0: MFU unknown
     double m_flopsPerToken = 0; // model FLOPs (MFU's numerator per token)
     // Hardware FLOPs per model FLOP: above 1 with full recompute (model_flops.h).
     double hardwareRatio() const {

@@ -86,8 +86,8 @@ TEST(ConfigErrors, IgnoredDeepSpeedKeysWarnAndNameThemselves) {
     ASSERT_TRUE(r.ok()) << dump(r);
     for (const char* path :
          {"tensorboard", "activation_checkpointing.partition_activations",
-          "zero_optimization.offload_optimizer",
-          "zero_optimization.stage3_max_live_parameters", "optimizer.params.torch_adam"})
+          "zero_optimization.offload_optimizer", "zero_optimization.stage3_max_live_parameters",
+          "optimizer.params.torch_adam"})
         EXPECT_NE(findWarning(r, path, "ignored"), nullptr) << path << "\n" << dump(r);
     EXPECT_NE(findWarning(r, "something_unrelated_entirely", "ignored"), nullptr) << dump(r);
     // The section itself is DeepSpeed's per-block checkpointing: our "full".
@@ -101,8 +101,8 @@ TEST(ConfigErrors, IgnoredDeepSpeedKeysWarnAndNameThemselves) {
 
 TEST(ConfigErrors, RecomputeModeIsReadNamedAndWinsOverDeepSpeedsSection) {
     for (const char* mode : {"none", "selective", "full"}) {
-        auto r = parse(withBatch(std::string(R"("model": {"preset": "nano", "recompute": ")") +
-                                 mode + "\"}"));
+        auto r = parse(
+            withBatch(std::string(R"("model": {"preset": "nano", "recompute": ")") + mode + "\"}"));
         ASSERT_TRUE(r.ok()) << dump(r);
         EXPECT_EQ(recomputeName(r.config->model.recompute), mode);
         EXPECT_EQ(countSeverity(r, Severity::Warning), 0) << dump(r);

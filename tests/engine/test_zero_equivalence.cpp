@@ -136,7 +136,8 @@ TEST(ZeroRecompute, BitIdenticalToKeepingEverythingAndForecastExactly) {
     for (int stage : {0, 1, 2, 3}) {
         const RunOutput keep = train(2, stage, 3, true);
         for (const char* mode : {"selective", "full"}) {
-            const RunOutput got = train(2, stage, 3, true, false, {{"model", {{"recompute", mode}}}});
+            const RunOutput got =
+                train(2, stage, 3, true, false, {{"model", {{"recompute", mode}}}});
             ASSERT_EQ(got.losses.size(), keep.losses.size()) << mode;
             for (std::size_t i = 0; i < got.losses.size(); ++i)
                 EXPECT_EQ(got.losses[i], keep.losses[i]) << mode << " stage " << stage;

@@ -121,9 +121,9 @@ private slots:
         QTRY_VERIFY(view.validation().config.has_value() &&
                     view.validation().config->model.recompute == Recompute::Full);
         const TrainConfig& c = *view.validation().config;
-        const double full = double(
-            activationFootprint(c.model.shape, c.batch.micro_batch, c.model.seq_len, Recompute::Full)
-                .total(c.model.shape.n_layer));
+        const double full = double(activationFootprint(c.model.shape, c.batch.micro_batch,
+                                                       c.model.seq_len, Recompute::Full)
+                                       .total(c.model.shape.n_layer));
         QTRY_COMPARE(chart->segmentBytes(0, MemCategory::Activations), full);
         QVERIFY(full < before);
         // And back from the JSON: the combo shows what the text says.

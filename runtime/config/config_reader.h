@@ -16,7 +16,8 @@
 
 namespace zerolab {
 
-// Collects the diagnostics of one parse, in the order they were found.
+// Collects the diagnostics of one parse, in the order they were found. Paths and
+// messages are cut to a bounded size (1 KiB, 8 KiB).
 class Diagnostics {
 public:
     void error(std::string path, std::string message);
@@ -28,11 +29,17 @@ private:
     std::vector<ConfigDiagnostic> m_items;
 };
 
-// "a.b" + "c" -> "a.b.c"; "" + "c" -> "c".
+// "a.b" + "c" -> "a.b.c"; "" + "c" -> "c". A key longer than a message should quote
+// is shortened (a path only ever labels a diagnostic).
 std::string joinPath(const std::string& parent, std::string_view key);
 
-// A JSON value shown in a message, shortened when long: "two" -> "\"two\"".
+// A JSON value shown in a message: "two" -> "\"two\"", cut to at most 60 bytes ending
+// in "...". Bounded in time and stack whatever the value's size or depth.
 std::string describeJson(const nlohmann::json& value);
+
+// `text` when it has at most `max_bytes` bytes, else its head ending in "..." within
+// max_bytes, cut between UTF-8 characters (max_bytes >= 3).
+std::string shortened(std::string_view text, std::size_t max_bytes);
 
 // Reads the keys of one object (or of nothing, when the section is absent: every
 // key is then absent). Getters return nullopt for an absent key and for a wrong

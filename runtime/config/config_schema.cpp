@@ -161,8 +161,9 @@ constexpr std::array<std::string_view, 9> kModelKeys = {
 };
 // DeepSpeed's activation_checkpointing keys (config_deepspeed.cpp maps or warns each).
 constexpr std::array<std::string_view, 6> kActivationCheckpointingKeys = {
-    "partition_activations",           "cpu_checkpointing", "contiguous_memory_optimization",
-    "number_checkpoints",              "synchronize_checkpoint_boundary", "profile",
+    "partition_activations",           "cpu_checkpointing",
+    "contiguous_memory_optimization",  "number_checkpoints",
+    "synchronize_checkpoint_boundary", "profile",
 };
 constexpr std::array<std::string_view, 2> kDataKeys = {"type", "path"};
 constexpr std::array<std::string_view, 7> kRunKeys = {
@@ -204,6 +205,12 @@ std::optional<std::string_view> closestName(std::string_view word,
     std::optional<std::string_view> best;
     int best_distance = limit + 1;
     for (std::string_view name : names) {
+        // The distance is at least the difference in length: a long key (a hostile
+        // config's megabyte) is far from every name without comparing.
+        const std::size_t gap =
+            word.size() > name.size() ? word.size() - name.size() : name.size() - word.size();
+        if (gap > static_cast<std::size_t>(limit))
+            continue;
         int d = editDistance(word, name);
         if (d < best_distance) {
             best_distance = d;

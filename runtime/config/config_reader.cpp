@@ -11,8 +11,9 @@ namespace zerolab {
 
 namespace {
 
-// Values are quoted through describeJson (60 bytes); these caps hold for what a message
-// quotes whole, such as a file path, whatever the config holds.
+// A key in a path is cut like a value quoted by describeJson (60 bytes); the caps on
+// paths and messages hold for what a message quotes whole, such as a file path.
+constexpr std::size_t kMaxKeyShown = 60;
 constexpr std::size_t kMaxPathBytes = 1024;
 constexpr std::size_t kMaxMessageBytes = 8192;
 
@@ -33,70 +34,11 @@ bool Diagnostics::hasErrors() const {
                        [](const ConfigDiagnostic& d) { return d.severity == Severity::Error; });
 }
 
-namespace {
-
-constexpr std::size_t kMaxShown = 60;
-
-// Appends value's compact JSON text to out until out holds more than `limit` bytes.
-// Every level appends a bracket before it recurses, so the recursion is at most
-// `limit` deep whatever the value's depth; a long string is cut before it is escaped.
-void appendBounded(const nlohmann::json& value, std::string& out, std::size_t limit) {
-    if (out.size() > limit)
-        return;
-    const auto quoted = [&](std::string_view s) {
-        out += nlohmann::json(shortened(s, limit))
-                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    };
-    if (value.is_string()) {
-        quoted(value.get_ref<const std::string&>());
-    } else if (value.is_array()) {
-        out += '[';
-        for (std::size_t i = 0; i < value.size() && out.size() <= limit; ++i) {
-            if (i > 0)
-                out += ',';
-            appendBounded(value[i], out, limit);
-        }
-        out += ']';
-    } else if (value.is_object()) {
-        out += '{';
-        bool first = true;
-        for (auto it = value.begin(); it != value.end() && out.size() <= limit; ++it) {
-            if (!first)
-                out += ',';
-            first = false;
-            quoted(it.key());
-            out += ':';
-            appendBounded(it.value(), out, limit);
-        }
-        out += '}';
-    } else {
-        out += value.dump(); // a number, true, false or null: a few bytes
-    }
-}
-
-} // namespace
-
-std::string shortened(std::string_view text, std::size_t max_bytes) {
-    if (text.size() <= max_bytes)
-        return std::string(text);
-    std::size_t cut = max_bytes - 3;
-    // Back up to the first byte of a UTF-8 character (continuation bytes are 10xxxxxx).
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
-        --cut;
-    return std::string(text.substr(0, cut)) + "...";
-}
-
 std::string joinPath(const std::string& parent, std::string_view key) {
-    const std::string shown = shortened(key, kMaxShown);
+    const std::string shown = shortened(key, kMaxKeyShown);
     if (parent.empty())
         return shown;
     return parent + "." + shown;
-}
-
-std::string describeJson(const nlohmann::json& value) {
-    std::string s;
-    appendBounded(value, s, kMaxShown);
-    return shortened(s, kMaxShown);
 }
 
 std::string describeIntRange(std::int64_t lo, std::int64_t hi) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "runtime/config/config.h"
+#include "runtime/config/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,14 +33,6 @@ private:
 // "a.b" + "c" -> "a.b.c"; "" + "c" -> "c". A key longer than a message should quote
 // is shortened (a path only ever labels a diagnostic).
 std::string joinPath(const std::string& parent, std::string_view key);
-
-// A JSON value shown in a message: "two" -> "\"two\"", cut to at most 60 bytes ending
-// in "...". Bounded in time and stack whatever the value's size or depth.
-std::string describeJson(const nlohmann::json& value);
-
-// `text` when it has at most `max_bytes` bytes, else its head ending in "..." within
-// max_bytes, cut between UTF-8 characters (max_bytes >= 3).
-std::string shortened(std::string_view text, std::size_t max_bytes);
 
 // Reads the keys of one object (or of nothing, when the section is absent: every
 // key is then absent). Getters return nullopt for an absent key and for a wrong

@@ -1,10 +1,72 @@
-// The non-template half of parseJsonText: the JSON path of the parser's position and
-// nlohmann's messages, cut to a bounded length.
+// Bounded quoting of JSON values (describeJson, shortened) and the non-template half of
+// parseJsonText: the JSON path of the parser's position and nlohmann's messages, cut
+// to a bounded length.
 #include "runtime/config/json_text.h"
 
 #include "runtime/config/config_reader.h"
 
-namespace zerolab::json_text_detail {
+namespace zerolab {
+
+namespace {
+
+constexpr std::size_t kMaxShown = 60;
+
+// Appends value's compact JSON text to out until out holds more than `limit` bytes.
+// Every level appends a bracket before it recurses, so the recursion is at most
+// `limit` deep whatever the value's depth; a long string is cut before it is escaped.
+void appendBounded(const nlohmann::json& value, std::string& out, std::size_t limit) {
+    if (out.size() > limit)
+        return;
+    const auto quoted = [&](std::string_view s) {
+        out += nlohmann::json(shortened(s, limit))
+                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    };
+    if (value.is_string()) {
+        quoted(value.get_ref<const std::string&>());
+    } else if (value.is_array()) {
+        out += '[';
+        for (std::size_t i = 0; i < value.size() && out.size() <= limit; ++i) {
+            if (i > 0)
+                out += ',';
+            appendBounded(value[i], out, limit);
+        }
+        out += ']';
+    } else if (value.is_object()) {
+        out += '{';
+        bool first = true;
+        for (auto it = value.begin(); it != value.end() && out.size() <= limit; ++it) {
+            if (!first)
+                out += ',';
+            first = false;
+            quoted(it.key());
+            out += ':';
+            appendBounded(it.value(), out, limit);
+        }
+        out += '}';
+    } else {
+        out += value.dump(); // a number, true, false or null: a few bytes
+    }
+}
+
+} // namespace
+
+std::string shortened(std::string_view text, std::size_t max_bytes) {
+    if (text.size() <= max_bytes)
+        return std::string(text);
+    std::size_t cut = max_bytes - 3;
+    // Back up to the first byte of a UTF-8 character (continuation bytes are 10xxxxxx).
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;
+    return std::string(text.substr(0, cut)) + "...";
+}
+
+std::string describeJson(const nlohmann::json& value) {
+    std::string s;
+    appendBounded(value, s, kMaxShown);
+    return shortened(s, kMaxShown);
+}
+
+namespace json_text_detail {
 
 namespace {
 
@@ -36,4 +98,5 @@ std::string reasonOf(const std::string& what) {
     return shortened(s, kMaxReason);
 }
 
-} // namespace zerolab::json_text_detail
+} // namespace json_text_detail
+} // namespace zerolab

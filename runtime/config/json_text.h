@@ -1,7 +1,8 @@
-// Config text to JSON with bounds: nesting is refused past kMaxJsonDepth before
-// anything recurses over it, and a number that does not fit a double is an error
-// naming its JSON path instead of an exception. Every reader of a config (the
-// runtime, zerolab-plan, the GUI's editor) parses through here.
+// JSON from untrusted text, with bounds: nesting is refused past kMaxJsonDepth before
+// anything recurses over it, a number that does not fit a double is an error naming
+// its JSON path instead of an exception, and a value quoted in a message is cut short.
+// Every reader of a config (the runtime, zerolab-plan, the GUI's editor) and of a
+// checkpoint's meta.json parses through here.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -32,6 +33,14 @@ template <class Json> struct JsonText {
     std::optional<Json> doc; // set exactly when error is not
     std::optional<JsonTextError> error;
 };
+
+// A JSON value shown in a message: "two" -> "\"two\"", cut to at most 60 bytes ending
+// in "...". Bounded in time and stack whatever the value's size or depth.
+std::string describeJson(const nlohmann::json& value);
+
+// `text` when it has at most `max_bytes` bytes, else its head ending in "..." within
+// max_bytes, cut between UTF-8 characters (max_bytes >= 3).
+std::string shortened(std::string_view text, std::size_t max_bytes);
 
 namespace json_text_detail {
 

@@ -83,7 +83,7 @@ public:
     void line(const nlohmann::json& j) {
         if (!m_active)
             return;
-        std::cout << j.dump() << '\n' << std::flush;
+        std::cout << jsonText(j) << '\n' << std::flush;
     }
     void event(EventLevel level, int rank, const std::string& message) {
         if (!m_active)

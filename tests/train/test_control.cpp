@@ -261,6 +261,24 @@ TEST_F(Control, EditedOrOutOfRangeCheckpointStepIsRefusedKeepingTheSteps) {
     EXPECT_EQ(storedSteps().size(), 4u);
 }
 
+// Issue 17 §4: an invalid-UTF-8 --run-name made the trainer throw (json type_error 316)
+// after the run row was created: the run stayed "running" without an end line. It is
+// now refused before anything runs, exit 2 naming the argument, nothing stored.
+TEST_F(Control, RunNameThatCannotBeStoredIsRefusedBeforeTheRun) {
+    for (const std::string name :
+         {std::string("bad \xff name"), std::string("two\nlines"), std::string(300, 'n')}) {
+        const auto r = test::runProcess(
+            test::mpirunTrain(1, {"--config", config(0, 2, 0), "--db", db(), "--run-name", name}));
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_NE(r.err.find("--run-name: "), std::string::npos) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+    if (fs::exists(db())) {
+        RunReader reader(RunStore::open(db(), OpenMode::ReadOnly));
+        EXPECT_TRUE(reader.listRuns().empty());
+    }
+}
+
 } // namespace
 } // namespace zerolab
 

@@ -112,8 +112,7 @@ template <class Json> JsonText<Json> parseJsonText(std::string_view text) {
         out.doc = Json::parse(text.begin(), text.end(), callback);
     } catch (const json_text_detail::PathTracker::TooDeep&) {
         out.error = JsonTextError{tracker.path(),
-                                  "nested deeper than " + std::to_string(kMaxJsonDepth) +
-                                      " levels; a config is a few levels deep",
+                                  "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels",
                                   std::nullopt};
     } catch (const typename Json::parse_error& e) {
         out.error =

@@ -5,6 +5,7 @@
 
 #include "gui/category_colors.h"
 #include "gui/config_validation.h"
+#include "gui/display_text.h"
 #include "gui/json_path.h"
 #include "gui/memory_bar_chart.h"
 #include "gui/store_client.h"
@@ -53,7 +54,8 @@ QWidget* titled(const QString& title, QWidget* body, QWidget* extra = nullptr) {
 
 // "#3 zero1-n8": the legend's, the run table's and the config header's name of a run.
 QString displayName(const RunChunk& c) {
-    return QStringLiteral("#%1 %2").arg(c.runId).arg(QString::fromStdString(c.record.info.name));
+    return QStringLiteral("#%1 %2").arg(c.runId).arg(
+        shownText(c.record.info.name, kShownNameChars));
 }
 
 // What one column of the comparison shows: a run, or one segment of a run that was
@@ -360,7 +362,7 @@ void CompareView::syncChecklist() {
         // Two lines, so the pane's width holds the name and its settings.
         auto* item = new QListWidgetItem(QStringLiteral("#%1 %2\nstage %3, N=%4")
                                              .arg(r.id)
-                                             .arg(QString::fromStdString(r.name))
+                                             .arg(shownText(r.name, kShownNameChars))
                                              .arg(r.stage)
                                              .arg(r.world),
                                          m_runList);

@@ -1,6 +1,9 @@
 // Text -> JSON -> TrainConfig with diagnostics placed on lines. JSON syntax errors
-// come from nlohmann's byte offset; config findings from parseConfig's JSON paths.
+// come from the parser's byte offset; bounds (depth, numbers beyond a double) and
+// config findings from their JSON paths.
 #include "gui/config_validation.h"
+
+#include "runtime/config/json_text.h"
 
 #include <QRegularExpression>
 #include <QStringList>
@@ -42,15 +45,22 @@ int lineOfJsonPath(const QString& text, const QString& path) {
 ConfigValidation validateConfigText(const QString& text, std::optional<int> world) {
     ConfigValidation out;
     const QByteArray utf8 = text.toUtf8();
-    try {
-        out.doc = OrderedJson::parse(utf8.constData(), utf8.constData() + utf8.size());
-    } catch (const OrderedJson::parse_error& e) {
-        const int line = lineOfOffset(utf8, qsizetype(e.byte) - 1);
-        QString what = QString::fromStdString(e.what());
-        what.remove(QRegularExpression(QStringLiteral("^\\[json.exception[^\\]]*\\]\\s*")));
-        out.diagnostics.push_back({true, {}, QStringLiteral("JSON syntax: ") + what, line});
+    JsonText<OrderedJson> parsed =
+        parseJsonText<OrderedJson>(std::string_view(utf8.constData(), std::size_t(utf8.size())));
+    if (const auto& e = parsed.error) {
+        const QString message = QString::fromStdString(e->message);
+        if (e->byte) {
+            out.diagnostics.push_back({true,
+                                       {},
+                                       QStringLiteral("JSON syntax: ") + message,
+                                       lineOfOffset(utf8, qsizetype(*e->byte))});
+        } else {
+            const QString path = QString::fromStdString(e->path);
+            out.diagnostics.push_back({true, path, message, lineOfJsonPath(text, path)});
+        }
         return out;
     }
+    out.doc = std::move(parsed.doc);
     // The runtime's validator takes nlohmann::json; key order does not matter to it.
     ConfigResult result = parseConfig(nlohmann::json(*out.doc), world, "editor");
     for (const auto& d : result.diagnostics) {

@@ -1,6 +1,8 @@
 // EventsModel: append-only rows, newest last.
 #include "gui/events_model.h"
 
+#include "gui/display_text.h"
+
 #include <QColor>
 #include <QDateTime>
 
@@ -47,7 +49,7 @@ QVariant EventsModel::data(const QModelIndex& index, int role) const {
         case Rank:
             return e.rank < 0 ? QStringLiteral("all") : QString::number(e.rank);
         case Message:
-            return QString::fromStdString(e.message);
+            return shownText(e.message, kShownMessageChars);
         }
     }
     if (role == Qt::ForegroundRole) {

@@ -6,6 +6,7 @@
 #include "gui/category_colors.h"
 #include "gui/config_validation.h"
 #include "gui/csv_export.h"
+#include "gui/display_text.h"
 #include "gui/grouped_bar_chart.h"
 #include "gui/memory_bar_chart.h"
 #include "gui/runs_model.h"
@@ -248,6 +249,8 @@ QWidget* RunView::buildHeader() {
     layout->setSpacing(6);
     auto* top = new QHBoxLayout;
     m_title = new QLabel;
+    m_title->setTextFormat(Qt::PlainText); // a run's name is never markup
+    m_title->setMinimumWidth(1);           // a long name is clipped, never widens the window
     m_title->setStyleSheet(QStringLiteral("font-size:14pt; font-weight:600;"));
     m_status = new QLabel;
     top->addWidget(m_title);
@@ -392,7 +395,7 @@ void RunView::onRanks(qint64 runId, qint64 step, const QVector<RankRecord>& rank
 void RunView::updateHeader() {
     const RunInfo& info = m_record.info;
     m_title->setText(
-        QStringLiteral("#%1  %2").arg(m_record.id).arg(QString::fromStdString(info.name)));
+        QStringLiteral("#%1  %2").arg(m_record.id).arg(shownText(info.name, kShownNameChars)));
     const QColor c = runStatusColor(m_record.status);
     m_status->setText(QString::fromUtf8(runStatusName(m_record.status).data()));
     m_status->setStyleSheet(QStringLiteral("color:white; background:%1; border-radius:9px; "
@@ -420,7 +423,7 @@ void RunView::updateHeader() {
     if (!std::isnan(duration))
         facts << formatDuration(duration);
     if (!info.host.empty())
-        facts << QString::fromStdString(info.host).toHtmlEscaped();
+        facts << shownText(info.host, kShownNameChars).toHtmlEscaped();
     const Segment* last = m_segments.empty() ? nullptr : &m_segments.back();
     if (const auto predicted = predictedTotal(m_record.info, last))
         facts << tr("planner: %1 per rank").arg(formatBytes(*predicted));

@@ -1,8 +1,10 @@
 // Runs dock: table over RunsModel through RunsFilterProxy, empty state, details.
 #include "gui/runs_dock.h"
 
+#include "gui/display_text.h"
 #include "gui/runs_model.h"
 #include "gui/store_client.h"
+#include "storage/stored_text.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -71,6 +73,8 @@ RunsDock::RunsDock(StoreClient* store, QWidget* parent)
     details->setContentsMargins(0, 4, 0, 0);
     details->setSpacing(4);
     m_detailTitle->setObjectName(QStringLiteral("cardTitle"));
+    m_detailTitle->setTextFormat(Qt::PlainText); // a run's name is never markup
+    m_detailTitle->setMinimumWidth(1);           // a long name is clipped, never widens the dock
     details->addWidget(m_detailTitle);
     m_tags->setPlaceholderText(tr("tags, comma separated"));
     details->addWidget(m_tags);
@@ -168,13 +172,13 @@ void RunsDock::showSelection() {
     const bool changed = m_selected != r->id;
     m_selected = r->id;
     m_detailTitle->setText(
-        QStringLiteral("#%1 %2").arg(r->id).arg(QString::fromStdString(r->name)));
+        QStringLiteral("#%1 %2").arg(r->id).arg(shownText(r->name, kShownNameChars)));
     if (changed) {
         QStringList tags;
         for (const auto& t : r->tags)
             tags << QString::fromStdString(t);
         m_tags->setText(tags.join(QStringLiteral(", ")));
-        m_notes->setPlainText(QString::fromStdString(r->notes));
+        m_notes->setPlainText(shownNotes(r->notes));
     }
 }
 
@@ -185,6 +189,18 @@ void RunsDock::saveDetails() {
     for (const QString& t : m_tags->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
         if (!t.trimmed().isEmpty())
             tags << t.trimmed();
+    // The rules of zerolab-runs tag and note (storage/stored_text.h).
+    QStringList problems;
+    for (const QString& t : tags)
+        if (const auto p = storedTextProblem(t.toStdString(), TextKind::OneLine, kMaxTagBytes))
+            problems << tr("Tag “%1”: %2").arg(t.left(kShownNameChars), QString::fromStdString(*p));
+    if (const auto p = storedTextProblem(m_notes->toPlainText().toStdString(), TextKind::MultiLine,
+                                         kMaxNotesBytes))
+        problems << tr("Notes: %1").arg(QString::fromStdString(*p));
+    if (!problems.isEmpty()) {
+        QMessageBox::warning(this, tr("Not saved"), problems.join(QLatin1Char('\n')));
+        return;
+    }
     m_store->setTags(m_selected, tags);
     m_store->setNotes(m_selected, m_notes->toPlainText());
     m_store->listRuns();
@@ -194,7 +210,7 @@ void RunsDock::confirmDelete() {
     if (m_selected < 0)
         return;
     const RunSummary* r = m_model->runAt(m_model->rowOf(m_selected));
-    const QString name = r ? QString::fromStdString(r->name) : QString::number(m_selected);
+    const QString name = r ? shownText(r->name, kShownNameChars) : QString::number(m_selected);
     const auto answer = QMessageBox::question(
         this, tr("Delete run"),
         tr("Delete run #%1 “%2” and every step, event and checkpoint record it has?\n"

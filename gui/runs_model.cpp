@@ -1,6 +1,7 @@
 // Runs table model: display text, sort keys, status colours and tooltips.
 #include "gui/runs_model.h"
 
+#include "gui/display_text.h"
 #include "gui/units.h"
 
 #include <QColor>
@@ -27,11 +28,11 @@ QColor runStatusColor(RunStatus s) {
 }
 
 namespace {
-QString joinTags(const std::vector<std::string>& tags) {
-    QStringList out;
+std::string joinTags(const std::vector<std::string>& tags) {
+    std::string out;
     for (const auto& t : tags)
-        out << QString::fromStdString(t);
-    return out.join(QStringLiteral(", "));
+        out += (out.empty() ? "" : ", ") + t;
+    return out;
 }
 QVariant numberOrDash(double v, int decimals) {
     return std::isnan(v) ? QVariant(QStringLiteral("–"))
@@ -84,8 +85,9 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
     if (role == FilterRole)
         return QStringLiteral("%1 %2 %3 %4 %5 #%6")
             .arg(QString::fromStdString(r->name),
-                 QString::fromUtf8(runStatusName(r->status).data()), joinTags(r->tags),
-                 QString::fromStdString(r->notes), QString::fromStdString(r->host))
+                 QString::fromUtf8(runStatusName(r->status).data()),
+                 QString::fromStdString(joinTags(r->tags)), QString::fromStdString(r->notes),
+                 QString::fromStdString(r->host))
             .arg(r->id);
     if (role == SortRole) {
         switch (col) {
@@ -106,7 +108,7 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
         case Duration:
             return std::isnan(r->duration_s) ? -1.0 : r->duration_s;
         case Tags:
-            return joinTags(r->tags);
+            return QString::fromStdString(joinTags(r->tags));
         }
     }
     if (role == Qt::DisplayRole) {
@@ -114,7 +116,7 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
         case Status:
             return QString::fromUtf8(runStatusName(r->status).data());
         case Name:
-            return QString::fromStdString(r->name);
+            return shownText(r->name, kShownNameChars);
         case Stage:
             return r->stage;
         case World:
@@ -129,7 +131,7 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
         case Duration:
             return formatDuration(r->duration_s);
         case Tags:
-            return joinTags(r->tags);
+            return shownText(joinTags(r->tags), kShownTagsChars);
         }
     }
     if (role == Qt::ForegroundRole && col == Status)
@@ -139,16 +141,16 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole) {
         QString tip = QStringLiteral("<b>#%1 %2</b><br>")
                           .arg(r->id)
-                          .arg(QString::fromStdString(r->name).toHtmlEscaped());
+                          .arg(shownText(r->name, kShownNameChars).toHtmlEscaped());
         if (!std::isnan(r->started_at))
             tip += tr("started %1")
                        .arg(QDateTime::fromSecsSinceEpoch(qint64(r->started_at))
                                 .toString(QStringLiteral("yyyy-MM-dd hh:mm")));
         if (!r->host.empty())
-            tip += tr(" on %1").arg(QString::fromStdString(r->host).toHtmlEscaped());
+            tip += tr(" on %1").arg(shownText(r->host, kShownNameChars).toHtmlEscaped());
         if (!r->notes.empty())
             tip += QStringLiteral("<br><i>%1</i>")
-                       .arg(QString::fromStdString(r->notes).toHtmlEscaped());
+                       .arg(shownText(r->notes, kShownMessageChars).toHtmlEscaped());
         return tip;
     }
     return {};

@@ -60,4 +60,8 @@ nlohmann::json stepLine(const StepRecord& s) {
             {"ranks", ranks}};
 }
 
+std::string jsonText(const nlohmann::json& j, int indent) {
+    return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 } // namespace zerolab

@@ -19,4 +19,9 @@ nlohmann::json rankLine(const RankRecord& r);
 // A `step` line; its `ranks` array holds s.ranks (empty when they were not read).
 nlohmann::json stepLine(const StepRecord& s);
 
+// j as text, on one line (indent -1) or indented. Invalid UTF-8 in stored or user text
+// is replaced by U+FFFD rather than throwing, so that no string stops a line, a
+// listing or an export from being written.
+std::string jsonText(const nlohmann::json& j, int indent = -1);
+
 } // namespace zerolab

@@ -2,6 +2,7 @@
 #include "storage/run_export.h"
 
 #include "storage/metric_lines.h"
+#include "storage/stored_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -23,18 +24,15 @@ std::string num(double v) {
     return std::string(buf, res.ptr);
 }
 
-std::string csvField(const std::string& s) {
+// Stored text as one CSV field: valid UTF-8, quoted when it holds a separator.
+std::string csvField(const std::string& stored) {
+    const std::string s = validUtf8(stored);
     if (s.find_first_of(",\"\n\r") == std::string::npos)
         return s;
     std::string q = "\"";
     for (char c : s)
         q += c == '"' ? std::string("\"\"") : std::string(1, c);
     return q + "\"";
-}
-
-// One JSON line; invalid UTF-8 in stored text is replaced rather than aborting the export.
-std::string line(const nlohmann::json& j) {
-    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 void writeRow(std::ostream& out, const std::vector<std::string>& fields) {
@@ -190,28 +188,28 @@ void exportRun(RunReader& reader, std::int64_t run_id, ExportFormat format, Expo
         return;
     }
     const RunRecord run = reader.run(run_id);
-    out << line(runJson(run, reader.segments(run_id))) << '\n';
+    out << jsonText(runJson(run, reader.segments(run_id))) << '\n';
     forEachChunk(reader, run_id, true, [&](const auto& steps, const auto& ranks) {
         std::size_t k = 0;
         for (const StepRecord& s : steps) {
             nlohmann::json j = stepLine(s);
             for (; k < ranks.size() && ranks[k].step == s.step; ++k)
                 j["ranks"].push_back(rankLine(ranks[k].rank));
-            out << line(j) << '\n';
+            out << jsonText(j) << '\n';
         }
     });
     for (const Event& e : reader.events(run_id))
-        out << line({{"type", "event"},
-                     {"id", e.id},
-                     {"time", metricNumber(e.time)},
-                     {"level", std::string(eventLevelName(e.level))},
-                     {"rank", e.rank},
-                     {"message", e.message}})
+        out << jsonText({{"type", "event"},
+                         {"id", e.id},
+                         {"time", metricNumber(e.time)},
+                         {"level", std::string(eventLevelName(e.level))},
+                         {"rank", e.rank},
+                         {"message", e.message}})
             << '\n';
-    out << line({{"type", "end"},
-                 {"status", std::string(runStatusName(run.status))},
-                 {"ended_at", metricNumber(run.ended_at)},
-                 {"message", run.end_message}})
+    out << jsonText({{"type", "end"},
+                     {"status", std::string(runStatusName(run.status))},
+                     {"ended_at", metricNumber(run.ended_at)},
+                     {"message", run.end_message}})
         << '\n';
 }
 

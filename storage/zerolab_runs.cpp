@@ -6,6 +6,7 @@
 #include "storage/metric_lines.h"
 #include "storage/run_export.h"
 #include "storage/run_reader.h"
+#include "storage/stored_text.h"
 #include "storage/trace_export.h"
 
 #include <CLI/CLI.hpp>
@@ -72,6 +73,28 @@ std::string mibText(long long bytes) {
     return numText(static_cast<double>(bytes) / (1024.0 * 1024.0), 1);
 }
 
+// Notes as printed under `show`: each of their lines made safe for a terminal.
+std::string notesText(const std::string& notes) {
+    std::string out;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t end = notes.find('\n', start);
+        out += oneLineText(std::string_view(notes).substr(start, end - start));
+        if (end == std::string::npos)
+            return out;
+        out += "\n        ";
+        start = end + 1;
+    }
+}
+
+// Text an argument would put in the store: refused (exit 2) when storedTextProblem
+// names a problem.
+void checkText(const char* argument, const std::string& text, TextKind kind,
+               std::size_t max_bytes) {
+    if (const auto problem = storedTextProblem(text, kind, max_bytes))
+        throw InputError(std::string(argument) + ": " + *problem);
+}
+
 std::string joined(const std::vector<std::string>& items, const char* sep) {
     std::string out;
     for (const auto& s : items)
@@ -125,6 +148,8 @@ std::string cell(const std::string& s, std::size_t width) {
 
 // NAME grows with the longest name up to this many characters; longer names end in "…".
 constexpr std::size_t kMaxNameWidth = 40;
+// The TAGS column, last on the line, is cut at this many characters.
+constexpr std::size_t kMaxTagsWidth = 60;
 
 void printList(const std::vector<RunSummary>& runs) {
     if (runs.empty()) {
@@ -133,18 +158,18 @@ void printList(const std::vector<RunSummary>& runs) {
     }
     std::size_t nameWidth = 4;
     for (const auto& r : runs)
-        nameWidth = std::max(nameWidth, std::min(displayWidth(r.name), kMaxNameWidth));
+        nameWidth = std::max(nameWidth, std::min(displayWidth(oneLineText(r.name)), kMaxNameWidth));
     std::cout << cell("ID", 5) << cell("NAME", nameWidth) << cell("STATUS", 8) << cell("STAGE", 5)
               << cell("WORLD", 5) << cell("STEPS", 8) << cell("LOSS", 8) << cell("TOKENS/S", 10)
               << cell("DURATION", 8) << cell("STARTED", 19) << "TAGS\n";
     for (const auto& r : runs)
-        std::cout << cell(std::to_string(r.id), 5) << cell(r.name, nameWidth)
+        std::cout << cell(std::to_string(r.id), 5) << cell(oneLineText(r.name), nameWidth)
                   << cell(std::string(runStatusName(r.status)), 8)
                   << cell(std::to_string(r.stage), 5) << cell(std::to_string(r.world), 5)
                   << cell(r.steps < 0 ? "-" : std::to_string(r.steps), 8)
                   << cell(numText(r.last_loss, 4), 8) << cell(numText(r.median_tokens_per_s, 0), 10)
                   << cell(durationText(r.duration_s), 8) << cell(timeText(r.started_at), 19)
-                  << joined(r.tags, ",") << "\n";
+                  << fitted(oneLineText(joined(r.tags, ",")), kMaxTagsWidth) << "\n";
 }
 
 nlohmann::json categoriesJson(const MemBreakdown& m) {
@@ -195,32 +220,34 @@ nlohmann::json showJson(RunReader& reader, std::int64_t id) {
 void printShow(RunReader& reader, std::int64_t id) {
     const RunRecord r = reader.run(id);
     const RunSummary s = reader.summary(id);
-    std::cout << "run " << r.id << " '" << r.info.name << "': " << runStatusName(r.status);
+    std::cout << "run " << r.id << " '" << oneLineText(r.info.name)
+              << "': " << runStatusName(r.status);
     if (!r.end_message.empty())
-        std::cout << " (" << r.end_message << ")";
-    std::cout << "\n  host " << r.info.host << ", pid " << r.info.pid << "\n  command "
-              << r.info.command_line << "\n  world " << r.info.world << ", stage " << r.info.stage
-              << ", precision " << r.info.precision << ", params " << r.info.params
+        std::cout << " (" << oneLineText(r.end_message) << ")";
+    std::cout << "\n  host " << oneLineText(r.info.host) << ", pid " << r.info.pid << "\n  command "
+              << oneLineText(r.info.command_line) << "\n  world " << r.info.world << ", stage "
+              << r.info.stage << ", precision " << r.info.precision << ", params " << r.info.params
               << "\n  created " << timeText(r.created_at) << ", started " << timeText(r.started_at)
               << ", ended " << timeText(r.ended_at) << ", duration " << durationText(s.duration_s)
-              << "\n  tags " << joined(r.info.tags, ", ") << "\n  notes " << r.info.notes
-              << "\n  steps: last " << (s.steps < 0 ? "-" : std::to_string(s.steps))
-              << ", last loss " << numText(s.last_loss, 4) << ", median tokens/s "
+              << "\n  tags " << oneLineText(joined(r.info.tags, ", ")) << "\n  notes "
+              << notesText(r.info.notes) << "\n  steps: last "
+              << (s.steps < 0 ? "-" : std::to_string(s.steps)) << ", last loss "
+              << numText(s.last_loss, 4) << ", median tokens/s "
               << numText(s.median_tokens_per_s, 0) << "\n";
 
     std::cout << "segments:\n";
     for (const Segment& g : reader.segments(id)) {
         std::cout << "  #" << g.index << " from step " << g.start_step << ": world " << g.world
                   << ", stage " << g.stage << ", accumulation " << g.grad_accum << ", micro-batch "
-                  << g.micro_batch << " (" << g.reason << ")";
+                  << g.micro_batch << " (" << oneLineText(g.reason) << ")";
         if (g.predicted)
             std::cout << "; predicted per rank " << mibText(g.predicted->total()) << " MiB";
         std::cout << "\n";
     }
     std::cout << "checkpoints:\n";
     for (const Checkpoint& c : reader.checkpoints(id))
-        std::cout << "  step " << c.step << ": " << c.path << " (world " << c.world << ", stage "
-                  << c.stage << ", segment " << c.segment << ")\n";
+        std::cout << "  step " << c.step << ": " << oneLineText(c.path) << " (world " << c.world
+                  << ", stage " << c.stage << ", segment " << c.segment << ")\n";
     if (s.steps >= 0) {
         std::cout << "memory at step " << s.steps << " (MiB):\n  " << std::left << std::setw(6)
                   << "rank";
@@ -242,7 +269,7 @@ void printShow(RunReader& reader, std::int64_t id) {
          i < events.size(); ++i) {
         const Event& e = events[i];
         std::cout << "  " << timeText(e.time) << " " << eventLevelName(e.level) << " rank "
-                  << e.rank << ": " << e.message << "\n";
+                  << e.rank << ": " << oneLineText(e.message) << "\n";
     }
     std::cout << "commands:\n";
     for (const Command& c : reader.commands(id))
@@ -250,7 +277,7 @@ void printShow(RunReader& reader, std::int64_t id) {
                   << (std::isnan(c.arg) ? "" : " " + numText(c.arg, 6)) << " at "
                   << timeText(c.created_at) << ": "
                   << (std::isnan(c.acked_at) ? "pending" : "acknowledged " + timeText(c.acked_at))
-                  << (c.ack_message.empty() ? "" : " (" + c.ack_message + ")") << "\n";
+                  << (c.ack_message.empty() ? "" : " (" + oneLineText(c.ack_message) + ")") << "\n";
 }
 
 std::int64_t resolve(RunReader& reader, const std::string& run, const std::string& path) {
@@ -301,7 +328,7 @@ bool confirmDelete(RunReader& reader, std::int64_t id) {
         throw InputError("refusing to delete run " + std::to_string(id) +
                          " without --yes (stdin is not a terminal)");
     const RunSummary s = reader.summary(id);
-    std::cout << "delete run " << id << " '" << s.name << "' with "
+    std::cout << "delete run " << id << " '" << oneLineText(s.name) << "' with "
               << (s.steps < 0 ? 0 : s.steps + 1) << " steps and everything recorded for it? [y/N] "
               << std::flush;
     std::string answer;
@@ -386,7 +413,7 @@ int main(int argc, char** argv) {
                 nlohmann::json arr = nlohmann::json::array();
                 for (const auto& r : runs)
                     arr.push_back(summaryJson(r));
-                std::cout << arr.dump(2) << "\n";
+                std::cout << jsonText(arr, 2) << "\n";
             } else {
                 printList(runs);
             }
@@ -395,7 +422,7 @@ int main(int argc, char** argv) {
         const std::int64_t id = resolve(reader, run, dbPath);
         if (show->parsed()) {
             if (json)
-                std::cout << showJson(reader, id).dump(2) << "\n";
+                std::cout << jsonText(showJson(reader, id), 2) << "\n";
             else
                 printShow(reader, id);
         } else if (exp->parsed()) {
@@ -432,8 +459,10 @@ int main(int argc, char** argv) {
             reader.deleteRun(id);
             std::cout << "deleted run " << id << "\n";
         } else if (tag->parsed()) {
+            checkText("TAG", text, TextKind::OneLine, kMaxTagBytes);
             reader.addTag(id, text);
         } else if (note->parsed()) {
+            checkText("TEXT", text, TextKind::MultiLine, kMaxNotesBytes);
             reader.setNotes(id, text);
         }
         return 0;

@@ -1,6 +1,8 @@
-// Reading a config file: file and JSON syntax errors become diagnostics naming the
-// file and line:column, then parseConfig does the rest.
+// Reading a config file: file errors, JSON syntax errors (line:column) and bounds
+// (depth, numbers beyond a double, by JSON path) become diagnostics naming the file,
+// then parseConfig does the rest.
 #include "runtime/config/config.h"
+#include "runtime/config/json_text.h"
 
 #include <cerrno>
 #include <cstring>
@@ -25,19 +27,6 @@ std::pair<int, int> lineColumn(const std::string& text, std::size_t offset) {
     return {line, column};
 }
 
-// nlohmann's what() without its "[json.exception.parse_error.101] parse error at
-// line L, column C: " prefix (we print our own position).
-std::string parseErrorReason(const std::string& what) {
-    const std::size_t column = what.find("column ");
-    if (column != std::string::npos) {
-        const std::size_t colon = what.find(": ", column);
-        if (colon != std::string::npos)
-            return what.substr(colon + 2);
-    }
-    const std::size_t bracket = what.find("] ");
-    return bracket == std::string::npos ? what : what.substr(bracket + 2);
-}
-
 } // namespace
 
 ConfigResult loadConfigFile(const std::string& path, std::optional<int> world) {
@@ -52,18 +41,17 @@ ConfigResult loadConfigFile(const std::string& path, std::optional<int> world) {
     std::ostringstream buffer;
     buffer << in.rdbuf();
     const std::string text = buffer.str();
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        // e.byte is 1-based: the byte where parsing failed.
-        auto [line, column] = lineColumn(text, e.byte > 0 ? e.byte - 1 : 0);
+    JsonText<nlohmann::json> parsed = parseJsonText<nlohmann::json>(text);
+    if (const auto& e = parsed.error) {
+        if (!e->byte)
+            return {std::nullopt, {{Severity::Error, e->path, e->message}}};
+        auto [line, column] = lineColumn(text, *e->byte);
         return {std::nullopt,
                 {{Severity::Error, "",
                   "line " + std::to_string(line) + ", column " + std::to_string(column) +
-                      ": invalid JSON: " + parseErrorReason(e.what())}}};
+                      ": invalid JSON: " + e->message}}};
     }
-    return parseConfig(doc, world, path);
+    return parseConfig(*parsed.doc, world, path);
 }
 
 TrainConfig loadConfigOrThrow(const std::string& path, std::optional<int> world,

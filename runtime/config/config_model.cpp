@@ -32,12 +32,14 @@ std::optional<ModelShape> readLlmcShape(const std::string& file, const std::stri
 struct ShapeKey {
     const char* key;
     int ModelShape::*field;
+    std::int64_t max;
 };
+// vocab_size is padded to a multiple of 128 (padVocab), which must fit an int.
 constexpr std::array<ShapeKey, 4> kFixedShapeKeys = {{
-    {"n_layer", &ModelShape::n_layer},
-    {"n_head", &ModelShape::n_head},
-    {"n_embd", &ModelShape::n_embd},
-    {"vocab_size", &ModelShape::vocab_size},
+    {"n_layer", &ModelShape::n_layer, kIntMax},
+    {"n_head", &ModelShape::n_head, kIntMax},
+    {"n_embd", &ModelShape::n_embd, kIntMax},
+    {"vocab_size", &ModelShape::vocab_size, kMaxVocab},
 }};
 
 // With a preset or a model file the shape is fixed: shape keys may only repeat it.
@@ -135,7 +137,7 @@ void parseModel(const nlohmann::json* section, Diagnostics& diags, ModelConfig& 
         if (!r.has(k.key)) {
             diags.error(r.pathOf(k.key), "required for a custom shape (or give model.preset)");
             complete = false;
-        } else if (auto v = r.getInt(k.key, 1, kIntMax)) {
+        } else if (auto v = r.getInt(k.key, 1, k.max)) {
             s.*k.field = static_cast<int>(*v);
         } else {
             complete = false;
@@ -162,6 +164,11 @@ void parseModel(const nlohmann::json* section, Diagnostics& diags, ModelConfig& 
     if (s.n_embd % s.n_head != 0)
         diags.error(r.pathOf("n_embd"), std::to_string(s.n_embd) + " is not divisible by n_head " +
                                             std::to_string(s.n_head));
+    if (!checkedParamCount(s))
+        diags.error(path, "n_layer " + std::to_string(s.n_layer) + ", n_embd " +
+                              std::to_string(s.n_embd) + ", seq_len " + std::to_string(s.seq_len) +
+                              " and padded_vocab_size " + std::to_string(s.padded_vocab_size) +
+                              " make more than 2^48 parameters");
     out.shape = s;
     out.seq_len = s.seq_len;
 }

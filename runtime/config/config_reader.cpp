@@ -9,12 +9,24 @@
 
 namespace zerolab {
 
+namespace {
+
+// A key in a path is cut like a value quoted by describeJson (60 bytes); the caps on
+// paths and messages hold for what a message quotes whole, such as a file path.
+constexpr std::size_t kMaxKeyShown = 60;
+constexpr std::size_t kMaxPathBytes = 1024;
+constexpr std::size_t kMaxMessageBytes = 8192;
+
+} // namespace
+
 void Diagnostics::error(std::string path, std::string message) {
-    m_items.push_back({Severity::Error, std::move(path), std::move(message)});
+    m_items.push_back(
+        {Severity::Error, shortened(path, kMaxPathBytes), shortened(message, kMaxMessageBytes)});
 }
 
 void Diagnostics::warning(std::string path, std::string message) {
-    m_items.push_back({Severity::Warning, std::move(path), std::move(message)});
+    m_items.push_back(
+        {Severity::Warning, shortened(path, kMaxPathBytes), shortened(message, kMaxMessageBytes)});
 }
 
 bool Diagnostics::hasErrors() const {
@@ -23,17 +35,10 @@ bool Diagnostics::hasErrors() const {
 }
 
 std::string joinPath(const std::string& parent, std::string_view key) {
+    const std::string shown = shortened(key, kMaxKeyShown);
     if (parent.empty())
-        return std::string(key);
-    return parent + "." + std::string(key);
-}
-
-std::string describeJson(const nlohmann::json& value) {
-    constexpr std::size_t kMaxShown = 60;
-    std::string s = value.dump();
-    if (s.size() > kMaxShown)
-        s = s.substr(0, kMaxShown - 3) + "...";
-    return s;
+        return shown;
+    return parent + "." + shown;
 }
 
 std::string describeIntRange(std::int64_t lo, std::int64_t hi) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "runtime/config/config.h"
+#include "runtime/config/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,7 +17,8 @@
 
 namespace zerolab {
 
-// Collects the diagnostics of one parse, in the order they were found.
+// Collects the diagnostics of one parse, in the order they were found. Paths and
+// messages are cut to a bounded size (1 KiB, 8 KiB).
 class Diagnostics {
 public:
     void error(std::string path, std::string message);
@@ -28,11 +30,9 @@ private:
     std::vector<ConfigDiagnostic> m_items;
 };
 
-// "a.b" + "c" -> "a.b.c"; "" + "c" -> "c".
+// "a.b" + "c" -> "a.b.c"; "" + "c" -> "c". A key longer than a message should quote
+// is shortened (a path only ever labels a diagnostic).
 std::string joinPath(const std::string& parent, std::string_view key);
-
-// A JSON value shown in a message, shortened when long: "two" -> "\"two\"".
-std::string describeJson(const nlohmann::json& value);
 
 // Reads the keys of one object (or of nothing, when the section is absent: every
 // key is then absent). Getters return nullopt for an absent key and for a wrong

@@ -206,6 +206,12 @@ std::optional<std::string_view> closestName(std::string_view word,
     std::optional<std::string_view> best;
     int best_distance = limit + 1;
     for (std::string_view name : names) {
+        // The distance is at least the difference in length: a long key (a hostile
+        // config's megabyte) is far from every name without comparing.
+        const std::size_t gap =
+            word.size() > name.size() ? word.size() - name.size() : name.size() - word.size();
+        if (gap > static_cast<std::size_t>(limit))
+            continue;
         int d = editDistance(word, name);
         if (d < best_distance) {
             best_distance = d;

@@ -25,7 +25,8 @@ struct FdGuard {
 } // namespace
 
 MappedFile::MappedFile(const std::string& path, const std::string& what) : m_path(path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         throw DataError(what + " '" + path + "': cannot open: " + std::strerror(errno));
     }

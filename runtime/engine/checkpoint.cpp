@@ -1,15 +1,15 @@
 // Checkpoint files. Layout of one checkpoint folder:
 //   meta.json            step, tokens, run id, world, stage, precision, shape, files
-//                        with their sizes and FNV-1a 64 checksums
+//                        with their sizes and FNV-1a 64 checksums, and its own checksum
+//                        (checkpoint_meta.h)
 //   model.bin            fp32 llm.c model file (the master weights for bf16)
 //   optim-rank<r>.bin    a 64-byte header, then m, v (and master for bf16), each the
 //                        rank's owned slices of every unit back to back (stage 0: rank 0
 //                        only, the full buffers)
 #include "runtime/engine/checkpoint.h"
 
+#include "runtime/engine/fnv1a.h"
 #include "runtime/model/llmc_model_file.h"
-
-#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <cstring>
@@ -40,21 +40,12 @@ struct OptimHeader {
 };
 static_assert(sizeof(OptimHeader) == 64);
 
-std::uint64_t fnv1a(const void* data, std::size_t n, std::uint64_t h = 1469598103934665603ULL) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < n; ++i) {
-        h ^= p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
 std::uint64_t fileChecksum(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw CheckpointError(path + ": cannot open");
     std::vector<char> buf(1 << 20);
-    std::uint64_t h = 1469598103934665603ULL;
+    std::uint64_t h = kFnv1aBasis;
     while (in) {
         in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
         h = fnv1a(buf.data(), static_cast<std::size_t>(in.gcount()), h);
@@ -99,7 +90,7 @@ public:
 private:
     std::string m_path;
     int m_fd = -1;
-    std::uint64_t m_hash = 1469598103934665603ULL;
+    std::uint64_t m_hash = kFnv1aBasis;
 };
 
 void syncDir(const fs::path& dir) {
@@ -108,16 +99,6 @@ void syncDir(const fs::path& dir) {
         ::fsync(fd);
         ::close(fd);
     }
-}
-
-std::string optimName(int rank) {
-    return "optim-rank" + std::to_string(rank) + ".bin";
-}
-
-std::string hex(std::uint64_t v) {
-    char s[17];
-    std::snprintf(s, sizeof s, "%016llx", static_cast<unsigned long long>(v));
-    return s;
 }
 
 } // namespace
@@ -158,7 +139,7 @@ std::string writeCheckpoint(const TrainConfig& config, ZeroEngine& engine, Commu
         h.stage = engine.stage();
         h.arrays = bf16 ? 3 : 2;
         h.elems = engine.ownedElems();
-        SyncedFile f((tmp / optimName(comm.rank())).string());
+        SyncedFile f((tmp / checkpointOptimFileName(comm.rank())).string());
         f.write(&h, sizeof h);
         std::vector<float> owned(static_cast<std::size_t>(h.elems));
         for (const OwnedState s : {OwnedState::OptimM, OwnedState::OptimV, OwnedState::Master}) {
@@ -181,31 +162,21 @@ std::string writeCheckpoint(const TrainConfig& config, ZeroEngine& engine, Commu
         try {
             const std::string model = (tmp / "model.bin").string();
             writeLlmcModel(model, config.model.shape, layout, flat.data());
-            nlohmann::json files = nlohmann::json::object();
-            files["model.bin"] = {{"size", fs::file_size(model)},
-                                  {"fnv1a64", hex(fileChecksum(model))}};
+            CheckpointManifest m;
+            m.meta = meta;
+            m.meta.world = comm.size();
+            m.meta.stage = engine.stage();
+            m.precision = std::string(toString(config.precision));
+            m.shape = config.model.shape;
+            m.files["model.bin"] = {static_cast<std::int64_t>(fs::file_size(model)),
+                                    fnv1aHex(fileChecksum(model))};
             for (int r = 0; r < comm.size(); ++r)
                 if (engine.stage() > 0 || r == 0)
-                    files[optimName(r)] = {{"size", sums[r].size}, {"fnv1a64", hex(sums[r].hash)}};
-            nlohmann::json j = {{"format", 1},
-                                {"step", meta.step},
-                                {"tokens", meta.tokens},
-                                {"run_id", meta.run_id},
-                                {"world", comm.size()},
-                                {"stage", engine.stage()},
-                                {"precision", std::string(toString(config.precision))},
-                                {"model",
-                                 {{"n_layer", config.model.shape.n_layer},
-                                  {"n_head", config.model.shape.n_head},
-                                  {"n_embd", config.model.shape.n_embd},
-                                  {"seq_len", config.model.shape.seq_len},
-                                  {"vocab_size", config.model.shape.vocab_size},
-                                  {"padded_vocab_size", config.model.shape.padded_vocab_size}}},
-                                {"files", files}};
-            SyncedFile m((tmp / "meta.json").string());
-            const std::string text = j.dump(2) + "\n";
-            m.write(text.data(), text.size());
-            m.close();
+                    m.files[checkpointOptimFileName(r)] = {sums[r].size, fnv1aHex(sums[r].hash)};
+            SyncedFile metaFile((tmp / "meta.json").string());
+            const std::string text = checkpointMetaText(m);
+            metaFile.write(text.data(), text.size());
+            metaFile.close();
             syncDir(tmp);
             // Replace an older checkpoint of the same step only once the new one is whole.
             if (fs::exists(final))
@@ -237,56 +208,28 @@ CheckpointMeta loadCheckpoint(const std::string& path, const TrainConfig& config
                               ZeroEngine& engine, Communicator& comm) {
     const fs::path dir(path);
     const fs::path metaPath = dir / "meta.json";
-    nlohmann::json meta;
-    {
-        std::ifstream in(metaPath);
-        if (!in)
-            throw CheckpointError(metaPath.string() + ": not found (is " + path +
-                                  " a zerolab checkpoint folder?)");
-        try {
-            in >> meta;
-        } catch (const nlohmann::json::exception& e) {
-            throw CheckpointError(metaPath.string() + ": not valid JSON: " + e.what());
-        }
-    }
-    CheckpointMeta out;
-    std::string precision;
-    ModelShape shape;
-    try {
-        out.step = meta.at("step").get<long long>();
-        out.tokens = meta.at("tokens").get<long long>();
-        out.run_id = meta.at("run_id").get<std::int64_t>();
-        out.world = meta.at("world").get<int>();
-        out.stage = meta.at("stage").get<int>();
-        precision = meta.at("precision").get<std::string>();
-        const auto& m = meta.at("model");
-        shape = {m.at("n_layer").get<int>(),    m.at("n_head").get<int>(),
-                 m.at("n_embd").get<int>(),     m.at("seq_len").get<int>(),
-                 m.at("vocab_size").get<int>(), m.at("padded_vocab_size").get<int>()};
-    } catch (const nlohmann::json::exception& e) {
-        throw CheckpointError(metaPath.string() + ": missing or malformed field: " + e.what());
-    }
-    if (!(shape == config.model.shape))
+    const CheckpointManifest manifest = readCheckpointMeta(metaPath.string());
+    const CheckpointMeta out = manifest.meta;
+    if (!(manifest.shape == config.model.shape))
         throw CheckpointError(path + ": the checkpoint's model shape differs from the config's");
-    if (precision != toString(config.precision))
-        throw CheckpointError(path + ": the checkpoint is " + precision + ", the config " +
+    if (manifest.precision != toString(config.precision))
+        throw CheckpointError(path + ": the checkpoint is " + manifest.precision + ", the config " +
                               std::string(toString(config.precision)));
-    if (out.world < 1 || out.stage < 0 || out.stage > 3)
-        throw CheckpointError(metaPath.string() + ": invalid world or stage");
 
     // Every file this rank reads must match its recorded size and checksum.
     auto verify = [&](const std::string& name) {
         const fs::path p = dir / name;
-        if (!meta["files"].contains(name))
+        const auto entry = manifest.files.find(name);
+        if (entry == manifest.files.end())
             throw CheckpointError(metaPath.string() + ": no entry for " + name);
-        const auto& e = meta["files"][name];
+        const CheckpointFileSum& e = entry->second;
         if (!fs::exists(p))
             throw CheckpointError(p.string() + ": missing");
-        if (static_cast<std::int64_t>(fs::file_size(p)) != e.at("size").get<std::int64_t>())
+        if (static_cast<std::int64_t>(fs::file_size(p)) != e.size)
             throw CheckpointError(p.string() + ": truncated or resized (" +
                                   std::to_string(fs::file_size(p)) + " bytes, expected " +
-                                  std::to_string(e.at("size").get<std::int64_t>()) + ")");
-        if (hex(fileChecksum(p.string())) != e.at("fnv1a64").get<std::string>())
+                                  std::to_string(e.size) + ")");
+        if (fnv1aHex(fileChecksum(p.string())) != e.fnv1a64)
             throw CheckpointError(p.string() + ": checksum mismatch (corrupted)");
         return p.string();
     };
@@ -304,11 +247,17 @@ CheckpointMeta loadCheckpoint(const std::string& path, const TrainConfig& config
     auto fileOf = [&](int q) -> OldShardFile& {
         if (!files[q]) {
             auto f = std::make_unique<OldShardFile>();
-            f->path = verify(optimName(q));
+            f->path = verify(checkpointOptimFileName(q));
             f->in.open(f->path, std::ios::binary);
             f->in.read(reinterpret_cast<char*>(&f->header), sizeof f->header);
+            // elems sizes every seek below: it must describe exactly this file's length.
+            const std::int64_t body = manifest.files.at(checkpointOptimFileName(q)).size -
+                                      static_cast<std::int64_t>(sizeof f->header);
+            const std::int64_t arrayBytes = arrays * static_cast<std::int64_t>(sizeof(float));
             if (!f->in || f->header.magic != kOptimMagic || f->header.version != kOptimVersion ||
-                f->header.arrays != arrays || f->header.stage != out.stage)
+                f->header.arrays != arrays || f->header.stage != out.stage ||
+                f->header.world != out.world || f->header.rank != q || f->header.elems < 0 ||
+                body < 0 || body % arrayBytes != 0 || f->header.elems != body / arrayBytes)
                 throw CheckpointError(f->path + ": not a matching optimizer shard");
             files[q] = std::move(f);
         }

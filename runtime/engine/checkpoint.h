@@ -6,27 +6,12 @@
 
 #include "runtime/comm/communicator.h"
 #include "runtime/config/config.h"
+#include "runtime/engine/checkpoint_meta.h"
 #include "runtime/engine/zero_engine.h"
 
-#include <cstdint>
-#include <stdexcept>
 #include <string>
 
 namespace zerolab {
-
-// Corrupted, truncated or mismatched checkpoint; the message names the file.
-class CheckpointError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
-struct CheckpointMeta {
-    long long step = 0;   // optimizer steps completed
-    long long tokens = 0; // cumulative tokens trained
-    std::int64_t run_id = -1;
-    int world = 1;
-    int stage = 0;
-};
 
 // Collective. Writes <run.checkpoint_dir>/run-<id>/step-<k>/ and returns that path
 // (on every rank). All ranks must see the same filesystem path.

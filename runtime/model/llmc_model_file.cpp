@@ -1,5 +1,6 @@
 // Reads and writes llm.c fp32 model files, mapping llm.c's tensor-major order
-// (all layers of ln1w, then all of ln1b, ...) onto zerolab's unit-major layout.
+// (all layers of ln1w, then all of ln1b, ...) onto zerolab's unit-major layout. A
+// header is checked against the file's length before its sizes are used.
 #include "runtime/model/llmc_model_file.h"
 
 #include <array>
@@ -7,7 +8,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <memory>
+#include <optional>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace zerolab {
 
@@ -29,15 +34,49 @@ File openFile(const std::string& path, const char* mode) {
     return f;
 }
 
+// A model file opened for reading, with its size. O_NONBLOCK: opening a FIFO must not
+// wait for a writer; anything but a regular file is refused before it is read.
+struct ReadFile {
+    File file;
+    std::int64_t size = 0;
+};
+
+ReadFile openForRead(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        fail(path, std::string("cannot open: ") + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        const int err = errno;
+        ::close(fd);
+        fail(path, std::string("cannot stat: ") + std::strerror(err));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        fail(path, "not a regular file");
+    }
+    File f(::fdopen(fd, "rb"));
+    if (!f) {
+        const int err = errno;
+        ::close(fd);
+        fail(path, std::string("cannot open: ") + std::strerror(err));
+    }
+    return {std::move(f), static_cast<std::int64_t>(st.st_size)};
+}
+
 std::string shapeText(const ModelShape& s) {
     return "maxT=" + std::to_string(s.seq_len) + " V=" + std::to_string(s.vocab_size) +
            " L=" + std::to_string(s.n_layer) + " NH=" + std::to_string(s.n_head) +
            " C=" + std::to_string(s.n_embd) + " Vp=" + std::to_string(s.padded_vocab_size);
 }
 
-ModelShape readHeader(std::FILE* f, const std::string& path) {
+// The header's shape, checked against the file's size before anything is allocated
+// for it: the sizes it claims are untrusted.
+ModelShape readHeader(const ReadFile& rf, const std::string& path) {
     std::array<std::int32_t, kLlmcHeaderInts> h{};
-    if (std::fread(h.data(), sizeof(std::int32_t), h.size(), f) != h.size())
+    constexpr auto kHeaderBytes = static_cast<std::int64_t>(sizeof h);
+    if (rf.size < kHeaderBytes ||
+        std::fread(h.data(), sizeof(std::int32_t), h.size(), rf.file.get()) != h.size())
         fail(path, "truncated: shorter than the 1024-byte header");
     if (h[0] != kLlmcModelMagic)
         fail(path, "bad magic " + std::to_string(h[0]) + " (an llm.c model file has " +
@@ -55,6 +94,18 @@ ModelShape readHeader(std::FILE* f, const std::string& path) {
     if (s.seq_len < 1 || s.vocab_size < 1 || s.n_layer < 1 || s.n_head < 1 || s.n_embd < 1 ||
         s.padded_vocab_size < s.vocab_size || s.n_embd % s.n_head != 0)
         fail(path, "invalid shape in header: " + shapeText(s));
+    const std::optional<std::int64_t> psi = checkedParamCount(s);
+    if (!psi)
+        fail(path, "invalid shape in header: " + shapeText(s) + " makes more than 2^48 parameters");
+    const std::int64_t expected = kHeaderBytes + *psi * static_cast<std::int64_t>(sizeof(float));
+    if (rf.size < expected)
+        fail(path, "truncated: the header's shape " + shapeText(s) + " needs " +
+                       std::to_string(expected) + " bytes (" + std::to_string(*psi) +
+                       " fp32 parameters), the file has " + std::to_string(rf.size));
+    if (rf.size > expected)
+        fail(path, "longer than header + " + std::to_string(*psi) + " fp32 parameters (" +
+                       std::to_string(expected) + " bytes): the file has " +
+                       std::to_string(rf.size));
     return s;
 }
 
@@ -71,13 +122,13 @@ template <typename Fn> void forEachFileTensor(const ModelShape& s, Fn fn) {
 } // namespace
 
 ModelShape readLlmcModelHeader(const std::string& path) {
-    File f = openFile(path, "rb");
-    return readHeader(f.get(), path);
+    return readHeader(openForRead(path), path);
 }
 
 void readLlmcModel(const std::string& path, const ParamLayout& layout, float* flat) {
-    File f = openFile(path, "rb");
-    const ModelShape s = readHeader(f.get(), path);
+    const ReadFile rf = openForRead(path);
+    std::FILE* f = rf.file.get();
+    const ModelShape s = readHeader(rf, path);
     if (!(s == layout.shape))
         fail(path, "shape mismatch: the file has " + shapeText(s) + ", the model is " +
                        shapeText(layout.shape));
@@ -87,14 +138,13 @@ void readLlmcModel(const std::string& path, const ParamLayout& layout, float* fl
     std::int64_t read = 0;
     forEachFileTensor(s, [&](ParamTensor t, int l) {
         const auto n = static_cast<std::size_t>(paramTensorElements(s, t));
-        const std::size_t got =
-            std::fread(flat + layout.flatOffset(t, l), sizeof(float), n, f.get());
+        const std::size_t got = std::fread(flat + layout.flatOffset(t, l), sizeof(float), n, f);
         read += static_cast<std::int64_t>(got);
         if (got != n)
             fail(path, "truncated: " + std::to_string(read) + " of " +
                            std::to_string(layout.total_elems) + " parameters present");
     });
-    if (std::fgetc(f.get()) != EOF)
+    if (std::fgetc(f) != EOF)
         fail(path,
              "longer than header + " + std::to_string(layout.total_elems) + " fp32 parameters");
 }

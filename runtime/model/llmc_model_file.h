@@ -16,15 +16,19 @@ inline constexpr int kLlmcModelMagic = 20240326;
 inline constexpr int kLlmcModelVersionFp32 = 3;
 inline constexpr int kLlmcHeaderInts = 256;
 
-// The one exception of this file: cannot open/read/write, bad magic, unsupported
-// version (llm.c's bf16 version 5 included), truncated or oversized file, or a shape
-// that is not the expected one. The message starts with the file's path.
+// The one exception of this file: cannot open/read/write, not a regular file (a FIFO
+// is refused without waiting for a writer), bad magic, unsupported version (llm.c's bf16
+// version 5 included), a file whose length is not exactly what its header's shape
+// needs (truncated or longer), or a shape that is not the expected one. The message
+// starts with the file's path.
 class LlmcModelFileError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
 
-// The shape in a model file's header (magic and version checked, sizes positive).
+// The shape in a model file's header: magic and version checked, sizes positive, psi
+// within kMaxParamCount, and the file exactly header + psi floats long. Nothing is
+// allocated from the header's sizes before that.
 ModelShape readLlmcModelHeader(const std::string& path);
 
 // Reads every parameter into `flat` (host, layout.padded_total floats), mapping llm.c's

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,8 +43,11 @@ inline std::optional<ModelShape> findModelPreset(std::string_view name) {
     return std::nullopt;
 }
 
+// The largest vocabulary whose padding (padVocab) fits an int.
+inline constexpr int kMaxVocab = std::numeric_limits<int>::max() / 128 * 128;
+
 // Vocabulary rounded up to a multiple of 128 when not given (llm.c pads for GEMM speed);
-// vocabularies <= 256 are left as they are.
+// vocabularies <= 256 are left as they are. v <= kMaxVocab.
 inline int padVocab(int v) {
     return v <= 256 ? v : (v + 127) / 128 * 128;
 }
@@ -74,42 +78,44 @@ inline constexpr std::array<std::string_view, kParamTensorCount> kParamTensorNam
     "ln2w", "ln2b", "fcw",  "fcb",  "fcprojw", "fcprojb", "lnfw",     "lnfb",
 };
 
-// Element count of one layer's slice of a per-layer tensor, or of the whole
-// tensor for wte, wpe, lnfw, lnfb.
-inline std::int64_t paramTensorElements(const ModelShape& s, ParamTensor t) {
+// The sizes whose product is the element count of one layer's slice of a per-layer
+// tensor, or of the whole tensor for wte, wpe, lnfw, lnfb.
+inline std::array<std::int64_t, 3> paramTensorFactors(const ModelShape& s, ParamTensor t) {
     const std::int64_t C = s.n_embd, Vp = s.padded_vocab_size, T = s.seq_len;
     switch (t) {
     case ParamTensor::Wte:
-        return Vp * C;
+        return {Vp, C, 1};
     case ParamTensor::Wpe:
-        return T * C;
+        return {T, C, 1};
+    case ParamTensor::Qkvw:
+        return {3, C, C};
+    case ParamTensor::Qkvb:
+        return {3, C, 1};
+    case ParamTensor::Attprojw:
+        return {C, C, 1};
+    case ParamTensor::Fcw:
+    case ParamTensor::Fcprojw:
+        return {4, C, C};
+    case ParamTensor::Fcb:
+        return {4, C, 1};
     case ParamTensor::Ln1w:
     case ParamTensor::Ln1b:
-        return C;
-    case ParamTensor::Qkvw:
-        return 3 * C * C;
-    case ParamTensor::Qkvb:
-        return 3 * C;
-    case ParamTensor::Attprojw:
-        return C * C;
     case ParamTensor::Attprojb:
-        return C;
     case ParamTensor::Ln2w:
     case ParamTensor::Ln2b:
-        return C;
-    case ParamTensor::Fcw:
-        return 4 * C * C;
-    case ParamTensor::Fcb:
-        return 4 * C;
-    case ParamTensor::Fcprojw:
-        return 4 * C * C;
     case ParamTensor::Fcprojb:
-        return C;
     case ParamTensor::Lnfw:
     case ParamTensor::Lnfb:
-        return C;
+        return {C, 1, 1};
     }
-    return 0;
+    return {0, 1, 1};
+}
+
+// Element count of one layer's slice of a per-layer tensor, or of the whole
+// tensor for wte, wpe, lnfw, lnfb. For a shape checkedParamCount accepts.
+inline std::int64_t paramTensorElements(const ModelShape& s, ParamTensor t) {
+    const auto f = paramTensorFactors(s, t);
+    return f[0] * f[1] * f[2];
 }
 
 inline bool isPerLayer(ParamTensor t) {
@@ -126,7 +132,31 @@ inline std::int64_t blockParamCount(const ModelShape& s) {
     return n;
 }
 
+// More parameters than any machine holds (2^48, 2.8e14). Below it every byte count
+// derived from psi (16 bytes a parameter, a few copies, times the ranks) fits int64.
+inline constexpr std::int64_t kMaxParamCount = std::int64_t{1} << 48;
+
+// psi computed without overflow, for shapes from untrusted input (a config, a file
+// header): nullopt when a dimension is negative or psi exceeds kMaxParamCount.
+inline std::optional<std::int64_t> checkedParamCount(const ModelShape& s) {
+    if (s.n_layer < 0 || s.n_head < 0 || s.n_embd < 0 || s.seq_len < 0 || s.vocab_size < 0 ||
+        s.padded_vocab_size < 0)
+        return std::nullopt;
+    std::int64_t total = 0;
+    for (int i = 0; i < kParamTensorCount; ++i) {
+        const auto t = static_cast<ParamTensor>(i);
+        std::int64_t n = isPerLayer(t) ? s.n_layer : 1;
+        for (std::int64_t f : paramTensorFactors(s, t))
+            if (__builtin_mul_overflow(n, f, &n))
+                return std::nullopt;
+        if (__builtin_add_overflow(total, n, &total) || total > kMaxParamCount)
+            return std::nullopt;
+    }
+    return total;
+}
+
 // psi: every parameter, with the padded vocabulary (what is allocated and trained).
+// For a shape checkedParamCount accepts (every shape in a resolved config is one).
 inline std::int64_t paramCount(const ModelShape& s) {
     std::int64_t n = 0;
     for (int i = 0; i < kParamTensorCount; ++i) {

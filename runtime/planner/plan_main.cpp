@@ -94,6 +94,10 @@ std::optional<ModelShape> shapeFromOptions(const Options& o) {
     if (given < 4 || o.seq < 1)
         throw PlanError("--layers, --hidden, --heads, --vocab and --seq describe a shape "
                         "together; give all five");
+    if (o.vocab > kMaxVocab)
+        throw PlanError("--vocab: at most " + std::to_string(kMaxVocab) +
+                        " (padded to a multiple of 128 within an int), got " +
+                        std::to_string(o.vocab));
     return ModelShape{o.layers, o.heads, o.hidden, o.seq, o.vocab, padVocab(o.vocab)};
 }
 

@@ -37,6 +37,8 @@ void validate(const PlanInput& in) {
         require(s.n_embd % s.n_head == 0, "shape: hidden (" + std::to_string(s.n_embd) +
                                               ") must be a multiple of heads (" +
                                               std::to_string(s.n_head) + ")");
+        require(checkedParamCount(s).has_value(),
+                "shape: layers, hidden, seq and vocab make more than 2^48 parameters");
     }
     require(in.micro_batch >= 0, "micro_batch must be >= 0, got " + std::to_string(in.micro_batch));
     require(in.seq_len >= 0, "seq_len must be >= 0, got " + std::to_string(in.seq_len));

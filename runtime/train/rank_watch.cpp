@@ -63,7 +63,7 @@ void RankWatch::loop() {
                 std::fprintf(stderr, "zerolab-train: could not record the failure: %s\n", e.what());
             }
             std::fprintf(stderr, "zerolab-train: %s\n", msg.str().c_str());
-            std::cout << endLine(RunStatus::Failed, -1, msg.str()).dump() << '\n' << std::flush;
+            std::cout << jsonText(endLine(RunStatus::Failed, -1, msg.str())) << '\n' << std::flush;
             m_fired.store(true);
             return;
         }

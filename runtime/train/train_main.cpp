@@ -10,6 +10,7 @@
 #include "runtime/train/trainer.h"
 #include "runtime/train/version.h"
 #include "storage/store_error.h"
+#include "storage/stored_text.h"
 
 #include <CLI/CLI.hpp>
 
@@ -184,6 +185,12 @@ int main(int argc, char** argv) {
         if (config.empty()) {
             std::cerr << "zerolab-train: give --config FILE (or --check-config FILE)\n\n"
                       << app.help();
+            return 2;
+        }
+        // Checked before anything runs: the name goes into the store and every JSON line.
+        if (const auto problem = zerolab::storedTextProblem(
+                options.run_name, zerolab::TextKind::OneLine, zerolab::kMaxRunNameBytes)) {
+            errorLine("zerolab-train: --run-name: " + *problem);
             return 2;
         }
         if (steps_opt->count())

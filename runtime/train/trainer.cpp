@@ -85,7 +85,7 @@ public:
     void line(const nlohmann::json& j) {
         if (!m_active)
             return;
-        std::cout << j.dump() << '\n' << std::flush;
+        std::cout << jsonText(j) << '\n' << std::flush;
     }
     void event(EventLevel level, int rank, const std::string& message) {
         if (!m_active)
@@ -202,6 +202,12 @@ Trainer::Trainer(const TrainConfig& config, const TrainOptions& options, const R
 void Trainer::loadStartingPoint() {
     if (!m_options.resume_from.empty()) {
         m_resumed = loadCheckpoint(m_options.resume_from, m_config, m_engine, m_comm);
+        // Before the store is touched: resuming deletes the run's steps after this one.
+        if (m_resumed->step > m_lastStep)
+            throw CheckpointError(m_options.resume_from + ": the checkpoint is at step " +
+                                  std::to_string(m_resumed->step) +
+                                  ", beyond the run's last step " + std::to_string(m_lastStep) +
+                                  " (run.steps, or --steps)");
         m_firstStep = m_resumed->step + 1;
         m_tokens = m_resumed->tokens;
         m_runId = m_resumed->run_id;

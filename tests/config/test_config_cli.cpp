@@ -1,6 +1,7 @@
 // zerolab-train --check-config through the real binary: exit codes, stdout holds
 // only the resolved JSON, errors on stderr prefixed with the file name.
 #include "config_test_util.h"
+#include "tests/support/hostile_files.h"
 #include "tests/support/process.h"
 
 #include <filesystem>
@@ -69,6 +70,25 @@ TEST(ConfigCli, BadArgumentsExitTwoAndVersionExitsZero) {
     ProcessResult v = runTrain("--version");
     EXPECT_EQ(v.exit_code, 0);
     EXPECT_FALSE(v.out.empty());
+}
+
+// Issue 17: 1e999 exited 1 without naming the file; deep nesting crashed (SIGSEGV).
+TEST(ConfigCli, HostileConfigsExitTwoNamingFileAndPath) {
+    const auto dir = std::filesystem::temp_directory_path();
+    const std::string overflow = (dir / "zerolab_cli_overflow.json").string();
+    const std::string deep = (dir / "zerolab_cli_deep.json").string();
+    writeDoubleOverflowConfig(overflow);
+    writeDeepConfig(deep);
+    ProcessResult r = runTrain("--check-config " + overflow);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(overflow + ": gradient_clipping: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("1e999"), std::string::npos) << r.err;
+    r = runTrain("--check-config " + deep);
+    EXPECT_EQ(r.exit_code, 2) << r.err.substr(0, 500);
+    EXPECT_NE(r.err.find(deep + ": model[0]"), std::string::npos) << r.err.substr(0, 500);
+    EXPECT_LT(r.err.size(), 1000u);
+    std::filesystem::remove(overflow);
+    std::filesystem::remove(deep);
 }
 
 } // namespace

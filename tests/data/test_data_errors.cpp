@@ -3,6 +3,7 @@
 // files shorter than a batch, byte sources for a model with vocab < 256.
 #include "data_test_files.h"
 #include "runtime/data/data_loader.h"
+#include "tests/support/hostile_files.h"
 
 #include <gtest/gtest.h>
 
@@ -131,6 +132,20 @@ TEST(DataErrors, TextMissingOrEmptyPath) {
     expectDataError([&] { makeDataLoader("text", "", 256, 0); }, {"data.path"});
     expectDataError([&] { makeDataLoader("text", dir.path(), 256, 0); },
                     {dir.path(), "not a regular file"});
+}
+
+// Issue 17: a FIFO as a data path blocked forever in open().
+TEST(DataErrors, FifoIsRefusedWithoutWaitingForAWriter) {
+    TempDir dir;
+    const std::string fifo = dir.file("shard.bin");
+    test::makeFifo(fifo);
+    for (const char* type : {"llmc", "text"}) {
+        const bool returned = test::returnsWithoutWaitingOnFifo(fifo, [&] {
+            expectDataError([&] { makeDataLoader(type, fifo, 50257, 0); },
+                            {fifo, "not a regular file"});
+        });
+        EXPECT_TRUE(returned) << type << ": blocked opening a FIFO";
+    }
 }
 
 TEST(DataErrors, ByteSourcesNeedVocab256) {

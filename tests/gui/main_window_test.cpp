@@ -186,6 +186,42 @@ private slots:
         QVERIFY(!panel->stopButton()->isEnabled());
         QVERIFY(!panel->killButton()->isEnabled());
     }
+
+    // Issue 17: a run whose stored name, tags and event are huge, invalid UTF-8 and full
+    // of control characters and markup leaves the window's layout as it was: with the run
+    // open in the Run tab and selected in the list, the window needs no more room than
+    // with a run of a plain name (before, it grew past a PNG's width limit).
+    void hostileStoredTextKeepsTheWindowSize() {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("hostile.db"));
+        const std::string control = "\x1b[31m\r\n<h1>markup</h1>";
+        FixtureRun run{std::string(100'000, 'n') + "\xff\xfe" + control, 1, 2, 20, false,
+                       {std::string(5000, 't'), "bad \xff" + control}};
+        const auto ids = writeFixtureStore(db.toStdString(), {run});
+        {
+            RunWriter w(RunStore::open(db.toStdString()));
+            w.attachRun(ids[0]);
+            w.addEvent(EventLevel::Warn, 0, std::string(100'000, 'e') + control);
+        }
+        MainWindow window(false);
+        QVERIFY(openStore(window, db));
+        openRunAndWait(window, ids[0]);
+        window.show();
+        MainWindow plain(false); // the fixture's first run, with its plain name
+        QVERIFY(openStore(plain, m_db));
+        openRunAndWait(plain, m_ids[0]);
+        plain.show();
+        const QSize limit = plain.minimumSizeHint();
+        QStringList wide; // what grew, to name it when this fails
+        for (QWidget* w : window.findChildren<QWidget*>())
+            if (w->minimumSizeHint().width() > limit.width())
+                wide << QStringLiteral("%1 %2: %3")
+                            .arg(QString::fromUtf8(w->metaObject()->className()), w->objectName())
+                            .arg(w->minimumSizeHint().width());
+        QVERIFY2(window.minimumSizeHint().width() <= limit.width() &&
+                     window.minimumSizeHint().height() <= limit.height(),
+                 qPrintable(wide.join(QStringLiteral("; "))));
+    }
 };
 
 // Qt's offscreen screen is 800x800 by default, smaller than the content; the window

@@ -2,6 +2,8 @@
 // store worker thread.
 #include "fixture_store.h"
 #include "gui/compare_view.h"
+#include "gui/display_text.h"
+#include "gui/events_model.h"
 #include "gui/grouped_bar_chart.h"
 #include "gui/memory_bar_chart.h"
 #include "gui/run_view.h"
@@ -9,9 +11,13 @@
 #include "gui/runs_model.h"
 #include "gui/store_client.h"
 #include "gui/time_series_plot.h"
+#include "storage/run_reader.h"
+#include "storage/run_writer.h"
+#include "storage/stored_text.h"
 
 #include <qcustomplot.h>
 
+#include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -216,6 +222,70 @@ private slots:
         dock.deleteRunNow(ids[0]);
         QVERIFY(listed.wait(10000));
         QCOMPARE(dock.model()->rowCount(), 0);
+    }
+
+    // Issue 17: whatever the store holds (an older zerolab, another tool), the runs list,
+    // its details, the run view and compare show it valid, on one line and short, and no
+    // layout grows with it.
+    void hostileStoredTextStaysBounded() {
+        const QString db = m_dir.filePath(QStringLiteral("hostile.db"));
+        const std::string control = "\x1b[31m\r\n<b>markup</b>";
+        FixtureRun run{std::string(100'000, 'n') + "\xff\xfe" + control, 1, 2, 20, false,
+                       {std::string(5000, 't'), "bad \xff" + control}};
+        const auto ids = writeFixtureStore(db.toStdString(), {run});
+        {
+            RunWriter w(RunStore::open(db.toStdString()));
+            w.attachRun(ids[0]);
+            w.addEvent(EventLevel::Warn, 0, std::string(1 << 20, 'e') + "\xc3" + control);
+            RunReader r(RunStore::open(db.toStdString()));
+            r.setNotes(ids[0], std::string(1 << 20, 'x') + "\xc3\x28" + control);
+        }
+        StoreClient store;
+        RunsDock dock(&store);
+        QSignalSpy listed(&store, &StoreClient::runsListed);
+        store.open(db);
+        store.listRuns();
+        QVERIFY(listed.wait(10000));
+        const int row = dock.model()->rowOf(ids[0]);
+        QVERIFY(row >= 0);
+        const auto shown = [&](int column, int role) {
+            return dock.model()->index(row, column).data(role).toString();
+        };
+        for (const QString& text :
+             {shown(RunsModel::Name, Qt::DisplayRole), shown(RunsModel::Tags, Qt::DisplayRole)}) {
+            QVERIFY2(text.size() <= kShownTagsChars, qPrintable(text.left(200)));
+            QVERIFY(!text.contains(QLatin1Char('\n')) && !text.contains(QChar(0x1b)));
+        }
+        QVERIFY(shown(RunsModel::Name, Qt::DisplayRole).endsWith(QChar(0x2026)));
+        QVERIFY(shown(RunsModel::Name, Qt::ToolTipRole).size() < 2000);
+        dock.selectRun(ids[0]);
+        QVERIFY2(dock.minimumSizeHint().width() < 1000,
+                 qPrintable(QString::number(dock.minimumSizeHint().width())));
+        // A megabyte of notes on one line would stall the editor's layout for minutes.
+        const auto* notes = dock.findChild<QPlainTextEdit*>();
+        QVERIFY(notes);
+        QVERIFY(notes->toPlainText().toUtf8().size() <= qsizetype(kMaxNotesBytes));
+
+        RunView view(&store);
+        QSignalSpy loaded(&view, &RunView::loaded);
+        view.openRun(ids[0]);
+        QVERIFY(loaded.wait(10000));
+        QVERIFY2(view.minimumSizeHint().width() < 2000,
+                 qPrintable(QString::number(view.minimumSizeHint().width())));
+        const EventsModel* events = view.events();
+        QTRY_VERIFY_WITH_TIMEOUT(events->rowCount() > 0, 10000);
+        for (int r = 0; r < events->rowCount(); ++r) {
+            const QString message =
+                events->index(r, EventsModel::Message).data(Qt::DisplayRole).toString();
+            QVERIFY2(message.size() <= kShownMessageChars, qPrintable(message.left(200)));
+        }
+
+        CompareView compare(&store);
+        QSignalSpy compared(&compare, &CompareView::loaded);
+        compare.setRuns({ids[0]});
+        QVERIFY(compared.wait(10000));
+        QVERIFY2(compare.minimumSizeHint().width() < 2000,
+                 qPrintable(QString::number(compare.minimumSizeHint().width())));
     }
 };
 

@@ -7,6 +7,8 @@
 #include "gui/memory_bar_chart.h"
 #include "gui/setup_view.h"
 #include "runtime/model/activation_layout.h"
+#include "tests/support/hostile_files.h"
+#include "tests/support/process.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -14,6 +16,8 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <fstream>
 
 using namespace zerolab;
 
@@ -216,6 +220,46 @@ private slots:
         scheduler->setCurrentText(QStringLiteral("None"));
         QVERIFY(!warmup->isVisible());
         QVERIFY(!view.text().contains(QStringLiteral("scheduler")));
+    }
+
+    // Issue 17: 1e999 and 100,000 nested arrays aborted or crashed the GUI, and a model
+    // file whose header claims more than the file holds showed a psi beside "Valid".
+    // Each is an error on its line, in the editor and from --print-forecast (exit 2).
+    void hostileConfigsAreErrorsOnTheirLine() {
+        QTemporaryDir dir;
+        const std::string overflow = dir.filePath(QStringLiteral("overflow.json")).toStdString();
+        const std::string deep = dir.filePath(QStringLiteral("deep.json")).toStdString();
+        const std::string model = dir.filePath(QStringLiteral("wide.bin")).toStdString();
+        const std::string init = dir.filePath(QStringLiteral("init.json")).toStdString();
+        test::writeDoubleOverflowConfig(overflow);
+        test::writeDeepConfig(deep);
+        test::writeLlmcModelHeader(model, 1024, 50257, 12, 12, 76800, 50304, 483'000);
+        std::ofstream(init) << "{\"train_batch_size\": 4,\n \"model\": {\"init_from\": \"" << model
+                            << "\"}}";
+        const struct {
+            std::string file;
+            QString path;
+            int line;
+        } cases[] = {{overflow, QStringLiteral("gradient_clipping"), 1},
+                     {deep, QStringLiteral("model[0][0]"), 1},
+                     {init, QStringLiteral("model.init_from"), 2}};
+        for (const auto& c : cases) {
+            SetupView view;
+            QVERIFY(view.loadFile(QString::fromStdString(c.file)));
+            view.validateNow();
+            QVERIFY(!view.validation().config);
+            const auto& diags = view.validation().diagnostics;
+            QVERIFY2(!diags.isEmpty(), c.file.c_str());
+            QVERIFY2(diags[0].error && diags[0].path.startsWith(c.path),
+                     qPrintable(diags[0].path.left(200) + QStringLiteral(": ") + diags[0].message));
+            QCOMPARE(diags[0].line, c.line);
+
+            const auto r = test::runProcess(
+                {ZEROLAB_BIN_DIR "/zerolab", "--config", c.file, "--print-forecast"});
+            QCOMPARE(r.exit_code, 2);
+            QVERIFY2(r.err.find(c.file) != std::string::npos, r.err.substr(0, 500).c_str());
+            QVERIFY(r.out.empty());
+        }
     }
 };
 

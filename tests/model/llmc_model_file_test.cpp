@@ -2,6 +2,7 @@
 // layout, and a LlmcModelFileError naming the file for each malformed input.
 #include "model_test_util.h"
 #include "runtime/model/llmc_model_file.h"
+#include "tests/support/hostile_files.h"
 
 #include <gtest/gtest.h>
 
@@ -144,6 +145,56 @@ TEST_F(LlmcModelFile, MalformedFilesAreErrorsNamingTheFile) {
     EXPECT_THROW(readLlmcModelHeader(path("magic.bin")), LlmcModelFileError);
     EXPECT_THROW(writeLlmcModel(path("x.bin"), other, p, src.data()), LlmcModelFileError);
     EXPECT_THROW(writeLlmcModel(path("no/such/dir/x.bin"), s, p, src.data()), LlmcModelFileError);
+}
+
+// Expects readLlmcModelHeader(p) to throw a message naming p and containing `needle`.
+void expectHeaderError(const std::string& p, const std::string& needle) {
+    try {
+        readLlmcModelHeader(p);
+        ADD_FAILURE() << "no error for " << needle;
+    } catch (const LlmcModelFileError& e) {
+        const std::string msg = e.what();
+        EXPECT_EQ(msg.rfind(p, 0), 0u) << msg;
+        EXPECT_NE(msg.find(needle), std::string::npos) << msg;
+    }
+}
+
+// Issue 17: a 483 KB file whose header claims 853e9 parameters (zerolab-plan went to
+// 10 GB), and headers whose products overflow int64 (a negative psi beside "Valid").
+TEST_F(LlmcModelFile, HeaderSizesAreCheckedAgainstTheFileLength) {
+    constexpr std::size_t kBody = 483'000;
+    test::writeLlmcModelHeader(path("wide.bin"), 1024, 50257, 12, 12, 76800, 50304, kBody);
+    expectHeaderError(path("wide.bin"), "truncated: the header's shape maxT=1024 V=50257 L=12");
+    test::writeLlmcModelHeader(path("layers.bin"), 1024, 50257, 2147483647, 1, 1, 50304, kBody);
+    expectHeaderError(path("layers.bin"), "truncated");
+    test::writeLlmcModelHeader(path("overflow.bin"), 2147483647, 2147483647, 2147483647, 1,
+                               2147483647, 2147483647, kBody);
+    expectHeaderError(path("overflow.bin"), "more than 2^48 parameters");
+
+    // The exact length is accepted; one float more or less is not.
+    const ModelShape s = paddedShape();
+    const std::size_t body = static_cast<std::size_t>(paramCount(s)) * 4;
+    test::writeLlmcModelHeader(path("exact.bin"), 16, 50, 2, 2, 32, 64, body);
+    EXPECT_EQ(readLlmcModelHeader(path("exact.bin")), s);
+    test::writeLlmcModelHeader(path("short.bin"), 16, 50, 2, 2, 32, 64, body - 4);
+    expectHeaderError(path("short.bin"), "truncated");
+    test::writeLlmcModelHeader(path("long.bin"), 16, 50, 2, 2, 32, 64, body + 4);
+    expectHeaderError(path("long.bin"), "longer than header");
+}
+
+TEST_F(LlmcModelFile, FifoIsRefusedWithoutWaitingForAWriter) {
+    const std::string fifo = path("model.fifo");
+    test::makeFifo(fifo);
+    std::string error;
+    const bool returned = test::returnsWithoutWaitingOnFifo(fifo, [&] {
+        try {
+            readLlmcModelHeader(fifo);
+        } catch (const LlmcModelFileError& e) {
+            error = e.what();
+        }
+    });
+    EXPECT_TRUE(returned) << "readLlmcModelHeader blocked opening a FIFO";
+    EXPECT_NE(error.find("not a regular file"), std::string::npos) << error;
 }
 
 } // namespace

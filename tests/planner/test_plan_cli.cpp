@@ -1,5 +1,6 @@
 // zerolab-plan through its binary: exit codes (0 ok, 2 invalid input with the
 // error on stderr), --json, --explain, --config.
+#include "tests/support/hostile_files.h"
 #include "tests/support/process.h"
 
 #include "runtime/model/model_shape.h"
@@ -92,12 +93,21 @@ TEST(PlanCli, ShapeDeviceAndExplain) {
 
 TEST(PlanCli, InvalidInputExitsTwoWithTheErrorOnStderr) {
     const char* bad[] = {
-        "--params 1e9 --world 0",       "--params 1e9 --world 8 --stage 4",
-        "--params -3 --world 8",        "--world 8",
-        "--params 1e9 --precision fp8", "--params 1e9 --convention book",
-        "--params 1e9 --device tpu",    "--params 1e9 --device a100-40 --capacity-gb 40",
-        "--params 1e9 --layers 12",     "--params 1e9 --no-such-flag",
-        "--params notanumber",          "--config /nonexistent/zerolab.json --world 2",
+        "--params 1e9 --world 0",
+        "--params 1e9 --world 8 --stage 4",
+        "--params -3 --world 8",
+        "--world 8",
+        "--params 1e9 --precision fp8",
+        "--params 1e9 --convention book",
+        "--params 1e9 --device tpu",
+        "--params 1e9 --device a100-40 --capacity-gb 40",
+        "--params 1e9 --layers 12",
+        "--params 1e9 --no-such-flag",
+        "--params notanumber",
+        "--config /nonexistent/zerolab.json --world 2",
+        // Shapes whose sizes overflow: the vocabulary's padding, psi.
+        "--layers 1 --hidden 8 --heads 1 --seq 8 --vocab 2147483647",
+        "--layers 2147483647 --hidden 2147483647 --heads 1 --seq 8 --vocab 256",
     };
     for (const char* args : bad) {
         const ProcessResult r = plan(args);
@@ -138,4 +148,34 @@ TEST(PlanCli, ConfigGivesShapeStageAndBuckets) {
     EXPECT_EQ(j["stages"][2]["comm_buffer_bytes"].get<long long>(),
               engine.bytes()[zerolab::MemCategory::CommBuffers]);
     EXPECT_TRUE(j["stages"][2]["activations_known"].get<bool>());
+}
+
+// Issue 17: 1e999 aborted (uncaught out_of_range, exit 134), deep nesting crashed, and a
+// 483 KB model file claiming 853e9 parameters was planned (others went to 10 GB or
+// bad_alloc). Each is exit 2 with the file and the JSON path on stderr.
+TEST(PlanCli, HostileConfigsAndModelHeadersExitTwo) {
+    const fs::path dir =
+        fs::temp_directory_path() / ("zerolab-plan-hostile-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string overflow = (dir / "overflow.json").string();
+    const std::string deep = (dir / "deep.json").string();
+    const std::string model = (dir / "wide.bin").string();
+    const std::string init = (dir / "init.json").string();
+    zerolab::test::writeDoubleOverflowConfig(overflow);
+    zerolab::test::writeDeepConfig(deep);
+    zerolab::test::writeLlmcModelHeader(model, 1024, 50257, 12, 12, 76800, 50304, 483'000);
+    std::ofstream(init) << R"({"train_batch_size": 4, "model": {"init_from": ")" << model
+                        << R"("}})";
+    const std::pair<std::string, std::string> cases[] = {
+        {overflow, overflow + ": gradient_clipping: "},
+        {deep, deep + ": model[0][0]"},
+        {init, init + ": model.init_from: " + model + ": truncated"},
+    };
+    for (const auto& [file, expected] : cases) {
+        const ProcessResult r = plan("--config " + file + " --world 2");
+        EXPECT_EQ(r.exit_code, 2) << file << ": " << r.err.substr(0, 500);
+        EXPECT_NE(r.err.find(expected), std::string::npos) << r.err.substr(0, 500);
+        EXPECT_TRUE(r.out.empty()) << r.out.substr(0, 500);
+    }
+    fs::remove_all(dir);
 }

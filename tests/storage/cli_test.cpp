@@ -2,10 +2,13 @@
 // code 2 for bad arguments and unknown runs.
 #include "storage/run_reader.h"
 #include "storage/run_writer.h"
+#include "storage/stored_text.h"
 #include "store_test_util.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include <sstream>
 
 using namespace zerolab;
 using namespace zerolab::test;
@@ -97,4 +100,73 @@ TEST_F(StoreCli, BadInputExitsTwo) {
     const CliResult empty = runCli({"--db", m_dir.file("missing.db"), "list", "--json"});
     EXPECT_EQ(empty.exit_code, 0);
     EXPECT_EQ(empty.out, "[]\n");
+}
+
+// Issue 17: whatever bytes and lengths the store holds (an older zerolab, another tool),
+// every listing and export stays valid UTF-8, free of terminal escapes and bounded; an
+// invalid-UTF-8 tag made `list --json` fail for the whole store.
+TEST_F(StoreCli, HostileStoredTextIsShownValidAndBounded) {
+    const std::string control = "\x1b[31m\x1b]0;title\x07\r\n";
+    {
+        RunInfo info = makeRunInfo(std::string(100'000, 'n') + "\xff\xfe" + control, 2);
+        info.host = "host\xc3";
+        info.tags = {"\xff tag", std::string(5000, 't'), "two\nlines"};
+        info.notes = std::string(1 << 20, 'x') + "\xc3\x28" + control;
+        RunWriter w(RunStore::open(path()));
+        const std::int64_t id = w.createRun(info);
+        w.beginSegment({0, 0, 2, 2, 1, 4, "start"});
+        w.appendStep(makeStep(0, 2));
+        w.addEvent(EventLevel::Warn, 0, "bad \xe2\x82 bytes" + control);
+        w.finish(RunStatus::Failed, "end \xed\xa0\x80" + control);
+        RunReader r(RunStore::open(path()));
+        r.addTag(id, "\xc0\xaf overlong");
+    }
+    const std::vector<std::vector<std::string>> commands = {
+        {"list"},
+        {"list", "--json"},
+        {"show", "2"},
+        {"show", "2", "--json"},
+        {"export", "2", "--format", "csv"},
+        {"export", "2", "--format", "csv", "--ranks"},
+        {"export", "2", "--format", "jsonl"},
+    };
+    for (const auto& args : commands) {
+        std::string what;
+        for (const auto& a : args)
+            what += a + " ";
+        const CliResult r = cli(args);
+        ASSERT_EQ(r.exit_code, 0) << what << r.err;
+        EXPECT_FALSE(invalidUtf8At(r.out).has_value()) << what;
+        EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << what;
+        if (args.back() == "--json")
+            EXPECT_NO_THROW((void)nlohmann::json::parse(r.out)) << what;
+    }
+    // The table: one line per run, none wider than its columns allow.
+    std::istringstream table(cli({"list"}).out);
+    int lines = 0;
+    for (std::string line; std::getline(table, line); ++lines)
+        EXPECT_LT(line.size(), 400u) << line.substr(0, 400);
+    EXPECT_EQ(lines, 3);
+}
+
+// The entry points refuse what the store should not hold: exit 2 naming the argument,
+// nothing stored.
+TEST_F(StoreCli, TagAndNoteRefuseTextThatCannotBeStored) {
+    const std::pair<std::vector<std::string>, std::string> refused[] = {
+        {{"tag", "cli-run", "bad \xff"}, "TAG: not valid UTF-8 (byte 4)"},
+        {{"tag", "cli-run", "two\nlines"}, "TAG: holds a control character"},
+        {{"tag", "cli-run", std::string(kMaxTagBytes + 1, 't')}, "TAG: 129 bytes"},
+        {{"note", "cli-run", "\xed\xa0\x80 surrogate"}, "TEXT: not valid UTF-8 (byte 0)"},
+        {{"note", "cli-run", "\x1b[2J"}, "TEXT: holds a control character"},
+    };
+    for (const auto& [args, message] : refused) {
+        const CliResult r = cli(args);
+        EXPECT_EQ(r.exit_code, 2) << message;
+        EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    }
+    ASSERT_EQ(cli({"note", "cli-run", "line one\n\tline two"}).exit_code, 0);
+    RunReader r(RunStore::open(path()));
+    const RunRecord run = r.run(m_id);
+    EXPECT_EQ(run.info.tags, (std::vector<std::string>{"baseline", "ci"}));
+    EXPECT_EQ(run.info.notes, "line one\n\tline two");
 }

@@ -221,6 +221,64 @@ TEST_F(Control, CorruptedOrTruncatedCheckpointIsRefused) {
     EXPECT_EQ(slurp(model), truncated);
 }
 
+// Issue 17 §3: meta.json was neither checksummed nor range-checked. "step": -5 made a
+// resume delete every stored step of the run; a huge step overflowed (stored INT64_MIN);
+// a step beyond the run's last "finished" without training and deleted the steps after
+// it. Each resume is now refused with exit 2 before the store is touched.
+TEST_F(Control, EditedOrOutOfRangeCheckpointStepIsRefusedKeepingTheSteps) {
+    const auto full =
+        test::runProcess(test::mpirunTrain(2, {"--config", config(1, 4, 2), "--db", db()}));
+    ASSERT_EQ(full.exit_code, 0) << full.err;
+    const fs::path ck = m_dir / "ckpt" / "run-1" / "step-2";
+    const fs::path meta = ck / "meta.json";
+    const std::string original = slurp(meta);
+    ASSERT_NE(original.find("\"step\": 2,"), std::string::npos) << original;
+    auto storedSteps = [&] {
+        RunReader reader(RunStore::open(db(), OpenMode::ReadOnly));
+        return reader.steps(1, -1000, 1000);
+    };
+    ASSERT_EQ(storedSteps().size(), 4u);
+
+    for (const char* step : {"-5", "9223372036854775807"}) {
+        std::string edited = original;
+        edited.replace(edited.find("\"step\": 2,"), 10, "\"step\": " + std::string(step) + ",");
+        std::ofstream(meta, std::ios::binary | std::ios::trunc) << edited;
+        const auto r = test::runProcess(test::mpirunTrain(
+            2, {"--config", config(1, 4, 0), "--db", db(), "--resume", ck.string()}));
+        EXPECT_EQ(r.exit_code, 2) << step << ": " << r.err;
+        EXPECT_NE(r.err.find(meta.string()), std::string::npos) << r.err;
+        const auto steps = storedSteps();
+        ASSERT_EQ(steps.size(), 4u) << "step " << step;
+        EXPECT_EQ(steps.front().step, 1);
+        EXPECT_EQ(steps.back().step, 4);
+    }
+
+    std::ofstream(meta, std::ios::binary | std::ios::trunc) << original;
+    const auto beyond = test::runProcess(test::mpirunTrain(
+        2, {"--config", config(1, 4, 0), "--db", db(), "--resume", ck.string(), "--steps", "1"}));
+    EXPECT_EQ(beyond.exit_code, 2) << beyond.err;
+    EXPECT_NE(beyond.err.find("beyond the run's last step 1"), std::string::npos) << beyond.err;
+    EXPECT_EQ(storedSteps().size(), 4u);
+}
+
+// Issue 17 §4: an invalid-UTF-8 --run-name made the trainer throw (json type_error 316)
+// after the run row was created: the run stayed "running" without an end line. It is
+// now refused before anything runs, exit 2 naming the argument, nothing stored.
+TEST_F(Control, RunNameThatCannotBeStoredIsRefusedBeforeTheRun) {
+    for (const std::string name :
+         {std::string("bad \xff name"), std::string("two\nlines"), std::string(300, 'n')}) {
+        const auto r = test::runProcess(
+            test::mpirunTrain(1, {"--config", config(0, 2, 0), "--db", db(), "--run-name", name}));
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_NE(r.err.find("--run-name: "), std::string::npos) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+    if (fs::exists(db())) {
+        RunReader reader(RunStore::open(db(), OpenMode::ReadOnly));
+        EXPECT_TRUE(reader.listRuns().empty());
+    }
+}
+
 } // namespace
 } // namespace zerolab
 

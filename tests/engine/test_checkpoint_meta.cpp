@@ -1,0 +1,163 @@
+// meta.json of a checkpoint (issue 17 §3): its checksum catches an edit or corruption,
+// and with a valid checksum every field is still range-checked, the error naming the
+// file, the field and its value.
+#include "runtime/engine/checkpoint_meta.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <unistd.h>
+
+namespace zerolab {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CheckpointMetaFile : public ::testing::Test {
+protected:
+    void SetUp() override {
+        m_dir = fs::temp_directory_path() /
+                ("zerolab-meta-" + std::to_string(::getpid()) + "-" +
+                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::create_directories(m_dir);
+        m_path = (m_dir / "meta.json").string();
+    }
+    void TearDown() override { fs::remove_all(m_dir); }
+
+    static CheckpointManifest valid() {
+        CheckpointManifest m;
+        m.meta = {12, 12 * 4096, 3, 2, 2};
+        m.precision = "bf16";
+        m.shape = {2, 2, 64, 64, 256, 256};
+        m.files["model.bin"] = {1024 + paramCount(m.shape) * 4, "0123456789abcdef"};
+        m.files["optim-rank0.bin"] = {64, "00000000000000ff"};
+        m.files["optim-rank1.bin"] = {64, "fedcba9876543210"};
+        return m;
+    }
+    void write(const std::string& text) const {
+        std::ofstream(m_path, std::ios::binary | std::ios::trunc) << text;
+    }
+    std::string read() const {
+        std::ifstream in(m_path, std::ios::binary);
+        std::stringstream s;
+        s << in.rdbuf();
+        return s.str();
+    }
+    // Writes m (with a valid checksum) and expects the reader to refuse it with a
+    // message naming the file and containing `needle`.
+    void expectRefused(const CheckpointManifest& m, const std::string& needle) const {
+        write(checkpointMetaText(m));
+        try {
+            readCheckpointMeta(m_path);
+            ADD_FAILURE() << "accepted; expected: " << needle;
+        } catch (const CheckpointError& e) {
+            const std::string msg = e.what();
+            EXPECT_EQ(msg.rfind(m_path + ": ", 0), 0u) << msg;
+            EXPECT_NE(msg.find(needle), std::string::npos) << msg;
+        }
+    }
+
+    fs::path m_dir;
+    std::string m_path;
+};
+
+TEST_F(CheckpointMetaFile, RoundTrip) {
+    const CheckpointManifest m = valid();
+    write(checkpointMetaText(m));
+    const CheckpointManifest back = readCheckpointMeta(m_path);
+    EXPECT_EQ(back.meta.step, 12);
+    EXPECT_EQ(back.meta.tokens, 12 * 4096);
+    EXPECT_EQ(back.meta.run_id, 3);
+    EXPECT_EQ(back.meta.world, 2);
+    EXPECT_EQ(back.meta.stage, 2);
+    EXPECT_EQ(back.precision, "bf16");
+    EXPECT_EQ(back.shape, m.shape);
+    ASSERT_EQ(back.files.size(), 3u);
+    EXPECT_EQ(back.files.at("optim-rank1.bin").fnv1a64, "fedcba9876543210");
+}
+
+// Checkpoints written before meta.json had a checksum (format 1) still load, range-checked.
+TEST_F(CheckpointMetaFile, FormatOneWithoutChecksumIsRangeCheckedOnly) {
+    nlohmann::json j = nlohmann::json::parse(checkpointMetaText(valid()));
+    j.erase("fnv1a64");
+    j["format"] = 1;
+    write(j.dump(2));
+    EXPECT_EQ(readCheckpointMeta(m_path).meta.step, 12);
+    j["step"] = -5;
+    write(j.dump(2));
+    EXPECT_THROW(readCheckpointMeta(m_path), CheckpointError);
+}
+
+TEST_F(CheckpointMetaFile, AnEditOrAFlippedByteFailsTheChecksum) {
+    write(checkpointMetaText(valid()));
+    std::string text = read();
+    const std::size_t at = text.find("\"step\": 12");
+    ASSERT_NE(at, std::string::npos) << text;
+    text.replace(at, 10, "\"step\": 11");
+    write(text);
+    EXPECT_THROW(
+        {
+            try {
+                readCheckpointMeta(m_path);
+            } catch (const CheckpointError& e) {
+                EXPECT_NE(std::string(e.what()).find("checksum mismatch"), std::string::npos)
+                    << e.what();
+                throw;
+            }
+        },
+        CheckpointError);
+}
+
+TEST_F(CheckpointMetaFile, EveryFieldIsRangeChecked) {
+    using Edit = std::function<void(CheckpointManifest&)>;
+    const std::pair<Edit, std::string> cases[] = {
+        {[](auto& m) { m.meta.step = -5; }, "step: expected an integer 0..2147483647, got -5"},
+        {[](auto& m) { m.meta.step = 9223372036854775807LL; }, "step: expected an integer"},
+        {[](auto& m) { m.meta.tokens = -1; }, "tokens: expected an integer"},
+        {[](auto& m) { m.meta.tokens = 1LL << 60; }, "tokens: expected an integer"},
+        {[](auto& m) { m.meta.run_id = 0; }, "run_id: expected an integer"},
+        {[](auto& m) { m.meta.world = 0; }, "world: expected an integer"},
+        {[](auto& m) { m.meta.world = 2147483647; }, "world: expected an integer"},
+        {[](auto& m) { m.meta.world = 3; }, "no entry for optim-rank2.bin"},
+        {[](auto& m) { m.meta.stage = 4; }, "stage: expected an integer 0..3, got 4"},
+        {[](auto& m) { m.precision = "fp8"; }, "precision: expected \"fp32\" or \"bf16\""},
+        {[](auto& m) { m.shape.n_layer = -1; }, "model.n_layer: expected an integer"},
+        {[](auto& m) {
+             m.shape.n_layer = 2147483647;
+             m.shape.n_embd = 2147483647;
+         },
+         "more than 2^48 parameters"},
+        {[](auto& m) { m.files["model.bin"].size = -1; }, "files.model.bin.size"},
+        {[](auto& m) { m.files["model.bin"].fnv1a64 = "xyz"; }, "files.model.bin.fnv1a64"},
+        {[](auto& m) { m.files.erase("model.bin"); }, "no entry for model.bin"},
+    };
+    for (const auto& [edit, needle] : cases) {
+        CheckpointManifest m = valid();
+        edit(m);
+        expectRefused(m, needle);
+    }
+    // Stage 0: only rank 0 wrote an optimizer shard, whatever the world.
+    CheckpointManifest stage0 = valid();
+    stage0.meta.stage = 0;
+    stage0.meta.world = 8;
+    stage0.files.erase("optim-rank1.bin");
+    write(checkpointMetaText(stage0));
+    EXPECT_EQ(readCheckpointMeta(m_path).meta.world, 8);
+}
+
+TEST_F(CheckpointMetaFile, MissingMalformedOrHostileFilesAreErrors) {
+    EXPECT_THROW(readCheckpointMeta((m_dir / "absent.json").string()), CheckpointError);
+    for (const std::string text :
+         {std::string("not json"), std::string("[1, 2]"), std::string(100'000, '[') + "]",
+          std::string(R"({"format": 1e999})"), std::string(R"({"format": 3})")}) {
+        write(text);
+        EXPECT_THROW(readCheckpointMeta(m_path), CheckpointError) << text.substr(0, 40);
+    }
+}
+
+} // namespace
+} // namespace zerolab

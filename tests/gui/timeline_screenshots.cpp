@@ -23,8 +23,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
-#include <optional>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -139,8 +139,8 @@ int main(int argc, char** argv) {
         page->resize(width, 400);
         page->show();
         // Wrapped captions need their height at this width, more than sizeHint's.
-        const int height = page->hasHeightForWidth() ? page->heightForWidth(width)
-                                                     : page->sizeHint().height();
+        const int height =
+            page->hasHeightForWidth() ? page->heightForWidth(width) : page->sizeHint().height();
         page->resize(width, std::max(height, page->sizeHint().height()));
         for (int i = 0; i < 5; ++i)
             QApplication::processEvents();

@@ -13,6 +13,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <sys/stat.h>
+#include <utility>
 
 namespace zerolab {
 
@@ -157,6 +162,54 @@ void createOrMigrate(SqliteDb& db) {
     tx.commit();
 }
 
+// POSIX record locks belong to a process and a file: closing *any* descriptor of the file
+// drops every lock the process holds on it, SQLite's included (SQLite's own connections
+// share one record per file to avoid exactly that). checkHeader reads through a descriptor
+// of its own, so it must not run on a file this process already holds open: doing so
+// left the open connections without their shared lock, and another process's close then
+// took the file as unused and checkpointed and deleted the WAL under them. Open stores
+// are counted here by device and inode; one held open was checked when first opened.
+using FileKey = std::pair<dev_t, ino_t>;
+
+std::mutex& openFilesMutex() {
+    static std::mutex m;
+    return m;
+}
+std::map<FileKey, int>& openFiles() {
+    static std::map<FileKey, int> files;
+    return files;
+}
+
+std::optional<FileKey> fileKey(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        return std::nullopt;
+    return FileKey{st.st_dev, st.st_ino};
+}
+
+// Counts the file as open in this process until the returned handle is released.
+std::shared_ptr<void> claimFile(const std::string& path) {
+    const std::optional<FileKey> key = fileKey(path);
+    if (!key)
+        return nullptr;
+    {
+        const std::lock_guard lock(openFilesMutex());
+        ++openFiles()[*key];
+    }
+    return std::shared_ptr<void>(nullptr, [k = *key](void*) {
+        const std::lock_guard lock(openFilesMutex());
+        auto& files = openFiles();
+        if (auto it = files.find(k); it != files.end() && --it->second == 0)
+            files.erase(it);
+    });
+}
+
+bool heldOpenHere(const std::string& path) {
+    const std::optional<FileKey> key = fileKey(path);
+    const std::lock_guard lock(openFilesMutex());
+    return key && openFiles().count(*key) > 0;
+}
+
 } // namespace
 
 RunStore RunStore::open(const std::string& path, OpenMode mode) {
@@ -173,7 +226,8 @@ RunStore RunStore::open(const std::string& path, OpenMode mode) {
         throw StoreError(path + ": cannot stat: " + ec.message());
 
     if (exists && size > 0) {
-        checkHeader(path, size);
+        if (!heldOpenHere(path))
+            checkHeader(path, size);
         const Inspection r = inspectReadOnly(path);
         validateExisting(path, r);
         if (mode == OpenMode::ReadOnly && r.version != kSchemaVersion)
@@ -211,7 +265,9 @@ RunStore RunStore::open(const std::string& path, OpenMode mode) {
         db->exec("PRAGMA synchronous = NORMAL");
         createOrMigrate(*db);
     }
-    return RunStore(std::move(db), mode);
+    RunStore store(std::move(db), mode);
+    store.m_claim = claimFile(path);
+    return store;
 }
 
 RunStore::RunStore(std::unique_ptr<SqliteDb> db, OpenMode mode)

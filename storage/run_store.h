@@ -42,6 +42,10 @@ public:
 private:
     RunStore(std::unique_ptr<SqliteDb> db, OpenMode mode);
 
+    // Registers the file as open in this process while this store lives (run_store.cpp:
+    // a raw read of a file the process holds open would drop its SQLite locks). Declared
+    // first so that it is released after the connection closes.
+    std::shared_ptr<void> m_claim;
     std::unique_ptr<SqliteDb> m_db;
     OpenMode m_mode = OpenMode::ReadWrite;
 };

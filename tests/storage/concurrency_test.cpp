@@ -7,9 +7,11 @@
 #include "store_test_util.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <fcntl.h>
 #include <map>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -47,6 +49,25 @@ constexpr int kSteps = 3000;
         fprintf(stderr, "writer process: %s\n", e.what());
         _exit(1);
     }
+}
+
+// Forks a process that asks (F_GETLK) whether it could take a write lock on SQLite's
+// shared-lock range of the database file (os_unix.c: SHARED_FIRST = 2^30 + 2, 510 bytes).
+bool anotherProcessSeesASharedLock(const std::string& path) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+        const int fd = ::open(path.c_str(), O_RDONLY);
+        struct flock probe = {};
+        probe.l_type = F_WRLCK;
+        probe.l_whence = SEEK_SET;
+        probe.l_start = (1L << 30) + 2;
+        probe.l_len = 510;
+        const bool locked = fd >= 0 && fcntl(fd, F_GETLK, &probe) == 0 && probe.l_type != F_UNLCK;
+        _exit(locked ? 0 : 1);
+    }
+    int status = 0;
+    return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+           WEXITSTATUS(status) == 0;
 }
 
 } // namespace
@@ -139,4 +160,71 @@ TEST(StoreConcurrency, ReaderSeesWholeStepsWhileWriterWrites) {
     EXPECT_EQ(r.run(id).status, RunStatus::Finished);
     for (const Command& c : r.commands(id))
         EXPECT_TRUE(c.ack_message.empty() || c.ack_message == "ok");
+}
+
+// Two connections in one process (the GUI's store thread and its Tune view, rank 0's
+// writer and its heartbeat): opening and closing the second must leave the first's
+// locks alone. POSIX drops every lock a process holds on a file when any descriptor of
+// it is closed; a raw header read on a file this process already holds open did that.
+TEST(StoreConcurrency, ASecondConnectionInTheProcessKeepsTheFirstsLocks) {
+    TempDir dir;
+    const std::string path = dir.file("runs.db");
+    RunWriter w(RunStore::open(path));
+    const std::int64_t id = w.createRun(makeRunInfo("held open", 2));
+    w.beginSegment({0, 0, 2, 1, 1, 4, "start"});
+    w.appendStep(makeStep(0, 2));
+    ASSERT_TRUE(anotherProcessSeesASharedLock(path)) << "SQLite holds its lock while open";
+    // A reader with an open read transaction elsewhere in the process, as the GUI has.
+    RunReader longLived(RunStore::open(path, OpenMode::ReadOnly));
+    ASSERT_EQ(longLived.steps(id).size(), 1u);
+    for (int i = 1; i <= 20; ++i) {
+        { RunReader shortLived(RunStore::open(path, OpenMode::ReadOnly)); }
+        { RunWriter other(RunStore::open(path)); }
+        ASSERT_NO_THROW(w.appendStep(makeStep(i, 2))) << "after reopening " << i << " times";
+        ASSERT_NO_THROW(ASSERT_EQ(longLived.steps(id).size(), std::size_t(i + 1)));
+    }
+    // Another process checkpoints and writes meanwhile: the locks must still work.
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        try {
+            RunWriter child(RunStore::open(path));
+            child.attachRun(id);
+            child.addEvent(EventLevel::Info, 0, "from another process");
+            SqliteDb raw(path, SQLITE_OPEN_READWRITE);
+            raw.queryInt("PRAGMA wal_checkpoint(PASSIVE)");
+            _exit(0);
+        } catch (const std::exception& e) {
+            fprintf(stderr, "child: %s\n", e.what());
+            _exit(1);
+        }
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ASSERT_NO_THROW(w.appendStep(makeStep(21, 2)));
+    EXPECT_EQ(longLived.steps(id).size(), 22u);
+    // The process still holds its SQLite lock on the file after all those reopenings:
+    // another process asking for SQLite's exclusive range is told someone reads.
+    EXPECT_TRUE(anotherProcessSeesASharedLock(path));
+    // And a new process sees every step: none went to a WAL that the other process's
+    // close deleted because it found no lock of ours on the file.
+    const pid_t reader = fork();
+    ASSERT_GE(reader, 0);
+    if (reader == 0) {
+        try {
+            RunReader r(RunStore::open(path, OpenMode::ReadOnly));
+            const std::size_t n = r.steps(id).size();
+            if (n != 22) {
+                fprintf(stderr, "reader process: %zu steps, expected 22\n", n);
+                _exit(1);
+            }
+            _exit(0);
+        } catch (const std::exception& e) {
+            fprintf(stderr, "reader process: %s\n", e.what());
+            _exit(1);
+        }
+    }
+    ASSERT_EQ(waitpid(reader, &status, 0), reader);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }

@@ -57,15 +57,12 @@ nlohmann::json candidateConfig(const SweepSpec& spec, const nlohmann::json& poin
     nlohmann::json doc = spec.base;
     const std::string where = (spec.source.empty() ? std::string("sweep") : spec.source) + ": ";
     // N without a world axis: what the base's own batch numbers decide.
-    int n = 0;
-    if (point.contains(kWorldAxis)) {
-        n = point[kWorldAxis].get<int>();
-    } else {
-        const ConfigResult base = parseConfig(spec.base, std::nullopt, spec.source + ": base");
-        if (!base.ok())
-            throw SweepError(where + "base: " + firstErrors(base, spec.source + ": base"));
-        n = base.config->batch.world;
-    }
+    // N and the accumulation without their axes: what the base's own numbers decide.
+    const ConfigResult base = parseConfig(spec.base, std::nullopt, spec.source + ": base");
+    if (!base.ok())
+        throw SweepError(firstErrors(base, spec.source + ": base"));
+    const int n =
+        point.contains(kWorldAxis) ? point[kWorldAxis].get<int>() : base.config->batch.world;
     bool accum_axis = false;
     for (const auto& [name, value] : point.items()) {
         if (name == kWorldAxis)
@@ -90,6 +87,8 @@ nlohmann::json candidateConfig(const SweepSpec& spec, const nlohmann::json& poin
             doc.erase("gradient_accumulation_steps");
     } else if (doc.contains("train_micro_batch_size_per_gpu")) {
         doc.erase("train_batch_size");
+        if (!accum_axis)
+            doc["gradient_accumulation_steps"] = base.config->batch.grad_accum;
     }
     *world = n;
     return doc;

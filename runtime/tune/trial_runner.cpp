@@ -70,6 +70,22 @@ std::string lastLines(const std::string& text, std::size_t n) {
     return out;
 }
 
+// The message of rank 0's `end` line (the metric line protocol: why the run failed, in
+// the runtime's own words); "" when none came (a config error, a crash).
+std::string endMessage(const std::string& out) {
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);) {
+        const auto brace = line.find('{');
+        if (brace == std::string::npos)
+            continue;
+        const auto j = nlohmann::json::parse(line.substr(brace), nullptr, false);
+        if (j.is_object() && j.value("type", "") == "end" && j.contains("message") &&
+            j["message"].is_string())
+            return j["message"].get<std::string>();
+    }
+    return {};
+}
+
 bool looksOutOfMemory(const std::string& err, const std::optional<LaunchFailure>& f) {
     for (const char* s : {"bad_alloc", "out of memory", "Cannot allocate memory", "OOM"})
         if (err.find(s) != std::string::npos)
@@ -282,8 +298,11 @@ TrialRecord runTrial(const SweepSpec& spec, const TrialEnvironment& env, TrialRe
     } else {
         const auto failure = parseLaunchFailure(err);
         t.status = looksOutOfMemory(err, failure) ? TrialStatus::Oom : TrialStatus::Failed;
+        const std::string own = endMessage(out);
         t.reason = "exit " + std::to_string(code) + ": " +
-                   (failure ? failure->summary : lastLines(err, 2));
+                   (!own.empty() ? own
+                    : failure    ? failure->summary
+                                 : lastLines(err, 2));
         if (t.reason.size() > 600)
             t.reason = t.reason.substr(0, 597) + "...";
     }

@@ -55,21 +55,31 @@ SweepVerdict sweepVerdict(const std::vector<TrialRecord>& trials) {
             (!v.runner_up ||
              t.tokens_per_s > trials[static_cast<std::size_t>(*v.runner_up)].tokens_per_s))
             v.runner_up = t.idx;
-    const auto noiseOf = [&](const TrialRecord& x) {
-        double n = std::isfinite(x.spread_tokens_per_s) ? x.spread_tokens_per_s : 0;
-        for (const TrialRecord& r : trials)
-            if (r.repeat_of == x.idx && r.status == TrialStatus::Finished) {
-                n = std::max({n, r.spread_tokens_per_s, std::abs(r.tokens_per_s - x.tokens_per_s)});
-                if (x.idx == b.idx)
-                    v.best_repeats.push_back(r.tokens_per_s);
-            }
-        return n;
+    // Each trial's measurements: its own median and those of its repeats; the noise is
+    // the largest spread among them.
+    struct Range {
+        double low, high, spread;
     };
-    v.noise_tokens_per_s = noiseOf(b);
+    const auto rangeOf = [&](const TrialRecord& x) {
+        Range r{x.tokens_per_s, x.tokens_per_s,
+                std::isfinite(x.spread_tokens_per_s) ? x.spread_tokens_per_s : 0};
+        for (const TrialRecord& t : trials)
+            if (t.repeat_of == x.idx && t.status == TrialStatus::Finished) {
+                r.low = std::min(r.low, t.tokens_per_s);
+                r.high = std::max(r.high, t.tokens_per_s);
+                r.spread = std::max(r.spread, t.spread_tokens_per_s);
+                if (x.idx == b.idx)
+                    v.best_repeats.push_back(t.tokens_per_s);
+            }
+        return r;
+    };
+    const Range best = rangeOf(b);
+    v.noise_tokens_per_s = best.spread;
     if (v.runner_up) {
-        const TrialRecord& r = trials[static_cast<std::size_t>(*v.runner_up)];
-        v.noise_tokens_per_s = std::max(v.noise_tokens_per_s, noiseOf(r));
-        v.margin_tokens_per_s = b.tokens_per_s - r.tokens_per_s;
+        const Range other = rangeOf(trials[static_cast<std::size_t>(*v.runner_up)]);
+        v.noise_tokens_per_s = std::max(best.spread, other.spread);
+        // The best's worst measurement against the runner-up's best one.
+        v.margin_tokens_per_s = best.low - other.high;
         v.within_noise = v.margin_tokens_per_s <= v.noise_tokens_per_s;
     }
     return v;

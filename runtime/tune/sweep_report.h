@@ -19,11 +19,12 @@ struct SweepVerdict {
     std::optional<int> best;          // the finished trial with the highest median tokens/s
     std::optional<int> runner_up;     // the next one
     std::vector<double> best_repeats; // medians of the best's repeats
-    // The noise: the largest of the two trials' spreads and of how far a repeat landed
-    // from its trial's median (tokens/s).
+    // The noise: the largest spread (half the interquartile range over the measured steps)
+    // of the best, the runner-up and their repeats (tokens/s).
     double noise_tokens_per_s = 0;
-    double margin_tokens_per_s = 0; // best - runner-up
-    bool within_noise = false;      // margin <= noise: the best is not a clear win
+    // The best's lowest median (its trial or a repeat) minus the runner-up's highest.
+    double margin_tokens_per_s = 0;
+    bool within_noise = false; // margin <= noise: the best is not a clear win
     int pruned = 0;
     int ran = 0; // trials launched (repeats included)
     int skipped = 0;

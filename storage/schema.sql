@@ -1,4 +1,4 @@
--- zerolab run store, schema version 4 (PRAGMA user_version = 4, application_id "ZLAB").
+-- zerolab run store, schema version 5 (PRAGMA user_version = 5, application_id "ZLAB").
 -- New stores are created from this file; older ones reach it through migrate_v*.sql,
 -- and a test checks that both paths give the same tables, columns and indexes.
 -- Times are Unix seconds (REAL). NULL means unknown. Deleting a run cascades.
@@ -201,4 +201,50 @@ CREATE TABLE timeline_memory (
     workspace INTEGER,
     PRIMARY KEY (run_id, step, rank, idx),
     FOREIGN KEY (run_id, step) REFERENCES timelines(run_id, step) ON DELETE CASCADE
+) WITHOUT ROWID;
+
+-- Sweeps (runtime/tune, zerolab-sweep): a sweep and its trials; a trial that ran is a run
+-- tagged "sweep-<id>". Deleting a sweep cascades to its trials, never to their runs.
+CREATE TABLE sweeps (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    source TEXT NOT NULL DEFAULT '',   -- the sweep file's path as given
+    definition TEXT NOT NULL,          -- the sweep JSON, its base config inline
+    status TEXT NOT NULL DEFAULT 'running'
+        CHECK (status IN ('running', 'finished', 'stopped', 'failed')),
+    created_at REAL NOT NULL,
+    ended_at REAL,
+    message TEXT NOT NULL DEFAULT ''
+);
+
+-- One row per candidate, in the order the strategy made them. status: pending (to run),
+-- running, finished, failed, timeout, oom (ran and ended so), pruned (the planner's
+-- forecast exceeds the capacity: never launched), invalid (the config is refused),
+-- skipped (the guided search passed it by). forecast_bytes / capacity_bytes: the
+-- planner's per-rank total and the capacity it was checked against. tokens_per_s: the
+-- median over the measured steps, spread_tokens_per_s half their interquartile range;
+-- peak_bytes the largest per-rank peak; exposed_ms the median exposed comm per step.
+CREATE TABLE sweep_trials (
+    sweep_id INTEGER NOT NULL REFERENCES sweeps(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    phase TEXT NOT NULL,               -- search, buckets, repeat
+    repeat_of INTEGER,                 -- the idx a repeat measures again
+    axes TEXT NOT NULL,                -- JSON object: axis -> value
+    config TEXT NOT NULL DEFAULT '',   -- the candidate's config JSON
+    world INTEGER NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending'
+        CHECK (status IN ('pending', 'running', 'finished', 'failed', 'timeout', 'oom',
+                          'pruned', 'invalid', 'skipped')),
+    reason TEXT NOT NULL DEFAULT '',
+    forecast_bytes INTEGER,
+    capacity_bytes INTEGER,
+    run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+    pid INTEGER,                       -- the launcher's pid (its process group) while running
+    tokens_per_s REAL,
+    spread_tokens_per_s REAL,
+    peak_bytes INTEGER,
+    exposed_ms REAL,
+    started_at REAL,
+    ended_at REAL,
+    PRIMARY KEY (sweep_id, idx)
 ) WITHOUT ROWID;

@@ -62,6 +62,27 @@ bool readSlowRankFault(zerolab::TrainOptions& options) {
     return true;
 }
 
+// ZEROLAB_FAULT_STOP_RANK=R:STEP, a test fixture for sweeps (docs/tune.md): rank R stops
+// itself with SIGSTOP as step STEP begins, a planted hang. False, with the reason on
+// stderr, for a value that is not two integers R >= 0 and STEP >= 1.
+bool readStopRankFault(zerolab::TrainOptions& options) {
+    const char* v = std::getenv("ZEROLAB_FAULT_STOP_RANK");
+    if (v == nullptr || *v == '\0')
+        return true;
+    int rank = -1;
+    long long step = 0;
+    char rest = 0;
+    if (std::sscanf(v, "%d:%lld%c", &rank, &step, &rest) != 2 || rank < 0 || step < 1) {
+        errorLine(std::string("zerolab-train: ZEROLAB_FAULT_STOP_RANK: expected RANK:STEP (e.g. "
+                              "1:3), got \"") +
+                  v + "\"");
+        return false;
+    }
+    options.stop_rank = rank;
+    options.stop_step = step;
+    return true;
+}
+
 int exitCodeFor(const std::exception& e) {
     if (dynamic_cast<const zerolab::DataError*>(&e) ||
         dynamic_cast<const zerolab::CheckpointError*>(&e) ||
@@ -195,7 +216,7 @@ int main(int argc, char** argv) {
         }
         if (steps_opt->count())
             options.steps = steps;
-        if (!readSlowRankFault(options))
+        if (!readSlowRankFault(options) || !readStopRankFault(options))
             return 2;
         options.config_path = config;
         options.command_line = joinArgs(argc, argv);

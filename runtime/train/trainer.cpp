@@ -394,6 +394,8 @@ bool Trainer::control() {
 
 Trainer::StepResult Trainer::trainStep(long long step) {
     StepResult r;
+    if (m_rank == m_options.stop_rank && step == m_options.stop_step) // a test fixture
+        std::raise(SIGSTOP);
     const auto t0 = Clock::now();
     m_comm.takeStats();
     r.lr = m_lrOverride ? *m_lrOverride : lrAt(m_config, static_cast<int>(step - 1));

@@ -26,6 +26,10 @@ struct TrainOptions {
     // data loading takes `slow_rank_ms` longer at every step's first micro-batch; -1: none.
     int slow_rank = -1;
     double slow_rank_ms = 0;
+    // A test fixture (ZEROLAB_FAULT_STOP_RANK=R:STEP, docs/tune.md): rank `stop_rank` stops
+    // itself with SIGSTOP as step `stop_step` begins, a hang the sweep's timeout must end.
+    int stop_rank = -1;
+    long long stop_step = 0;
 };
 
 // What one rank computes and communicates on (train_backend.h makes it).

@@ -1,0 +1,181 @@
+// The sweep loop: strategy step, trial, record; see sweep_driver.h.
+#include "runtime/tune/sweep_driver.h"
+
+#include "runtime/tune/sweep_candidates.h"
+#include "runtime/tune/sweep_strategy.h"
+#include "runtime/tune/trial_runner.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace zerolab {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string duration(double s) {
+    char buf[32];
+    const long t = std::lround(std::max(s, 0.0));
+    if (t >= 3600)
+        std::snprintf(buf, sizeof buf, "%ldh%02ldm", t / 3600, t / 60 % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
+    return buf;
+}
+
+} // namespace
+
+std::string sweepWorkDir(const std::string& db_path, std::int64_t sweep_id) {
+    return (fs::absolute(db_path).parent_path() / "sweeps" / ("sweep-" + std::to_string(sweep_id)))
+        .string();
+}
+
+std::int64_t createSweep(SweepStore& store, const SweepSpec& spec) {
+    std::vector<TrialRecord> trials = initialTrials(spec);
+    SweepRecord r;
+    r.name = spec.name;
+    r.source = spec.source;
+    r.definition = spec.toJson().dump();
+    const std::int64_t id = store.createSweep(r);
+    store.addTrials(id, std::move(trials));
+    return id;
+}
+
+SweepSpec storedSweepSpec(SweepStore& store, std::int64_t sweep_id) {
+    const SweepRecord r = store.sweep(sweep_id);
+    const auto doc = nlohmann::json::parse(r.definition, nullptr, false);
+    if (doc.is_discarded())
+        throw SweepError(store.store().path() + ": sweep " + std::to_string(sweep_id) +
+                         ": the stored definition is not JSON");
+    SweepSpec spec = parseSweepJson(doc, r.source);
+    return spec;
+}
+
+SweepOutcome driveSweep(std::int64_t sweep_id, const SweepRunOptions& options) {
+    // One connection at a time in this process: RunStore::open reads the file's header
+    // through a descriptor of its own, and closing any descriptor of a file drops every
+    // POSIX lock the process holds on it, another connection's WAL lock included (another
+    // connection would then checkpoint and remove the WAL under it: "disk I/O error").
+    // So the sweep's store is opened per use, never while a trial's reader is.
+    const auto withStore = [&](auto&& f) {
+        SweepStore store(RunStore::open(options.db_path));
+        return f(store);
+    };
+    const SweepSpec spec =
+        withStore([&](SweepStore& store) { return storedSweepSpec(store, sweep_id); });
+    TrialEnvironment env;
+    env.program = options.program;
+    env.db_path = options.db_path;
+    env.work_dir = sweepWorkDir(options.db_path, sweep_id);
+    env.sweep_id = sweep_id;
+    env.stop = options.stop;
+    env.on_started = [&](const TrialRecord& t) {
+        withStore([&](SweepStore& store) { store.updateTrial(sweep_id, t); });
+    };
+    const std::vector<TrialRecord> before = withStore([&](SweepStore& store) {
+        store.setSweepStatus(sweep_id, SweepStatus::Running, {});
+        return store.trials(sweep_id);
+    });
+    for (const TrialRecord& t : before)
+        if (t.status == TrialStatus::Running) {
+            const TrialRecord again = abandonTrial(env, t);
+            withStore([&](SweepStore& store) { store.updateTrial(sweep_id, again); });
+            if (options.progress)
+                *options.progress << "trial " << t.idx << " was interrupted: " << again.reason
+                                  << '\n';
+        }
+
+    double spent_s = 0; // trial time in this process, for the ETA
+    int done_here = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (;;) {
+        if (options.stop && options.stop->load()) {
+            withStore([&](SweepStore& store) {
+                store.setSweepStatus(sweep_id, SweepStatus::Stopped, "stopped by request");
+            });
+            return SweepOutcome::Stopped;
+        }
+        SweepStep step;
+        bool added = false;
+        std::vector<TrialRecord> trials = withStore([&](SweepStore& store) {
+            step = nextStep(spec, store.trials(sweep_id));
+            for (const TrialRecord& u : step.updates)
+                store.updateTrial(sweep_id, u);
+            added = !step.additions.empty();
+            if (added)
+                store.addTrials(sweep_id, std::move(step.additions));
+            return store.trials(sweep_id);
+        });
+        if (added)
+            continue;
+        if (!step.next)
+            break;
+        int ran = 0;
+        int pending = 0;
+        for (const TrialRecord& t : trials) {
+            ran += trialRan(t.status);
+            pending += t.status == TrialStatus::Pending;
+        }
+        const TrialRecord& next = trials[static_cast<std::size_t>(*step.next)];
+        const std::string point = describePoint(nlohmann::json::parse(next.axes_json));
+        if (options.progress)
+            *options.progress << "[" << ran + 1 << "/" << ran + pending << "] trial " << next.idx
+                              << " (" << next.phase << ") " << point << ": running\n"
+                              << std::flush;
+        const auto start = std::chrono::steady_clock::now();
+        const TrialRecord result = runTrial(spec, env, next);
+        withStore([&](SweepStore& store) { store.updateTrial(sweep_id, result); });
+        spent_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        ++done_here;
+        if (options.progress) {
+            const double elapsed =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const double eta = spent_s / done_here * (pending - 1);
+            char tps[64] = "";
+            if (std::isfinite(result.tokens_per_s))
+                std::snprintf(tps, sizeof tps, " %.0f +- %.0f tokens/s,", result.tokens_per_s,
+                              result.spread_tokens_per_s);
+            *options.progress << "[" << ran + 1 << "/" << ran + pending << "] trial " << result.idx
+                              << " " << point << ": " << trialStatusName(result.status) << ","
+                              << tps << (result.reason.empty() ? "" : " " + result.reason + ",")
+                              << " elapsed " << duration(elapsed) << ", ETA "
+                              << (pending > 1 ? "<= " : "") << duration(eta) << '\n'
+                              << std::flush;
+        }
+    }
+    withStore(
+        [&](SweepStore& store) { store.setSweepStatus(sweep_id, SweepStatus::Finished, {}); });
+    return SweepOutcome::Finished;
+}
+
+std::optional<BestConfig> writeBestConfig(SweepStore& store, std::int64_t sweep_id,
+                                          const std::string& program, const std::string& out_dir) {
+    const SweepSpec spec = storedSweepSpec(store, sweep_id);
+    const std::vector<TrialRecord> trials = store.trials(sweep_id);
+    const std::optional<int> best = bestTrial(trials);
+    if (!best)
+        return std::nullopt;
+    const TrialRecord& t = trials[static_cast<std::size_t>(*best)];
+    BestConfig b;
+    b.trial = t.idx;
+    std::error_code ec;
+    fs::create_directories(out_dir, ec);
+    b.config_path =
+        fs::absolute(fs::path(out_dir) / ("sweep-" + std::to_string(sweep_id) + "-best.json"))
+            .string();
+    {
+        std::ofstream out(b.config_path);
+        out << nlohmann::json::parse(t.config_json).dump(2) << '\n';
+        if (!out)
+            throw SweepError(b.config_path + ": cannot write the best config");
+    }
+    b.command = commandLine(
+        launchArgv(trialLaunchSpec(spec.launcher, program, t.world, {"--config", b.config_path})));
+    return b;
+}
+
+} // namespace zerolab

@@ -1,0 +1,53 @@
+// Running a sweep: create it in the store (definition and planned candidates), then ask
+// the strategy for the next trial, run it, record it, until done, stopped or killed.
+// resume is the same loop on a stored sweep: a trial found running (its zerolab-sweep was
+// killed) has its process group ended and runs again. Progress goes to a stream.
+#pragma once
+
+#include "runtime/tune/sweep_spec.h"
+#include "storage/sweep_store.h"
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+
+namespace zerolab {
+
+struct SweepRunOptions {
+    std::string db_path;
+    std::string program;              // zerolab-train
+    std::ostream* progress = nullptr; // one line per trial started and ended, with the ETA
+    const std::atomic<bool>* stop = nullptr;
+};
+
+enum class SweepOutcome { Finished, Stopped };
+
+// Where a sweep's trial configs and logs go: <store's folder>/sweeps/sweep-<id>. Derived
+// from the store and the id, so a resume from any terminal finds them.
+std::string sweepWorkDir(const std::string& db_path, std::int64_t sweep_id);
+
+// Stores the sweep (status running) and its planned candidates; returns its id.
+std::int64_t createSweep(SweepStore& store, const SweepSpec& spec);
+// The spec of a stored sweep. Throws SweepError (an unknown id: StoreError).
+SweepSpec storedSweepSpec(SweepStore& store, std::int64_t sweep_id);
+
+// Runs the sweep's remaining trials one at a time, opening the store (options.db_path)
+// only for each read and write: the caller must hold no connection to it meanwhile. Finished: every
+// trial decided (the sweep's status becomes finished); Stopped: *stop was set (status stopped, the
+// trial in flight back to pending). Throws SweepError, StoreError.
+SweepOutcome driveSweep(std::int64_t sweep_id, const SweepRunOptions& options);
+
+struct BestConfig {
+    int trial = 0;
+    std::string config_path; // the best trial's config, as JSON
+    std::string command;     // its mpirun command line
+};
+
+// Writes the best trial's config to <out_dir>/sweep-<id>-best.json and returns it with
+// the command line that runs it; nullopt when no trial finished. Throws SweepError.
+std::optional<BestConfig> writeBestConfig(SweepStore& store, std::int64_t sweep_id,
+                                          const std::string& program, const std::string& out_dir);
+
+} // namespace zerolab

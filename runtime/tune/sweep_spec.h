@@ -1,0 +1,74 @@
+// A sweep's definition (docs/tune.md): a base config and axes, each a config JSON path
+// (or "world" for N) with the values to try, plus the strategy, the memory capacity per
+// rank and how each trial is measured. parseSweep reads the JSON file and reports every
+// problem naming the file and the JSON path.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace zerolab {
+
+// The one exception type of runtime/tune: invalid input (a sweep file, a sweep id) or a
+// state the sweep cannot go on from. what() names the file and JSON path where one applies.
+class SweepError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+enum class SweepStrategy { Grid, Guided };
+
+// "world": N. Any other name is a dotted JSON path into the config.
+inline constexpr const char* kWorldAxis = "world";
+inline constexpr const char* kMicroBatchAxis = "train_micro_batch_size_per_gpu";
+
+struct SweepAxis {
+    std::string name;
+    std::vector<nlohmann::json> values; // in the order to try
+};
+
+// The memory a rank may fill. Host: the host's RAM / N (CPU runs). Device: a planner device
+// preset (plan_devices.h) less its reserve. Bytes: a fixed number.
+struct SweepCapacity {
+    enum class Kind { Host, Device, Bytes } kind = Kind::Host;
+    std::string device;     // Device: the preset key ("a100-80")
+    std::int64_t bytes = 0; // Bytes
+};
+
+struct SweepSpec {
+    std::string source;  // the file it was read from ("" when built in memory)
+    std::string name;    // default: the file's stem
+    nlohmann::json base; // the base config document (inline, or read from base's path)
+    std::vector<SweepAxis> axes;
+    SweepStrategy strategy = SweepStrategy::Guided;
+    SweepCapacity capacity;
+    // true: train_batch_size stays the base's and gradient_accumulation_steps follows
+    // (train_batch_size / (micro-batch x N)); false: the accumulation stays and the
+    // global batch follows.
+    bool hold_global_batch = false;
+    int warmup_steps = 3;
+    int measure_steps = 10;
+    double trial_timeout_s = 300;
+    int repeat_best = 2; // the best this-many trials run once more to measure the noise
+    std::string launcher = "mpirun";
+
+    // The sweep as JSON with base inline: what the store keeps and parseSweepJson reads back.
+    nlohmann::json toJson() const;
+};
+
+// Reads and checks a sweep file. base may be a path, relative to the sweep file's folder.
+// Throws SweepError listing every problem ("FILE: axes.world[1]: ...").
+SweepSpec parseSweepFile(const std::string& path);
+// The same from a parsed document; source names it in messages and anchors relative paths.
+SweepSpec parseSweepJson(const nlohmann::json& doc, const std::string& source);
+
+// Bucket axes: what the guided search tunes at its best point.
+bool isBucketAxis(const std::string& name);
+
+std::string_view strategyName(SweepStrategy s);
+
+} // namespace zerolab

@@ -1,0 +1,182 @@
+// Grid and guided order; see sweep_strategy.h.
+#include "runtime/tune/sweep_strategy.h"
+
+#include "runtime/tune/sweep_candidates.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace zerolab {
+
+namespace {
+
+constexpr const char* kSearch = "search";
+constexpr const char* kBuckets = "buckets";
+constexpr const char* kRepeat = "repeat";
+
+std::string fmtTps(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+}
+
+// The axes the first phase walks: for guided, all but the bucket axes, with the
+// micro-batch axis last and its values ascending.
+std::vector<SweepAxis> searchAxes(const SweepSpec& spec) {
+    std::vector<SweepAxis> axes;
+    std::optional<SweepAxis> micro;
+    for (const SweepAxis& a : spec.axes) {
+        if (spec.strategy == SweepStrategy::Guided && isBucketAxis(a.name))
+            continue;
+        if (spec.strategy == SweepStrategy::Guided && a.name == kMicroBatchAxis) {
+            micro = a;
+            std::stable_sort(micro->values.begin(), micro->values.end(),
+                             [](const nlohmann::json& x, const nlohmann::json& y) {
+                                 return x.is_number() && y.is_number() &&
+                                        x.get<double>() < y.get<double>();
+                             });
+            continue;
+        }
+        axes.push_back(a);
+    }
+    if (micro)
+        axes.push_back(*micro);
+    return axes;
+}
+
+std::vector<SweepAxis> bucketAxes(const SweepSpec& spec) {
+    std::vector<SweepAxis> axes;
+    if (spec.strategy == SweepStrategy::Guided)
+        for (const SweepAxis& a : spec.axes)
+            if (isBucketAxis(a.name))
+                axes.push_back(a);
+    return axes;
+}
+
+nlohmann::json axesOf(const TrialRecord& t) {
+    return nlohmann::json::parse(t.axes_json);
+}
+
+// Guided: marks the pending trials of each group past its stopping point as skipped.
+void guidedSkips(const std::vector<TrialRecord>& trials, SweepStep& step) {
+    struct Group {
+        bool stopped = false;
+        std::string why;
+        double last_tps = kUnknown;
+    };
+    std::map<std::string, Group> groups;
+    for (const TrialRecord& t : trials) {
+        if (t.phase != kSearch)
+            continue;
+        nlohmann::json key = axesOf(t);
+        const std::string micro =
+            key.contains(kMicroBatchAxis) ? key[kMicroBatchAxis].dump() : std::string("?");
+        key.erase(kMicroBatchAxis);
+        Group& g = groups[key.dump()];
+        if (t.status == TrialStatus::Skipped) {
+            g.stopped = true;
+            continue;
+        }
+        if (t.status == TrialStatus::Pending) {
+            if (g.stopped) {
+                TrialRecord s = t;
+                s.status = TrialStatus::Skipped;
+                s.reason = g.why;
+                step.updates.push_back(s);
+            }
+            continue;
+        }
+        if (!trialRan(t.status) || g.stopped)
+            continue;
+        if (t.status != TrialStatus::Finished) {
+            g.stopped = true;
+            g.why = "micro-batch " + micro + " ended " + std::string(trialStatusName(t.status));
+        } else if (std::isfinite(g.last_tps) && !(t.tokens_per_s > g.last_tps)) {
+            g.stopped = true;
+            g.why = "throughput stopped rising at micro-batch " + micro + " (" +
+                    fmtTps(t.tokens_per_s) + " <= " + fmtTps(g.last_tps) + " tokens/s)";
+        }
+        g.last_tps = t.tokens_per_s;
+    }
+}
+
+bool hasPhase(const std::vector<TrialRecord>& trials, const char* phase) {
+    return std::any_of(trials.begin(), trials.end(),
+                       [&](const TrialRecord& t) { return t.phase == phase; });
+}
+
+} // namespace
+
+std::vector<TrialRecord> initialTrials(const SweepSpec& spec) {
+    std::vector<TrialRecord> out;
+    for (const nlohmann::json& p : gridPoints(searchAxes(spec)))
+        out.push_back(planTrial(spec, p, kSearch));
+    return out;
+}
+
+std::optional<int> bestTrial(const std::vector<TrialRecord>& trials) {
+    std::optional<int> best;
+    for (const TrialRecord& t : trials)
+        if (t.phase != kRepeat && t.status == TrialStatus::Finished &&
+            std::isfinite(t.tokens_per_s) &&
+            (!best || t.tokens_per_s > trials[static_cast<std::size_t>(*best)].tokens_per_s))
+            best = t.idx;
+    return best;
+}
+
+SweepStep nextStep(const SweepSpec& spec, const std::vector<TrialRecord>& trials) {
+    SweepStep step;
+    if (spec.strategy == SweepStrategy::Guided)
+        guidedSkips(trials, step);
+    for (const TrialRecord& t : trials) {
+        const bool skipped = std::any_of(step.updates.begin(), step.updates.end(),
+                                         [&](const TrialRecord& u) { return u.idx == t.idx; });
+        if (t.status == TrialStatus::Pending && !skipped) {
+            step.next = t.idx;
+            return step;
+        }
+    }
+    const std::optional<int> best = bestTrial(trials);
+    const std::vector<SweepAxis> buckets = bucketAxes(spec);
+    if (!buckets.empty() && !hasPhase(trials, kBuckets) && best) {
+        const TrialRecord& b = trials[static_cast<std::size_t>(*best)];
+        for (const nlohmann::json& p : gridPoints(buckets)) {
+            nlohmann::json point = axesOf(b);
+            for (const auto& [k, v] : p.items())
+                point[k] = v;
+            TrialRecord t = planTrial(spec, point, kBuckets);
+            if (t.config_json == b.config_json && t.status == TrialStatus::Pending) {
+                t.status = TrialStatus::Skipped;
+                t.reason = "the same config as trial " + std::to_string(b.idx);
+            }
+            step.additions.push_back(std::move(t));
+        }
+        return step;
+    }
+    if (!hasPhase(trials, kRepeat) && spec.repeat_best > 0) {
+        std::vector<const TrialRecord*> ranked;
+        for (const TrialRecord& t : trials)
+            if (t.phase != kRepeat && t.status == TrialStatus::Finished)
+                ranked.push_back(&t);
+        std::stable_sort(ranked.begin(), ranked.end(), [](const auto* x, const auto* y) {
+            return x->tokens_per_s > y->tokens_per_s;
+        });
+        for (std::size_t i = 0; i < ranked.size() && i < static_cast<std::size_t>(spec.repeat_best);
+             ++i) {
+            TrialRecord r;
+            r.phase = kRepeat;
+            r.repeat_of = ranked[i]->idx;
+            r.axes_json = ranked[i]->axes_json;
+            r.config_json = ranked[i]->config_json;
+            r.world = ranked[i]->world;
+            r.forecast_bytes = ranked[i]->forecast_bytes;
+            r.capacity_bytes = ranked[i]->capacity_bytes;
+            step.additions.push_back(std::move(r));
+        }
+    }
+    return step;
+}
+
+} // namespace zerolab

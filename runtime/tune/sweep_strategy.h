@@ -1,0 +1,33 @@
+// The order trials run in. Grid: every candidate, in order. Guided (DeepSpeed's
+// autotuner order): for each point of the other axes (stage, N, ...), micro-batch from
+// small to large until the forecast no longer fits, a trial fails, or throughput stops
+// rising (the rest are skipped); then the bucket axes at the best point; then, for both,
+// the best trials once more to measure the noise. A pure function of the recorded trials,
+// so a resumed sweep takes the same decisions.
+#pragma once
+
+#include "runtime/tune/sweep_spec.h"
+#include "storage/sweep_store.h"
+
+#include <optional>
+#include <vector>
+
+namespace zerolab {
+
+// The candidates a sweep starts with, planned (pending, pruned or invalid).
+std::vector<TrialRecord> initialTrials(const SweepSpec& spec);
+
+struct SweepStep {
+    std::vector<TrialRecord> updates;   // existing trials whose status changes (skipped)
+    std::vector<TrialRecord> additions; // the next phase's trials (idx assigned by the store)
+    std::optional<int> next;            // the idx to run now (after updates and additions)
+};
+
+// What to do given the trials so far. Neither additions nor next: the sweep is done.
+// When additions are returned, next is empty: store them and ask again.
+SweepStep nextStep(const SweepSpec& spec, const std::vector<TrialRecord>& trials);
+
+// The finished trial (not a repeat) with the highest median tokens/s; nullopt when none.
+std::optional<int> bestTrial(const std::vector<TrialRecord>& trials);
+
+} // namespace zerolab

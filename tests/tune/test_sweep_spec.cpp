@@ -1,0 +1,144 @@
+// The sweep file: every problem reported at once, naming the file and the JSON path; the
+// batch rule when the micro-batch moves; the guided order's decisions over recorded trials.
+#include "runtime/tune/sweep_candidates.h"
+#include "runtime/tune/sweep_spec.h"
+#include "runtime/tune/sweep_strategy.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace zerolab {
+namespace {
+
+namespace fs = std::filesystem;
+
+nlohmann::json nanoBase() {
+    return {{"train_batch_size", 8},
+            {"train_micro_batch_size_per_gpu", 2},
+            {"optimizer", {{"type", "AdamW"}, {"params", {{"lr", 1e-3}}}}},
+            {"model", {{"preset", "nano"}, {"seq_len", 16}}},
+            {"run", {{"steps", 5}, {"threads", 1}}}};
+}
+
+std::string errorOf(const nlohmann::json& doc) {
+    try {
+        parseSweepJson(doc, "s.json");
+    } catch (const SweepError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(SweepSpec, NamesFileAndPathOfEveryProblem) {
+    const nlohmann::json doc = {
+        {"base", nanoBase()},   {"axes", {{"world", {1, 0}}, {"zero_optimization.stage", 2}}},
+        {"strategy", "random"}, {"capacity", "moon"},
+        {"measure_steps", 0},   {"trial_timout_s", 5}};
+    const std::string e = errorOf(doc);
+    EXPECT_NE(e.find("s.json: axes.world[1]: N must be an integer from 1 to 4096, got 0"),
+              std::string::npos)
+        << e;
+    EXPECT_NE(e.find("s.json: axes.zero_optimization.stage: expected a non-empty list"),
+              std::string::npos)
+        << e;
+    EXPECT_NE(e.find("s.json: strategy: expected \"grid\" or \"guided\", got \"random\""),
+              std::string::npos)
+        << e;
+    EXPECT_NE(e.find("s.json: capacity: expected \"host\""), std::string::npos) << e;
+    EXPECT_NE(e.find("s.json: measure_steps: expected an integer from 1"), std::string::npos) << e;
+    EXPECT_NE(e.find("s.json: trial_timout_s: unknown key"), std::string::npos) << e;
+}
+
+TEST(SweepSpec, BaseFileRelativeToTheSweepAndItsErrorsNamed) {
+    const fs::path dir = fs::temp_directory_path() / ("zerolab-spec-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "s.json") << R"({"base": "missing.json", "axes": {"world": [1]}})";
+    try {
+        parseSweepFile((dir / "s.json").string());
+        FAIL() << "no error";
+    } catch (const SweepError& e) {
+        EXPECT_NE(std::string(e.what()).find((dir / "s.json").string() +
+                                             ": base: " + (dir / "missing.json").string()),
+                  std::string::npos)
+            << e.what();
+    }
+    std::ofstream(dir / "s.json") << "{\"base\": {}, \"axes\": {\"world\": [1,]}}";
+    try {
+        parseSweepFile((dir / "s.json").string());
+        FAIL() << "no error";
+    } catch (const SweepError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind((dir / "s.json").string() + ": byte ", 0), 0u)
+            << e.what();
+    }
+    fs::remove_all(dir);
+}
+
+TEST(SweepSpec, MicroBatchAxisMovesTheGlobalBatchOrTheAccumulation) {
+    SweepSpec spec = parseSweepJson(
+        {{"base", nanoBase()}, {"axes", {{"train_micro_batch_size_per_gpu", {1, 4}}}}}, "s.json");
+    int world = 0;
+    nlohmann::json doc = candidateConfig(spec, {{"train_micro_batch_size_per_gpu", 4}}, &world);
+    EXPECT_EQ(world, 1); // the base's: N undecided by 8 and 2, so 1 (accumulation 4)
+    EXPECT_EQ(doc["gradient_accumulation_steps"], 4);
+    TrialRecord t = planTrial(spec, {{"train_micro_batch_size_per_gpu", 4}}, "search");
+    EXPECT_EQ(trialConfig(t, "s.json").batch.train_batch_size, 16);
+    spec.hold_global_batch = true;
+    t = planTrial(spec, {{"train_micro_batch_size_per_gpu", 1}}, "search");
+    const TrainConfig held = trialConfig(t, "s.json");
+    EXPECT_EQ(held.batch.train_batch_size, 8);
+    EXPECT_EQ(held.batch.grad_accum, 8);
+    // 8 samples do not split into micro-batches of 3: the candidate is invalid,
+    // with the config's own message.
+    spec.axes[0].values = {3};
+    t = planTrial(spec, {{"train_micro_batch_size_per_gpu", 3}}, "search");
+    EXPECT_EQ(t.status, TrialStatus::Invalid);
+    EXPECT_NE(t.reason.find("train_batch_size"), std::string::npos) << t.reason;
+}
+
+TrialRecord ran(int idx, int stage, int micro, double tps) {
+    TrialRecord t;
+    t.idx = idx;
+    t.phase = "search";
+    t.axes_json = nlohmann::json{
+        {"zero_optimization.stage", stage},
+        {"train_micro_batch_size_per_gpu",
+         micro}}.dump();
+    t.status = tps > 0 ? TrialStatus::Finished : TrialStatus::Pending;
+    t.tokens_per_s = tps > 0 ? tps : kUnknown;
+    t.spread_tokens_per_s = 1;
+    return t;
+}
+
+TEST(SweepStrategy, GuidedStopsRaisingMicroBatchWhenThroughputStopsRising) {
+    SweepSpec spec = parseSweepJson(
+        {{"base", nanoBase()},
+         {"axes",
+          {{"zero_optimization.stage", {0, 1}}, {"train_micro_batch_size_per_gpu", {1, 2, 4, 8}}}},
+         {"repeat_best", 1}},
+        "s.json");
+    // Stage 0: 100, 200, 150 -> micro 8 is skipped; stage 1's first is next.
+    std::vector<TrialRecord> trials = {ran(0, 0, 1, 100), ran(1, 0, 2, 200), ran(2, 0, 4, 150),
+                                       ran(3, 0, 8, 0),   ran(4, 1, 1, 0),   ran(5, 1, 2, 0)};
+    SweepStep step = nextStep(spec, trials);
+    ASSERT_EQ(step.updates.size(), 1u);
+    EXPECT_EQ(step.updates[0].idx, 3);
+    EXPECT_EQ(step.updates[0].status, TrialStatus::Skipped);
+    EXPECT_NE(step.updates[0].reason.find("throughput stopped rising at micro-batch 4"),
+              std::string::npos);
+    ASSERT_TRUE(step.next);
+    EXPECT_EQ(*step.next, 4);
+    // Everything decided: the best (trial 1) is repeated once, then the sweep is done.
+    trials[3].status = TrialStatus::Skipped;
+    trials[4] = ran(4, 1, 1, 120);
+    trials[5] = ran(5, 1, 2, 110);
+    step = nextStep(spec, trials);
+    ASSERT_EQ(step.additions.size(), 1u);
+    EXPECT_EQ(step.additions[0].repeat_of, 1);
+    EXPECT_FALSE(step.next);
+    EXPECT_EQ(bestTrial(trials), 1);
+}
+
+} // namespace
+} // namespace zerolab

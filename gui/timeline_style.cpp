@@ -5,10 +5,10 @@
 // readers, and every bar wide enough carries its label.
 #include "gui/timeline_style.h"
 
+#include "gui/flow_layout.h"
 #include "gui/units.h"
 #include "runtime/planner/planner_units.h"
 
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
@@ -249,17 +249,13 @@ std::vector<TimelineLegendEntry> timelineLegendEntries(const std::vector<Timelin
 }
 
 TimelineLegend::TimelineLegend(QWidget* parent) : QWidget(parent) {
-    auto* grid = new QGridLayout(this);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->setHorizontalSpacing(14);
-    grid->setVerticalSpacing(4);
+    new FlowLayout(this, 14, 4); // wraps to the card's width
 }
 
 void TimelineLegend::setEntries(const std::vector<TimelineLegendEntry>& entries) {
-    constexpr int kColumns = 7;
     m_entries = entries;
-    auto* grid = static_cast<QGridLayout*>(layout());
-    while (QLayoutItem* item = grid->takeAt(0)) {
+    QLayout* flow = layout();
+    while (QLayoutItem* item = flow->takeAt(0)) {
         delete item->widget();
         delete item;
     }
@@ -274,9 +270,8 @@ void TimelineLegend::setEntries(const std::vector<TimelineLegendEntry>& entries)
         text->setObjectName(QStringLiteral("legendLabel"));
         row->addWidget(icon);
         row->addWidget(text);
-        row->addStretch(1);
         cell->setToolTip(entries[i].hint);
-        grid->addWidget(cell, int(i) / kColumns, int(i) % kColumns);
+        flow->addWidget(cell);
     }
 }
 

@@ -1,10 +1,15 @@
-// zerolab-timeline-shots DIR [WIDTH]: renders the timeline fixtures (ZeRO-3 with
-// overlap, ZeRO-2 without, a slow rank) as the Run view's card would show them, into
-// DIR/timeline-stage3-overlap.png, timeline-stage2-no-overlap.png and
-// timeline-slow-rank.png (docs/gui.md). Uses Qt's offscreen platform without a display.
+// zerolab-timeline-shots DIR [WIDTH] [STORE]: renders step timelines as the Run view's
+// card shows them. Without STORE, the fixtures (ZeRO-3 with overlap, ZeRO-2 without, a
+// slow rank) into DIR/timeline-stage3-overlap.png, timeline-stage2-no-overlap.png and
+// timeline-slow-rank.png; with STORE, the last sampled step of every run in that run
+// store into DIR/timeline-run<ID>.png, titled with the run's name (the screenshots in
+// docs/gui.md come from real runs this way). Uses Qt's offscreen platform without a
+// display.
 #include "gui/style.h"
 #include "gui/timeline_chart.h"
 #include "gui/timeline_panel.h"
+#include "storage/run_reader.h"
+#include "storage/run_store.h"
 #include "timeline_fixture.h"
 
 #include <QApplication>
@@ -15,17 +20,23 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <functional>
+#include <optional>
+#include <string>
+#include <vector>
 
 using namespace zerolab;
 
 namespace {
 
 struct Shot {
-    const char* file;
-    const char* title;
-    const char* hint;
+    std::string file;
+    std::string title;
+    std::string hint;
+    std::vector<long long> steps; // the step picker's entries; the last is shown
     std::function<StepTimeline(long long)> make;
 };
 
@@ -37,9 +48,9 @@ QWidget* card(const Shot& shot, TimelinePanel* panel) {
     layout->setContentsMargins(12, 10, 12, 10);
     layout->setSpacing(4);
     auto* header = new QHBoxLayout;
-    auto* t = new QLabel(QString::fromUtf8(shot.title));
+    auto* t = new QLabel(QString::fromStdString(shot.title));
     t->setObjectName(QStringLiteral("cardTitle"));
-    auto* h = new QLabel(QString::fromUtf8(shot.hint));
+    auto* h = new QLabel(QString::fromStdString(shot.hint));
     h->setObjectName(QStringLiteral("muted"));
     header->addWidget(t);
     header->addWidget(h);
@@ -53,11 +64,42 @@ QWidget* card(const Shot& shot, TimelinePanel* panel) {
     return page;
 }
 
+std::vector<Shot> fixtureShots() {
+    const std::vector<long long> steps = {100, 150, 200};
+    return {
+        {"timeline-stage3-overlap.png", "Step timeline", "ZeRO-3, overlap_comm, 2 ranks", steps,
+         [](long long s) { return stage3OverlapTimeline(2, s); }},
+        {"timeline-stage2-no-overlap.png", "Step timeline",
+         "ZeRO-2 without overlap_comm, accumulation 2, 2 ranks", steps,
+         [](long long s) { return stage2NoOverlapTimeline(2, 2, false, s); }},
+        {"timeline-slow-rank.png", "Step timeline", "ZeRO-1, overlap_comm, 4 ranks, rank 1 slow",
+         steps, [](long long s) { return slowRankTimeline(4, 1, s); }},
+    };
+}
+
+// One shot per run of the store that has a sampled step. The reader stays open for the
+// shots' `make`, which reads a step's timeline when the panel asks for it.
+std::vector<Shot> storeShots(RunReader& reader) {
+    std::vector<Shot> out;
+    for (const RunSummary& run : reader.listRuns()) {
+        std::vector<long long> steps = reader.timelineSteps(run.id);
+        if (steps.empty())
+            continue;
+        const std::int64_t id = run.id;
+        out.push_back({"timeline-run" + std::to_string(id) + ".png", "Step timeline",
+                       "#" + std::to_string(id) + " " + run.name, std::move(steps),
+                       [&reader, id](long long step) {
+                           return reader.timeline(id, step).value_or(StepTimeline{});
+                       }});
+    }
+    return out;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 2 || argc > 3) {
-        std::fprintf(stderr, "usage: zerolab-timeline-shots DIR [WIDTH]\n");
+    if (argc < 2 || argc > 4) {
+        std::fprintf(stderr, "usage: zerolab-timeline-shots DIR [WIDTH] [STORE]\n");
         return 2;
     }
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
@@ -65,34 +107,45 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     applyAppStyle(app);
     const QDir dir(QString::fromLocal8Bit(argv[1]));
-    const int width = argc == 3 ? std::atoi(argv[2]) : 1280;
+    const int width = argc >= 3 ? std::atoi(argv[2]) : 1280;
     if (!QDir().mkpath(dir.path()) || width < 400) {
         std::fprintf(stderr, "zerolab-timeline-shots: bad DIR or WIDTH\n");
         return 2;
     }
-    const Shot shots[] = {
-        {"timeline-stage3-overlap.png", "Step timeline", "ZeRO-3, overlap_comm, 2 ranks",
-         [](long long s) { return stage3OverlapTimeline(2, s); }},
-        {"timeline-stage2-no-overlap.png", "Step timeline",
-         "ZeRO-2 without overlap_comm, accumulation 2, 2 ranks",
-         [](long long s) { return stage2NoOverlapTimeline(2, 2, false, s); }},
-        {"timeline-slow-rank.png", "Step timeline", "ZeRO-1, overlap_comm, 4 ranks, rank 1 slow",
-         [](long long s) { return slowRankTimeline(4, 1, s); }},
-    };
+    std::optional<RunReader> reader;
+    std::vector<Shot> shots;
+    try {
+        if (argc == 4) {
+            reader.emplace(RunStore::open(argv[3], OpenMode::ReadOnly));
+            shots = storeShots(*reader);
+        } else {
+            shots = fixtureShots();
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "zerolab-timeline-shots: %s\n", e.what());
+        return 2;
+    }
+    if (shots.empty()) {
+        std::fprintf(stderr, "zerolab-timeline-shots: no run in %s has a sampled step\n", argv[3]);
+        return 2;
+    }
     int failed = 0;
     for (const Shot& shot : shots) {
         auto* panel = new TimelinePanel;
         QObject::connect(panel, &TimelinePanel::stepRequested, panel,
                          [panel, &shot](long long step) { panel->setTimeline(shot.make(step)); });
         QWidget* page = card(shot, panel);
-        panel->setSteps({100, 150, 200});
+        panel->setSteps(shot.steps);
         page->resize(width, 400);
         page->show();
-        page->resize(width, page->sizeHint().height());
+        // Wrapped captions need their height at this width, more than sizeHint's.
+        const int height =
+            page->hasHeightForWidth() ? page->heightForWidth(width) : page->sizeHint().height();
+        page->resize(width, std::max(height, page->sizeHint().height()));
         for (int i = 0; i < 5; ++i)
             QApplication::processEvents();
         panel->chart()->plot()->replot();
-        const QString path = dir.filePath(QString::fromLatin1(shot.file));
+        const QString path = dir.filePath(QString::fromStdString(shot.file));
         if (!page->grab().save(path)) {
             std::fprintf(stderr, "zerolab-timeline-shots: cannot write %s\n", qPrintable(path));
             ++failed;

@@ -109,6 +109,7 @@ TuneView::TuneView(QWidget* parent)
     layout->addWidget(split);
     m_poll->setInterval(kPollMs);
     connect(m_poll, &QTimer::timeout, this, &TuneView::refresh);
+    m_poll->start();
     updateButtons();
 }
 
@@ -335,6 +336,8 @@ QWidget* TuneView::buildResults() {
 void TuneView::setStorePath(const QString& path) {
     m_storePath = path;
     m_shown.reset();
+    m_shownStatus.reset();
+    m_listSignature.clear();
     m_trials.clear();
     m_model->clear();
     m_chart->setTrials({});
@@ -423,6 +426,7 @@ bool TuneView::preview(QString* error) {
              : t.status == TrialStatus::Pruned ? pruned
                                                : invalid)++;
         m_shown.reset();
+        m_shownStatus.reset();
         QString summary =
             tr("Preview of %1 candidates: %2 fit and would run, %3 pruned by the planner "
                "(forecast above the capacity), %4 invalid. Nothing has run.")
@@ -471,7 +475,6 @@ void TuneView::launch(const QStringList& args) {
         updateButtons();
     });
     m_process->start(m_program, args);
-    m_poll->start();
     updateButtons();
 }
 
@@ -514,6 +517,7 @@ bool TuneView::startSweep(QString* error) {
     }
     f.close();
     m_shown.reset();
+    m_shownStatus.reset();
     launch({QStringLiteral("run"), m_sweepFile, QStringLiteral("--db"), m_storePath});
     return true;
 }
@@ -544,23 +548,34 @@ bool TuneView::sweepRunning() const {
 }
 
 void TuneView::listSweeps(std::optional<std::int64_t> select) {
-    m_sweeps->clear();
     if (m_storePath.isEmpty())
         return;
+    std::vector<SweepRecord> sweeps;
     try {
         SweepStore store(RunStore::open(m_storePath.toStdString(), OpenMode::ReadOnly));
-        for (const SweepRecord& s : store.listSweeps()) {
+        sweeps = store.listSweeps();
+    } catch (const std::exception& e) {
+        m_summary->setText(shownText(e.what(), 500));
+        return;
+    }
+    QString signature;
+    m_statuses.clear();
+    for (const SweepRecord& s : sweeps) {
+        signature += QStringLiteral("%1:%2;").arg(s.id).arg(int(s.status));
+        m_statuses[s.id] = s.status;
+        if (!select && !m_sweepFile.isEmpty() && s.source == m_sweepFile.toStdString())
+            select = s.id; // the sweep this view just started
+    }
+    // Rebuilt only when a sweep appeared or changed status, so an open picker stays open.
+    if (signature != m_listSignature) {
+        m_listSignature = signature;
+        m_sweeps->clear();
+        for (const SweepRecord& s : sweeps)
             m_sweeps->addItem(tr("#%1 %2 · %3")
                                   .arg(s.id)
                                   .arg(shownText(s.name, 40))
                                   .arg(QString::fromUtf8(sweepStatusName(s.status).data())),
                               qlonglong(s.id));
-            if (!select && !m_sweepFile.isEmpty() && s.source == m_sweepFile.toStdString())
-                select = s.id; // the sweep this view just started
-        }
-    } catch (const std::exception& e) {
-        m_summary->setText(shownText(e.what(), 500));
-        return;
     }
     if (select) {
         const int i = m_sweeps->findData(qlonglong(*select));
@@ -602,9 +617,8 @@ bool TuneView::showSweep(std::int64_t sweep_id) {
                               .arg(pending);
         if (!sweep.message.empty())
             summary += " · " + shownText(sweep.message, 200);
+        m_shownStatus = sweep.status;
         showTrials(trials, summary);
-        if (sweep.status == SweepStatus::Running && !m_poll->isActive())
-            m_poll->start();
         return true;
     } catch (const std::exception& e) {
         m_summary->setText(shownText(e.what(), 500));
@@ -613,24 +627,19 @@ bool TuneView::showSweep(std::int64_t sweep_id) {
 }
 
 void TuneView::refresh() {
-    if (m_shown) {
-        listSweeps(m_shown);
+    // Runs every second while the tab is shown: a sweep started anywhere (this view, a
+    // terminal) appears, and a running one fills in. A preview stays until a sweep is
+    // picked or started.
+    if (m_storePath.isEmpty() || !isVisible())
+        return;
+    listSweeps(m_shown);
+    if (!m_shown)
+        return;
+    const auto it = m_statuses.find(*m_shown);
+    const bool running =
+        sweepRunning() || (it != m_statuses.end() && it->second == SweepStatus::Running);
+    if (running || it == m_statuses.end() || !m_shownStatus || *m_shownStatus != it->second)
         showSweep(*m_shown);
-    } else if (sweepRunning()) {
-        listSweeps(std::nullopt); // finds the started sweep once it is stored
-        if (m_shown)
-            showSweep(*m_shown);
-    }
-    if (!sweepRunning() && m_shown) {
-        bool running = false;
-        try {
-            SweepStore store(RunStore::open(m_storePath.toStdString(), OpenMode::ReadOnly));
-            running = store.sweep(*m_shown).status == SweepStatus::Running;
-        } catch (const std::exception&) {
-        }
-        if (!running)
-            m_poll->stop(); // a sweep from a terminal keeps the poll while it runs
-    }
 }
 
 void TuneView::showTrials(const std::vector<TrialRecord>& trials, const QString& summary) {

@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -66,6 +67,7 @@ public:
 
     // Shows a stored sweep's trials (false when the store has no such sweep).
     bool showSweep(std::int64_t sweep_id);
+    // Re-reads the store (every second while the view is visible).
     void refresh();
 
     QStandardItemModel* trialsModel() const { return m_model; }
@@ -120,8 +122,11 @@ private:
     QProcess* m_process = nullptr;
     QString m_processTail; // the last line zerolab-sweep printed
     QTimer* m_poll;
-    std::optional<std::int64_t> m_shown; // the sweep in the table; nullopt: a preview
-    std::vector<TrialRecord> m_trials;   // the table's rows, by trial idx
+    std::optional<std::int64_t> m_shown;            // the sweep in the table; nullopt: a preview
+    std::optional<SweepStatus> m_shownStatus;       // its status when last read
+    std::map<std::int64_t, SweepStatus> m_statuses; // every stored sweep's, last read
+    QString m_listSignature;                        // the picker's sweeps and statuses
+    std::vector<TrialRecord> m_trials;              // the table's rows, by trial idx
 };
 
 } // namespace zerolab

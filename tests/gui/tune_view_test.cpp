@@ -79,6 +79,7 @@ private slots:
     void trialActionsOpenTheRunAndUseTheConfig();
     void previewPlansWithoutRunningAndPrunesWhatDoesNotFit();
     void editorErrorsNameTheRow();
+    void aSweepRunningElsewhereAppearsAndFillsIn(); // last: it adds a sweep to the store
 
 private:
     void makeFixture();
@@ -255,6 +256,39 @@ void TuneViewTest::editorErrorsNameTheRow() {
     QVERIFY2(error.contains("Setup config"), qPrintable(error));
     // Start refuses without a store and says so.
     QVERIFY(!view.startSweep(&error));
+}
+
+void TuneViewTest::aSweepRunningElsewhereAppearsAndFillsIn() {
+    TuneView view;
+    view.setStorePath(m_db);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    auto* picker = view.findChildren<QComboBox*>().back();
+    for (QComboBox* c : view.findChildren<QComboBox*>())
+        if (c->placeholderText().contains("No sweep"))
+            picker = c;
+    QCOMPARE(picker->count(), 1);
+    // zerolab-sweep in a terminal: a new running sweep, then one more finished trial.
+    std::int64_t id = 0;
+    {
+        SweepStore store(RunStore::open(m_db.toStdString()));
+        SweepRecord s;
+        s.name = "from a terminal";
+        s.definition = "{}";
+        id = store.createSweep(s);
+        store.addTrials(id, {trial(1, 2, TrialStatus::Finished, 7000, 80, 1)});
+    }
+    view.refresh();
+    QCOMPARE(picker->count(), 2);
+    QVERIFY(view.showSweep(id));
+    QCOMPARE(view.trialsModel()->rowCount(), 1);
+    {
+        SweepStore store(RunStore::open(m_db.toStdString()));
+        store.addTrials(id, {trial(1, 4, TrialStatus::Finished, 7500, 85, 2)});
+    }
+    view.refresh();
+    QCOMPARE(view.trialsModel()->rowCount(), 2);
+    QCOMPARE(view.chart()->frontierIds(), (QVector<long long>{0, 1}));
 }
 
 int main(int argc, char** argv) {

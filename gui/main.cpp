@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
                                      QStringLiteral("Run id to show in the Run tab."),
                                      QStringLiteral("ID"));
     const QCommandLineOption tab(QStringLiteral("tab"),
-                                 QStringLiteral("Tab to show: setup, learn, run or compare."),
+                                 QStringLiteral("Tab to show: setup, learn, run, compare or tune."),
                                  QStringLiteral("TAB"));
     const QCommandLineOption compare(QStringLiteral("compare"),
                                      QStringLiteral("Comma-separated run ids for Compare."),

@@ -11,6 +11,7 @@
 #include "gui/runs_dock.h"
 #include "gui/setup_view.h"
 #include "gui/store_client.h"
+#include "gui/tune_view.h"
 
 #include <QAction>
 #include <QApplication>
@@ -38,7 +39,7 @@
 namespace zerolab {
 
 namespace {
-const char* kTabNames[4] = {"setup", "learn", "run", "compare"};
+const char* kTabNames[MainWindow::kTabCount] = {"setup", "learn", "run", "compare", "tune"};
 constexpr int kLivePollMs = 200;
 constexpr int kIdlePollMs = 1000;
 constexpr int kLostCheckMs = 15000;
@@ -63,7 +64,7 @@ QString formatEta(double s) {
 MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     : QMainWindow(parent), m_persist(persistSettings), m_store(new StoreClient(this)),
       m_tabs(new QTabWidget), m_setup(new SetupView), m_learn(new LearnView),
-      m_run(new RunView(m_store)), m_compare(new CompareView(m_store)),
+      m_run(new RunView(m_store)), m_compare(new CompareView(m_store)), m_tune(new TuneView),
       m_runs(new RunsDock(m_store)), m_dock(new QDockWidget(tr("Runs"), this)),
       m_live(new LiveController(m_store, this)), m_livePanel(new LivePanel(m_live)),
       m_console(new LogConsole), m_consoleDock(new QDockWidget(tr("Console"), this)),
@@ -80,6 +81,7 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     runLayout->addWidget(m_run, 1);
     m_tabs->addTab(runPage, tr("Run"));
     m_tabs->addTab(m_compare, tr("Compare"));
+    m_tabs->addTab(m_tune, tr("Tune"));
     setCentralWidget(m_tabs);
 
     m_dock->setObjectName(QStringLiteral("runsDock"));
@@ -127,6 +129,22 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
                     m_live->attachedRunEnded(r.status);
     });
     connect(m_setup, &SetupView::statusMessage, this, &MainWindow::showStatus);
+    // Tune: a sweep's base is the Setup config as it is when the tab is shown.
+    connect(m_store, &StoreClient::opened, m_tune, &TuneView::setStorePath);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
+        if (tab == int(Tab::Tune))
+            m_tune->setBaseConfig(m_setup->text(), QFileInfo(m_setup->currentPath()).fileName());
+    });
+    connect(m_tune, &TuneView::openRunRequested, this, [this](qint64 id) {
+        openRun(id);
+        setTab(Tab::Run);
+    });
+    connect(m_tune, &TuneView::useConfigRequested, this, [this](const QString& json) {
+        m_setup->setText(json);
+        setTab(Tab::Setup);
+        showStatus(tr("The trial's config is in Setup (not saved to a file yet)"));
+    });
+    connect(m_tune, &TuneView::statusMessage, this, &MainWindow::showStatus);
     connect(m_run, &RunView::statusMessage, this, &MainWindow::showStatus);
     // Whatever opened it, the run on the Run tab is the one selected in the runs list
     // (a selection of several, made for Compare, is left alone when it holds it).
@@ -320,7 +338,7 @@ void MainWindow::buildMenus() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_dock->toggleViewAction());
     view->addAction(m_consoleDock->toggleViewAction());
-    for (int t = 0; t < 4; ++t)
+    for (int t = 0; t < kTabCount; ++t)
         view->addAction(m_tabs->tabText(t), QKeySequence(Qt::CTRL | (Qt::Key_1 + t)), this,
                         [this, t] { m_tabs->setCurrentIndex(t); });
     QToolBar* bar = addToolBar(tr("Run"));
@@ -334,7 +352,7 @@ void MainWindow::buildMenus() {
 }
 
 std::optional<MainWindow::Tab> MainWindow::tabFromName(const QString& name) {
-    for (int t = 0; t < 4; ++t)
+    for (int t = 0; t < kTabCount; ++t)
         if (name.compare(QLatin1String(kTabNames[t]), Qt::CaseInsensitive) == 0)
             return static_cast<Tab>(t);
     return std::nullopt;

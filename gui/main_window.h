@@ -1,4 +1,4 @@
-// The main window: tabs Setup | Learn | Run | Compare, the runs dock over the
+// The main window: tabs Setup | Learn | Run | Compare | Tune, the runs dock over the
 // store, a status bar, menus, and the QSettings that survive a restart (layout,
 // last store, last config, last tab).
 #pragma once
@@ -15,6 +15,7 @@ class QTabWidget;
 namespace zerolab {
 
 class CompareView;
+class TuneView;
 class LiveController;
 class LivePanel;
 class LogConsole;
@@ -28,7 +29,8 @@ class StoreClient;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class Tab { Setup = 0, Learn, Run, Compare };
+    enum class Tab { Setup = 0, Learn, Run, Compare, Tune };
+    static constexpr int kTabCount = 5;
 
     // persistSettings: false for --screenshot, so that a scripted render neither
     // reads nor changes the user's saved layout.
@@ -43,7 +45,7 @@ public:
     // Validates the Setup config and launches it (the store must be open). False with
     // a message when nothing was started.
     bool startRun(QString* error);
-    // Tab from its flag name ("setup", "learn", "run", "compare").
+    // Tab from its flag name ("setup", "learn", "run", "compare", "tune").
     static std::optional<Tab> tabFromName(const QString& name);
 
     StoreClient* store() const { return m_store; }
@@ -51,6 +53,7 @@ public:
     LearnView* learnView() const { return m_learn; }
     RunView* runView() const { return m_run; }
     CompareView* compareView() const { return m_compare; }
+    TuneView* tuneView() const { return m_tune; }
     RunsDock* runsDock() const { return m_runs; }
     LiveController* live() const { return m_live; }
     LivePanel* livePanel() const { return m_livePanel; }
@@ -92,6 +95,7 @@ private:
     LearnView* m_learn;
     RunView* m_run;
     CompareView* m_compare;
+    TuneView* m_tune;
     RunsDock* m_runs;
     QDockWidget* m_dock;
     LiveController* m_live;

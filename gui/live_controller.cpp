@@ -3,6 +3,7 @@
 #include "gui/live_controller.h"
 
 #include "gui/store_client.h"
+#include "storage/metric_line_reader.h"
 
 #include <nlohmann/json.hpp>
 
@@ -181,30 +182,29 @@ void LiveController::attachedRunEnded(RunStatus status) {
 }
 
 void LiveController::onMetricLine(const QByteArray& json) {
-    const auto j = nlohmann::json::parse(json.constData(), nullptr, false);
-    if (!j.is_object())
+    const std::optional<MetricLineFields> line =
+        readMetricLine(std::string_view(json.constData(), std::size_t(json.size())));
+    if (!line)
         return;
-    const std::string type = j.value("type", "");
-    if (type == "run") {
-        m_runId = j.value("run_id", qint64(-1));
-        if (j.contains("config") && j["config"].contains("run"))
-            m_progress.totalSteps = j["config"]["run"].value("steps", m_progress.totalSteps);
+    if (line->type == MetricLineType::Run) {
+        m_runId = line->run_id.value_or(-1);
+        m_progress.totalSteps = line->total_steps.value_or(m_progress.totalSteps);
         if (m_state == State::Starting)
             setState(State::Running);
         emit runIdKnown(m_runId);
-    } else if (type == "step") {
-        const qint64 step = j.value("step", qint64(0));
-        const double wall = j.value("wall_time_s", 0.0);
+    } else if (line->type == MetricLineType::Step) {
+        const qint64 step = line->step.value_or(0);
+        const double wall = line->wall_time_s.value_or(0.0);
         if (m_segmentFirstStep < 0 || wall < m_lastWall) {
             m_segmentFirstStep = step;
             m_segmentFirstWall = wall;
         }
         m_lastWall = wall;
         m_progress.step = step;
-        if (j.contains("tokens_per_s") && j["tokens_per_s"].is_number())
-            m_progress.tokensPerS = j["tokens_per_s"].get<double>();
-        if (j.contains("loss") && j["loss"].is_number())
-            m_progress.loss = j["loss"].get<double>();
+        if (line->tokens_per_s)
+            m_progress.tokensPerS = *line->tokens_per_s;
+        if (line->loss)
+            m_progress.loss = *line->loss;
         const qint64 done = step - m_segmentFirstStep;
         m_progress.etaS = done > 0 ? (wall - m_segmentFirstWall) / double(done) *
                                          double(std::max<qint64>(0, m_progress.totalSteps - step))

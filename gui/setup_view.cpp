@@ -6,6 +6,7 @@
 #include "gui/forecast_panel.h"
 #include "gui/json_editor.h"
 #include "gui/style.h"
+#include "runtime/config/bounded_file.h"
 
 #include <QFile>
 #include <QFileDialog>
@@ -152,16 +153,16 @@ void SetupView::validateNow() {
 }
 
 bool SetupView::loadFile(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        emit statusMessage(tr("Cannot read %1: %2").arg(path, f.errorString()));
+    const BoundedFileText file = readBoundedTextFile(path.toStdString());
+    if (!file.text) {
+        emit statusMessage(tr("Cannot read %1: %2").arg(path, QString::fromStdString(file.error)));
         return false;
     }
     m_path = path;
     m_pathLabel->setText(QFileInfo(path).fileName());
     m_pathLabel->setToolTip(path);
     m_settingText = true;
-    m_editor->setPlainText(QString::fromUtf8(f.readAll()));
+    m_editor->setPlainText(QString::fromStdString(*file.text));
     m_settingText = false;
     const ConfigValidation syntax = validateConfigText(m_editor->toPlainText(), std::nullopt);
     if (syntax.doc)

@@ -1,13 +1,9 @@
-// Reading a config file: file errors, JSON syntax errors (line:column) and bounds
-// (depth, numbers beyond a double, by JSON path) become diagnostics naming the file,
-// then parseConfig does the rest.
+// Reading a config file: file errors (a missing, non-regular or over 16 MiB file), JSON syntax
+// errors (line:column) and bounds (depth, numbers beyond a double, by JSON path) become diagnostics
+// naming the file, then parseConfig does the rest.
+#include "runtime/config/bounded_file.h"
 #include "runtime/config/config.h"
 #include "runtime/config/json_text.h"
-
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace zerolab {
 
@@ -30,17 +26,10 @@ std::pair<int, int> lineColumn(const std::string& text, std::size_t offset) {
 } // namespace
 
 ConfigResult loadConfigFile(const std::string& path, std::optional<int> world) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        const int err = errno;
-        return {std::nullopt,
-                {{Severity::Error, "",
-                  std::string("cannot open config file: ") +
-                      (err ? std::strerror(err) : "unknown error")}}};
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    const std::string text = buffer.str();
+    const BoundedFileText file = readBoundedTextFile(path);
+    if (!file.text)
+        return {std::nullopt, {{Severity::Error, "", "cannot read config file: " + file.error}}};
+    const std::string& text = *file.text;
     JsonText<nlohmann::json> parsed = parseJsonText<nlohmann::json>(text);
     if (const auto& e = parsed.error) {
         if (!e->byte)

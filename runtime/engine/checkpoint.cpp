@@ -8,6 +8,7 @@
 //                        only, the full buffers)
 #include "runtime/engine/checkpoint.h"
 
+#include "runtime/engine/checkpoint_shard.h"
 #include "runtime/engine/fnv1a.h"
 #include "runtime/model/llmc_model_file.h"
 
@@ -24,21 +25,6 @@ namespace zerolab {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr std::uint32_t kOptimMagic = 0x5A4F5054; // "ZOPT"
-constexpr std::uint32_t kOptimVersion = 1;
-
-struct OptimHeader {
-    std::uint32_t magic = kOptimMagic;
-    std::uint32_t version = kOptimVersion;
-    std::int32_t rank = 0;
-    std::int32_t world = 1;
-    std::int32_t stage = 0;
-    std::int32_t arrays = 2; // m, v [, master]
-    std::int64_t elems = 0;  // per array
-    std::uint8_t reserved[32] = {};
-};
-static_assert(sizeof(OptimHeader) == 64);
 
 std::uint64_t fileChecksum(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -249,16 +235,9 @@ CheckpointMeta loadCheckpoint(const std::string& path, const TrainConfig& config
             auto f = std::make_unique<OldShardFile>();
             f->path = verify(checkpointOptimFileName(q));
             f->in.open(f->path, std::ios::binary);
-            f->in.read(reinterpret_cast<char*>(&f->header), sizeof f->header);
-            // elems sizes every seek below: it must describe exactly this file's length.
-            const std::int64_t body = manifest.files.at(checkpointOptimFileName(q)).size -
-                                      static_cast<std::int64_t>(sizeof f->header);
-            const std::int64_t arrayBytes = arrays * static_cast<std::int64_t>(sizeof(float));
-            if (!f->in || f->header.magic != kOptimMagic || f->header.version != kOptimVersion ||
-                f->header.arrays != arrays || f->header.stage != out.stage ||
-                f->header.world != out.world || f->header.rank != q || f->header.elems < 0 ||
-                body < 0 || body % arrayBytes != 0 || f->header.elems != body / arrayBytes)
-                throw CheckpointError(f->path + ": not a matching optimizer shard");
+            const std::string name = checkpointOptimFileName(q);
+            f->header = readOptimShardHeader(
+                f->in, f->path, {q, out.world, out.stage, arrays, manifest.files.at(name).size});
             files[q] = std::move(f);
         }
         return *files[q];

@@ -2,15 +2,14 @@
 // verifies the checksum and range-checks every field before a resume acts on it.
 #include "runtime/engine/checkpoint_meta.h"
 
+#include "runtime/config/bounded_file.h"
 #include "runtime/config/json_text.h"
 #include "runtime/engine/fnv1a.h"
 #include "runtime/planner/planner.h"
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 namespace zerolab {
 
@@ -124,12 +123,10 @@ std::string checkpointMetaText(const CheckpointManifest& m) {
 }
 
 CheckpointManifest readCheckpointMeta(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw CheckpointError(path + ": not found (is this a zerolab checkpoint folder?)");
-    std::ostringstream text;
-    text << in.rdbuf();
-    JsonText<nlohmann::json> parsed = parseJsonText<nlohmann::json>(text.str());
+    const BoundedFileText file = readBoundedTextFile(path);
+    if (!file.text)
+        throw CheckpointError(path + ": " + file.error + " (is this a zerolab checkpoint folder?)");
+    JsonText<nlohmann::json> parsed = parseJsonText<nlohmann::json>(*file.text);
     if (parsed.error)
         throw CheckpointError(path + ": not valid JSON: " +
                               (parsed.error->path.empty() ? "" : parsed.error->path + ": ") +

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <regex>
 
 namespace zerolab {
@@ -14,6 +15,15 @@ namespace {
 std::string firstMatch(const std::string& text, const std::regex& re, int group = 1) {
     std::smatch m;
     return std::regex_search(text, m, re) ? m[group].str() : std::string();
+}
+
+// A number the text gives (a rank, pid, signal or exit code), or `unknown` when it does
+// not fit T: the text is whatever a job printed, and std::stoi would throw.
+template <typename T> T numberOr(const std::string& digits, T unknown) {
+    T v{};
+    const char* end = digits.data() + digits.size();
+    const auto [ptr, ec] = std::from_chars(digits.data(), end, v);
+    return ec == std::errc() && ptr == end ? v : unknown;
 }
 
 bool contains(const std::string& text, const char* needle) {
@@ -36,10 +46,10 @@ std::optional<LaunchFailure> rankSignaled(const std::string& text) {
         return std::nullopt;
     LaunchFailure f;
     f.kind = LaunchFailureKind::RankSignaled;
-    f.rank = std::stoi(m[1].str());
-    f.pid = std::stol(m[2].str());
+    f.rank = numberOr(m[1].str(), -1);
+    f.pid = numberOr(m[2].str(), -1L);
     f.host = m[3].str();
-    f.signal = std::stoi(m[4].str());
+    f.signal = numberOr(m[4].str(), -1);
     f.signal_name = m[5].str();
     f.detail = m[0].str();
     f.summary = "Rank " + m[1].str() + " (pid " + m[2].str() + " on " + f.host +
@@ -89,9 +99,9 @@ std::optional<LaunchFailure> rankExited(const std::string& text) {
     const std::string rank = firstMatch(text, proc);
     const std::string exit = firstMatch(text, code);
     if (!rank.empty())
-        f.rank = std::stoi(rank);
+        f.rank = numberOr(rank, -1);
     if (!exit.empty())
-        f.exit_code = std::stoi(exit);
+        f.exit_code = numberOr(exit, -1);
     f.detail = lastRankMessage(text);
     f.summary = (rank.empty() ? std::string("A rank") : "Rank " + rank) + " exited" +
                 (exit.empty() ? std::string(" with an error") : " with code " + exit) +

@@ -2,6 +2,7 @@
 // buffers and gradient scratch, then the forward activations of each layer.
 #include "runtime/model/activation_layout.h"
 
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 
@@ -11,17 +12,57 @@ namespace {
 
 constexpr std::int64_t kAlignFloats = 16; // 64 bytes
 
-// Hands out aligned offsets one buffer after another.
+// B, T and the shape are untrusted (a config, a command line): every size is computed
+// with overflow checks and refused beyond kMaxActivationFloats, before anything is
+// allocated from it.
+class Bounded {
+public:
+    Bounded(const ModelShape& s, int B, int T) : m_s(s), m_B(B), m_T(T) {}
+
+    std::int64_t product(std::initializer_list<std::int64_t> factors) const {
+        std::int64_t n = 1;
+        for (std::int64_t f : factors)
+            if (__builtin_mul_overflow(n, f, &n) || n > kMaxActivationFloats)
+                fail();
+        return n;
+    }
+    std::int64_t sum(std::int64_t a, std::int64_t b) const {
+        std::int64_t n = 0;
+        if (__builtin_add_overflow(a, b, &n) || n > kMaxActivationFloats)
+            fail();
+        return n;
+    }
+
+private:
+    [[noreturn]] void fail() const {
+        throw std::invalid_argument(
+            "activation layout: micro-batch " + std::to_string(m_B) + " x seq " +
+            std::to_string(m_T) + " on L=" + std::to_string(m_s.n_layer) +
+            " NH=" + std::to_string(m_s.n_head) + " C=" + std::to_string(m_s.n_embd) +
+            " Vp=" + std::to_string(m_s.padded_vocab_size) + " needs more than 2^" +
+            std::to_string(kMaxActivationFloatsLog2) + " floats");
+    }
+
+    const ModelShape& m_s;
+    int m_B, m_T;
+};
+
+// Hands out aligned offsets one buffer after another; the arena's size stays within
+// kMaxActivationFloats.
 class ArenaCursor {
 public:
+    explicit ArenaCursor(const Bounded& bounded) : m_bounded(bounded) {}
     std::int64_t take(std::int64_t floats) {
         const std::int64_t at = m_next;
-        m_next += (floats + kAlignFloats - 1) / kAlignFloats * kAlignFloats;
+        const std::int64_t aligned =
+            m_bounded.sum(floats, kAlignFloats - 1) / kAlignFloats * kAlignFloats;
+        m_next = m_bounded.sum(m_next, aligned);
         return at;
     }
     std::int64_t size() const { return m_next; }
 
 private:
+    const Bounded& m_bounded;
     std::int64_t m_next = 0;
 };
 
@@ -34,27 +75,30 @@ ActivationLayout makeActivationLayout(const ModelShape& s, int B, int T, Recompu
             "activation layout: need B >= 1 and 1 <= T <= seq_len (" + std::to_string(s.seq_len) +
             ") on a non-empty shape; got B=" + std::to_string(B) + " T=" + std::to_string(T));
     const std::int64_t C = s.n_embd, NH = s.n_head, Vp = s.padded_vocab_size;
-    const std::int64_t BT = std::int64_t{B} * T, BTC = BT * C, att = B * NH * T * T;
+    const Bounded bounded(s, B, T);
+    const std::int64_t BT = bounded.product({B, T}), BTC = bounded.product({BT, C});
+    const std::int64_t att = bounded.product({B, NH, T, T});
+    const std::int64_t wide = bounded.product({4, BTC}), BTVp = bounded.product({BT, Vp});
 
     ActivationLayout a;
     a.B = B;
     a.T = T;
     a.recompute = recompute;
 
-    ArenaCursor other;
-    a.tokens = other.take(2 * BT);
+    ArenaCursor other(bounded);
+    a.tokens = other.take(bounded.product({2, BT}));
     a.encoded = other.take(BTC);
     a.preatt = other.take(att);
     a.proj = other.take(BTC);
     a.lnf = other.take(BTC);
     a.lnf_mean = other.take(BT);
     a.lnf_rstd = other.take(BT);
-    a.logits = other.take(BT * Vp);
-    a.probs = other.take(BT * Vp);
+    a.logits = other.take(BTVp);
+    a.probs = other.take(BTVp);
     a.losses = other.take(BT);
     a.dresidual = other.take(BTC);
-    a.dwide_a = other.take(4 * BTC);
-    a.dwide_b = other.take(4 * BTC);
+    a.dwide_a = other.take(wide);
+    a.dwide_b = other.take(wide);
     a.datt = other.take(att);
 
     // A layer block holds the slots the mode keeps; the others live once: selective
@@ -68,7 +112,7 @@ ActivationLayout makeActivationLayout(const ModelShape& s, int B, int T, Recompu
     }
     if (full)
         a.recompute_block = other.size();
-    ArenaCursor layer, block;
+    ArenaCursor layer(bounded), block(bounded);
     auto keptOrBlock = [&](std::int64_t floats) {
         return full ? ActivationSlot{a.recompute_block + block.take(floats), false}
                     : ActivationSlot{layer.take(floats), true};
@@ -77,15 +121,15 @@ ActivationLayout makeActivationLayout(const ModelShape& s, int B, int T, Recompu
     o.ln1 = selective ? ActivationSlot{a.recompute_ln1, false} : keptOrBlock(BTC);
     o.ln1_mean = keptOrBlock(BT);
     o.ln1_rstd = keptOrBlock(BT);
-    o.qkv = keptOrBlock(3 * BTC);
+    o.qkv = keptOrBlock(bounded.product({3, BTC}));
     o.atty = keptOrBlock(BTC);
     o.att = keptOrBlock(att);
     o.residual2 = keptOrBlock(BTC);
     o.ln2 = selective ? ActivationSlot{a.recompute_ln2, false} : keptOrBlock(BTC);
     o.ln2_mean = keptOrBlock(BT);
     o.ln2_rstd = keptOrBlock(BT);
-    o.fch = keptOrBlock(4 * BTC);
-    o.fch_gelu = recompute == Recompute::None ? ActivationSlot{layer.take(4 * BTC), true}
+    o.fch = keptOrBlock(wide);
+    o.fch_gelu = recompute == Recompute::None ? ActivationSlot{layer.take(wide), true}
                                               : ActivationSlot{a.dwide_b, false};
     o.residual3 = ActivationSlot{layer.take(BTC), true};
     if (full)
@@ -94,7 +138,7 @@ ActivationLayout makeActivationLayout(const ModelShape& s, int B, int T, Recompu
     a.layer_stride = layer.size();
 
     a.layers = a.other_floats;
-    a.total_floats = a.other_floats + a.layer_stride * s.n_layer;
+    a.total_floats = bounded.sum(a.other_floats, bounded.product({a.layer_stride, s.n_layer}));
     return a;
 }
 

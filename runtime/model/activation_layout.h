@@ -93,14 +93,20 @@ struct ActivationLayout {
     std::int64_t total_floats = 0;
 };
 
-// Throws std::invalid_argument when B < 1, T < 1, T > shape.seq_len or the shape is empty.
+// The largest arena: 2^52 floats (16 PiB), far beyond any device. Below it every byte
+// count derived from the arena (4 bytes a float, per layer times L) fits int64.
+inline constexpr int kMaxActivationFloatsLog2 = 52;
+inline constexpr std::int64_t kMaxActivationFloats = std::int64_t{1} << kMaxActivationFloatsLog2;
+
+// Throws std::invalid_argument when B < 1, T < 1, T > shape.seq_len, the shape is empty,
+// or the arena would exceed kMaxActivationFloats (sizes computed without overflow).
 ActivationLayout makeActivationLayout(const ModelShape& shape, int B, int T,
                                       Recompute recompute = Recompute::None);
 
-// Bytes of the activation arena: per_layer_bytes for each transformer block plus
-// other_bytes (tokens, embedding output, shared scratch, final layernorm, logits,
-// probs, losses, the gradient buffers and the recompute buffers). Exactly what Gpt2
-// counts under MemCategory::Activations.
+// Bytes of the activation arena (throws as makeActivationLayout): per_layer_bytes for each
+// transformer block plus other_bytes (tokens, embedding output, shared scratch, final layernorm,
+// logits, probs, losses, the gradient buffers and the recompute buffers). Exactly what Gpt2 counts
+// under MemCategory::Activations.
 struct ActivationFootprint {
     long long per_layer_bytes = 0;
     long long other_bytes = 0;

@@ -1,9 +1,11 @@
 // The shipped configs in resources/configs/ and the round trip toJson -> parseConfig,
 // plus loading files: missing files and JSON syntax errors name the file and position.
 #include "config_test_util.h"
+#include "tests/support/hostile_files.h"
 
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 namespace zerolab::test {
 namespace {
@@ -122,7 +124,40 @@ TEST(ConfigFiles, MissingFileNamesIt) {
     ASSERT_FALSE(r.ok());
     ASSERT_EQ(r.diagnostics.size(), 1u);
     EXPECT_EQ(formatDiagnostic("/nonexistent/zerolab.json", r.diagnostics[0]),
-              "/nonexistent/zerolab.json: cannot open config file: No such file or directory");
+              "/nonexistent/zerolab.json: cannot read config file: cannot open: No such file or "
+              "directory");
+}
+
+// Issue 17 §4 / docs/reliability.md: a config was read whole, whatever its size or kind
+// (`--config /dev/zero` read forever). Now only a regular file of at most 16 MiB is read.
+TEST(ConfigFiles, OversizedOrNonRegularFileIsRefusedBeforeReading) {
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("zerolab_config_bounds_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string big = (dir / "big.json").string();
+    {
+        std::ofstream out(big, std::ios::binary);
+        out << '{' << std::string(std::size_t{16} << 20, ' ') << '}';
+    }
+    const std::string fifo = (dir / "fifo.json").string();
+    zerolab::test::makeFifo(fifo);
+    const std::pair<std::string, std::string> cases[] = {
+        {big, "cannot read config file: larger than 16 MiB (16777218 bytes)"},
+        {"/dev/null", "cannot read config file: not a regular file"},
+        {dir.string(), "cannot read config file: not a regular file"},
+    };
+    for (const auto& [file, expected] : cases) {
+        ConfigResult r = loadConfigFile(file, std::nullopt);
+        ASSERT_FALSE(r.ok()) << file;
+        ASSERT_EQ(r.diagnostics.size(), 1u) << file << "\n" << dump(r);
+        EXPECT_EQ(formatDiagnostic(file, r.diagnostics[0]), file + ": " + expected);
+    }
+    std::optional<ConfigResult> fromFifo;
+    EXPECT_TRUE(zerolab::test::returnsWithoutWaitingOnFifo(
+        fifo, [&] { fromFifo = loadConfigFile(fifo, std::nullopt); }));
+    ASSERT_TRUE(fromFifo && !fromFifo->ok());
+    EXPECT_EQ(fromFifo->diagnostics.at(0).message, "cannot read config file: not a regular file");
+    std::filesystem::remove_all(dir);
 }
 
 TEST(ConfigFiles, SyntaxErrorGivesLineAndColumn) {

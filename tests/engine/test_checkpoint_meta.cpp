@@ -65,6 +65,25 @@ protected:
     std::string m_path;
 };
 
+// A meta.json is read as a config is: only a regular file of at most 16 MiB (it was read
+// whole, whatever it was).
+TEST_F(CheckpointMetaFile, OversizedOrNonRegularFileIsRefused) {
+    write(std::string((std::size_t{16} << 20) + 1, ' '));
+    const std::pair<std::string, std::string> cases[] = {
+        {m_path, ": larger than 16 MiB (16777217 bytes)"},
+        {"/dev/null", ": not a regular file"},
+        {m_dir.string(), ": not a regular file"},
+    };
+    for (const auto& [file, expected] : cases) {
+        try {
+            readCheckpointMeta(file);
+            ADD_FAILURE() << "accepted " << file;
+        } catch (const CheckpointError& e) {
+            EXPECT_EQ(std::string(e.what()).rfind(file + expected, 0), 0u) << e.what();
+        }
+    }
+}
+
 TEST_F(CheckpointMetaFile, RoundTrip) {
     const CheckpointManifest m = valid();
     write(checkpointMetaText(m));

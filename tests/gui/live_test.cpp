@@ -60,6 +60,7 @@ private slots:
     void init();
     void stopEscalatesToSigkill();
     void crashMessageNamesTheRank();
+    void metricLinesOfWrongTypesAreIgnored();
     void missingLauncherIsAClearMessage();
     void realRunStartRestartStop();
     void killedRankFailsTheRun();
@@ -133,6 +134,26 @@ void LiveTest::crashMessageNamesTheRank() {
     QCOMPARE(live.lastExit().failure->rank, 1);
     QVERIFY2(panel.bannerText().contains(QStringLiteral("Rank 1")), qPrintable(panel.bannerText()));
     QVERIFY(!panel.resumeCheckpointButton()->isHidden());
+}
+
+// Issue 17 §4 (fuzzing): a metric line whose "type", "run_id" or "step" had another JSON
+// type threw nlohmann's type_error out of a slot and aborted the GUI. Such values are now
+// read as absent, and the good line that follows still counts.
+void LiveTest::metricLinesOfWrongTypesAreIgnored() {
+    StoreClient store;
+    openStore(store);
+    LiveController live(&store);
+    LauncherOptions o;
+    o.launcher = QStringLiteral(ZEROLAB_FAKE_MPIRUN);
+    live.setOptions(o);
+    qputenv("FAKE_MPIRUN_MODE", "hostile-lines");
+    QSignalSpy ended(&live, &LiveController::ended);
+    QString error;
+    QVERIFY2(live.start(validConfig(nanoConfig(10, 1), 2), &error), qPrintable(error));
+    QVERIFY(ended.wait(10000));
+    QCOMPARE(ended.first().at(0).toInt(), 0);
+    QCOMPARE(live.progress().step, qint64(2));
+    QCOMPARE(live.progress().loss, 3.5);
 }
 
 void LiveTest::missingLauncherIsAClearMessage() {

@@ -134,5 +134,30 @@ TEST(LaunchFailure, PortProblemAndNothing) {
     EXPECT_STREQ(launchFailureKindName(LaunchFailureKind::HostfileError), "HostfileError");
 }
 
+// Found by fuzz_launch_failure: numbers too large for an int made std::stoi throw
+// out_of_range from a parser documented never to throw (the GUI would abort when the job
+// ended). Such a number is now unknown (-1) and the text still names it.
+TEST(LaunchFailure, NumbersBeyondAnIntAreUnknownNotThrown) {
+    const auto exited = parseLaunchFailure(
+        "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+        "  Process name: [[12345,1],99999999999]\n"
+        "  Exit code:    -33333333333333333333333333\n");
+    ASSERT_TRUE(exited);
+    EXPECT_EQ(exited->kind, LaunchFailureKind::RankExited);
+    EXPECT_EQ(exited->rank, -1);
+    EXPECT_EQ(exited->exit_code, -1);
+    EXPECT_NE(exited->summary.find("Rank 99999999999 exited with code -33333333333333333333333333"),
+              std::string::npos)
+        << exited->summary;
+    const auto signaled = parseLaunchFailure(
+        "mpirun noticed that process rank 4294967296 with PID 99999999999999999999 on node h "
+        "exited on signal 99999999999 (Killed).");
+    ASSERT_TRUE(signaled);
+    EXPECT_EQ(signaled->kind, LaunchFailureKind::RankSignaled);
+    EXPECT_EQ(signaled->rank, -1);
+    EXPECT_EQ(signaled->pid, -1);
+    EXPECT_EQ(signaled->signal, -1);
+}
+
 } // namespace
 } // namespace zerolab

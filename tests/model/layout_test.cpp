@@ -130,5 +130,27 @@ TEST(ActivationFootprint, RejectsBadBatch) {
     EXPECT_THROW(activationFootprint(s, 1, s.seq_len + 1), std::invalid_argument);
 }
 
+// Issue 17 §4: B * T * C and B * NH * T * T overflowed int64 for an untrusted micro-batch
+// and context (zerolab-plan printed negative GB). Now a bound, by message, and no overflow
+// (UBSan) on the way.
+TEST(ActivationFootprint, RefusesAnArenaBeyondTheBound) {
+    const ModelShape huge{1, 1, 8, 2147483647, 256, 256};
+    try {
+        activationFootprint(huge, 2147483647, 2147483647);
+        ADD_FAILURE() << "accepted a (2^31)^4-float attention buffer";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("micro-batch 2147483647 x seq 2147483647"),
+                  std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("more than 2^52 floats"), std::string::npos)
+            << e.what();
+    }
+    // Just within: the arena is allowed up to kMaxActivationFloats, and its bytes fit.
+    const ModelShape wide{1, 1, 1, 1 << 20, 1, 1};
+    const ActivationFootprint f = activationFootprint(wide, 1 << 10, 1 << 20);
+    EXPECT_GT(f.total(1), 0);
+    EXPECT_LE(f.total(1) / 4, kMaxActivationFloats);
+}
+
 } // namespace
 } // namespace zerolab

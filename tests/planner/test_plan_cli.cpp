@@ -179,3 +179,19 @@ TEST(PlanCli, HostileConfigsAndModelHeadersExitTwo) {
     }
     fs::remove_all(dir);
 }
+
+// docs/reliability.md "Known, not handled yet", now handled: a micro-batch and context
+// whose activation arena overflows int64 printed negative GB; a config that is not a
+// regular file was read forever (/dev/zero). Both exit 2 naming the problem.
+TEST(PlanCli, UnboundedActivationsAndConfigFilesExitTwo) {
+    const ProcessResult huge = plan("--layers 1 --hidden 8 --heads 1 --seq 2147483647 --vocab "
+                                    "256 --micro 2147483647");
+    EXPECT_EQ(huge.exit_code, 2) << huge.out.substr(0, 500) << huge.err.substr(0, 500);
+    EXPECT_NE(huge.err.find("more than 2^52 floats"), std::string::npos) << huge.err;
+    EXPECT_TRUE(huge.out.empty()) << huge.out.substr(0, 500);
+    const ProcessResult dev = plan("--config /dev/null --world 2");
+    EXPECT_EQ(dev.exit_code, 2) << dev.err;
+    EXPECT_NE(dev.err.find("/dev/null: cannot read config file: not a regular file"),
+              std::string::npos)
+        << dev.err;
+}

@@ -25,8 +25,8 @@ struct Migration {
     int from;
     std::string_view sql;
 };
-constexpr std::array<Migration, 3> kMigrations = {
-    {{1, kMigrateV2Sql}, {2, kMigrateV3Sql}, {3, kMigrateV4Sql}}};
+constexpr std::array<Migration, 4> kMigrations = {
+    {{1, kMigrateV2Sql}, {2, kMigrateV3Sql}, {3, kMigrateV4Sql}, {4, kMigrateV5Sql}}};
 static_assert(kMigrations.size() + 1 == RunStore::kSchemaVersion,
               "one migration per schema version after the first");
 

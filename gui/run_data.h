@@ -64,8 +64,9 @@ struct StepColumns {
 // (RunReader::stepsLod) of kLodBuckets spans: a million steps would cost seconds to
 // read and hundreds of megabytes to hold, for a plot a thousand pixels wide.
 inline constexpr std::int64_t kFullDetailSteps = 20000;
-// About two spans per pixel column of a wide plot; each span gives at most two rows.
-inline constexpr std::int64_t kLodBuckets = 2000;
+// About two spans per pixel column of a plot card (half the window); each span gives at
+// most two rows, its minima and its maxima.
+inline constexpr std::int64_t kLodBuckets = 1000;
 
 // The rank rows at the last logged step of one segment.
 struct SegmentRanks {

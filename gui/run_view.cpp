@@ -505,8 +505,8 @@ void RunView::setSmoothing(double alpha) {
 }
 
 void RunView::replotSeries() {
-    m_shown = m_detailFirst >= 0 ? mergeDetail(m_steps, m_detail, m_detailFirst, m_detailLast)
-                                 : m_steps;
+    m_shown =
+        m_detailFirst >= 0 ? mergeDetail(m_steps, m_detail, m_detailFirst, m_detailLast) : m_steps;
     const StepColumns& shown = m_shown;
     const QVector<double>& x = shown[m_xAxis];
     const QString xTitle = metricAxisTitle(m_xAxis);
@@ -576,8 +576,7 @@ void RunView::onXRange(double lower, double upper) {
     m_zoomTimer->start();
 }
 
-void RunView::onDetail(qint64 runId, qint64 firstStep, qint64 lastStep,
-                       const StepColumns& steps) {
+void RunView::onDetail(qint64 runId, qint64 firstStep, qint64 lastStep, const StepColumns& steps) {
     if (runId != m_runId || !m_lod)
         return;
     m_detail = steps;

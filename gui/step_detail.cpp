@@ -12,7 +12,8 @@ StepColumns mergeDetail(const StepColumns& overview, const StepColumns& detail,
     // Spans of whole blocks may reach a little past the asked range: the detail's own
     // steps bound what it replaces, so the result stays ascending.
     const QVector<double>& own = detail[Metric::Step];
-    const double from = own.isEmpty() ? double(firstStep) : std::min(double(firstStep), own.front());
+    const double from =
+        own.isEmpty() ? double(firstStep) : std::min(double(firstStep), own.front());
     const double to = own.isEmpty() ? double(lastStep) : std::max(double(lastStep), own.back());
     const auto before = std::lower_bound(steps.begin(), steps.end(), from);
     const auto after = std::upper_bound(steps.begin(), steps.end(), to);

@@ -67,10 +67,6 @@ double commTotal(const CommTimes& c) {
 
 } // namespace
 
-QVector<double> emaSmooth(const QVector<double>& y, double alpha) {
-    return emaSmoothSteps({}, y, alpha);
-}
-
 QVector<double> emaSmoothSteps(const QVector<double>& steps, const QVector<double>& y,
                                double alpha) {
     double interval = 0;

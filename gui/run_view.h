@@ -140,11 +140,10 @@ private:
     EventsModel* m_events;
 };
 
-// Exponential moving average with bias correction (as TensorBoard's smoothing).
-QVector<double> emaSmooth(const QVector<double>& y, double alpha);
-// The same over samples at ascending `steps`, decaying by alpha per logging interval
-// (the smallest step difference): a level of detail's spans decay by their width, and
-// evenly logged steps give emaSmooth.
+// Exponential moving average with bias correction (as TensorBoard's smoothing) over
+// samples at ascending `steps`, decaying by alpha per logging interval (the smallest
+// step difference): evenly logged steps decay by alpha each, a level of detail's spans
+// by alpha to their width. Empty `steps`: alpha per sample.
 QVector<double> emaSmoothSteps(const QVector<double>& steps, const QVector<double>& y,
                                double alpha);
 

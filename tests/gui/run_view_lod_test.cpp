@@ -16,6 +16,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace zerolab;
 
@@ -163,6 +164,20 @@ private slots:
         QCOMPARE(view.steps().last(Metric::Step), 25000.0);
         QCOMPARE(view.shownSteps().last(Metric::Loss), 9.0);
         QCOMPARE(maxOf(drawnValues(view.lossPlot()->plot())), 9.0);
+    }
+
+    // Evenly logged steps decay by alpha each (every 10th step logged too); a gap of
+    // ten intervals decays by alpha^10.
+    void emaDecaysPerLoggingInterval() {
+        const QVector<double> y = {1, 0, 0, 0};
+        const QVector<double> even = emaSmoothSteps({0, 10, 20, 30}, y, 0.5);
+        const QVector<double> plain = emaSmoothSteps({}, y, 0.5);
+        QCOMPARE(even, plain);
+        QCOMPARE(even[1], 0.5 * 0.5 / (0.5 * 0.5 + 0.5)); // ema / bias-corrected weight
+        const QVector<double> gap = emaSmoothSteps({0, 1, 11, 12}, {1, 1, 0, 0}, 0.5);
+        const double w2 = std::pow(0.5, 10);
+        // After two samples at 1 the EMA is 1; a step ten intervals on keeps w2 of it.
+        QCOMPARE(gap[2], (w2 * 0.75) / (w2 * 0.75 + (1 - w2)));
     }
 
     void mergeAndVisibleSteps() {

@@ -180,6 +180,10 @@ StepLod stepLodRows(SqliteDb& db, std::int64_t run_id, std::int64_t first, std::
         return out;
     out.width =
         std::max<std::int64_t>(1, (last - first + buckets) / std::max<std::int64_t>(1, buckets));
+    // A span of two steps gives two rows, as the steps themselves would: give those, so
+    // each value stays at its own step.
+    if (out.width <= 2)
+        out.width = 1;
     std::int64_t rawFrom = first;
     if (out.width >= kStepBlockSteps) {
         // Whole blocks: the width rounds up to blocks, the spans start at first's block.

@@ -26,7 +26,8 @@ StepRecord readStepRow(const SqliteStatement& q, int first);
 std::string insertStepBlockSql();
 
 // Steps of run_id with first <= step <= last at a width of at least
-// (last - first + 1) / buckets step numbers (StepLod). Spans of whole blocks are read
+// (last - first + 1) / buckets step numbers (StepLod); a width of 2 or less gives the
+// steps as logged (no more rows than min/max pairs would). Spans of whole blocks are read
 // from step_blocks, the steps after the run's last stored block from the steps table
 // (as logged when they are few). Call inside a read transaction. buckets >= 1.
 StepLod stepLodRows(SqliteDb& db, std::int64_t run_id, std::int64_t first, std::int64_t last,

@@ -1,5 +1,6 @@
-# bench/gui.cmake: the run view over 100,000 steps x 8 ranks (open time and one
-# replot). Needs the GUI and the fixture generator of tests/gui.
+# bench/gui.cmake: review at scale: the run view over 1,000,000 steps x 8 ranks (open,
+# zoom, replot), the runs panel and Compare over 1,000 runs. Needs the GUI and the
+# fixture generator of tests/gui.
 if(TARGET zerolab_gui AND TARGET zerolab_gui_fixture)
   add_executable(gui_bench ${CMAKE_CURRENT_LIST_DIR}/gui_bench.cpp)
   target_link_libraries(gui_bench PRIVATE zerolab_gui zerolab_gui_fixture)

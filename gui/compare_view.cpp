@@ -22,6 +22,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -340,6 +341,10 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     split->setStretchFactor(1, 1);
     layout->addWidget(split);
 
+    m_partialRefresh = new QTimer(this);
+    m_partialRefresh->setSingleShot(true);
+    m_partialRefresh->setInterval(kPartialRefreshMs);
+    connect(m_partialRefresh, &QTimer::timeout, this, &CompareView::refresh);
     connect(store, &StoreClient::runsListed, this, &CompareView::syncChecklist);
     connect(store, &StoreClient::runLoaded, this, &CompareView::onChunk);
     connect(m_runList, &QListWidget::itemChanged, this, [this] {
@@ -400,9 +405,16 @@ void CompareView::onChunk(const RunChunk& chunk) {
         return;
     m_requested.remove(chunk.runId);
     m_chunks.insert(chunk.runId, chunk);
-    refresh();
-    if (allLoaded())
+    // A hundred runs arrive one chunk at a time: refresh once they are all in, and
+    // meanwhile at most every kPartialRefreshMs (each refresh rebuilds the plot, the
+    // tables and the config diff over every run so far).
+    if (allLoaded()) {
+        m_partialRefresh->stop();
+        refresh();
         emit loaded();
+    } else if (!m_partialRefresh->isActive()) {
+        m_partialRefresh->start();
+    }
 }
 
 bool CompareView::allLoaded() const {

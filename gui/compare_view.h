@@ -18,6 +18,7 @@ class QComboBox;
 class QListWidget;
 class QStackedWidget;
 class QTableWidget;
+class QTimer;
 
 namespace zerolab {
 
@@ -64,6 +65,8 @@ private:
 
     StoreClient* m_store;
     QList<qint64> m_ids;
+    static constexpr int kPartialRefreshMs = 150;
+    QTimer* m_partialRefresh;
     QMap<qint64, RunChunk> m_chunks;
     QSet<qint64> m_requested;
     QStackedWidget* m_stack;

@@ -60,6 +60,14 @@ struct StepColumns {
     double last(Metric m) const { return isEmpty() ? kUnknown : (*this)[m].back(); }
 };
 
+// A whole run with more step numbers than this comes as a level of detail
+// (RunReader::stepsLod) of kLodBuckets spans: a million steps would cost seconds to
+// read and hundreds of megabytes to hold, for a plot a thousand pixels wide.
+inline constexpr std::int64_t kFullDetailSteps = 20000;
+// About two spans per pixel column of a plot card (half the window); each span gives at
+// most two rows, its minima and its maxima.
+inline constexpr std::int64_t kLodBuckets = 1000;
+
 // The rank rows at the last logged step of one segment.
 struct SegmentRanks {
     int segment = 0; // Segment::index
@@ -72,6 +80,10 @@ struct SegmentRanks {
 struct RunChunk {
     std::int64_t runId = 0;
     bool incremental = false;
+    // Whole-run chunks only: `steps` is a level of detail (StepLod: per span its minima
+    // then its maxima; the run's last block as logged) rather than every step.
+    bool lod = false;
+    std::int64_t loggedSteps = 0; // steps logged, whatever `steps` holds
     RunRecord record;
     std::vector<Segment> segments;
     StepColumns steps;
@@ -86,3 +98,4 @@ struct RunChunk {
 } // namespace zerolab
 
 Q_DECLARE_METATYPE(zerolab::RunChunk)
+Q_DECLARE_METATYPE(zerolab::StepColumns)

@@ -1,6 +1,7 @@
 // Run tab: header with the run's facts and controls, then cards of plots. Series
-// plots are rebuilt from StepColumns (adaptive sampling keeps 100k points cheap);
-// per-rank charts show the rank rows of one step (the latest unless chosen).
+// plots are rebuilt from StepColumns (adaptive sampling keeps 100k points cheap; a
+// longer run comes as a level of detail, refined where the user zooms); per-rank
+// charts show the rank rows of one step (the latest unless chosen).
 #include "gui/run_view.h"
 
 #include "gui/category_colors.h"
@@ -10,6 +11,7 @@
 #include "gui/grouped_bar_chart.h"
 #include "gui/memory_bar_chart.h"
 #include "gui/runs_model.h"
+#include "gui/step_detail.h"
 #include "gui/store_client.h"
 #include "gui/style.h"
 #include "gui/time_series_plot.h"
@@ -29,6 +31,7 @@
 #include <QSlider>
 #include <QStackedWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <nlohmann/json.hpp>
 #include <qcustomplot.h>
@@ -64,7 +67,14 @@ double commTotal(const CommTimes& c) {
 
 } // namespace
 
-QVector<double> emaSmooth(const QVector<double>& y, double alpha) {
+QVector<double> emaSmoothSteps(const QVector<double>& steps, const QVector<double>& y,
+                               double alpha) {
+    double interval = 0;
+    for (qsizetype i = 1; i < steps.size(); ++i) {
+        const double d = steps[i] - steps[i - 1];
+        if (d > 0 && (interval == 0 || d < interval))
+            interval = d;
+    }
     QVector<double> out(y.size());
     double ema = 0, weight = 0;
     for (int i = 0; i < y.size(); ++i) {
@@ -72,8 +82,11 @@ QVector<double> emaSmooth(const QVector<double>& y, double alpha) {
             out[i] = weight > 0 ? ema / weight : y[i];
             continue;
         }
-        ema = alpha * ema + (1 - alpha) * y[i];
-        weight = alpha * weight + (1 - alpha);
+        const double a = i > 0 && interval > 0 && i < steps.size()
+                             ? std::pow(alpha, (steps[i] - steps[i - 1]) / interval)
+                             : alpha;
+        ema = a * ema + (1 - a) * y[i];
+        weight = a * weight + (1 - a);
         out[i] = ema / weight;
     }
     return out;
@@ -213,6 +226,35 @@ RunView::RunView(StoreClient* store, QWidget* parent)
 
     connect(store, &StoreClient::runLoaded, this, &RunView::onChunk);
     connect(store, &StoreClient::ranksLoaded, this, &RunView::onRanks);
+    connect(store, &StoreClient::detailLoaded, this, &RunView::onDetail);
+    connect(store, &StoreClient::csvExported, this,
+            [this](qint64, const QString& path, const QString& error) {
+                emit statusMessage(error.isEmpty() ? tr("Wrote %1").arg(path) : error);
+            });
+    // Zoom and pan of a long run ask the store for the visible range once the wheel or
+    // the drag pauses, not at every intermediate range.
+    m_zoomTimer = new QTimer(this);
+    m_zoomTimer->setSingleShot(true);
+    m_zoomTimer->setInterval(120);
+    connect(m_zoomTimer, &QTimer::timeout, this, [this] {
+        if (m_runId < 0 || !m_lod)
+            return;
+        const auto steps = visibleSteps(m_steps, m_xAxis, m_zoom.first, m_zoom.second);
+        if (!steps) {
+            if (m_detailFirst >= 0) {
+                m_detail = {};
+                m_detailFirst = m_detailLast = -1;
+                replotKeepingView();
+            }
+            return;
+        }
+        if (steps->first == m_detailFirst && steps->second == m_detailLast)
+            return;
+        m_store->loadDetail(m_runId, steps->first, steps->second, kLodBuckets);
+    });
+    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown, m_traffic})
+        connect(p->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+                [this](const QCPRange& r) { onXRange(r.lower, r.upper); });
     connect(store, &StoreClient::changed, this, [this] {
         if (m_runId >= 0 && !m_loading)
             m_store->loadNewer(m_runId, m_steps.isEmpty() ? -1 : qint64(m_steps.last(Metric::Step)),
@@ -306,8 +348,12 @@ QWidget* RunView::buildHeader() {
                                                           QStringLiteral("run-%1.csv").arg(m_runId),
                                                           tr("CSV (*.csv)"));
         QString error;
-        if (!path.isEmpty())
-            emit statusMessage(exportCsv(path, &error) ? tr("Wrote %1").arg(path) : error);
+        if (path.isEmpty())
+            return;
+        if (!exportCsv(path, &error))
+            emit statusMessage(error);
+        else if (!m_lod)
+            emit statusMessage(tr("Wrote %1").arg(path));
     });
     connect(plots, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Export plots into"));
@@ -321,6 +367,11 @@ void RunView::openRun(qint64 runId) {
     m_runId = runId;
     m_loading = true;
     m_steps = {};
+    m_shown = {};
+    m_lod = false;
+    m_loggedSteps = 0;
+    m_detail = {};
+    m_detailFirst = m_detailLast = -1;
     m_ranks.clear();
     m_ranksStep = -1;
     m_lastEventId = 0;
@@ -337,6 +388,8 @@ void RunView::onChunk(const RunChunk& chunk) {
             return; // a full load requested by another view
         m_loading = false;
         m_steps = chunk.steps;
+        m_lod = chunk.lod;
+        m_loggedSteps = chunk.loggedSteps;
     } else {
         if (m_loading)
             return;
@@ -355,6 +408,7 @@ void RunView::onChunk(const RunChunk& chunk) {
         if (!m_steps.isEmpty() && chunk.steps[Metric::Step].front() <= m_steps.last(Metric::Step))
             return; // a duplicate answer to an overlapping poll
         m_steps.append(chunk.steps);
+        m_loggedSteps += chunk.steps.size();
     }
     m_record = chunk.record;
     m_segments = chunk.segments;
@@ -417,7 +471,7 @@ void RunView::updateHeader() {
     if (!device.isEmpty())
         facts << (device == QLatin1String("cuda") ? tr("<b>GPU</b> (cuda)") : device);
     facts << tr("ψ = %1").arg(formatCount(double(info.params)))
-          << tr("%1 steps logged").arg(m_steps.size());
+          << tr("%1 steps logged").arg(m_loggedSteps);
     if (!m_steps.isEmpty())
         facts << tr("last loss <b>%1</b>").arg(m_steps.last(Metric::Loss), 0, 'f', 4);
     if (!std::isnan(duration))
@@ -447,25 +501,28 @@ void RunView::setSmoothing(double alpha) {
 }
 
 void RunView::replotSeries() {
-    const QVector<double>& x = m_steps[m_xAxis];
+    m_shown =
+        m_detailFirst >= 0 ? mergeDetail(m_steps, m_detail, m_detailFirst, m_detailLast) : m_steps;
+    const StepColumns& shown = m_shown;
+    const QVector<double>& x = shown[m_xAxis];
     const QString xTitle = metricAxisTitle(m_xAxis);
     QVector<PlotSeries> loss;
     if (m_smoothing > 0) {
-        loss.push_back({tr("loss (raw)"), kLossRaw, x, m_steps[Metric::Loss]});
+        loss.push_back({tr("loss (raw)"), kLossRaw, x, shown[Metric::Loss]});
         loss.push_back({tr("loss (EMA %1)").arg(m_smoothing, 0, 'f', 2), kAccent, x,
-                        emaSmooth(m_steps[Metric::Loss], m_smoothing)});
+                        emaSmoothSteps(shown[Metric::Step], shown[Metric::Loss], m_smoothing)});
     } else {
-        loss.push_back({tr("loss"), kAccent, x, m_steps[Metric::Loss]});
+        loss.push_back({tr("loss"), kAccent, x, shown[Metric::Loss]});
     }
     m_loss->setLines(loss);
     m_loss->setAxisLabels(xTitle, tr("Loss"));
     m_throughput->setLines(
-        {{tr("tokens/s"), QColor(0x15, 0x80, 0x3D), x, m_steps[Metric::TokensPerS]}});
+        {{tr("tokens/s"), QColor(0x15, 0x80, 0x3D), x, shown[Metric::TokensPerS]}});
     m_throughput->setAxisLabels(xTitle, tr("Throughput (tokens/s)"));
-    m_breakdown->setStacked({{tr("forward"), kFwd, x, m_steps[Metric::FwdMs]},
-                             {tr("backward"), kBwd, x, m_steps[Metric::BwdMs]},
-                             {tr("exposed comm"), kExposed, x, m_steps[Metric::ExposedMs]},
-                             {tr("optimizer"), kOptim, x, m_steps[Metric::OptimMs]}});
+    m_breakdown->setStacked({{tr("forward"), kFwd, x, shown[Metric::FwdMs]},
+                             {tr("backward"), kBwd, x, shown[Metric::BwdMs]},
+                             {tr("exposed comm"), kExposed, x, shown[Metric::ExposedMs]},
+                             {tr("optimizer"), kOptim, x, shown[Metric::OptimMs]}});
     m_breakdown->setAxisLabels(xTitle, tr("Step time (ms)"));
     replotTraffic();
     updateMarkers();
@@ -475,13 +532,13 @@ void RunView::replotSeries() {
 // run's dtype (2 bytes in bf16, 4 in fp32), so bytes / (psi x that) reads as the ZeRO
 // paper's 2 psi and 3 psi, scaled by (N-1)/N.
 void RunView::replotTraffic() {
-    const QVector<double>& x = m_steps[m_xAxis];
-    const QVector<double>& steps = m_steps[Metric::Step];
+    const QVector<double>& x = m_shown[m_xAxis];
+    const QVector<double>& steps = m_shown[Metric::Step];
     const double perPsi =
         double(m_record.info.params) * (m_record.info.precision == "bf16" ? 2.0 : 4.0);
     QVector<double> measured, forecast;
     for (qsizetype i = 0; i < steps.size(); ++i) {
-        measured << (perPsi > 0 ? m_steps[Metric::TrafficBytes][i] / perPsi : kUnknown);
+        measured << (perPsi > 0 ? m_shown[Metric::TrafficBytes][i] / perPsi : kUnknown);
         const Segment* seg = segmentAt(m_segments, std::int64_t(steps[i]));
         forecast << (seg && perPsi > 0 ? seg->predicted_traffic_bytes / perPsi : kUnknown);
     }
@@ -492,8 +549,8 @@ void RunView::replotTraffic() {
 
 void RunView::updateMarkers() {
     QVector<PlotMarker> markers;
-    const QVector<double>& steps = m_steps[Metric::Step];
-    const QVector<double>& x = m_steps[m_xAxis];
+    const QVector<double>& steps = m_shown[Metric::Step];
+    const QVector<double>& x = m_shown[m_xAxis];
     for (const Segment& seg : m_segments) {
         if (seg.index == 0)
             continue;
@@ -506,6 +563,39 @@ void RunView::updateMarkers() {
     }
     for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown, m_traffic})
         p->setMarkers(markers);
+}
+
+void RunView::onXRange(double lower, double upper) {
+    if (m_replotting || !m_lod)
+        return;
+    m_zoom = {lower, upper};
+    m_zoomTimer->start();
+}
+
+void RunView::onDetail(qint64 runId, qint64 firstStep, qint64 lastStep, const StepColumns& steps) {
+    if (runId != m_runId || !m_lod)
+        return;
+    m_detail = steps;
+    m_detailFirst = firstStep;
+    m_detailLast = lastStep;
+    replotKeepingView();
+    emit detailShown(runId, firstStep, lastStep);
+}
+
+void RunView::replotKeepingView() {
+    const TimeSeriesPlot* plots[] = {m_loss, m_throughput, m_breakdown, m_traffic};
+    std::vector<std::pair<QCPRange, QCPRange>> ranges;
+    for (const TimeSeriesPlot* p : plots)
+        ranges.emplace_back(p->plot()->xAxis->range(), p->plot()->yAxis->range());
+    m_replotting = true;
+    replotSeries();
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        QCustomPlot* plot = plots[i]->plot();
+        plot->xAxis->setRange(ranges[i].first);
+        plot->yAxis->setRange(ranges[i].second);
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    m_replotting = false;
 }
 
 void RunView::replotRanks() {
@@ -583,6 +673,10 @@ void RunView::replotRanks() {
 }
 
 bool RunView::exportCsv(const QString& path, QString* error) const {
+    if (m_lod) {
+        m_store->exportCsv(m_runId, path);
+        return true;
+    }
     return writeMetricsCsv(path, m_steps, error);
 }
 

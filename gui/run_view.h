@@ -11,12 +11,14 @@
 #include <QWidget>
 
 #include <optional>
+#include <utility>
 
 class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSlider;
 class QStackedWidget;
+class QTimer;
 
 namespace zerolab {
 
@@ -36,7 +38,13 @@ public:
     // Loads the run asynchronously; loaded() fires when it is on screen.
     void openRun(qint64 runId);
     qint64 runId() const { return m_runId; }
+    // The steps as read: every step, or for a run of more than kFullDetailSteps a level
+    // of detail (isLevelOfDetail) followed by the steps logged since.
     const StepColumns& steps() const { return m_steps; }
+    // What the series plots draw: steps() with the zoomed range refined from the store.
+    const StepColumns& shownSteps() const { return m_shown; }
+    bool isLevelOfDetail() const { return m_lod; }
+    std::int64_t loggedSteps() const { return m_loggedSteps; }
     const EventsModel* events() const { return m_events; }
     const RunRecord& record() const { return m_record; }
     const std::vector<Segment>& segments() const { return m_segments; }
@@ -44,6 +52,8 @@ public:
     void setXAxis(Metric m);
     // EMA weight of the previous value, 0 (raw) .. 0.999.
     void setSmoothing(double alpha);
+    // Every logged step as CSV. A level-of-detail run is read and written on the store
+    // thread: true means started, and statusMessage tells the outcome.
     bool exportCsv(const QString& path, QString* error = nullptr) const;
     // Every plot as PNG and PDF into a folder; returns the files written.
     QStringList exportPlots(const QString& folder) const;
@@ -56,6 +66,8 @@ public:
 
 signals:
     void loaded(qint64 runId);
+    // A zoomed range of a level-of-detail run came back refined and is drawn.
+    void detailShown(qint64 runId, qint64 firstStep, qint64 lastStep);
     void statusMessage(const QString& text);
 
 private:
@@ -66,6 +78,11 @@ private:
     void replotSeries();
     void replotTraffic();
     void updateMarkers();
+    // A plot's x range changed: refine that range of a level-of-detail run.
+    void onXRange(double lower, double upper);
+    void onDetail(qint64 runId, qint64 firstStep, qint64 lastStep, const StepColumns& steps);
+    // replotSeries with every series plot's zoom kept as it was.
+    void replotKeepingView();
     void replotRanks();
     void updateHeader();
 
@@ -75,6 +92,15 @@ private:
     RunRecord m_record;
     std::vector<Segment> m_segments;
     StepColumns m_steps;
+    bool m_lod = false;
+    std::int64_t m_loggedSteps = 0;
+    StepColumns m_detail; // steps m_detailFirst..m_detailLast, refined
+    std::int64_t m_detailFirst = -1;
+    std::int64_t m_detailLast = -1;
+    StepColumns m_shown;
+    bool m_replotting = false; // range changes while replotting are not the user's
+    std::pair<double, double> m_zoom;
+    QTimer* m_zoomTimer;
     std::int64_t m_lastEventId = 0;
     std::int64_t m_ranksStep = -1;
     std::vector<RankRecord> m_ranks;
@@ -114,7 +140,11 @@ private:
     EventsModel* m_events;
 };
 
-// Exponential moving average with bias correction (as TensorBoard's smoothing).
-QVector<double> emaSmooth(const QVector<double>& y, double alpha);
+// Exponential moving average with bias correction (as TensorBoard's smoothing) over
+// samples at ascending `steps`, decaying by alpha per logging interval (the smallest
+// step difference): evenly logged steps decay by alpha each, a level of detail's spans
+// by alpha to their width. Empty `steps`: alpha per sample.
+QVector<double> emaSmoothSteps(const QVector<double>& steps, const QVector<double>& y,
+                               double alpha);
 
 } // namespace zerolab

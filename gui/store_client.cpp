@@ -3,6 +3,7 @@
 // fires there.
 #include "gui/store_client.h"
 
+#include "gui/csv_export.h"
 #include "storage/run_reader.h"
 #include "storage/run_writer.h"
 #include "storage/store_error.h"
@@ -82,7 +83,16 @@ void StoreWorker::loadRun(qint64 runId, bool incremental, qint64 afterStep, qint
         chunk.incremental = incremental;
         chunk.record = m_reader->run(runId);
         chunk.segments = m_reader->segments(runId);
-        chunk.steps.append(m_reader->steps(runId, afterStep));
+        const auto span = incremental ? std::nullopt : m_reader->stepSpan(runId);
+        if (span && span->second - span->first + 1 > kFullDetailSteps) {
+            const StepLod lod = m_reader->stepsLod(runId, span->first, span->second, kLodBuckets);
+            chunk.lod = true;
+            chunk.loggedSteps = lod.logged;
+            chunk.steps.append(lod.rows);
+        } else {
+            chunk.steps.append(m_reader->steps(runId, afterStep));
+            chunk.loggedSteps = chunk.steps.size();
+        }
         chunk.events = m_reader->events(runId, afterEventId);
         chunk.timelineSteps = m_reader->timelineSteps(runId);
         if (!chunk.steps.isEmpty()) {
@@ -102,6 +112,24 @@ void StoreWorker::loadRanks(qint64 runId, qint64 step) {
     guarded([&] {
         const auto rows = m_reader->rankRows(runId, step);
         emit ranksLoaded(runId, step, QVector<RankRecord>(rows.begin(), rows.end()));
+    });
+}
+
+void StoreWorker::loadDetail(qint64 runId, qint64 firstStep, qint64 lastStep, qint64 buckets) {
+    guarded([&] {
+        StepColumns cols;
+        cols.append(m_reader->stepsLod(runId, firstStep, lastStep, buckets).rows);
+        emit detailLoaded(runId, firstStep, lastStep, cols);
+    });
+}
+
+void StoreWorker::exportCsv(qint64 runId, const QString& path) {
+    guarded([&] {
+        StepColumns all;
+        all.append(m_reader->steps(runId));
+        QString error;
+        writeMetricsCsv(path, all, &error);
+        emit csvExported(runId, path, error);
     });
 }
 
@@ -184,6 +212,7 @@ StoreClient::StoreClient(QObject* parent) : QObject(parent), m_worker(new StoreW
     qRegisterMetaType<QVector<RunSummary>>();
     qRegisterMetaType<QVector<RankRecord>>();
     qRegisterMetaType<StepTimeline>();
+    qRegisterMetaType<StepColumns>();
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_worker, &StoreWorker::opened, this, [this](const QString& p) {
@@ -197,6 +226,8 @@ StoreClient::StoreClient(QObject* parent) : QObject(parent), m_worker(new StoreW
     });
     connect(m_worker, &StoreWorker::runLoaded, this, &StoreClient::runLoaded);
     connect(m_worker, &StoreWorker::ranksLoaded, this, &StoreClient::ranksLoaded);
+    connect(m_worker, &StoreWorker::detailLoaded, this, &StoreClient::detailLoaded);
+    connect(m_worker, &StoreWorker::csvExported, this, &StoreClient::csvExported);
     connect(m_worker, &StoreWorker::timelineLoaded, this, &StoreClient::timelineLoaded);
     connect(m_worker, &StoreWorker::changed, this, &StoreClient::changed);
     connect(m_worker, &StoreWorker::commandPosted, this, &StoreClient::commandPosted);
@@ -244,6 +275,16 @@ void StoreClient::loadNewer(qint64 runId, qint64 afterStep, qint64 afterEventId)
 
 void StoreClient::loadRanks(qint64 runId, qint64 step) {
     send([w = m_worker, runId, step] { w->loadRanks(runId, step); });
+}
+
+void StoreClient::loadDetail(qint64 runId, qint64 firstStep, qint64 lastStep, qint64 buckets) {
+    send([w = m_worker, runId, firstStep, lastStep, buckets] {
+        w->loadDetail(runId, firstStep, lastStep, buckets);
+    });
+}
+
+void StoreClient::exportCsv(qint64 runId, const QString& path) {
+    send([w = m_worker, runId, path] { w->exportCsv(runId, path); });
 }
 
 void StoreClient::loadTimeline(qint64 runId, qint64 step) {

@@ -39,6 +39,11 @@ public slots:
     // run's chunk also those of each segment's last step.
     void loadRun(qint64 runId, bool incremental, qint64 afterStep, qint64 afterEventId);
     void loadRanks(qint64 runId, qint64 step);
+    // Steps firstStep..lastStep at a level of detail of `buckets` spans (as logged when
+    // they are few): what a zoomed plot of a long run draws.
+    void loadDetail(qint64 runId, qint64 firstStep, qint64 lastStep, qint64 buckets);
+    // Every logged step of the run as CSV (writeMetricsCsv), read and written here.
+    void exportCsv(qint64 runId, const QString& path);
     // The step timeline of one sampled step (an empty one when none is stored).
     void loadTimeline(qint64 runId, qint64 step);
     void setNotes(qint64 runId, const QString& notes);
@@ -60,6 +65,10 @@ signals:
     void runsListed(const QVector<zerolab::RunSummary>& runs);
     void runLoaded(const zerolab::RunChunk& chunk);
     void ranksLoaded(qint64 runId, qint64 step, const QVector<zerolab::RankRecord>& ranks);
+    void detailLoaded(qint64 runId, qint64 firstStep, qint64 lastStep,
+                      const zerolab::StepColumns& steps);
+    // error empty: written.
+    void csvExported(qint64 runId, const QString& path, const QString& error);
     void timelineLoaded(qint64 runId, const zerolab::StepTimeline& timeline);
     void commandPosted(qint64 runId, int kind, qint64 commandId);
     void checkpointFound(qint64 runId, qint64 step, const QString& path);
@@ -94,6 +103,8 @@ public:
     // incremental RunChunk: a run followed from before its first step keeps growing.
     void loadNewer(qint64 runId, qint64 afterStep, qint64 afterEventId);
     void loadRanks(qint64 runId, qint64 step);
+    void loadDetail(qint64 runId, qint64 firstStep, qint64 lastStep, qint64 buckets);
+    void exportCsv(qint64 runId, const QString& path);
     void loadTimeline(qint64 runId, qint64 step);
     void setNotes(qint64 runId, const QString& notes);
     void setTags(qint64 runId, const QStringList& tags);
@@ -112,6 +123,9 @@ signals:
     void runsListed(const QVector<zerolab::RunSummary>& runs);
     void runLoaded(const zerolab::RunChunk& chunk);
     void ranksLoaded(qint64 runId, qint64 step, const QVector<zerolab::RankRecord>& ranks);
+    void detailLoaded(qint64 runId, qint64 firstStep, qint64 lastStep,
+                      const zerolab::StepColumns& steps);
+    void csvExported(qint64 runId, const QString& path, const QString& error);
     void timelineLoaded(qint64 runId, const zerolab::StepTimeline& timeline);
     void commandPosted(qint64 runId, int kind, qint64 commandId);
     void checkpointFound(qint64 runId, qint64 step, const QString& path);

@@ -131,10 +131,12 @@ void TimeSeriesPlot::setStacked(const QVector<PlotSeries>& layers) {
 }
 
 // Channel fills do not benefit from adaptive sampling, so stacked layers are
-// reduced here to at most kStackedPoints bucket means over the visible x range,
+// reduced here to at most one bucket mean per pixel column over the visible x range,
 // and again whenever the range changes (zoom and pan stay exact enough to read).
 void TimeSeriesPlot::resampleStacked(const QCPRange& range) {
-    constexpr int kStackedPoints = 1500;
+    // About one point per pixel column: each channel fill costs its point count, and
+    // more points than columns draw nothing more.
+    const int points = std::clamp(m_plot->axisRect()->width(), 200, 1500);
     if (!m_stacked || m_series.isEmpty())
         return;
     const QVector<double>& x = m_series.front().x;
@@ -142,7 +144,7 @@ void TimeSeriesPlot::resampleStacked(const QCPRange& range) {
     const int hi = int(std::upper_bound(x.begin(), x.end(), range.upper) - x.begin());
     const int first = std::max(0, lo - 1), last = std::min(int(x.size()), hi + 1);
     const int n = last - first;
-    const int bucket = std::max(1, (n + kStackedPoints - 1) / kStackedPoints);
+    const int bucket = std::max(1, (n + points - 1) / points);
     for (int layer = 0; layer < m_stackedSums.size() && layer < m_plot->graphCount(); ++layer) {
         const QVector<double>& sum = m_stackedSums[layer];
         QVector<double> bx, by;

@@ -137,6 +137,18 @@ struct StepRecord {
     std::vector<RankRecord> ranks; // empty when read by RunReader::steps
 };
 
+// A level of detail of a run's steps (RunReader::stepsLod): the range cut into spans of
+// `width` step numbers; a span that logged one step gives that step's record, a span
+// that logged several gives two: every column's minimum (step: the span's first logged
+// step) then every column's maximum (step: its last). So a one-step spike stays in its
+// span's maximum and a dip in its minimum, whatever the zoom. width 1: the steps as
+// logged. `ranks` of every row are empty.
+struct StepLod {
+    std::vector<StepRecord> rows;
+    std::int64_t width = 1;
+    std::int64_t logged = 0; // steps logged in the range
+};
+
 // One per-rank row of a series (RunReader::rankSeries).
 struct RankSample {
     std::int64_t step = 0;

@@ -5,6 +5,7 @@
 #include "storage/rank_columns.h"
 #include "storage/run_totals.h"
 #include "storage/sqlite_db.h"
+#include "storage/step_rows.h"
 #include "storage/store_clock.h"
 #include "storage/timeline_rows.h"
 
@@ -275,37 +276,38 @@ std::vector<StepRecord> RunReader::steps(std::int64_t run_id, std::int64_t after
                                          std::int64_t limit) {
     return m_impl->runRows(
         run_id,
-        "SELECT step, segment, wall_time_s, tokens, loss, lr, grad_norm, tokens_per_s, mfu, "
-        "step_ms, fwd_ms, bwd_ms, optim_ms, allreduce_ms, reduce_scatter_ms, allgather_ms, "
-        "broadcast_ms, exposed_ms, comm_bytes, busbw_gbps, " +
-            trafficColumns() + " FROM steps WHERE run_id = ?1 AND step > ?2 ORDER BY step LIMIT ?3",
-        [](const SqliteStatement& q) {
-            StepRecord s;
-            s.step = q.int64(0);
-            s.segment = q.int32(1);
-            s.wall_time_s = q.real(2);
-            s.tokens = q.int64(3);
-            s.loss = q.real(4);
-            s.lr = q.real(5);
-            s.grad_norm = q.real(6);
-            s.tokens_per_s = q.real(7);
-            s.mfu = q.real(8);
-            s.step_ms = q.real(9);
-            s.fwd_ms = q.real(10);
-            s.bwd_ms = q.real(11);
-            s.optim_ms = q.real(12);
-            s.comm.allreduce_ms = q.real(13);
-            s.comm.reduce_scatter_ms = q.real(14);
-            s.comm.allgather_ms = q.real(15);
-            s.comm.broadcast_ms = q.real(16);
-            s.comm.exposed_ms = q.real(17);
-            s.comm_bytes = q.int64(18);
-            s.busbw_gbps = q.real(19);
-            for (std::size_t c = 0; c < kCollectiveCount; ++c)
-                s.traffic.bytes[c] = q.real(20 + static_cast<int>(c));
-            return s;
-        },
-        after_step, limit);
+        "SELECT " + stepColumns() +
+            " FROM steps WHERE run_id = ?1 AND step > ?2 ORDER BY step LIMIT ?3",
+        [](const SqliteStatement& q) { return readStepRow(q, 0); }, after_step, limit);
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> RunReader::stepSpan(std::int64_t run_id) {
+    // Two subqueries: each min() or max() alone is one index seek; together in one
+    // SELECT they would scan every step of the run.
+    const auto rows =
+        m_impl->runRows(run_id,
+                        "SELECT (SELECT min(step) FROM steps WHERE run_id = ?1), "
+                        "(SELECT max(step) FROM steps WHERE run_id = ?1)",
+                        [](const SqliteStatement& q) {
+                            return q.isNull(0)
+                                       ? std::optional<std::pair<std::int64_t, std::int64_t>>()
+                                       : std::make_pair(q.int64(0), q.int64(1));
+                        });
+    return rows.empty() ? std::nullopt : rows.front();
+}
+
+StepLod RunReader::stepsLod(std::int64_t run_id, std::int64_t first_step, std::int64_t last_step,
+                            std::int64_t buckets) {
+    if (buckets < 1)
+        throw StoreError(m_impl->runContext(run_id) +
+                         ": a level of detail needs at least one "
+                         "bucket, not " +
+                         std::to_string(buckets));
+    Transaction tx(m_impl->db, Transaction::Kind::Read);
+    m_impl->requireRun(run_id);
+    StepLod lod = stepLodRows(m_impl->db, run_id, first_step, last_step, buckets);
+    tx.commit();
+    return lod;
 }
 
 std::vector<RankRecord> RunReader::rankRows(std::int64_t run_id, std::int64_t step) {

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace zerolab {
@@ -41,6 +42,13 @@ public:
     // their `ranks` are left empty.
     std::vector<StepRecord> steps(std::int64_t run_id, std::int64_t after_step = -1,
                                   std::int64_t limit = -1);
+    // The first and last logged step; nullopt when the run logged none.
+    std::optional<std::pair<std::int64_t, std::int64_t>> stepSpan(std::int64_t run_id);
+    // Steps with first_step <= step <= last_step at a level of detail of about `buckets`
+    // spans (StepLod): what a plot of a long run draws, read from step_blocks so that a
+    // million steps cost a few thousand rows. buckets >= 1.
+    StepLod stepsLod(std::int64_t run_id, std::int64_t first_step, std::int64_t last_step,
+                     std::int64_t buckets);
     // The rank rows of one step, by rank.
     std::vector<RankRecord> rankRows(std::int64_t run_id, std::int64_t step);
     // Rank rows with after_step < step <= up_to_step, by step then rank.

@@ -30,8 +30,11 @@ struct Migration {
     int from;
     std::string_view sql;
 };
-constexpr std::array<Migration, 4> kMigrations = {
-    {{1, kMigrateV2Sql}, {2, kMigrateV3Sql}, {3, kMigrateV4Sql}, {4, kMigrateV5Sql}}};
+constexpr std::array<Migration, 5> kMigrations = {{{1, kMigrateV2Sql},
+                                                   {2, kMigrateV3Sql},
+                                                   {3, kMigrateV4Sql},
+                                                   {4, kMigrateV5Sql},
+                                                   {5, kMigrateV6Sql}}};
 static_assert(kMigrations.size() + 1 == RunStore::kSchemaVersion,
               "one migration per schema version after the first");
 

@@ -5,6 +5,7 @@
 #include "storage/rank_columns.h"
 #include "storage/run_totals.h"
 #include "storage/sqlite_db.h"
+#include "storage/step_rows.h"
 #include "storage/store_clock.h"
 #include "storage/timeline_rows.h"
 
@@ -54,6 +55,7 @@ struct RunWriter::Impl {
                              ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
                              "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21" +
                              placeholders(22, kCollectiveCount) + ")"),
+          insertBlock(db, insertStepBlockSql()),
           beat(db, "UPDATE runs SET heartbeat_at = ?2 WHERE id = ?1"), begin(db, "BEGIN IMMEDIATE"),
           commit(db, "COMMIT") {
         db.exec("PRAGMA wal_autocheckpoint = " + std::to_string(kWalAutocheckpointPages));
@@ -76,6 +78,7 @@ struct RunWriter::Impl {
             it = insertRanks.emplace(rows, SqliteStatement(db, insertRanksSql(rows))).first;
         return it->second;
     }
+    SqliteStatement insertBlock;
     SqliteStatement beat;
     // The step transaction's BEGIN and COMMIT, prepared once: at ~100k steps the parse
     // of a plain exec() is measurable.
@@ -84,6 +87,12 @@ struct RunWriter::Impl {
     std::int64_t runId = 0;
     int segment = -1;
     double lastBeat = 0;
+    // The step_blocks block of the last appended step (or of the segment's start): it is
+    // stored once a step of a later block arrives, so a stored block never changes.
+    std::int64_t openBlock = -1;
+
+    // Inside the caller's transaction: the step row, its rank rows, a completed block.
+    void insertStepRows(const StepRecord& s);
 };
 
 RunWriter::RunWriter(RunStore store) : m_impl(std::make_unique<Impl>(std::move(store))) {}
@@ -144,6 +153,13 @@ int RunWriter::beginSegment(const Segment& seg) {
     SqliteDb& db = m_impl->db;
     const std::int64_t run = m_impl->runId;
     Transaction tx(db, Transaction::Kind::Write);
+    // A rewind also drops the blocks it reaches into: the block holding start_step is
+    // incomplete again and is stored anew once a later block is reached.
+    {
+        auto del = db.cached("DELETE FROM step_blocks WHERE run_id = ?1 AND block >= ?2");
+        del->bind(1, run).bind(2, seg.start_step / kStepBlockSteps);
+        del->run();
+    }
     for (const char* sql : {"DELETE FROM steps WHERE run_id = ?1 AND step >= ?2",
                             "DELETE FROM checkpoints WHERE run_id = ?1 AND step >= ?2",
                             "DELETE FROM timelines WHERE run_id = ?1 AND step >= ?2"}) {
@@ -178,47 +194,67 @@ int RunWriter::beginSegment(const Segment& seg) {
     ins->run();
     tx.commit();
     m_impl->segment = index;
+    m_impl->openBlock = seg.start_step / kStepBlockSteps;
     return index;
 }
 
+void RunWriter::Impl::insertStepRows(const StepRecord& s) {
+    SqliteStatement& st = insertStep;
+    st.bind(1, runId).bind(2, s.step).bind(3, segment).bind(4, s.wall_time_s);
+    st.bind(5, s.tokens).bind(6, s.loss).bind(7, s.lr).bind(8, s.grad_norm);
+    st.bind(9, s.tokens_per_s).bind(10, s.mfu).bind(11, s.step_ms).bind(12, s.fwd_ms);
+    st.bind(13, s.bwd_ms).bind(14, s.optim_ms).bind(15, s.comm.allreduce_ms);
+    st.bind(16, s.comm.reduce_scatter_ms).bind(17, s.comm.allgather_ms);
+    st.bind(18, s.comm.broadcast_ms).bind(19, s.comm.exposed_ms).bind(20, s.comm_bytes);
+    st.bind(21, s.busbw_gbps);
+    for (std::size_t c = 0; c < kCollectiveCount; ++c)
+        st.bind(22 + static_cast<int>(c), s.traffic.bytes[c]);
+    st.run();
+    for (std::size_t first = 0; first < s.ranks.size(); first += kRankRowsPerInsert) {
+        const int rows =
+            static_cast<int>(std::min<std::size_t>(kRankRowsPerInsert, s.ranks.size() - first));
+        SqliteStatement& rk = insertRanksOf(rows);
+        for (int i = 0; i < rows; ++i) {
+            const RankRecord& r = s.ranks[first + static_cast<std::size_t>(i)];
+            int col = i * kRankRowParams + 1;
+            rk.bind(col, runId).bind(col + 1, s.step).bind(col + 2, r.rank);
+            rk.bind(col + 3, r.host);
+            col += 4;
+            for (long long bytes : r.mem.bytes)
+                rk.bind(col++, static_cast<std::int64_t>(bytes));
+            for (std::int64_t v : {r.rss, r.device_used, r.peak})
+                rk.bind(col++, v);
+            for (double ms : {r.comm.allreduce_ms, r.comm.reduce_scatter_ms, r.comm.allgather_ms,
+                              r.comm.broadcast_ms, r.comm.exposed_ms})
+                rk.bind(col++, ms);
+        }
+        rk.run();
+    }
+    const std::int64_t block = s.step / kStepBlockSteps;
+    if (block > openBlock && openBlock >= 0) {
+        insertBlock.bind(1, runId).bind(2, openBlock);
+        insertBlock.run();
+    }
+    openBlock = std::max(openBlock, block);
+}
+
 void RunWriter::appendStep(const StepRecord& s) {
+    appendSteps(std::span<const StepRecord>(&s, 1));
+}
+
+void RunWriter::appendSteps(std::span<const StepRecord> steps) {
     Impl& m = *m_impl;
     m.requireRun("appendStep");
     if (m.segment < 0)
         throw StoreError(m.context() + ": appendStep before beginSegment");
+    std::int64_t current = steps.empty() ? 0 : steps.front().step;
+    const std::int64_t openBlock = m.openBlock;
     try {
         m.begin.run();
         try {
-            SqliteStatement& st = m.insertStep;
-            st.bind(1, m.runId).bind(2, s.step).bind(3, m.segment).bind(4, s.wall_time_s);
-            st.bind(5, s.tokens).bind(6, s.loss).bind(7, s.lr).bind(8, s.grad_norm);
-            st.bind(9, s.tokens_per_s).bind(10, s.mfu).bind(11, s.step_ms).bind(12, s.fwd_ms);
-            st.bind(13, s.bwd_ms).bind(14, s.optim_ms).bind(15, s.comm.allreduce_ms);
-            st.bind(16, s.comm.reduce_scatter_ms).bind(17, s.comm.allgather_ms);
-            st.bind(18, s.comm.broadcast_ms).bind(19, s.comm.exposed_ms).bind(20, s.comm_bytes);
-            st.bind(21, s.busbw_gbps);
-            for (std::size_t c = 0; c < kCollectiveCount; ++c)
-                st.bind(22 + static_cast<int>(c), s.traffic.bytes[c]);
-            st.run();
-            for (std::size_t first = 0; first < s.ranks.size(); first += kRankRowsPerInsert) {
-                const int rows = static_cast<int>(
-                    std::min<std::size_t>(kRankRowsPerInsert, s.ranks.size() - first));
-                SqliteStatement& rk = m.insertRanksOf(rows);
-                for (int i = 0; i < rows; ++i) {
-                    const RankRecord& r = s.ranks[first + static_cast<std::size_t>(i)];
-                    int col = i * kRankRowParams + 1;
-                    rk.bind(col, m.runId).bind(col + 1, s.step).bind(col + 2, r.rank);
-                    rk.bind(col + 3, r.host);
-                    col += 4;
-                    for (long long bytes : r.mem.bytes)
-                        rk.bind(col++, static_cast<std::int64_t>(bytes));
-                    for (std::int64_t v : {r.rss, r.device_used, r.peak})
-                        rk.bind(col++, v);
-                    for (double ms : {r.comm.allreduce_ms, r.comm.reduce_scatter_ms,
-                                      r.comm.allgather_ms, r.comm.broadcast_ms, r.comm.exposed_ms})
-                        rk.bind(col++, ms);
-                }
-                rk.run();
+            for (const StepRecord& s : steps) {
+                current = s.step;
+                m.insertStepRows(s);
             }
             const double now = unixNow();
             if (now - m.lastBeat >= kHeartbeatEveryS) {
@@ -229,14 +265,16 @@ void RunWriter::appendStep(const StepRecord& s) {
             m.commit.run();
         } catch (...) {
             m.insertStep.reset();
+            m.insertBlock.reset();
             for (auto& [rows, st] : m.insertRanks)
                 st.reset();
             m.db.exec("ROLLBACK");
+            m.openBlock = openBlock;
             throw;
         }
     } catch (const StoreError& e) {
         throw StoreError(std::string(e.what()) + " (run " + std::to_string(m.runId) + ", step " +
-                         std::to_string(s.step) + ")");
+                         std::to_string(current) + ")");
     }
 }
 

@@ -1,6 +1,6 @@
 // RunWriter: how the runtime's rank 0 records a run. Each appendStep is one
-// transaction (step row, every rank row, heartbeat), so a crash loses at most
-// the step in flight.
+// transaction (step row, every rank row, heartbeat, a completed step block), so a
+// crash loses at most the step in flight.
 #pragma once
 
 #include "storage/records.h"
@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,8 @@ public:
     // One transaction: the step, all its rank rows and (at most once a second) the
     // heartbeat. Requires beginSegment first; the step number must be new for the run.
     void appendStep(const StepRecord& step);
+    // Several steps, ascending, in one transaction (imports, fixtures): all or none.
+    void appendSteps(std::span<const StepRecord> steps);
 
     // One transaction: a sampled step's timeline, every rank's spans and memory samples.
     // Requires createRun or attachRun first; the step must have no timeline yet.

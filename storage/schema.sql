@@ -1,4 +1,4 @@
--- zerolab run store, schema version 5 (PRAGMA user_version = 5, application_id "ZLAB").
+-- zerolab run store, schema version 6 (PRAGMA user_version = 6, application_id "ZLAB").
 -- New stores are created from this file; older ones reach it through migrate_v*.sql,
 -- and a test checks that both paths give the same tables, columns and indexes.
 -- Times are Unix seconds (REAL). NULL means unknown. Deleting a run cascades.
@@ -117,6 +117,64 @@ CREATE TABLE rank_steps (
     exposed_ms REAL,
     PRIMARY KEY (run_id, step, rank),
     FOREIGN KEY (run_id, step) REFERENCES steps(run_id, step) ON DELETE CASCADE
+) WITHOUT ROWID;
+
+-- The level of detail of long runs: per run, per block of 128 step numbers (step / 128)
+-- that logged a step, its first and last logged step, how many, and each steps column's
+-- minimum and maximum (migrate_v5.sql says when rows are written).
+CREATE TABLE step_blocks (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    block INTEGER NOT NULL,
+    first_step INTEGER NOT NULL,
+    last_step INTEGER NOT NULL,
+    steps INTEGER NOT NULL,
+    min_segment INTEGER,
+    max_segment INTEGER,
+    min_wall_time_s REAL,
+    max_wall_time_s REAL,
+    min_tokens INTEGER,
+    max_tokens INTEGER,
+    min_loss REAL,
+    max_loss REAL,
+    min_lr REAL,
+    max_lr REAL,
+    min_grad_norm REAL,
+    max_grad_norm REAL,
+    min_tokens_per_s REAL,
+    max_tokens_per_s REAL,
+    min_mfu REAL,
+    max_mfu REAL,
+    min_step_ms REAL,
+    max_step_ms REAL,
+    min_fwd_ms REAL,
+    max_fwd_ms REAL,
+    min_bwd_ms REAL,
+    max_bwd_ms REAL,
+    min_optim_ms REAL,
+    max_optim_ms REAL,
+    min_allreduce_ms REAL,
+    max_allreduce_ms REAL,
+    min_reduce_scatter_ms REAL,
+    max_reduce_scatter_ms REAL,
+    min_allgather_ms REAL,
+    max_allgather_ms REAL,
+    min_broadcast_ms REAL,
+    max_broadcast_ms REAL,
+    min_exposed_ms REAL,
+    max_exposed_ms REAL,
+    min_comm_bytes INTEGER,
+    max_comm_bytes INTEGER,
+    min_busbw_gbps REAL,
+    max_busbw_gbps REAL,
+    min_allreduce_traffic_bytes REAL,
+    max_allreduce_traffic_bytes REAL,
+    min_reduce_scatter_traffic_bytes REAL,
+    max_reduce_scatter_traffic_bytes REAL,
+    min_allgather_traffic_bytes REAL,
+    max_allgather_traffic_bytes REAL,
+    min_broadcast_traffic_bytes REAL,
+    max_broadcast_traffic_bytes REAL,
+    PRIMARY KEY (run_id, block)
 ) WITHOUT ROWID;
 
 -- rank -1: the launcher or all ranks.

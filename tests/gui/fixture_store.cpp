@@ -25,6 +25,8 @@ std::vector<FixtureRun> defaultFixtureRuns() {
 
 namespace {
 
+constexpr std::size_t kStepsPerTransaction = 4096;
+
 nlohmann::json fixtureConfig(const FixtureRun& r, int stage, int gradAccum) {
     return {{"train_micro_batch_size_per_gpu", 8},
             {"gradient_accumulation_steps", gradAccum},
@@ -104,8 +106,14 @@ std::vector<std::int64_t> writeFixtureStore(const std::string& path,
         auto restart = r.restarts.begin();
 
         double wall = 0;
+        std::vector<StepRecord> batch;
+        auto flush = [&] {
+            writer.appendSteps(batch);
+            batch.clear();
+        };
         for (int step = 0; step < r.steps; ++step) {
             if (restart != r.restarts.end() && restart->step == step) {
+                flush();
                 stage = restart->stage;
                 world = restart->world;
                 planned = fixturePrediction(r, stage, world, restart->gradAccum);
@@ -131,6 +139,9 @@ std::vector<std::int64_t> writeFixtureStore(const std::string& path,
             s.tokens_per_s = tokensPerStep / (s.step_ms / 1000.0);
             s.loss =
                 1.45 + 4.1 * std::exp(-step / 60.0) + 0.06 * noise(rng) * std::exp(-step / 400.0);
+            for (const auto& [at, loss] : r.lossAt)
+                if (at == step)
+                    s.loss = loss;
             s.lr = 6e-4 * std::min(1.0, (step + 1) / 20.0);
             s.grad_norm = 0.6 + 2.5 * std::exp(-step / 40.0) + 0.05 * std::fabs(noise(rng));
             s.mfu = 0.55 + 0.02 * noise(rng);
@@ -159,8 +170,11 @@ std::vector<std::int64_t> writeFixtureStore(const std::string& path,
                 rr.comm.allgather_ms *= 1 + 0.04 * rank;
                 s.ranks.push_back(rr);
             }
-            writer.appendStep(s);
+            batch.push_back(std::move(s));
+            if (batch.size() == kStepsPerTransaction)
+                flush();
         }
+        flush();
         writer.finish(RunStatus::Finished, "fixture");
     }
     return ids;

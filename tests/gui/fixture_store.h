@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace zerolab {
@@ -28,6 +29,8 @@ struct FixtureRun {
     // With restarts every segment stores its resolved config and prediction, as current
     // stores do; without, its one segment has neither, as in stores written before.
     std::vector<FixtureRestart> restarts = {};
+    // Steps whose loss is this value instead of the curve (a spike, a dip).
+    std::vector<std::pair<int, double>> lossAt = {};
 };
 
 // The default set: five runs of the micro model at stages 0-3 and N = 2, 4, 8.
@@ -40,8 +43,9 @@ FixtureRun gpuFixtureRun();
 // accumulation 2: two segments.
 FixtureRun restartedFixtureRun();
 
-// Creates (or appends to) the store at path; returns the run ids in order.
-// Throws StoreError.
+// Creates (or appends to) the store at path; returns the run ids in order. Steps go in
+// transactions of a few thousand (RunWriter::appendSteps), so a million steps x 8 ranks
+// take a minute, not an hour. Throws StoreError.
 std::vector<std::int64_t> writeFixtureStore(const std::string& path,
                                             const std::vector<FixtureRun>& runs);
 

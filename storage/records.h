@@ -17,7 +17,8 @@ namespace zerolab {
 
 inline constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
 
-enum class RunStatus { Running, Finished, Stopped, Failed, Lost };
+// Stalled: still running, but a collective passed run.collective_timeout_s (docs/engine.md).
+enum class RunStatus { Running, Finished, Stopped, Failed, Lost, Stalled };
 enum class EventLevel { Info, Warn, Error };
 enum class CommandKind { Pause, Resume, Checkpoint, SetLr, Stop };
 

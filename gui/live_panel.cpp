@@ -97,11 +97,13 @@ LivePanel::LivePanel(LiveController* controller, QWidget* parent)
 
     auto* stallLayout = new QHBoxLayout(m_stallRow);
     stallLayout->setContentsMargins(10, 6, 10, 6);
-    m_stallRow->setStyleSheet(
-        QStringLiteral("background:#FFFBEB; border:1px solid #F59E0B; border-radius:6px;"));
+    m_stallRow->setObjectName(QStringLiteral("stallRow")); // the frame, not its buttons
+    m_stallRow->setAttribute(Qt::WA_StyledBackground);
+    m_stallRow->setStyleSheet(QStringLiteral(
+        "#stallRow { background:#FFFBEB; border:1px solid #F59E0B; border-radius:6px; }"));
     m_stall->setWordWrap(true);
     m_stall->setTextFormat(Qt::RichText);
-    m_stall->setStyleSheet(QStringLiteral("color:#92400E; border:none;"));
+    m_stall->setStyleSheet(QStringLiteral("color:#92400E;"));
     m_stallKill->setToolTip(tr("SIGKILL to every process of the job (status failed). A stalled "
                                "rank does not answer a graceful stop."));
     m_stallResume->setToolTip(

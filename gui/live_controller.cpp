@@ -233,6 +233,11 @@ void LiveController::kill() {
     }
 }
 
+void LiveController::killAndResume() {
+    kill();
+    m_resumeAfterKill = m_config.has_value() && m_process.isRunning();
+}
+
 void LiveController::pause() {
     if (m_runId >= 0)
         m_store->postCommand(m_runId, CommandKind::Pause);
@@ -337,6 +342,11 @@ void LiveController::onFinished(const RunExit& exit) {
     }
     setState(State::Ended);
     emit ended(code, failure);
+    if (std::exchange(m_resumeAfterKill, false)) {
+        QString error;
+        if (!resumeFromCheckpoint(&error))
+            emit message(error);
+    }
 }
 
 void LiveController::onCheckpoint(qint64 runId, qint64 step, const QString& path) {

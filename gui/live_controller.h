@@ -68,6 +68,9 @@ public:
     void attachedRunEnded(RunStatus status);
     void stop();
     void kill();
+    // Kill, then (a run started from this window) relaunch from its newest checkpoint
+    // once the job has ended: what the stall banner offers.
+    void killAndResume();
     void pause();
     void resume();
     void checkpointNow();
@@ -120,6 +123,7 @@ private:
     std::optional<TrainConfig> m_config;
     std::optional<TrainConfig> m_pendingRestart; // the config to relaunch with
     bool m_awaitingCheckpoint = false;
+    bool m_resumeAfterKill = false;
     QString m_launchDir;
     int m_launches = 0;
     LiveProgress m_progress;

@@ -49,7 +49,9 @@ LivePanel::LivePanel(LiveController* controller, QWidget* parent)
       m_resume(new QPushButton(tr("Resume"))), m_checkpoint(new QPushButton(tr("Checkpoint now"))),
       m_lr(new QDoubleSpinBox), m_setLr(new QPushButton(tr("Set lr"))),
       m_restart(new QPushButton(tr("Apply && restart…"))),
-      m_resumeCheckpoint(new QPushButton(tr("Resume from last checkpoint"))) {
+      m_resumeCheckpoint(new QPushButton(tr("Resume from last checkpoint"))),
+      m_stallRow(new QWidget), m_stall(new QLabel), m_stallKill(new QPushButton(tr("Kill job"))),
+      m_stallResume(new QPushButton(tr("Kill && resume from last checkpoint"))) {
     setProperty("card", true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 8, 12, 8);
@@ -93,6 +95,26 @@ LivePanel::LivePanel(LiveController* controller, QWidget* parent)
     m_bannerRow->hide();
     layout->addWidget(m_bannerRow);
 
+    auto* stallLayout = new QHBoxLayout(m_stallRow);
+    stallLayout->setContentsMargins(10, 6, 10, 6);
+    m_stallRow->setObjectName(QStringLiteral("stallRow")); // the frame, not its buttons
+    m_stallRow->setAttribute(Qt::WA_StyledBackground);
+    m_stallRow->setStyleSheet(QStringLiteral(
+        "#stallRow { background:#FFFBEB; border:1px solid #F59E0B; border-radius:6px; }"));
+    m_stall->setWordWrap(true);
+    m_stall->setTextFormat(Qt::RichText);
+    m_stall->setStyleSheet(QStringLiteral("color:#92400E;"));
+    m_stallKill->setToolTip(tr("SIGKILL to every process of the job (status failed). A stalled "
+                               "rank does not answer a graceful stop."));
+    m_stallResume->setToolTip(
+        tr("Kill the job, then relaunch it from its newest checkpoint with the same config "
+           "(a run started from this window)."));
+    stallLayout->addWidget(m_stall, 1);
+    stallLayout->addWidget(m_stallKill);
+    stallLayout->addWidget(m_stallResume);
+    m_stallRow->hide();
+    layout->addWidget(m_stallRow);
+
     connect(m_stop, &QPushButton::clicked, m_controller, &LiveController::stop);
     connect(m_kill, &QPushButton::clicked, m_controller, &LiveController::kill);
     connect(m_pause, &QPushButton::clicked, m_controller, &LiveController::pause);
@@ -108,11 +130,14 @@ LivePanel::LivePanel(LiveController* controller, QWidget* parent)
         else
             QMessageBox::warning(this, tr("Resume"), error);
     });
+    connect(m_stallKill, &QPushButton::clicked, m_controller, &LiveController::kill);
+    connect(m_stallResume, &QPushButton::clicked, m_controller, &LiveController::killAndResume);
     connect(m_controller, &LiveController::stateChanged, this, &LivePanel::onState);
     connect(m_controller, &LiveController::ended, this, &LivePanel::onEnded);
     connect(m_controller, &LiveController::runIdKnown, this, [this] {
         m_deadRank = -1;
         m_bannerRow->hide();
+        m_stallRow->hide();
         updateRanks();
     });
     onState(m_controller->state());
@@ -125,6 +150,20 @@ void LivePanel::setShownRun(qint64 runId) {
 
 QString LivePanel::bannerText() const {
     return m_bannerRow->isHidden() ? QString() : m_banner->text();
+}
+
+void LivePanel::setStall(const QString& why) {
+    if (why.isEmpty() || !m_controller->isLive()) {
+        m_stallRow->hide();
+        return;
+    }
+    m_stall->setText(tr("<b>Run stalled.</b> %1").arg(why.toHtmlEscaped()));
+    m_stallResume->setVisible(m_controller->ownsProcess() && m_controller->config().has_value());
+    m_stallRow->show();
+}
+
+QString LivePanel::stallText() const {
+    return m_stallRow->isHidden() ? QString() : m_stall->text();
 }
 
 void LivePanel::onState(LiveController::State s) {
@@ -154,6 +193,7 @@ void LivePanel::onState(LiveController::State s) {
 }
 
 void LivePanel::onEnded(int exitCode, const QString& failure) {
+    m_stallRow->hide();
     const RunExit& exit = m_controller->lastExit();
     m_deadRank = exit.failure ? exit.failure->rank : -1;
     m_deadWhy = exit.failure && exit.failure->signal > 0

@@ -27,6 +27,12 @@ public:
     QPushButton* killButton() const { return m_kill; }
     QPushButton* resumeCheckpointButton() const { return m_resumeCheckpoint; }
     QString bannerText() const;
+    // The live run's stall (its reason from the store), or none (empty): a banner that
+    // offers to kill the job, and to resume it from its last checkpoint.
+    void setStall(const QString& why);
+    QString stallText() const;
+    QPushButton* stallKillButton() const { return m_stallKill; }
+    QPushButton* stallResumeButton() const { return m_stallResume; }
 
 private:
     void onState(LiveController::State s);
@@ -48,6 +54,10 @@ private:
     QPushButton* m_setLr;
     QPushButton* m_restart;
     QPushButton* m_resumeCheckpoint;
+    QWidget* m_stallRow;
+    QLabel* m_stall;
+    QPushButton* m_stallKill;
+    QPushButton* m_stallResume;
     qint64 m_shownRun = -1;
     int m_deadRank = -1;
     QString m_deadWhy;

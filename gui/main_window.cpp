@@ -125,7 +125,7 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
         // An attached run can end without a new chunk (marked lost by this window).
         if (m_live->isLive() && !m_live->ownsProcess())
             for (const RunSummary& r : runs)
-                if (r.id == m_live->runId() && r.status != RunStatus::Running)
+                if (r.id == m_live->runId() && !runIsLive(r.status))
                     m_live->attachedRunEnded(r.status);
     });
     connect(m_setup, &SetupView::statusMessage, this, &MainWindow::showStatus);
@@ -223,14 +223,20 @@ void MainWindow::connectLive() {
     // followed live; its end comes from the store.
     connect(m_run, &RunView::loaded, this, [this](qint64 id) {
         const RunRecord& r = m_run->record();
-        if (r.status == RunStatus::Running && !m_live->ownsProcess() && !m_live->isLive()) {
+        if (runIsLive(r.status) && !m_live->ownsProcess() && !m_live->isLive()) {
             m_live->attach(id, r.info.host == QSysInfo::machineHostName().toStdString() ? r.info.pid
                                                                                         : 0);
             m_store->setPollInterval(kLivePollMs);
         }
     });
     connect(m_store, &StoreClient::runLoaded, this, [this](const RunChunk& chunk) {
-        if (chunk.runId == m_live->runId() && chunk.record.status != RunStatus::Running)
+        if (chunk.runId != m_live->runId())
+            return;
+        // A stall shows as soon as the store has it (the live poll is kLivePollMs).
+        m_livePanel->setStall(chunk.record.status == RunStatus::Stalled
+                                  ? QString::fromStdString(chunk.record.end_message)
+                                  : QString());
+        if (!runIsLive(chunk.record.status))
             m_live->attachedRunEnded(chunk.record.status);
     });
     // Runs whose processes vanished (heartbeat stale, pid gone) become lost.

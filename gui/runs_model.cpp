@@ -23,6 +23,8 @@ QColor runStatusColor(RunStatus s) {
         return QColor(0xC2, 0x41, 0x0C);
     case RunStatus::Lost:
         return QColor(0xB4, 0x53, 0x09);
+    case RunStatus::Stalled:
+        return QColor(0xDC, 0x26, 0x26);
     }
     return Qt::black;
 }

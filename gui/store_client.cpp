@@ -181,9 +181,13 @@ void StoreWorker::recordFailure(qint64 runId, int rank, const QString& message) 
         writer.attachRun(runId);
         if (!said)
             writer.addEvent(EventLevel::Error, rank, text);
-        writer.finish(RunStatus::Failed, run.status == RunStatus::Failed && !run.end_message.empty()
-                                             ? run.end_message
-                                             : text);
+        // A stall's reason (the ranks that had not arrived) stays the run's last word.
+        const bool keep = (run.status == RunStatus::Failed || run.status == RunStatus::Stalled) &&
+                          !run.end_message.empty();
+        writer.finish(RunStatus::Failed, !keep ? text
+                                         : run.status == RunStatus::Stalled
+                                             ? "the job was ended while stalled: " + run.end_message
+                                             : run.end_message);
     });
 }
 

@@ -8,8 +8,8 @@ namespace zerolab {
 
 namespace {
 
-constexpr std::array<std::string_view, 5> kRunStatusNames = {"running", "finished", "stopped",
-                                                             "failed", "lost"};
+constexpr std::array<std::string_view, 6> kRunStatusNames = {"running", "finished", "stopped",
+                                                             "failed",  "lost",     "stalled"};
 constexpr std::array<std::string_view, 3> kEventLevelNames = {"info", "warn", "error"};
 constexpr std::array<std::string_view, 5> kCommandKindNames = {"pause", "resume", "checkpoint",
                                                                "set_lr", "stop"};

@@ -17,11 +17,16 @@ namespace zerolab {
 
 inline constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
 
-enum class RunStatus { Running, Finished, Stopped, Failed, Lost };
+// Stalled: still running, but a collective passed run.collective_timeout_s (docs/engine.md).
+enum class RunStatus { Running, Finished, Stopped, Failed, Lost, Stalled };
 enum class EventLevel { Info, Warn, Error };
 enum class CommandKind { Pause, Resume, Checkpoint, SetLr, Stop };
 
 // Lower-case names as stored in the database ("running", "warn", "set_lr", ...).
+// Running or stalled: the job is (as far as the store knows) still there.
+inline bool runIsLive(RunStatus s) {
+    return s == RunStatus::Running || s == RunStatus::Stalled;
+}
 std::string_view runStatusName(RunStatus s);
 std::string_view eventLevelName(EventLevel l);
 std::string_view commandKindName(CommandKind k);

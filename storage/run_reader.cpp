@@ -425,7 +425,7 @@ std::int64_t RunReader::postCommand(std::int64_t run_id, CommandKind kind, doubl
         q->bind(1, run_id);
         if (!q->step())
             throw StoreError(m_impl->runContext(run_id) + ": no such run");
-        if (const std::string status = q->text(0); status != "running")
+        if (const std::string status = q->text(0); status != "running" && status != "stalled")
             throw StoreError(m_impl->runContext(run_id) + " is " + status +
                              "; commands go to running runs only");
     }
@@ -488,7 +488,7 @@ std::vector<std::int64_t> RunReader::markLostRuns(double stale_after_s) {
     Transaction tx(db, Transaction::Kind::Write);
     std::vector<std::int64_t> candidates;
     {
-        auto q = db.cached("SELECT id, pid, host FROM runs WHERE status = 'running' "
+        auto q = db.cached("SELECT id, pid, host FROM runs WHERE status IN ('running', 'stalled') "
                            "AND coalesce(heartbeat_at, started_at, created_at) < ?1 ORDER BY id");
         q->bind(1, cutoff);
         while (q->step()) {

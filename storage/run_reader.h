@@ -75,8 +75,8 @@ public:
     void addTag(std::int64_t run_id, const std::string& tag);
     // Deletes the run and everything recorded for it.
     void deleteRun(std::int64_t run_id);
-    // Marks `running` runs lost whose heartbeat is older than stale_after_s and whose
-    // pid is not alive (checked only for runs on this host). Returns the ids marked.
+    // Marks `running` (or `stalled`) runs lost whose heartbeat is older than stale_after_s and
+    // whose pid is not alive (checked only for runs on this host). Returns the ids marked.
     std::vector<std::int64_t> markLostRuns(double stale_after_s);
 
 private:

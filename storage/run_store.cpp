@@ -30,11 +30,12 @@ struct Migration {
     int from;
     std::string_view sql;
 };
-constexpr std::array<Migration, 5> kMigrations = {{{1, kMigrateV2Sql},
+constexpr std::array<Migration, 6> kMigrations = {{{1, kMigrateV2Sql},
                                                    {2, kMigrateV3Sql},
                                                    {3, kMigrateV4Sql},
                                                    {4, kMigrateV5Sql},
-                                                   {5, kMigrateV6Sql}}};
+                                                   {5, kMigrateV6Sql},
+                                                   {6, kMigrateV7Sql}}};
 static_assert(kMigrations.size() + 1 == RunStore::kSchemaVersion,
               "one migration per schema version after the first");
 
@@ -140,6 +141,9 @@ void validateExisting(const std::string& path, const Inspection& r) {
 
 // Creates the schema in a blank store or applies the forward migrations, atomically.
 // Re-reads the version inside the write transaction: another process may have won.
+// Foreign keys must be off (they cannot change inside a transaction): a migration that
+// rebuilds a table (migrate_v5.sql) drops the old one, which would otherwise cascade.
+// They are checked before the commit instead.
 void createOrMigrate(SqliteDb& db) {
     Transaction tx(db, Transaction::Kind::Write);
     const std::int64_t version = db.queryInt("PRAGMA user_version");
@@ -160,6 +164,10 @@ void createOrMigrate(SqliteDb& db) {
                                      std::to_string(m.from) + ")");
                 }
             }
+        if (db.queryInt("SELECT count(*) FROM pragma_foreign_key_check") != 0)
+            throw StoreError(db.path() + ": the migration from schema version " +
+                             std::to_string(version) +
+                             " left rows without their run; the file was not changed");
     }
     db.exec("PRAGMA user_version = " + std::to_string(RunStore::kSchemaVersion));
     tx.commit();
@@ -253,7 +261,6 @@ RunStore RunStore::open(const std::string& path, OpenMode mode) {
     auto db = std::make_unique<SqliteDb>(path, flags);
     if (const int rc = sqlite3_busy_timeout(db->handle(), kBusyTimeoutMs); rc != SQLITE_OK)
         db->fail(rc, "cannot set the busy timeout");
-    db->exec("PRAGMA foreign_keys = ON");
     // Reads of long series: map the file instead of copying pages, and keep a larger
     // page cache for the long-lived GUI reader. Both are per connection, not in the file.
     db->exec("PRAGMA mmap_size = " + std::to_string(kMmapBytes));
@@ -268,6 +275,7 @@ RunStore RunStore::open(const std::string& path, OpenMode mode) {
         db->exec("PRAGMA synchronous = NORMAL");
         createOrMigrate(*db);
     }
+    db->exec("PRAGMA foreign_keys = ON");
     RunStore store(std::move(db), mode);
     store.m_claim = claimFile(path);
     return store;

@@ -324,6 +324,22 @@ void RunWriter::heartbeat() {
     m_impl->lastBeat = now;
 }
 
+void RunWriter::markStalled(const std::string& message) {
+    m_impl->requireRun("markStalled");
+    auto up = m_impl->db.cached("UPDATE runs SET status = 'stalled', heartbeat_at = ?2, "
+                                "end_message = ?3 WHERE id = ?1 AND status = 'running'");
+    up->bind(1, m_impl->runId).bind(2, unixNow()).bind(3, message);
+    up->run();
+}
+
+void RunWriter::markUnstalled() {
+    m_impl->requireRun("markUnstalled");
+    auto up = m_impl->db.cached("UPDATE runs SET status = 'running', heartbeat_at = ?2, "
+                                "end_message = '' WHERE id = ?1 AND status = 'stalled'");
+    up->bind(1, m_impl->runId).bind(2, unixNow());
+    up->run();
+}
+
 void RunWriter::finish(RunStatus status, const std::string& message) {
     m_impl->requireRun("finish");
     if (status == RunStatus::Running)

@@ -51,6 +51,11 @@ public:
     // Stores cp with the current segment and the current time.
     void addCheckpoint(const Checkpoint& cp);
     void heartbeat();
+    // A running run whose collective passed run.collective_timeout_s: status stalled, with
+    // `message` (the ranks that have not arrived) as its end_message until it ends.
+    void markStalled(const std::string& message);
+    // The stalled collective completed after all: status running again.
+    void markUnstalled();
     // Ends the run: status (not Running), ended now, an optional message.
     void finish(RunStatus status, const std::string& message = {});
 

@@ -1,4 +1,4 @@
--- zerolab run store, schema version 6 (PRAGMA user_version = 6, application_id "ZLAB").
+-- zerolab run store, schema version 7 (PRAGMA user_version = 7, application_id "ZLAB").
 -- New stores are created from this file; older ones reach it through migrate_v*.sql,
 -- and a test checks that both paths give the same tables, columns and indexes.
 -- Times are Unix seconds (REAL). NULL means unknown. Deleting a run cascades.
@@ -8,7 +8,7 @@ CREATE TABLE runs (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'running'
-        CHECK (status IN ('running', 'finished', 'stopped', 'failed', 'lost')),
+        CHECK (status IN ('running', 'finished', 'stopped', 'failed', 'lost', 'stalled')),
     created_at REAL NOT NULL,
     started_at REAL,
     ended_at REAL,

@@ -122,10 +122,14 @@ void MpiCommunicator::progressLoop() {
 
 std::exception_ptr MpiCommunicator::runJob(CommHandle::State& s) {
     std::exception_ptr error;
-    try {
-        s.job();
-    } catch (...) {
-        error = std::current_exception();
+    {
+        // setBeacon changes it only between collectives, on the compute thread.
+        BeaconScope counted(m_beacon);
+        try {
+            s.job();
+        } catch (...) {
+            error = std::current_exception();
+        }
     }
     std::lock_guard lock(m_queueMutex);
     m_busy = false;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace zerolab {
@@ -34,6 +35,7 @@ struct NcclCommunicator::Pending {
     cudaEvent_t start = nullptr; // on the communication stream, around the NCCL call
     cudaEvent_t stop = nullptr;
     std::shared_ptr<CommHandle::State> state; // non-blocking only
+    CollectiveBeacon* beacon = nullptr;       // entered at issue; left once, here or below
 
     Pending() = default;
     Pending(const Pending&) = delete;
@@ -41,6 +43,8 @@ struct NcclCommunicator::Pending {
     // Only created events are destroyed: a failed cudaEventDestroy(nullptr) would linger as
     // the thread's last CUDA error and surface at an unrelated later check.
     ~Pending() {
+        if (beacon)
+            beacon->leave();
         for (cudaEvent_t e : {ready, start, stop})
             if (e != nullptr)
                 cudaEventDestroy(e);
@@ -138,6 +142,11 @@ std::shared_ptr<NcclCommunicator::Pending> NcclCommunicator::issue(Collective c,
     auto p = std::make_shared<Pending>();
     p->collective = c;
     p->bytes = bytes;
+    // Entered when issued, left when its stop event completes (complete()): NCCL runs on
+    // the device, so the beacon counts what the stream has not finished yet.
+    if (m_beacon)
+        m_beacon->enter();
+    p->beacon = m_beacon;
     checkCuda(cudaEventCreateWithFlags(&p->ready, cudaEventDisableTiming), "cudaEventCreate");
     checkCuda(cudaEventCreate(&p->start), "cudaEventCreate");
     // Blocking sync: a waiting thread sleeps instead of spinning on a core compute needs.
@@ -152,6 +161,8 @@ std::shared_ptr<NcclCommunicator::Pending> NcclCommunicator::issue(Collective c,
 
 void NcclCommunicator::complete(Pending& p) {
     const cudaError_t rc = cudaEventSynchronize(p.stop);
+    if (p.beacon)
+        std::exchange(p.beacon, nullptr)->leave();
     float ms = 0;
     checkCuda(rc, "cudaEventSynchronize(collective)");
     checkCuda(cudaEventElapsedTime(&ms, p.start, p.stop), "cudaEventElapsedTime");
@@ -277,6 +288,7 @@ void NcclCommunicator::sumDoubles(double* x, std::size_t n) {
     if (n > static_cast<std::size_t>(INT32_MAX))
         throw CommError(who() + ": sumDoubles of " + std::to_string(n) +
                         " values exceeds MPI's int range");
+    BeaconScope counted(m_beacon);
     checkMpi(MPI_Allreduce(MPI_IN_PLACE, x, static_cast<int>(n), MPI_DOUBLE, MPI_SUM, m_mpi),
              "MPI_Allreduce(doubles)");
 }
@@ -285,6 +297,7 @@ void NcclCommunicator::broadcastBytes(void* buf, std::size_t bytes, int root) {
     if (bytes > static_cast<std::size_t>(INT32_MAX))
         throw CommError(who() + ": broadcastBytes of " + std::to_string(bytes) +
                         " bytes exceeds MPI's int range");
+    BeaconScope counted(m_beacon);
     checkMpi(MPI_Bcast(buf, static_cast<int>(bytes), MPI_BYTE, root, m_mpi), "MPI_Bcast(bytes)");
 }
 
@@ -293,10 +306,12 @@ void NcclCommunicator::gatherBytes(const void* in, std::size_t bytes, void* out)
         throw CommError(who() + ": gatherBytes of " + std::to_string(bytes) +
                         " bytes exceeds MPI's int range");
     const int n = static_cast<int>(bytes);
+    BeaconScope counted(m_beacon);
     checkMpi(MPI_Gather(in, n, MPI_BYTE, out, n, MPI_BYTE, 0, m_mpi), "MPI_Gather");
 }
 
 void NcclCommunicator::barrier() {
+    BeaconScope counted(m_beacon);
     checkMpi(MPI_Barrier(m_mpi), "MPI_Barrier");
 }
 

@@ -47,7 +47,12 @@ public:
     void barrier() override { m_host.barrier(); }
 
     CommStats takeStats() override;
-    // The host communicator reports the collectives; the staging copies are not traced.
+    // The host communicator counts and reports the collectives; the staging copies are
+    // not traced.
+    void setBeacon(CollectiveBeacon* beacon) override {
+        Communicator::setBeacon(beacon);
+        m_host.setBeacon(beacon);
+    }
     void setTrace(CommTrace* trace) override {
         Communicator::setTrace(trace);
         m_host.setTrace(trace);

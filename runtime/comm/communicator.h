@@ -3,6 +3,7 @@
 // buffers (comm_mpi.h); NCCL comes with the CUDA backend.
 #pragma once
 
+#include "runtime/comm/collective_beacon.h"
 #include "runtime/comm/comm_trace.h"
 #include "storage/comm_traffic.h"
 
@@ -122,8 +123,14 @@ public:
     virtual void setTrace(CommTrace* trace) { m_trace = trace; }
     CommTrace* trace() const { return m_trace; }
 
+    // Counts every collective (timed or not) into `beacon` from now on (nullptr, the
+    // default: none): entered when its MPI call starts, left when it returns. Set on the
+    // compute thread, at the same collective on every rank, with nothing in flight.
+    virtual void setBeacon(CollectiveBeacon* beacon) { m_beacon = beacon; }
+
 protected:
     CommTrace* m_trace = nullptr;
+    CollectiveBeacon* m_beacon = nullptr;
 };
 
 } // namespace zerolab

@@ -22,6 +22,8 @@ enum class WarmupType { Log, Linear };
 enum class Precision { Fp32, Bf16Mixed };
 enum class DataType { Synthetic, Text, Llmc };
 enum class Device { Cpu, Cuda };
+// What rank 0 does when a collective passes run.collective_timeout_s (docs/engine.md).
+enum class OnStall { Kill, Flag };
 
 // train_batch_size = micro_batch * grad_accum * world (DeepSpeed's rule), always
 // consistent after parsing.
@@ -112,6 +114,12 @@ struct RunConfig {
     // (step % (log_every * timeline_every) == 0) and of each segment's first steady
     // step; 0: none (docs/metrics.md, Step timeline).
     int timeline_every = 10;
+    // A collective that has not completed after this many seconds is a stall; 0: the
+    // default, max(10 x the median step time, 120 s) (docs/engine.md, Liveness).
+    double collective_timeout_s = 0;
+    // Kill: record the stall, then end the job (failed, exit 1); Flag: record it and
+    // keep waiting (status stalled until the collective completes or the job is ended).
+    OnStall on_stall = OnStall::Kill;
 
     bool operator==(const RunConfig&) const = default;
 };
@@ -203,5 +211,6 @@ std::string_view toString(WarmupType t);
 std::string_view toString(Precision p);
 std::string_view toString(DataType t);
 std::string_view toString(Device d);
+std::string_view toString(OnStall s);
 
 } // namespace zerolab

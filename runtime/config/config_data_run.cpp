@@ -10,7 +10,8 @@ namespace zerolab {
 
 namespace {
 constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
-}
+constexpr double kMaxCollectiveTimeoutS = 7 * 24 * 3600.0;
+} // namespace
 
 void parseData(const nlohmann::json* section, Diagnostics& diags, DataConfig& out) {
     const std::string path = "data";
@@ -64,6 +65,13 @@ void parseRun(const nlohmann::json* section, Diagnostics& diags, RunConfig& out)
         out.threads = static_cast<int>(*v);
     if (auto v = r.getInt("timeline_every", 0, kIntMax))
         out.timeline_every = static_cast<int>(*v);
+    // A week bounds it: beyond that a stall is never reported, which 0 does not mean.
+    if (auto v = r.getNumber(
+            "collective_timeout_s", [](double x) { return x >= 0 && x <= kMaxCollectiveTimeoutS; },
+            "a number of seconds in [0, 604800] (0: max(10 x the median step time, 120 s))"))
+        out.collective_timeout_s = *v;
+    if (auto v = r.getChoice("on_stall", {"kill", "flag"}))
+        out.on_stall = static_cast<OnStall>(*v);
 }
 
 } // namespace zerolab

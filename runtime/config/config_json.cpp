@@ -46,6 +46,10 @@ std::string_view toString(Device d) {
     return d == Device::Cpu ? "cpu" : "cuda";
 }
 
+std::string_view toString(OnStall s) {
+    return s == OnStall::Kill ? "kill" : "flag";
+}
+
 namespace {
 
 nlohmann::json schedulerParams(const SchedulerConfig& s) {
@@ -123,7 +127,9 @@ nlohmann::json toJson(const TrainConfig& c) {
                 {"checkpoint_every", r.checkpoint_every},
                 {"checkpoint_dir", r.checkpoint_dir},
                 {"threads", r.threads},
-                {"timeline_every", r.timeline_every}};
+                {"timeline_every", r.timeline_every},
+                {"collective_timeout_s", r.collective_timeout_s},
+                {"on_stall", toString(r.on_stall)}};
     return j;
 }
 

@@ -166,9 +166,17 @@ constexpr std::array<std::string_view, 6> kActivationCheckpointingKeys = {
     "synchronize_checkpoint_boundary", "profile",
 };
 constexpr std::array<std::string_view, 2> kDataKeys = {"type", "path"};
-constexpr std::array<std::string_view, 8> kRunKeys = {
-    "steps",          "seed",    "device",         "log_every", "checkpoint_every",
-    "checkpoint_dir", "threads", "timeline_every",
+constexpr std::array<std::string_view, 10> kRunKeys = {
+    "steps",
+    "seed",
+    "device",
+    "log_every",
+    "checkpoint_every",
+    "checkpoint_dir",
+    "threads",
+    "timeline_every",
+    "collective_timeout_s",
+    "on_stall",
 };
 
 } // namespace

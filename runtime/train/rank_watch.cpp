@@ -1,37 +1,75 @@
-// Polling /proc for the other ranks' processes on this host.
+// Rank 0's liveness thread: /proc for the other ranks' processes on this host, their
+// collective beacons, the heartbeat, and the stall policy.
 #include "runtime/train/rank_watch.h"
 
+#include "runtime/train/stall_report.h"
 #include "runtime/train/telemetry.h"
-#include "storage/run_writer.h"
+#include "runtime/train/trainer.h"
+#include "storage/store_clock.h"
 
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 namespace zerolab {
 
+namespace {
+
+// The steps the default timeout's median looks at: the latest ones.
+constexpr std::size_t kStepWindow = 101;
+
+// The state letter of /proc/PID/stat ('R', 'S', 'T', 'Z', ...); 0 when there is none.
+char processState(std::int64_t pid) {
+    if (pid <= 0)
+        return 0;
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line))
+        return 0;
+    // The state follows the parenthesised command name: "pid (comm) S ...".
+    const auto close = line.rfind(')');
+    return close == std::string::npos || close + 2 >= line.size() ? '?' : line[close + 2];
+}
+
+std::string secondsText(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f s", s);
+    return buf;
+}
+
+} // namespace
+
 bool processAlive(std::int64_t pid) {
     if (pid <= 0)
         return false;
     if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
         return false;
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!std::getline(stat, line))
-        return false;
-    // The state follows the parenthesised command name: "pid (comm) S ...".
-    const auto close = line.rfind(')');
-    return close == std::string::npos || close + 2 >= line.size() || line[close + 2] != 'Z';
+    const char state = processState(pid);
+    return state != 0 && state != 'Z';
+}
+
+bool processStopped(std::int64_t pid) {
+    const char state = processState(pid);
+    return state == 'T' || state == 't';
 }
 
 RankWatch::RankWatch(std::string db_path, std::int64_t run_id, std::vector<RankProcess> ranks,
-                     std::string host, int period_ms)
+                     std::string host, const CollectiveBeacon& own, WatchOptions options,
+                     long long completed)
     : m_db(std::move(db_path)), m_run(run_id), m_ranks(std::move(ranks)), m_host(std::move(host)),
-      m_period(period_ms) {
+      m_own(own), m_options(options), m_lastStep(completed) {
+    m_writer.emplace(RunStore::open(m_db));
+    m_writer->attachRun(m_run);
+    m_lastBeat = unixNow();
+    for (const auto& r : m_ranks)
+        if (r.rank != 0 && r.host == m_host)
+            if (auto view = BeaconView::open(r.pid))
+                m_beacons.emplace(r.rank, std::move(*view));
     m_thread = std::thread([this] { loop(); });
 }
 
@@ -41,34 +79,126 @@ RankWatch::~RankWatch() {
         m_thread.join();
 }
 
+void RankWatch::stepDone(long long step, double ms) {
+    m_lastStep.store(step);
+    std::lock_guard lock(m_stepsMutex);
+    if (m_stepMs.size() == kStepWindow)
+        m_stepMs.erase(m_stepMs.begin());
+    m_stepMs.push_back(ms);
+}
+
 void RankWatch::loop() {
     while (!m_stop.load()) {
-        std::vector<const RankProcess*> dead;
-        for (const auto& r : m_ranks)
-            if (r.rank != 0 && r.host == m_host && !processAlive(r.pid))
-                dead.push_back(&r);
-        if (!dead.empty()) {
-            std::ostringstream msg;
-            for (const auto* r : dead)
-                msg << (msg.tellp() > 0 ? "; " : "") << "rank " << r->rank << " (pid " << r->pid
-                    << " on " << r->host << ") died";
-            msg << " while the run was training; mpirun ends the job (its message names the "
-                   "signal)";
-            try {
-                RunWriter w(RunStore::open(m_db));
-                w.attachRun(m_run);
-                w.addEvent(EventLevel::Error, dead.front()->rank, msg.str());
-                w.finish(RunStatus::Failed, msg.str());
-            } catch (const std::exception& e) {
-                std::fprintf(stderr, "zerolab-train: could not record the failure: %s\n", e.what());
-            }
-            std::fprintf(stderr, "zerolab-train: %s\n", msg.str().c_str());
-            std::cout << jsonText(endLine(RunStatus::Failed, -1, msg.str())) << '\n' << std::flush;
-            m_fired.store(true);
-            return;
+        try {
+            if (checkDead())
+                return;
+            beat();
+            checkStall();
+        } catch (const std::exception& e) {
+            // The store is busy or gone: the training loop meets it too and says so.
+            std::fprintf(stderr, "zerolab-train: rank 0's watch: %s\n", e.what());
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(m_period));
+        std::this_thread::sleep_for(std::chrono::milliseconds(m_options.period_ms));
     }
+}
+
+void RankWatch::eventLine(EventLevel level, int rank, const std::string& message) {
+    std::fprintf(stderr, "zerolab-train: %s\n", message.c_str());
+    std::cout << jsonText(zerolab::eventLine(level, rank, message)) << '\n' << std::flush;
+}
+
+bool RankWatch::checkDead() {
+    std::vector<const RankProcess*> dead;
+    for (const auto& r : m_ranks)
+        if (r.rank != 0 && r.host == m_host && !processAlive(r.pid))
+            dead.push_back(&r);
+    if (dead.empty())
+        return false;
+    std::ostringstream msg;
+    for (const auto* r : dead)
+        msg << (msg.tellp() > 0 ? "; " : "") << "rank " << r->rank << " (pid " << r->pid << " on "
+            << r->host << ") died";
+    msg << " while the run was training; mpirun ends the job (its message names the signal)";
+    try {
+        m_writer->addEvent(EventLevel::Error, dead.front()->rank, msg.str());
+        m_writer->finish(RunStatus::Failed, msg.str());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "zerolab-train: could not record the failure: %s\n", e.what());
+    }
+    std::fprintf(stderr, "zerolab-train: %s\n", msg.str().c_str());
+    std::cout << jsonText(endLine(RunStatus::Failed, m_lastStep.load(), msg.str())) << '\n'
+              << std::flush;
+    m_fired.store(true);
+    return true;
+}
+
+void RankWatch::beat() {
+    const double now = unixNow();
+    if (now - m_lastBeat < m_options.heartbeat_s)
+        return;
+    m_lastBeat = now;
+    m_writer->heartbeat();
+}
+
+void RankWatch::checkStall() {
+    const BeaconReading me = m_own.read();
+    const double waited = static_cast<double>(monotonicNs() - me.since_ns) * 1e-9;
+    if (m_stalledIn != 0) {
+        if (me.left >= m_stalledIn) {
+            const std::string msg = "collective #" + std::to_string(m_stalledIn) +
+                                    " completed after the stall; the run continues";
+            m_stalledIn = 0;
+            m_writer->markUnstalled();
+            m_writer->addEvent(EventLevel::Info, -1, msg);
+            eventLine(EventLevel::Info, -1, msg);
+        } else if (g_stopRequested.load()) {
+            endJob("the job was ended while stalled in collective #" + std::to_string(m_stalledIn) +
+                   " (after " + secondsText(waited) + ")");
+        }
+        return;
+    }
+    if (!me.inside())
+        return;
+    std::vector<double> steps;
+    {
+        std::lock_guard lock(m_stepsMutex);
+        steps = m_stepMs;
+    }
+    const double timeout = collectiveTimeoutS(m_options.collective_timeout_s, std::move(steps));
+    if (waited < timeout)
+        return;
+    std::vector<RankSighting> others;
+    for (const auto& r : m_ranks) {
+        if (r.rank == 0)
+            continue;
+        RankSighting s{r, std::nullopt, false};
+        if (const auto it = m_beacons.find(r.rank); it != m_beacons.end())
+            s.beacon = it->second.read();
+        if (r.host == m_host)
+            s.stopped = processStopped(r.pid);
+        others.push_back(std::move(s));
+    }
+    const StallReport report = describeStall(me, waited, timeout, others);
+    m_writer->markStalled(report.message);
+    m_writer->addEvent(EventLevel::Error, report.eventRank(), report.message);
+    eventLine(EventLevel::Error, report.eventRank(), report.message);
+    if (m_options.on_stall == OnStall::Kill)
+        endJob(report.message + "; run.on_stall is kill: rank 0 ends the job");
+    m_stalledIn = me.entered;
+}
+
+void RankWatch::endJob(const std::string& message) {
+    try {
+        m_writer->addEvent(EventLevel::Error, -1, message);
+        m_writer->finish(RunStatus::Failed, message);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "zerolab-train: could not record the failure: %s\n", e.what());
+    }
+    std::fprintf(stderr, "zerolab-train: %s\n", message.c_str());
+    std::cout << jsonText(endLine(RunStatus::Failed, m_lastStep.load(), message)) << '\n'
+              << std::flush;
+    std::fflush(nullptr);
+    std::_Exit(1);
 }
 
 } // namespace zerolab

@@ -1,11 +1,26 @@
-// Rank 0's watch over the other ranks' processes. When a rank dies (SIGKILL, OOM
-// killer, a crash), mpirun tears the job down and rank 0, blocked in a collective,
-// never gets to record why. This thread notices the dead process first and marks the
-// run failed in the store, naming the rank, its pid and host.
+// Rank 0's watch over the run's liveness, on a thread of its own with its own store
+// connection, so that nothing it does waits for the training loop:
+// - a dead rank: when a rank dies (SIGKILL, OOM killer, a crash), mpirun tears the job
+//   down and rank 0, blocked in a collective, never gets to record why. The watch notices
+//   the dead process first and marks the run failed, naming the rank, its pid and host;
+// - the heartbeat: refreshed every few seconds whatever run.log_every is, so that a live
+//   run is never marked lost (RunReader::markLostRuns);
+// - a stall: rank 0's collective beacon inside one collective for longer than
+//   run.collective_timeout_s. The run is marked stalled with an event naming the ranks
+//   that have not arrived (stall_report.h); then run.on_stall decides: kill ends the job
+//   (failed), flag waits (running again if the collective completes, failed if the job
+//   is ended meanwhile).
 #pragma once
+
+#include "runtime/comm/collective_beacon.h"
+#include "runtime/config/config.h"
+#include "storage/run_writer.h"
 
 #include <atomic>
 #include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,28 +33,61 @@ struct RankProcess {
     std::string host;
 };
 
+struct WatchOptions {
+    double collective_timeout_s = 0; // 0: max(10 x the median step time, 120 s)
+    OnStall on_stall = OnStall::Kill;
+    int period_ms = 200;
+    double heartbeat_s = 2;
+};
+
 class RankWatch {
 public:
-    // Watches the ranks on `host` other than rank 0 every `period_ms`; on a death writes
-    // an error event and status failed to run `run_id` of the store at `db_path` (with
-    // its own connection) and one `end` metric line on stdout.
+    // Watches run `run_id` of the store at `db_path` (opened here, used by the watch's
+    // thread only). `ranks`: every rank's process; those on `host` are checked for death
+    // and read through their beacons, which must still be published (CollectiveBeacon::
+    // unpublish after this returns on every rank). `own`: rank 0's beacon, which must
+    // outlive the watch. `completed`: the last step already done (a resume's checkpoint).
+    // Throws StoreError when the store cannot be opened.
     RankWatch(std::string db_path, std::int64_t run_id, std::vector<RankProcess> ranks,
-              std::string host, int period_ms = 200);
+              std::string host, const CollectiveBeacon& own, WatchOptions options,
+              long long completed);
     ~RankWatch();
     RankWatch(const RankWatch&) = delete;
     RankWatch& operator=(const RankWatch&) = delete;
+
+    // From the compute thread: `step` completed in `ms` (the default timeout's median,
+    // and the steps an `end` line reports if the watch ends the run).
+    void stepDone(long long step, double ms);
 
     // True once a death has been recorded.
     bool fired() const { return m_fired.load(); }
 
 private:
     void loop();
+    // A dead local rank: records it and returns true (the watch ends).
+    bool checkDead();
+    void beat();
+    void checkStall();
+    // Records the run failed with `message`, prints the `end` line and ends this process
+    // (exit 1); mpirun then ends the other ranks.
+    [[noreturn]] void endJob(const std::string& message);
+    void eventLine(EventLevel level, int rank, const std::string& message);
 
     std::string m_db;
     std::int64_t m_run = -1;
     std::vector<RankProcess> m_ranks;
     std::string m_host;
-    int m_period = 200;
+    const CollectiveBeacon& m_own;
+    WatchOptions m_options;
+    std::optional<RunWriter> m_writer;
+    std::map<int, BeaconView> m_beacons; // the other ranks on this host
+
+    std::mutex m_stepsMutex;
+    std::vector<double> m_stepMs; // the latest steps' times (a bounded window)
+    std::atomic<long long> m_lastStep{0};
+
+    std::uint64_t m_stalledIn = 0; // the collective a recorded stall is in; 0: none
+    double m_lastBeat = 0;
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_fired{false};
     std::thread m_thread;
@@ -47,5 +95,7 @@ private:
 
 // Alive and not a zombie (a dead child that mpirun has not reaped yet).
 bool processAlive(std::int64_t pid);
+// Stopped by a signal (SIGSTOP, SIGTSTP) or by a tracer.
+bool processStopped(std::int64_t pid);
 
 } // namespace zerolab

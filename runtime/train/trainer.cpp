@@ -5,6 +5,7 @@
 #include "runtime/train/trainer.h"
 
 #include "kernels/kernels.h"
+#include "runtime/comm/collective_beacon.h"
 #include "runtime/data/data_loader.h"
 #include "runtime/engine/checkpoint.h"
 #include "runtime/engine/zero_engine.h"
@@ -152,6 +153,14 @@ private:
     const long long m_lastStep;
     const bool m_onDevice; // the kernels' memory is a device's (not host memory)
 
+    // Before everything that runs collectives, so that it outlives them: every rank's
+    // collective beacon, read by rank 0's watch (rank_watch.h), and its attachment to
+    // the communicator, undone after the engine's last collective.
+    CollectiveBeacon m_beacon;
+    struct BeaconAttachment {
+        Communicator& comm;
+        ~BeaconAttachment() { comm.setBeacon(nullptr); }
+    } m_beaconAttachment{m_comm};
     Reporter m_rep;
     MemoryLedger m_ledger;
     // Before the engine: collectives in flight when it is destroyed still report here.
@@ -291,7 +300,9 @@ void Trainer::openRun() {
     m_comm.broadcastBytes(&m_runId, sizeof m_runId, 0);
 }
 
-// Rank 0 watches the other ranks' processes so that a dead rank is recorded.
+// Rank 0 watches the run's liveness (rank_watch.h): dead ranks, the heartbeat, stalls.
+// Its watch maps the beacons of the ranks on its host while they are published; then
+// every rank removes its beacon's name and starts counting at the same collective.
 void Trainer::watchRanks() {
     struct ProcInfo {
         std::int64_t pid;
@@ -300,13 +311,29 @@ void Trainer::watchRanks() {
     std::snprintf(me.host, sizeof me.host, "%s", m_comm.host().c_str());
     std::vector<ProcInfo> procs(m_rank == 0 ? m_world : 0);
     m_comm.gatherBytes(&me, sizeof me, m_rank == 0 ? procs.data() : nullptr);
-    if (m_rep.active() && m_world > 1) {
+    int ok = 1;
+    if (m_rep.active()) {
         std::vector<RankProcess> ranks;
         for (int r = 0; r < m_world; ++r)
             ranks.push_back({r, procs[r].pid, procs[r].host});
-        m_watch = std::make_unique<RankWatch>(m_rep.storePath(), m_runId, std::move(ranks),
-                                              m_comm.host());
+        WatchOptions options;
+        options.collective_timeout_s = m_config.run.collective_timeout_s;
+        options.on_stall = m_config.run.on_stall;
+        try {
+            m_watch =
+                std::make_unique<RankWatch>(m_rep.storePath(), m_runId, std::move(ranks),
+                                            m_comm.host(), m_beacon, options, m_lastCompleted);
+        } catch (const StoreError&) {
+            ok = 0;
+            m_comm.broadcastBytes(&ok, sizeof ok, 0);
+            throw;
+        }
     }
+    m_comm.broadcastBytes(&ok, sizeof ok, 0);
+    if (!ok)
+        throw StoreError("rank 0 could not open the run store for its watch");
+    m_beacon.unpublish();
+    m_comm.setBeacon(&m_beacon);
 }
 
 void Trainer::ackCommands(ControlMsg& msg) {
@@ -594,6 +621,9 @@ TrainOutcome Trainer::run() {
             if (m_config.run.checkpoint_every > 0 && m_step % m_config.run.checkpoint_every == 0 &&
                 m_step < m_lastStep)
                 checkpointNow(m_step);
+            // After its row is stored: an `end` line the watch writes agrees with the store.
+            if (m_watch)
+                m_watch->stepDone(m_step, r.step_ms);
             if (sampled)
                 if (const auto tl = m_timeline.collect())
                     m_rep.writer().appendTimeline(*tl);

@@ -67,6 +67,37 @@ TEST(ConfigErrors, TimelineEveryIsACountWithADefault) {
     }
 }
 
+// The liveness keys (docs/config.md): the collective timeout in seconds (0: the default
+// from the median step time) and the stall policy, each refused with its path and value.
+TEST(ConfigErrors, LivenessKeysAreValidated) {
+    auto def = parse(withBatch(""));
+    ASSERT_TRUE(def.ok()) << dump(def);
+    EXPECT_EQ(def.config->run.collective_timeout_s, 0);
+    EXPECT_EQ(def.config->run.on_stall, OnStall::Kill);
+    auto set = parse(withBatch(R"("run": {"collective_timeout_s": 2.5, "on_stall": "flag"})"));
+    ASSERT_TRUE(set.ok()) << dump(set);
+    EXPECT_EQ(set.config->run.collective_timeout_s, 2.5);
+    EXPECT_EQ(set.config->run.on_stall, OnStall::Flag);
+    EXPECT_EQ(toJson(*set.config)["run"]["on_stall"], "flag");
+    for (const char* bad : {"-1", "604801", "\"120\"", "true", "null"}) {
+        auto r = parse(withBatch(std::string(R"("run": {"collective_timeout_s": )") + bad + "}"));
+        ASSERT_FALSE(r.ok()) << bad;
+        const ConfigDiagnostic* d = findError(r, "run.collective_timeout_s");
+        ASSERT_NE(d, nullptr) << dump(r);
+        EXPECT_NE(formatDiagnostic("f.json", *d)
+                      .find("f.json: run.collective_timeout_s: expected a number of seconds in "
+                            "[0, 604800]"),
+                  std::string::npos)
+            << formatDiagnostic("f.json", *d);
+    }
+    auto r = parse(withBatch(R"("run": {"on_stall": "wait"})"));
+    ASSERT_FALSE(r.ok());
+    const ConfigDiagnostic* d = findError(r, "run.on_stall");
+    ASSERT_NE(d, nullptr) << dump(r);
+    EXPECT_NE(d->message.find("wait"), std::string::npos) << d->message;
+    EXPECT_NE(d->message.find("kill"), std::string::npos) << d->message;
+}
+
 TEST(ConfigErrors, TypoOfImplementedDeepSpeedKeyIsAnError) {
     auto r = parse(withBatch(R"("zero_optimisation": {"stage": 2})"));
     ASSERT_FALSE(r.ok());

@@ -64,6 +64,7 @@ private slots:
     void missingLauncherIsAClearMessage();
     void realRunStartRestartStop();
     void killedRankFailsTheRun();
+    void stalledRankShowsTheBanner();
     void runLeftRunningIsLiveAgainOnReopen();
     void scriptedStartExitWhenDone();
 
@@ -281,6 +282,51 @@ void LiveTest::killedRankFailsTheRun() {
                 ->visibleLines()
                 .join(QLatin1Char('\n'))
                 .contains(QStringLiteral("signal 9")));
+}
+
+// A rank stopped with SIGSTOP (run.on_stall flag): the store says stalled and the live
+// strip shows it with the ranks that have not arrived, offering Kill and Kill & resume;
+// Kill ends the job and the run is failed, keeping the stall's reason.
+void LiveTest::stalledRankShowsTheBanner() {
+    MainWindow window(false);
+    QVERIFY(openWithNano(window, 1, 3));
+    window.setupView()->setText(
+        nanoConfig(1000000, 1)
+            .replace(QStringLiteral(R"("threads": 1)"),
+                     QStringLiteral(R"("threads": 1, "collective_timeout_s": 2, )"
+                                    R"("on_stall": "flag")")));
+    QString error;
+    QVERIFY2(window.startRun(&error), qPrintable(error));
+    LiveController* live = window.live();
+    QTRY_VERIFY2_WITH_TIMEOUT(window.runView()->steps().size() >= 3,
+                              qPrintable(window.console()->visibleLines().join(QLatin1Char('\n'))),
+                              kRunTimeoutMs);
+    const qint64 runId = live->runId();
+    QProcess kids;
+    kids.start(QStringLiteral("pgrep"), {QStringLiteral("-P"), QString::number(live->processId())});
+    QVERIFY(kids.waitForFinished());
+    const QStringList pids = QString::fromLatin1(kids.readAllStandardOutput())
+                                 .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY2(pids.size() == 3, qPrintable(pids.join(QLatin1Char(' '))));
+    QCOMPARE(::kill(pid_t(pids[1].toLongLong()), SIGSTOP), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(storedRun(m_db, runId).status, RunStatus::Stalled, kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.livePanel()->stallText().isEmpty(), kRunTimeoutMs);
+    const QString text = window.livePanel()->stallText();
+    QVERIFY2(text.contains(QStringLiteral("Run stalled")) &&
+                 text.contains(QStringLiteral("rank 1 (pid ") + pids[1]),
+             qPrintable(text));
+    QVERIFY(window.livePanel()->stallKillButton()->isVisible());
+    QVERIFY(window.livePanel()->stallResumeButton()->isVisible());
+    QCOMPARE(window.runView()->record().status, RunStatus::Stalled);
+    if (qEnvironmentVariableIsSet("ZEROLAB_STALL_SHOT"))
+        window.grab().save(qEnvironmentVariable("ZEROLAB_STALL_SHOT"));
+    QSignalSpy ended(live, &LiveController::ended);
+    window.livePanel()->stallKillButton()->click();
+    QVERIFY(ended.wait(kRunTimeoutMs));
+    ::kill(pid_t(pids[1].toLongLong()), SIGKILL); // should the job have left it behind
+    QTRY_COMPARE_WITH_TIMEOUT(storedRun(m_db, runId).status, RunStatus::Failed, 10000);
+    QVERIFY(storedRun(m_db, runId).end_message.find("rank 1 (pid") != std::string::npos);
+    QTRY_VERIFY_WITH_TIMEOUT(window.livePanel()->stallText().isEmpty(), 10000);
 }
 
 // "Leave running" when the window closes: the job keeps training and writing the store,

@@ -150,3 +150,36 @@ TEST(StoreMigration, ReadOnlyRefusesToMigrate) {
     }
     EXPECT_EQ(readBytes(path), before);
 }
+
+// v4 -> v5 rebuilds the runs table (a new status, 'stalled'): every row that refers to a
+// run survives it (a rebuild with foreign keys on would cascade-delete them all), the
+// new status is accepted and the foreign keys still cascade afterwards.
+TEST(StoreMigration, V4RowsSurviveTheRunsRebuild) {
+    TempDir dir;
+    const std::string path = dir.file("v4.db");
+    makeV1Store(path);
+    {
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        execRaw(db, "PRAGMA foreign_keys = ON");
+        execRaw(db, "BEGIN; " + std::string(kMigrateV2Sql) + std::string(kMigrateV3Sql) +
+                        std::string(kMigrateV4Sql) + "PRAGMA user_version = 4; COMMIT;");
+        execRaw(db, "UPDATE runs SET status = 'running', pid = 1, heartbeat_at = 0 WHERE id = 2");
+        sqlite3_close(db);
+    }
+    RunStore store = RunStore::open(path);
+    EXPECT_EQ(store.db().queryInt("PRAGMA user_version"), RunStore::kSchemaVersion);
+    EXPECT_EQ(store.db().queryInt("SELECT count(*) FROM steps"), 3);
+    EXPECT_EQ(store.db().queryInt("SELECT count(*) FROM rank_steps"), 6);
+    EXPECT_EQ(store.db().queryInt("SELECT count(*) FROM events"), 1);
+    EXPECT_EQ(store.db().queryInt("SELECT count(*) FROM run_tags"), 3);
+    EXPECT_EQ(store.db().queryInt("SELECT count(*) FROM segments"), 2);
+    EXPECT_EQ(store.db().queryInt("SELECT count(*) FROM pragma_foreign_key_check"), 0);
+    EXPECT_EQ(store.db().queryInt("PRAGMA foreign_keys"), 1);
+    store.db().exec("UPDATE runs SET status = 'stalled' WHERE id = 2");
+    RunReader reader(std::move(store));
+    EXPECT_EQ(reader.run(2).status, RunStatus::Stalled);
+    EXPECT_EQ(reader.run(1).info.tags, (std::vector<std::string>{"a", "b", "c"}));
+    reader.deleteRun(1);
+    EXPECT_EQ(RunStore::open(path).db().queryInt("SELECT count(*) FROM rank_steps"), 0);
+}

@@ -328,6 +328,35 @@ TEST_F(StoreRoundTrip, LostRunMarking) {
     EXPECT_EQ(r.run(doneId).status, RunStatus::Finished);
 }
 
+// A stalled run (rank_watch.h): running -> stalled with its reason -> running again when
+// the collective completes -> stalled -> failed when the job ends. A stalled run whose
+// process is gone is lost like a running one.
+TEST_F(StoreRoundTrip, StalledRunLifecycle) {
+    RunWriter w = writer();
+    const std::int64_t id = w.createRun(makeRunInfo("stall", 3));
+    w.markStalled("stall: rank 1 has not arrived");
+    RunReader r = reader();
+    EXPECT_EQ(r.run(id).status, RunStatus::Stalled);
+    EXPECT_EQ(r.run(id).end_message, "stall: rank 1 has not arrived");
+    EXPECT_EQ(r.listRuns().front().status, RunStatus::Stalled);
+    r.postCommand(id, CommandKind::Stop); // the GUI's banner can still reach rank 0
+    w.markUnstalled();
+    EXPECT_EQ(r.run(id).status, RunStatus::Running);
+    EXPECT_EQ(r.run(id).end_message, "");
+    w.markStalled("again");
+    w.finish(RunStatus::Failed, "ended while stalled");
+    EXPECT_EQ(r.run(id).status, RunStatus::Failed);
+    w.markStalled("too late"); // only a running run can stall
+    EXPECT_EQ(r.run(id).status, RunStatus::Failed);
+
+    RunInfo gone = makeRunInfo("gone", 2);
+    gone.host = "some-other-host";
+    const std::int64_t goneId = w.createRun(gone);
+    w.markStalled("stall");
+    EXPECT_EQ(r.markLostRuns(-1), (std::vector<std::int64_t>{goneId}));
+    EXPECT_EQ(r.run(goneId).status, RunStatus::Lost);
+}
+
 TEST_F(StoreRoundTrip, DataVersionSeesOtherConnections) {
     RunWriter w = writer();
     const std::int64_t id = w.createRun(makeRunInfo("dv", 1));

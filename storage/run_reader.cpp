@@ -178,7 +178,7 @@ RunRecord RunReader::run(std::int64_t run_id) {
     {
         auto q = db.cached("SELECT name, host, command_line, pid, world, stage, precision, params, "
                            "config_json, notes, status, created_at, started_at, ended_at, "
-                           "heartbeat_at, end_message FROM runs WHERE id = ?1");
+                           "heartbeat_at, end_message, coalesce(uuid, '') FROM runs WHERE id = ?1");
         q->bind(1, run_id);
         if (!q->step())
             throw StoreError(m_impl->runContext(run_id) + ": no such run");
@@ -200,6 +200,7 @@ RunRecord RunReader::run(std::int64_t run_id) {
         r.ended_at = q->real(13);
         r.heartbeat_at = q->real(14);
         r.end_message = q->text(15);
+        r.info.uuid = q->text(16);
     }
     auto t = m_impl->tags(run_id);
     if (auto it = t.find(run_id); it != t.end())

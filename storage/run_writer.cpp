@@ -4,6 +4,7 @@
 
 #include "storage/rank_columns.h"
 #include "storage/run_totals.h"
+#include "storage/run_uuid.h"
 #include "storage/sqlite_db.h"
 #include "storage/store_clock.h"
 #include "storage/timeline_rows.h"
@@ -102,12 +103,15 @@ std::int64_t RunWriter::createRun(const RunInfo& info) {
     {
         auto ins = db.cached(
             "INSERT INTO runs (name, status, created_at, started_at, heartbeat_at, host, "
-            "command_line, pid, world, stage, precision, params, config_json, notes) VALUES "
-            "(?1, 'running', ?2, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+            "command_line, pid, world, stage, precision, params, config_json, notes, uuid) "
+            "VALUES (?1, 'running', ?2, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
         ins->bind(1, info.name).bind(2, now).bind(3, info.host).bind(4, info.command_line);
         ins->bind(5, info.pid).bind(6, info.world).bind(7, info.stage).bind(8, info.precision);
         ins->bind(9, info.params).bind(10, info.config_json.empty() ? "{}" : info.config_json);
         ins->bind(11, info.notes);
+        if (!info.uuid.empty() && !isRunUuid(info.uuid))
+            throw StoreError(db.path() + ": createRun: '" + info.uuid + "' is not a run uuid");
+        ins->bind(12, info.uuid.empty() ? newRunUuid() : info.uuid);
         ins->run();
     }
     const std::int64_t id = db.lastInsertRowid();
@@ -121,6 +125,32 @@ std::int64_t RunWriter::createRun(const RunInfo& info) {
     m_impl->segment = -1;
     m_impl->lastBeat = now;
     return id;
+}
+
+std::optional<std::int64_t> RunWriter::findRun(const std::string& uuid) {
+    auto q = m_impl->db.cached("SELECT id FROM runs WHERE uuid = ?1");
+    q->bind(1, uuid);
+    if (!q->step())
+        return std::nullopt;
+    return q->int64(0);
+}
+
+std::string RunWriter::runUuid() {
+    m_impl->requireRun("runUuid");
+    auto q = m_impl->db.cached("SELECT coalesce(uuid, '') FROM runs WHERE id = ?1");
+    q->bind(1, m_impl->runId);
+    if (!q->step())
+        throw StoreError(m_impl->context() + ": no such run");
+    return q->text(0);
+}
+
+std::vector<std::string> RunWriter::checkpointPaths(std::int64_t run_id, std::int64_t step) {
+    auto q = m_impl->db.cached("SELECT path FROM checkpoints WHERE run_id = ?1 AND step = ?2");
+    q->bind(1, run_id).bind(2, step);
+    std::vector<std::string> out;
+    while (q->step())
+        out.push_back(q->text(0));
+    return out;
 }
 
 void RunWriter::attachRun(std::int64_t run_id) {
@@ -231,12 +261,13 @@ void RunWriter::appendStep(const StepRecord& s) {
             m.insertStep.reset();
             for (auto& [rows, st] : m.insertRanks)
                 st.reset();
-            m.db.exec("ROLLBACK");
+            m.db.rollback();
             throw;
         }
     } catch (const StoreError& e) {
         throw StoreError(std::string(e.what()) + " (run " + std::to_string(m.runId) + ", step " +
-                         std::to_string(s.step) + ")");
+                             std::to_string(s.step) + ")",
+                         e.kind());
     }
 }
 
@@ -251,12 +282,13 @@ void RunWriter::appendTimeline(const StepTimeline& timeline) {
             insertTimelineRows(m.db, m.runId, timeline);
             m.commit.run();
         } catch (...) {
-            m.db.exec("ROLLBACK");
+            m.db.rollback();
             throw;
         }
     } catch (const StoreError& e) {
         throw StoreError(std::string(e.what()) + " (run " + std::to_string(m.runId) +
-                         ", timeline of step " + std::to_string(timeline.step) + ")");
+                             ", timeline of step " + std::to_string(timeline.step) + ")",
+                         e.kind());
     }
 }
 

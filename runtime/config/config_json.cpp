@@ -46,6 +46,10 @@ std::string_view toString(Device d) {
     return d == Device::Cpu ? "cpu" : "cuda";
 }
 
+std::string_view toString(CheckpointErrorPolicy p) {
+    return p == CheckpointErrorPolicy::Continue ? "continue" : "stop";
+}
+
 namespace {
 
 nlohmann::json schedulerParams(const SchedulerConfig& s) {
@@ -122,6 +126,7 @@ nlohmann::json toJson(const TrainConfig& c) {
                 {"log_every", r.log_every},
                 {"checkpoint_every", r.checkpoint_every},
                 {"checkpoint_dir", r.checkpoint_dir},
+                {"on_checkpoint_error", toString(r.on_checkpoint_error)},
                 {"threads", r.threads},
                 {"timeline_every", r.timeline_every}};
     return j;

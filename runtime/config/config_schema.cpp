@@ -166,9 +166,9 @@ constexpr std::array<std::string_view, 6> kActivationCheckpointingKeys = {
     "synchronize_checkpoint_boundary", "profile",
 };
 constexpr std::array<std::string_view, 2> kDataKeys = {"type", "path"};
-constexpr std::array<std::string_view, 8> kRunKeys = {
-    "steps",          "seed",    "device",         "log_every", "checkpoint_every",
-    "checkpoint_dir", "threads", "timeline_every",
+constexpr std::array<std::string_view, 9> kRunKeys = {
+    "steps",          "seed",    "device",         "log_every",           "checkpoint_every",
+    "checkpoint_dir", "threads", "timeline_every", "on_checkpoint_error",
 };
 
 } // namespace

@@ -65,6 +65,14 @@ struct RunWriter::Impl {
             throw StoreError(db.path() + ": " + what + " before createRun or attachRun");
     }
     std::string context() const { return db.path() + ": run " + std::to_string(runId); }
+    // Writes into a deleted store would succeed and be lost with its last descriptor.
+    void checkNotMoved() const {
+        if (db.fileMoved())
+            throw StoreError(context() +
+                                 ": the store file was deleted or replaced while the run was "
+                                 "writing to it; nothing written since is kept anywhere",
+                             StoreError::Kind::Io);
+    }
 
     RunStore store;
     SqliteDb& db;
@@ -252,6 +260,7 @@ void RunWriter::appendStep(const StepRecord& s) {
             }
             const double now = unixNow();
             if (now - m.lastBeat >= kHeartbeatEveryS) {
+                m.checkNotMoved();
                 m.beat.bind(1, m.runId).bind(2, now);
                 m.beat.run();
                 m.lastBeat = now;
@@ -312,6 +321,7 @@ void RunWriter::addCheckpoint(const Checkpoint& cp) {
 
 void RunWriter::heartbeat() {
     m_impl->requireRun("heartbeat");
+    m_impl->checkNotMoved();
     const double now = unixNow();
     m_impl->beat.bind(1, m_impl->runId).bind(2, now);
     m_impl->beat.run();

@@ -100,6 +100,14 @@ void SqliteDb::rollback() noexcept {
         sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
 }
 
+bool SqliteDb::fileMoved() const {
+    int moved = 0;
+    if (const int rc = sqlite3_file_control(m_db, "main", SQLITE_FCNTL_HAS_MOVED, &moved);
+        rc != SQLITE_OK)
+        fail(rc, "cannot check whether the file was moved");
+    return moved != 0;
+}
+
 std::int64_t SqliteDb::lastInsertRowid() const {
     return sqlite3_last_insert_rowid(m_db);
 }

@@ -92,6 +92,10 @@ public:
     // with "no transaction is active", which would hide the error that matters.
     void rollback() noexcept;
 
+    // True when the file this connection opened was deleted, renamed or replaced since
+    // (SQLITE_FCNTL_HAS_MOVED: its link count is 0 or its path names another inode).
+    bool fileMoved() const;
+
     std::int64_t lastInsertRowid() const;
     int changes() const;
     const std::string& path() const { return m_path; }

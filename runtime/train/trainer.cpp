@@ -92,7 +92,7 @@ public:
     // Runs `write` on the writer unless the store has already failed; a StoreError
     // becomes the store's failure.
     template <class Write> void record(Write&& write) {
-        if (!m_active || m_storeError)
+        if (!m_active || !m_writer || m_storeError)
             return;
         try {
             write(*m_writer);
@@ -108,7 +108,7 @@ public:
     const std::optional<std::string>& storeError() const { return m_storeError; }
     // The run's end status, tried even after a failure (the disk may have room again).
     void finish(RunStatus status, const std::string& message) {
-        if (!m_active)
+        if (!m_active || !m_writer)
             return;
         try {
             m_writer->finish(status, message);

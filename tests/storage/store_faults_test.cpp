@@ -2,6 +2,7 @@
 // a failed ROLLBACK, and every committed step kept), a damaged store (a dropped table or
 // column, a malformed page: exit 2 with the file named) and deleting a live run.
 #include "storage/run_store.h"
+#include "storage/run_uuid.h"
 #include "storage/run_writer.h"
 #include "storage/sqlite_db.h"
 #include "store_test_util.h"
@@ -160,4 +161,18 @@ TEST(StoreFaults, FullDiskReportsTheRealErrorAndKeepsCommittedSteps) {
     RunStore ro = RunStore::open(path, OpenMode::ReadOnly);
     EXPECT_EQ(ro.db().queryInt("SELECT count(*) FROM steps"), committed);
     EXPECT_EQ(ro.db().queryInt("SELECT count(*) FROM rank_steps"), committed * 8);
+}
+
+TEST(RunUuid, NewUuidsAreVersionFourAndDistinct) {
+    const std::string a = newRunUuid();
+    const std::string b = newRunUuid();
+    EXPECT_TRUE(isRunUuid(a)) << a;
+    EXPECT_TRUE(isRunUuid(b)) << b;
+    EXPECT_NE(a, b);
+    TempDir dir;
+    RunWriter w(RunStore::open(dir.file("runs.db")));
+    w.createRun(makeRunInfo("r", 2));
+    EXPECT_TRUE(isRunUuid(w.runUuid()));
+    EXPECT_EQ(w.findRun(w.runUuid()), w.runId());
+    EXPECT_EQ(w.findRun(a), std::nullopt);
 }

@@ -473,11 +473,21 @@ void RunReader::addTag(std::int64_t run_id, const std::string& tag) {
 }
 
 void RunReader::deleteRun(std::int64_t run_id) {
-    auto del = m_impl->db.cached("DELETE FROM runs WHERE id = ?1");
+    SqliteDb& db = m_impl->db;
+    // One statement, so a run cannot start running between a check and the delete.
+    auto del = db.cached("DELETE FROM runs WHERE id = ?1 AND status <> 'running'");
     del->bind(1, run_id);
     del->run();
-    if (m_impl->db.changes() == 0)
+    if (db.changes() != 0)
+        return;
+    auto q = db.cached("SELECT 1 FROM runs WHERE id = ?1");
+    q->bind(1, run_id);
+    if (!q->step())
         throw StoreError(m_impl->runContext(run_id) + ": no such run");
+    throw StoreError(m_impl->runContext(run_id) +
+                     " is running: refusing to delete it (its job would fail at its next "
+                     "write); stop it first (Stop in zerolab, or SIGTERM to its mpirun), then "
+                     "delete it");
 }
 
 std::vector<std::int64_t> RunReader::markLostRuns(double stale_after_s) {

@@ -456,15 +456,8 @@ int main(int argc, char** argv) {
                     throw std::runtime_error(outPath + ": write failed");
             }
         } else if (del->parsed()) {
-            // Deleting a live run's rows would fail its next write (a foreign key) and
-            // end the job without a record; a job is stopped first, then deleted.
-            // markLostRuns above has already ended runs whose process is gone.
-            if (const RunSummary s = reader.summary(id); s.status == RunStatus::Running)
-                throw InputError("refusing to delete run " + std::to_string(id) + " '" +
-                                 oneLineText(s.name) + "': it is running on " +
-                                 oneLineText(s.host) +
-                                 "; stop it first (Stop in zerolab, or SIGTERM to its "
-                                 "mpirun), then delete it");
+            // A live run is refused by deleteRun (markLostRuns above has already ended
+            // runs whose process is gone).
             if (!yes && !confirmDelete(reader, id)) {
                 std::cout << "not deleted\n";
                 return 0;

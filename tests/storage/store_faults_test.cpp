@@ -1,6 +1,7 @@
 // Faults of the store file itself: a full disk under the writer (the real error, never
 // a failed ROLLBACK, and every committed step kept), a damaged store (a dropped table or
 // column, a malformed page: exit 2 with the file named) and deleting a live run.
+#include "storage/run_reader.h"
 #include "storage/run_store.h"
 #include "storage/run_uuid.h"
 #include "storage/run_writer.h"
@@ -111,6 +112,7 @@ TEST(StoreFaults, MalformedPageExitsTwoNamingTheFile) {
 }
 
 TEST(StoreFaults, DeletingALiveRunIsRefused) {
+    // By the library (the GUI's Delete) and by zerolab-runs.
     TempDir dir;
     const std::string path = dir.file("runs.db");
     RunWriter w(RunStore::open(path));
@@ -119,7 +121,11 @@ TEST(StoreFaults, DeletingALiveRunIsRefused) {
     w.appendStep(makeStep(0, 2));
     const CliResult del = runCli({"--db", path, "delete", std::to_string(id), "--yes"});
     EXPECT_EQ(del.exit_code, 2) << del.out << del.err;
-    EXPECT_NE(del.err.find("running"), std::string::npos) << del.err;
+    EXPECT_NE(del.err.find("is running: refusing to delete it"), std::string::npos) << del.err;
+    {
+        RunReader reader(RunStore::open(path));
+        EXPECT_THROW(reader.deleteRun(id), StoreError);
+    }
     w.appendStep(makeStep(1, 2)); // the run goes on
     w.finish(RunStatus::Finished);
     EXPECT_EQ(runCli({"--db", path, "delete", std::to_string(id), "--yes"}).exit_code, 0);

@@ -198,7 +198,7 @@ TEST_F(StoreTimeline, MigratesAV3Store) {
     }
     {
         RunStore s = RunStore::open(path());
-        EXPECT_EQ(s.db().queryInt("PRAGMA user_version"), 4);
+        EXPECT_EQ(s.db().queryInt("PRAGMA user_version"), RunStore::kSchemaVersion);
     }
     RunReader r = reader();
     EXPECT_EQ(r.run(1).info.name, "v3-run");

@@ -47,6 +47,7 @@ struct RunInfo {
     std::string config_json; // the full resolved config
     std::vector<std::string> tags;
     std::string notes;
+    std::string uuid; // storage/run_uuid.h; empty: createRun makes a new one
 };
 
 // A stored run: its RunInfo plus what the store tracks about it.

@@ -97,6 +97,7 @@ nlohmann::json runJson(const RunRecord& r, const std::vector<Segment>& segments)
                         {"reason", s.reason}});
     return {{"type", "run"},
             {"run_id", r.id},
+            {"uuid", r.info.uuid},
             {"name", r.info.name},
             {"world", r.info.world},
             {"stage", r.info.stage},

@@ -179,7 +179,7 @@ RunRecord RunReader::run(std::int64_t run_id) {
     {
         auto q = db.cached("SELECT name, host, command_line, pid, world, stage, precision, params, "
                            "config_json, notes, status, created_at, started_at, ended_at, "
-                           "heartbeat_at, end_message FROM runs WHERE id = ?1");
+                           "heartbeat_at, end_message, coalesce(uuid, '') FROM runs WHERE id = ?1");
         q->bind(1, run_id);
         if (!q->step())
             throw StoreError(m_impl->runContext(run_id) + ": no such run");
@@ -201,6 +201,7 @@ RunRecord RunReader::run(std::int64_t run_id) {
         r.ended_at = q->real(13);
         r.heartbeat_at = q->real(14);
         r.end_message = q->text(15);
+        r.info.uuid = q->text(16);
     }
     auto t = m_impl->tags(run_id);
     if (auto it = t.find(run_id); it != t.end())
@@ -474,11 +475,23 @@ void RunReader::addTag(std::int64_t run_id, const std::string& tag) {
 }
 
 void RunReader::deleteRun(std::int64_t run_id) {
-    auto del = m_impl->db.cached("DELETE FROM runs WHERE id = ?1");
+    SqliteDb& db = m_impl->db;
+    // One statement, so a run cannot start running between a check and the delete. A
+    // stalled run's job is alive too (it may resume or be killed and resumed).
+    auto del =
+        db.cached("DELETE FROM runs WHERE id = ?1 AND status NOT IN ('running', 'stalled')");
     del->bind(1, run_id);
     del->run();
-    if (m_impl->db.changes() == 0)
+    if (db.changes() != 0)
+        return;
+    auto q = db.cached("SELECT 1 FROM runs WHERE id = ?1");
+    q->bind(1, run_id);
+    if (!q->step())
         throw StoreError(m_impl->runContext(run_id) + ": no such run");
+    throw StoreError(m_impl->runContext(run_id) +
+                     " is running or stalled: refusing to delete it (its job would fail at its next "
+                     "write); stop it first (Stop in zerolab, or SIGTERM to its mpirun), then "
+                     "delete it");
 }
 
 std::vector<std::int64_t> RunReader::markLostRuns(double stale_after_s) {

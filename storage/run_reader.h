@@ -73,7 +73,9 @@ public:
     void setNotes(std::int64_t run_id, const std::string& notes);
     void setTags(std::int64_t run_id, const std::vector<std::string>& tags);
     void addTag(std::int64_t run_id, const std::string& tag);
-    // Deletes the run and everything recorded for it.
+    // Deletes the run and everything recorded for it. Refuses (StoreError) a run whose
+    // status is running: its job would fail at its next write. Call markLostRuns first so
+    // that a run whose process is gone can be deleted.
     void deleteRun(std::int64_t run_id);
     // Marks `running` (or `stalled`) runs lost whose heartbeat is older than stale_after_s and
     // whose pid is not alive (checked only for runs on this host). Returns the ids marked.

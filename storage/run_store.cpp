@@ -8,6 +8,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -18,6 +19,7 @@
 #include <optional>
 #include <sys/stat.h>
 #include <utility>
+#include <vector>
 
 namespace zerolab {
 
@@ -30,12 +32,13 @@ struct Migration {
     int from;
     std::string_view sql;
 };
-constexpr std::array<Migration, 6> kMigrations = {{{1, kMigrateV2Sql},
+constexpr std::array<Migration, 7> kMigrations = {{{1, kMigrateV2Sql},
                                                    {2, kMigrateV3Sql},
                                                    {3, kMigrateV4Sql},
                                                    {4, kMigrateV5Sql},
                                                    {5, kMigrateV6Sql},
-                                                   {6, kMigrateV7Sql}}};
+                                                   {6, kMigrateV7Sql},
+                                                   {7, kMigrateV8Sql}}};
 static_assert(kMigrations.size() + 1 == RunStore::kSchemaVersion,
               "one migration per schema version after the first");
 
@@ -123,7 +126,8 @@ Inspection inspectReadOnly(const std::string& path) {
         return r;
     } catch (const StoreError& e) {
         throw StoreError(std::string(e.what()) + " (not a readable run store; the file was "
-                                                 "not changed)");
+                                                 "not changed)",
+                         e.kind());
     }
 }
 
@@ -139,6 +143,46 @@ void validateExisting(const std::string& path, const Inspection& r) {
                          std::to_string(r.version) + "); the file was not changed");
 }
 
+// The columns of every table of this build's schema, by table, from kSchemaSql run in
+// a private in-memory database (so the check can never drift from the schema).
+std::vector<std::pair<std::string, std::vector<std::string>>> tableColumns(SqliteDb& db) {
+    std::vector<std::pair<std::string, std::vector<std::string>>> out;
+    SqliteStatement tables(db, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name "
+                               "NOT LIKE 'sqlite_%' ORDER BY name");
+    while (tables.step())
+        out.emplace_back(tables.text(0), std::vector<std::string>{});
+    tables.reset();
+    for (auto& [table, columns] : out) {
+        SqliteStatement cols(db, "SELECT name FROM pragma_table_info(?1)");
+        cols.bind(1, std::string_view(table));
+        while (cols.step())
+            columns.push_back(cols.text(0));
+    }
+    return out;
+}
+
+// A store whose tables or columns differ from this build's schema (a dropped table or
+// column, an edit by hand) is refused at open, not at the first write that needs them.
+void checkSchema(SqliteDb& db) {
+    SqliteDb reference(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    reference.exec(kSchemaSql);
+    const auto expected = tableColumns(reference);
+    const auto actual = tableColumns(db);
+    const auto damaged = [&](const std::string& what) {
+        throw StoreError(db.path() + ": damaged run store: " + what + " (schema version " +
+                         std::to_string(RunStore::kSchemaVersion) + "); the file was not changed");
+    };
+    for (const auto& [table, columns] : expected) {
+        const auto it = std::find_if(actual.begin(), actual.end(),
+                                     [&](const auto& t) { return t.first == table; });
+        if (it == actual.end())
+            damaged("table '" + table + "' is missing");
+        for (const std::string& c : columns)
+            if (std::find(it->second.begin(), it->second.end(), c) == it->second.end())
+                damaged("table '" + table + "' has no column '" + c + "'");
+    }
+}
+
 // Creates the schema in a blank store or applies the forward migrations, atomically.
 // Re-reads the version inside the write transaction: another process may have won.
 // Foreign keys must be off (they cannot change inside a transaction): a migration that
@@ -147,8 +191,10 @@ void validateExisting(const std::string& path, const Inspection& r) {
 void createOrMigrate(SqliteDb& db) {
     Transaction tx(db, Transaction::Kind::Write);
     const std::int64_t version = db.queryInt("PRAGMA user_version");
-    if (version == RunStore::kSchemaVersion)
+    if (version == RunStore::kSchemaVersion) {
+        checkSchema(db);
         return;
+    }
     if (version > RunStore::kSchemaVersion)
         throw StoreError(newerSchemaMessage(db.path(), version));
     if (version == 0) {
@@ -161,7 +207,8 @@ void createOrMigrate(SqliteDb& db) {
                     db.exec(m.sql);
                 } catch (const StoreError& e) {
                     throw StoreError(std::string(e.what()) + " (migrating from schema version " +
-                                     std::to_string(m.from) + ")");
+                                         std::to_string(m.from) + ")",
+                                     e.kind());
                 }
             }
         if (db.queryInt("SELECT count(*) FROM pragma_foreign_key_check") != 0)
@@ -170,6 +217,7 @@ void createOrMigrate(SqliteDb& db) {
                              " left rows without their run; the file was not changed");
     }
     db.exec("PRAGMA user_version = " + std::to_string(RunStore::kSchemaVersion));
+    checkSchema(db); // a damaged older store: its migration is rolled back with it
     tx.commit();
 }
 
@@ -274,6 +322,9 @@ RunStore RunStore::open(const std::string& path, OpenMode mode) {
                              "'); is the file on a network file system?");
         db->exec("PRAGMA synchronous = NORMAL");
         createOrMigrate(*db);
+    } else {
+        Transaction tx(*db, Transaction::Kind::Read);
+        checkSchema(*db);
     }
     db->exec("PRAGMA foreign_keys = ON");
     RunStore store(std::move(db), mode);

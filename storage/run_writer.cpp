@@ -4,6 +4,7 @@
 
 #include "storage/rank_columns.h"
 #include "storage/run_totals.h"
+#include "storage/run_uuid.h"
 #include "storage/sqlite_db.h"
 #include "storage/step_rows.h"
 #include "storage/store_clock.h"
@@ -66,6 +67,14 @@ struct RunWriter::Impl {
             throw StoreError(db.path() + ": " + what + " before createRun or attachRun");
     }
     std::string context() const { return db.path() + ": run " + std::to_string(runId); }
+    // Writes into a deleted store would succeed and be lost with its last descriptor.
+    void checkNotMoved() const {
+        if (db.fileMoved())
+            throw StoreError(context() +
+                                 ": the store file was deleted or replaced while the run was "
+                                 "writing to it; nothing written since is kept anywhere",
+                             StoreError::Kind::Io);
+    }
 
     RunStore store;
     SqliteDb& db;
@@ -111,12 +120,15 @@ std::int64_t RunWriter::createRun(const RunInfo& info) {
     {
         auto ins = db.cached(
             "INSERT INTO runs (name, status, created_at, started_at, heartbeat_at, host, "
-            "command_line, pid, world, stage, precision, params, config_json, notes) VALUES "
-            "(?1, 'running', ?2, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+            "command_line, pid, world, stage, precision, params, config_json, notes, uuid) "
+            "VALUES (?1, 'running', ?2, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
         ins->bind(1, info.name).bind(2, now).bind(3, info.host).bind(4, info.command_line);
         ins->bind(5, info.pid).bind(6, info.world).bind(7, info.stage).bind(8, info.precision);
         ins->bind(9, info.params).bind(10, info.config_json.empty() ? "{}" : info.config_json);
         ins->bind(11, info.notes);
+        if (!info.uuid.empty() && !isRunUuid(info.uuid))
+            throw StoreError(db.path() + ": createRun: '" + info.uuid + "' is not a run uuid");
+        ins->bind(12, info.uuid.empty() ? newRunUuid() : info.uuid);
         ins->run();
     }
     const std::int64_t id = db.lastInsertRowid();
@@ -130,6 +142,32 @@ std::int64_t RunWriter::createRun(const RunInfo& info) {
     m_impl->segment = -1;
     m_impl->lastBeat = now;
     return id;
+}
+
+std::optional<std::int64_t> RunWriter::findRun(const std::string& uuid) {
+    auto q = m_impl->db.cached("SELECT id FROM runs WHERE uuid = ?1");
+    q->bind(1, uuid);
+    if (!q->step())
+        return std::nullopt;
+    return q->int64(0);
+}
+
+std::string RunWriter::runUuid() {
+    m_impl->requireRun("runUuid");
+    auto q = m_impl->db.cached("SELECT coalesce(uuid, '') FROM runs WHERE id = ?1");
+    q->bind(1, m_impl->runId);
+    if (!q->step())
+        throw StoreError(m_impl->context() + ": no such run");
+    return q->text(0);
+}
+
+std::vector<std::string> RunWriter::checkpointPaths(std::int64_t run_id, std::int64_t step) {
+    auto q = m_impl->db.cached("SELECT path FROM checkpoints WHERE run_id = ?1 AND step = ?2");
+    q->bind(1, run_id).bind(2, step);
+    std::vector<std::string> out;
+    while (q->step())
+        out.push_back(q->text(0));
+    return out;
 }
 
 void RunWriter::attachRun(std::int64_t run_id) {
@@ -258,6 +296,7 @@ void RunWriter::appendSteps(std::span<const StepRecord> steps) {
             }
             const double now = unixNow();
             if (now - m.lastBeat >= kHeartbeatEveryS) {
+                m.checkNotMoved();
                 m.beat.bind(1, m.runId).bind(2, now);
                 m.beat.run();
                 m.lastBeat = now;
@@ -268,13 +307,14 @@ void RunWriter::appendSteps(std::span<const StepRecord> steps) {
             m.insertBlock.reset();
             for (auto& [rows, st] : m.insertRanks)
                 st.reset();
-            m.db.exec("ROLLBACK");
+            m.db.rollback();
             m.openBlock = openBlock;
             throw;
         }
     } catch (const StoreError& e) {
         throw StoreError(std::string(e.what()) + " (run " + std::to_string(m.runId) + ", step " +
-                         std::to_string(current) + ")");
+                             std::to_string(current) + ")",
+                         e.kind());
     }
 }
 
@@ -289,12 +329,13 @@ void RunWriter::appendTimeline(const StepTimeline& timeline) {
             insertTimelineRows(m.db, m.runId, timeline);
             m.commit.run();
         } catch (...) {
-            m.db.exec("ROLLBACK");
+            m.db.rollback();
             throw;
         }
     } catch (const StoreError& e) {
         throw StoreError(std::string(e.what()) + " (run " + std::to_string(m.runId) +
-                         ", timeline of step " + std::to_string(timeline.step) + ")");
+                             ", timeline of step " + std::to_string(timeline.step) + ")",
+                         e.kind());
     }
 }
 
@@ -318,6 +359,7 @@ void RunWriter::addCheckpoint(const Checkpoint& cp) {
 
 void RunWriter::heartbeat() {
     m_impl->requireRun("heartbeat");
+    m_impl->checkNotMoved();
     const double now = unixNow();
     m_impl->beat.bind(1, m_impl->runId).bind(2, now);
     m_impl->beat.run();

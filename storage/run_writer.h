@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -24,8 +25,16 @@ public:
     RunWriter& operator=(RunWriter&&) noexcept;
     ~RunWriter();
 
-    // Inserts a run with status running, started now; returns its id.
+    // Inserts a run with status running, started now, with info.uuid (a new uuid when
+    // empty; storage/run_uuid.h); returns its id.
     std::int64_t createRun(const RunInfo& info);
+    // The run with this uuid in this store, if any (a resume binds by it).
+    std::optional<std::int64_t> findRun(const std::string& uuid);
+    // The uuid of the run created or attached to.
+    std::string runUuid();
+    // The paths stored for run_id's checkpoints of `step` (a resume from a checkpoint
+    // written before uuids checks that its folder is one of them).
+    std::vector<std::string> checkpointPaths(std::int64_t run_id, std::int64_t step);
     // Continues an existing run (resume from a checkpoint): status back to running,
     // heartbeat now, ended_at cleared. Call beginSegment next.
     void attachRun(std::int64_t run_id);

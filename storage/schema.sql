@@ -1,4 +1,4 @@
--- zerolab run store, schema version 7 (PRAGMA user_version = 7, application_id "ZLAB").
+-- zerolab run store, schema version 8 (PRAGMA user_version = 8, application_id "ZLAB").
 -- New stores are created from this file; older ones reach it through migrate_v*.sql,
 -- and a test checks that both paths give the same tables, columns and indexes.
 -- Times are Unix seconds (REAL). NULL means unknown. Deleting a run cascades.
@@ -25,9 +25,13 @@ CREATE TABLE runs (
     end_message TEXT NOT NULL DEFAULT '',
     final_steps INTEGER,
     final_last_loss REAL,
-    final_median_tokens_per_s REAL
+    final_median_tokens_per_s REAL,
+    -- The run's identity across stores and checkpoints (storage/run_uuid.h); a resume binds
+    -- a checkpoint to its run by it. Set by RunWriter::createRun; unique.
+    uuid TEXT
 );
 CREATE INDEX runs_name ON runs(name);
+CREATE UNIQUE INDEX runs_uuid ON runs(uuid);
 
 CREATE TABLE run_tags (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,

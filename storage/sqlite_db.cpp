@@ -22,6 +22,20 @@ bool isBusy(int rc) {
     return primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
 }
 
+// Failures of the disk or of the file's place in it, as opposed to a bad file.
+StoreError::Kind kindOf(int rc) {
+    switch (rc & 0xff) {
+    case SQLITE_FULL:
+    case SQLITE_IOERR:
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
+    case SQLITE_NOMEM:
+        return StoreError::Kind::Io;
+    default:
+        return StoreError::Kind::Invalid;
+    }
+}
+
 } // namespace
 
 SqliteDb::SqliteDb(const std::string& path, int flags) : m_path(path) {
@@ -44,9 +58,11 @@ void SqliteDb::fail(int rc, std::string_view what, std::string_view sql) const {
     std::string msg = m_path + ": " + std::string(what) + ": ";
     msg += m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
     msg += " (code " + std::to_string(rc) + ")";
+    if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB)
+        msg += " (the store file is damaged)";
     if (!sql.empty())
         msg += " in: " + std::string(sql);
-    throw StoreError(msg);
+    throw StoreError(msg, kindOf(rc));
 }
 
 void SqliteDb::exec(std::string_view sql) {
@@ -77,6 +93,19 @@ std::int64_t SqliteDb::queryInt(std::string_view sql) {
     if (!s.step())
         fail(SQLITE_ERROR, "query returned no row", sql);
     return s.int64(0);
+}
+
+void SqliteDb::rollback() noexcept {
+    if (!sqlite3_get_autocommit(m_db))
+        sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+bool SqliteDb::fileMoved() const {
+    int moved = 0;
+    if (const int rc = sqlite3_file_control(m_db, "main", SQLITE_FCNTL_HAS_MOVED, &moved);
+        rc != SQLITE_OK)
+        fail(rc, "cannot check whether the file was moved");
+    return moved != 0;
 }
 
 std::int64_t SqliteDb::lastInsertRowid() const {
@@ -189,7 +218,7 @@ Transaction::Transaction(SqliteDb& db, Kind kind) : m_db(db) {
 
 Transaction::~Transaction() {
     if (m_open)
-        sqlite3_exec(m_db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+        m_db.rollback();
 }
 
 void Transaction::commit() {

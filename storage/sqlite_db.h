@@ -87,12 +87,22 @@ public:
     // A one-shot integer query, e.g. "PRAGMA user_version".
     std::int64_t queryInt(std::string_view sql);
 
+    // Ends an open transaction, if any, and never throws: SQLite has already rolled
+    // back after some errors (SQLITE_FULL, SQLITE_IOERR), and a ROLLBACK then fails
+    // with "no transaction is active", which would hide the error that matters.
+    void rollback() noexcept;
+
+    // True when the file this connection opened was deleted, renamed or replaced since
+    // (SQLITE_FCNTL_HAS_MOVED: its link count is 0 or its path names another inode).
+    bool fileMoved() const;
+
     std::int64_t lastInsertRowid() const;
     int changes() const;
     const std::string& path() const { return m_path; }
     sqlite3* handle() const { return m_db; }
 
-    // Throws StoreError "<file>: <what>: <sqlite message> (code) [in: <sql>]".
+    // Throws StoreError "<file>: <what>: <sqlite message> (code) [in: <sql>]", of kind Io
+    // for a full disk, an I/O error, a file that cannot be opened or written.
     [[noreturn]] void fail(int rc, std::string_view what, std::string_view sql = {}) const;
 
 private:

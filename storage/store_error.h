@@ -1,5 +1,6 @@
 // StoreError: the one exception type the run store throws. Its message names the
-// store file and what went wrong (for SQLite failures also the statement and code).
+// store file and what went wrong (for SQLite failures also the statement and code);
+// its kind tells an I/O failure (exit 1) from a bad or damaged file (exit 2).
 #pragma once
 
 #include <stdexcept>
@@ -9,7 +10,17 @@ namespace zerolab {
 
 class StoreError : public std::runtime_error {
 public:
-    explicit StoreError(const std::string& what) : std::runtime_error(what) {}
+    enum class Kind {
+        Invalid, // not a run store, a damaged or foreign file, a misuse: bad input
+        Io,      // the disk is full, a read or write failed, the file went away
+    };
+    explicit StoreError(const std::string& what, Kind kind = Kind::Invalid)
+        : std::runtime_error(what), m_kind(kind) {}
+    Kind kind() const { return m_kind; }
+    bool isIo() const { return m_kind == Kind::Io; }
+
+private:
+    Kind m_kind;
 };
 
 } // namespace zerolab

@@ -188,6 +188,7 @@ nlohmann::json showJson(RunReader& reader, std::int64_t id) {
     run["params"] = r.info.params;
     run["command_line"] = r.info.command_line;
     run["end_message"] = r.end_message;
+    run["uuid"] = r.info.uuid;
     nlohmann::json segments = nlohmann::json::array();
     for (const Segment& g : reader.segments(id)) {
         nlohmann::json seg = {
@@ -224,6 +225,7 @@ void printShow(RunReader& reader, std::int64_t id) {
               << "': " << runStatusName(r.status);
     if (!r.end_message.empty())
         std::cout << " (" << oneLineText(r.end_message) << ")";
+    std::cout << "\n  uuid " << r.info.uuid;
     std::cout << "\n  host " << oneLineText(r.info.host) << ", pid " << r.info.pid << "\n  command "
               << oneLineText(r.info.command_line) << "\n  world " << r.info.world << ", stage "
               << r.info.stage << ", precision " << r.info.precision << ", params " << r.info.params
@@ -401,6 +403,8 @@ int main(int argc, char** argv) {
             try {
                 return RunStore::open(dbPath, OpenMode::ReadWrite);
             } catch (const StoreError& e) {
+                if (e.isIo())
+                    throw;
                 throw InputError(e.what());
             }
         }();
@@ -452,6 +456,8 @@ int main(int argc, char** argv) {
                     throw std::runtime_error(outPath + ": write failed");
             }
         } else if (del->parsed()) {
+            // A live run is refused by deleteRun (markLostRuns above has already ended
+            // runs whose process is gone).
             if (!yes && !confirmDelete(reader, id)) {
                 std::cout << "not deleted\n";
                 return 0;
@@ -469,6 +475,10 @@ int main(int argc, char** argv) {
     } catch (const InputError& e) {
         std::cerr << "zerolab-runs: " << e.what() << "\n";
         return 2;
+    } catch (const StoreError& e) {
+        // A damaged file found past the open (a malformed page) is bad input too.
+        std::cerr << "zerolab-runs: " << e.what() << "\n";
+        return e.isIo() ? 1 : 2;
     } catch (const std::exception& e) {
         std::cerr << "zerolab-runs: " << e.what() << "\n";
         return 1;

@@ -25,6 +25,10 @@ enum class Device { Cpu, Cuda };
 // What rank 0 does when a collective passes run.collective_timeout_s (docs/engine.md).
 enum class OnStall { Kill, Flag };
 
+// run.on_checkpoint_error: what a run does when writing a checkpoint fails (a full
+// disk): continue (warn, try again at the next interval) or stop (status failed).
+enum class CheckpointErrorPolicy { Continue, Stop };
+
 // train_batch_size = micro_batch * grad_accum * world (DeepSpeed's rule), always
 // consistent after parsing.
 struct BatchConfig {
@@ -109,6 +113,7 @@ struct RunConfig {
     int log_every = 1;        // a metric line and a store row every this many steps
     int checkpoint_every = 0; // 0: no periodic checkpoints
     std::string checkpoint_dir = "checkpoints";
+    CheckpointErrorPolicy on_checkpoint_error = CheckpointErrorPolicy::Continue;
     int threads = 0; // compute threads per rank; 0: the runtime decides
     // The step timeline (storage/timeline.h) of every this-many-th logged step
     // (step % (log_every * timeline_every) == 0) and of each segment's first steady
@@ -212,5 +217,6 @@ std::string_view toString(Precision p);
 std::string_view toString(DataType t);
 std::string_view toString(Device d);
 std::string_view toString(OnStall s);
+std::string_view toString(CheckpointErrorPolicy p);
 
 } // namespace zerolab

@@ -61,6 +61,8 @@ void parseRun(const nlohmann::json* section, Diagnostics& diags, RunConfig& out)
     if (out.checkpoint_every > 0 && out.checkpoint_dir.empty())
         diags.error(r.pathOf("checkpoint_dir"),
                     "must not be empty when run.checkpoint_every is > 0");
+    if (auto p = r.getChoice("on_checkpoint_error", {"continue", "stop"}))
+        out.on_checkpoint_error = static_cast<CheckpointErrorPolicy>(*p);
     if (auto v = r.getInt("threads", 0, 1024))
         out.threads = static_cast<int>(*v);
     if (auto v = r.getInt("timeline_every", 0, kIntMax))

@@ -50,6 +50,10 @@ std::string_view toString(OnStall s) {
     return s == OnStall::Kill ? "kill" : "flag";
 }
 
+std::string_view toString(CheckpointErrorPolicy p) {
+    return p == CheckpointErrorPolicy::Continue ? "continue" : "stop";
+}
+
 namespace {
 
 nlohmann::json schedulerParams(const SchedulerConfig& s) {
@@ -126,6 +130,7 @@ nlohmann::json toJson(const TrainConfig& c) {
                 {"log_every", r.log_every},
                 {"checkpoint_every", r.checkpoint_every},
                 {"checkpoint_dir", r.checkpoint_dir},
+                {"on_checkpoint_error", toString(r.on_checkpoint_error)},
                 {"threads", r.threads},
                 {"timeline_every", r.timeline_every},
                 {"collective_timeout_s", r.collective_timeout_s},

@@ -166,7 +166,7 @@ constexpr std::array<std::string_view, 6> kActivationCheckpointingKeys = {
     "synchronize_checkpoint_boundary", "profile",
 };
 constexpr std::array<std::string_view, 2> kDataKeys = {"type", "path"};
-constexpr std::array<std::string_view, 10> kRunKeys = {
+constexpr std::array<std::string_view, 11> kRunKeys = {
     "steps",
     "seed",
     "device",
@@ -177,6 +177,7 @@ constexpr std::array<std::string_view, 10> kRunKeys = {
     "timeline_every",
     "collective_timeout_s",
     "on_stall",
+    "on_checkpoint_error",
 };
 
 } // namespace

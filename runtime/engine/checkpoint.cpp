@@ -12,6 +12,7 @@
 #include "runtime/engine/fnv1a.h"
 #include "runtime/model/llmc_model_file.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -25,6 +26,11 @@ namespace zerolab {
 namespace fs = std::filesystem;
 
 namespace {
+
+// "No space left on device (errno 28)": what the event of a failed write names.
+std::string errnoText(int err) {
+    return std::string(std::strerror(err)) + " (errno " + std::to_string(err) + ")";
+}
 
 std::uint64_t fileChecksum(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -45,7 +51,7 @@ public:
     explicit SyncedFile(const std::string& path) : m_path(path) {
         m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (m_fd < 0)
-            throw CheckpointError(path + ": cannot create: " + std::strerror(errno));
+            throw CheckpointWriteError(path + ": cannot create: " + errnoText(errno));
     }
     ~SyncedFile() {
         if (m_fd >= 0)
@@ -58,7 +64,8 @@ public:
             if (w < 0 && errno == EINTR)
                 continue;
             if (w <= 0)
-                throw CheckpointError(m_path + ": write failed: " + std::strerror(errno));
+                throw CheckpointWriteError(m_path +
+                                           ": write failed: " + errnoText(w < 0 ? errno : ENOSPC));
             m_hash = fnv1a(p, static_cast<std::size_t>(w), m_hash);
             p += w;
             n -= static_cast<std::size_t>(w);
@@ -66,8 +73,9 @@ public:
     }
     std::uint64_t close() {
         if (::fsync(m_fd) != 0 || ::close(m_fd) != 0) {
+            const int err = errno;
             m_fd = -1;
-            throw CheckpointError(m_path + ": fsync/close failed: " + std::strerror(errno));
+            throw CheckpointWriteError(m_path + ": fsync/close failed: " + errnoText(err));
         }
         m_fd = -1;
         return m_hash;
@@ -95,88 +103,120 @@ std::string writeCheckpoint(const TrainConfig& config, ZeroEngine& engine, Commu
                            ("run-" + std::to_string(meta.run_id)) /
                            ("step-" + std::to_string(meta.step));
     const fs::path tmp = final.string() + ".tmp";
+    // Rank 0's verdict, shared so that every rank throws together (or none does).
+    auto agree = [&](int ok, const std::string& error) {
+        comm.broadcastBytes(&ok, sizeof ok, 0);
+        if (ok)
+            return;
+        if (comm.rank() == 0) {
+            std::error_code ec; // the partial folder goes; the earlier checkpoints stay
+            fs::remove_all(tmp, ec);
+            throw CheckpointWriteError(error);
+        }
+        throw CheckpointWriteError("rank 0 could not write the checkpoint " + tmp.string());
+    };
     int ok = 1;
     std::string error;
     if (comm.rank() == 0) {
-        try {
-            fs::remove_all(tmp);
-            fs::create_directories(tmp);
-        } catch (const std::exception& e) {
+        std::error_code ec;
+        fs::remove_all(tmp, ec);
+        if (!ec)
+            fs::create_directories(tmp, ec);
+        if (ec) {
             ok = 0;
-            error = tmp.string() + ": " + e.what();
+            error = tmp.string() + ": cannot create: " + ec.message() + " (errno " +
+                    std::to_string(ec.value()) + ")";
         }
     }
-    comm.broadcastBytes(&ok, sizeof ok, 0);
-    if (!ok)
-        throw CheckpointError(comm.rank() == 0 ? error : "rank 0 could not create " + tmp.string());
+    agree(ok, error);
 
     const ParamLayout& layout = engine.layout();
     std::vector<float> flat(layout.padded_total);
     engine.fullParams(flat.data());
 
     const bool bf16 = config.precision == Precision::Bf16Mixed;
-    std::uint64_t myHash = 0;
-    std::int64_t mySize = 0;
+    // Each rank's shard file: its checksum and size, or why it could not be written.
+    struct FileSum {
+        std::uint64_t hash = 0;
+        std::int64_t size = 0;
+        char error[512] = {};
+    } mine;
     const bool writesOptim = engine.stage() > 0 || comm.rank() == 0;
     if (writesOptim) {
-        OptimHeader h;
-        h.rank = comm.rank();
-        h.world = comm.size();
-        h.stage = engine.stage();
-        h.arrays = bf16 ? 3 : 2;
-        h.elems = engine.ownedElems();
-        SyncedFile f((tmp / checkpointOptimFileName(comm.rank())).string());
-        f.write(&h, sizeof h);
-        std::vector<float> owned(static_cast<std::size_t>(h.elems));
-        for (const OwnedState s : {OwnedState::OptimM, OwnedState::OptimV, OwnedState::Master}) {
-            if (s == OwnedState::Master && !bf16)
-                break;
-            engine.readOwned(s, owned.data());
-            f.write(owned.data(), h.elems * sizeof(float));
+        try {
+            OptimHeader h;
+            h.rank = comm.rank();
+            h.world = comm.size();
+            h.stage = engine.stage();
+            h.arrays = bf16 ? 3 : 2;
+            h.elems = engine.ownedElems();
+            SyncedFile f((tmp / checkpointOptimFileName(comm.rank())).string());
+            f.write(&h, sizeof h);
+            std::vector<float> owned(static_cast<std::size_t>(h.elems));
+            for (const OwnedState s :
+                 {OwnedState::OptimM, OwnedState::OptimV, OwnedState::Master}) {
+                if (s == OwnedState::Master && !bf16)
+                    break;
+                engine.readOwned(s, owned.data());
+                f.write(owned.data(), h.elems * sizeof(float));
+            }
+            mine.hash = f.close();
+            mine.size = static_cast<std::int64_t>(sizeof h + h.arrays * h.elems * sizeof(float));
+        } catch (const CheckpointWriteError& e) {
+            std::snprintf(mine.error, sizeof mine.error, "%s", e.what());
         }
-        myHash = f.close();
-        mySize = static_cast<std::int64_t>(sizeof h + h.arrays * h.elems * sizeof(float));
     }
-    struct FileSum {
-        std::uint64_t hash;
-        std::int64_t size;
-    } mine{myHash, mySize};
     std::vector<FileSum> sums(comm.rank() == 0 ? comm.size() : 0);
     comm.gatherBytes(&mine, sizeof mine, comm.rank() == 0 ? sums.data() : nullptr);
 
     if (comm.rank() == 0) {
+        for (int r = 0; r < comm.size() && ok; ++r)
+            if (sums[r].error[0] != '\0') {
+                ok = 0;
+                error =
+                    (r == 0 ? "" : "rank " + std::to_string(r) + ": ") + std::string(sums[r].error);
+            }
         try {
-            const std::string model = (tmp / "model.bin").string();
-            writeLlmcModel(model, config.model.shape, layout, flat.data());
-            CheckpointManifest m;
-            m.meta = meta;
-            m.meta.world = comm.size();
-            m.meta.stage = engine.stage();
-            m.precision = std::string(toString(config.precision));
-            m.shape = config.model.shape;
-            m.files["model.bin"] = {static_cast<std::int64_t>(fs::file_size(model)),
-                                    fnv1aHex(fileChecksum(model))};
-            for (int r = 0; r < comm.size(); ++r)
-                if (engine.stage() > 0 || r == 0)
-                    m.files[checkpointOptimFileName(r)] = {sums[r].size, fnv1aHex(sums[r].hash)};
-            SyncedFile metaFile((tmp / "meta.json").string());
-            const std::string text = checkpointMetaText(m);
-            metaFile.write(text.data(), text.size());
-            metaFile.close();
-            syncDir(tmp);
-            // Replace an older checkpoint of the same step only once the new one is whole.
-            if (fs::exists(final))
-                fs::remove_all(final);
-            fs::rename(tmp, final);
-            syncDir(final.parent_path());
+            if (ok) {
+                const std::string model = (tmp / "model.bin").string();
+                writeLlmcModel(model, config.model.shape, layout, flat.data());
+                CheckpointManifest m;
+                m.meta = meta;
+                m.meta.world = comm.size();
+                m.meta.stage = engine.stage();
+                m.precision = std::string(toString(config.precision));
+                m.shape = config.model.shape;
+                m.files["model.bin"] = {static_cast<std::int64_t>(fs::file_size(model)),
+                                        fnv1aHex(fileChecksum(model))};
+                for (int r = 0; r < comm.size(); ++r)
+                    if (engine.stage() > 0 || r == 0)
+                        m.files[checkpointOptimFileName(r)] = {sums[r].size,
+                                                               fnv1aHex(sums[r].hash)};
+                SyncedFile metaFile((tmp / "meta.json").string());
+                const std::string text = checkpointMetaText(m);
+                metaFile.write(text.data(), text.size());
+                metaFile.close();
+                syncDir(tmp);
+                // Replace an older checkpoint of the same step only once the new one is
+                // whole.
+                if (fs::exists(final))
+                    fs::remove_all(final);
+                fs::rename(tmp, final);
+                syncDir(final.parent_path());
+            }
+        } catch (const fs::filesystem_error& e) {
+            ok = 0;
+            error = e.what() + std::string(" (errno ") + std::to_string(e.code().value()) + ")";
+        } catch (const LlmcModelFileError& e) {
+            const int err = errno; // fwrite's, which the message names only in words
+            ok = 0;
+            error = e.what() + (err ? " (errno " + std::to_string(err) + ")" : std::string());
         } catch (const std::exception& e) {
             ok = 0;
             error = e.what();
         }
     }
-    comm.broadcastBytes(&ok, sizeof ok, 0);
-    if (!ok)
-        throw CheckpointError(comm.rank() == 0 ? error : "rank 0 failed to finish the checkpoint");
+    agree(ok, error);
     return final.string();
 }
 

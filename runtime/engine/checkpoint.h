@@ -9,12 +9,22 @@
 #include "runtime/engine/checkpoint_meta.h"
 #include "runtime/engine/zero_engine.h"
 
+#include <stdexcept>
 #include <string>
 
 namespace zerolab {
 
+// Writing a checkpoint failed (a full disk, an I/O error): an I/O failure, not bad input.
+// The message names the file and errno. The partial step-<k>.tmp/ folder has been
+// removed and every earlier checkpoint is untouched. Thrown on every rank together.
+class CheckpointWriteError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 // Collective. Writes <run.checkpoint_dir>/run-<id>/step-<k>/ and returns that path
-// (on every rank). All ranks must see the same filesystem path.
+// (on every rank). All ranks must see the same filesystem path. Throws
+// CheckpointWriteError on every rank when any rank's write fails.
 std::string writeCheckpoint(const TrainConfig& config, ZeroEngine& engine, Communicator& comm,
                             const CheckpointMeta& meta);
 

@@ -6,6 +6,7 @@
 #include "runtime/config/json_text.h"
 #include "runtime/engine/fnv1a.h"
 #include "runtime/planner/planner.h"
+#include "storage/run_uuid.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,7 +17,8 @@ namespace zerolab {
 namespace {
 
 constexpr int kFormatWithoutChecksum = 1;
-constexpr int kFormat = 2;
+constexpr int kFormatWithoutUuid = 2;
+constexpr int kFormat = 3;
 constexpr const char* kChecksumKey = "fnv1a64";
 constexpr long long kIntMax = std::numeric_limits<int>::max();
 constexpr long long kInt64Max = std::numeric_limits<long long>::max();
@@ -96,6 +98,7 @@ nlohmann::json manifestJson(const CheckpointManifest& m) {
             {"step", m.meta.step},
             {"tokens", m.meta.tokens},
             {"run_id", m.meta.run_id},
+            {"run_uuid", m.meta.run_uuid},
             {"world", m.meta.world},
             {"stage", m.meta.stage},
             {"precision", m.precision},
@@ -137,7 +140,7 @@ CheckpointManifest readCheckpointMeta(const std::string& path) {
 
     const MetaReader top(path, doc, "");
     const long long format = top.integer("format", kFormatWithoutChecksum, kFormat);
-    if (format == kFormat) {
+    if (format >= kFormatWithoutUuid) {
         const std::string recorded = top.string(kChecksumKey);
         doc.erase(kChecksumKey);
         if (recorded != checksumOf(doc))
@@ -150,6 +153,11 @@ CheckpointManifest readCheckpointMeta(const std::string& path) {
     m.meta.step = top.integer("step", 0, kIntMax);
     m.meta.tokens = top.integer("tokens", 0, kMaxCheckpointTokens);
     m.meta.run_id = top.integer("run_id", 1, kInt64Max);
+    if (format >= kFormat) {
+        m.meta.run_uuid = top.string("run_uuid");
+        if (!isRunUuid(m.meta.run_uuid))
+            top.fail("run_uuid", "expected a version-4 uuid, got " + describeJson(m.meta.run_uuid));
+    }
     m.meta.stage = static_cast<int>(top.integer("stage", 0, 3));
     m.precision = top.string("precision");
     if (m.precision != "fp32" && m.precision != "bf16")

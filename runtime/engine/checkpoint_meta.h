@@ -22,11 +22,12 @@ public:
 };
 
 struct CheckpointMeta {
-    long long step = 0;   // optimizer steps completed
-    long long tokens = 0; // cumulative tokens trained
-    std::int64_t run_id = -1;
+    long long step = 0;       // optimizer steps completed
+    long long tokens = 0;     // cumulative tokens trained
+    std::int64_t run_id = -1; // the run's number in the store that wrote it
     int world = 1;
     int stage = 0;
+    std::string run_uuid; // the run's uuid (storage/run_uuid.h); empty before format 3
 };
 
 // One file of the folder as meta.json records it.
@@ -49,14 +50,15 @@ std::string checkpointOptimFileName(int rank);
 // Tokens beyond 2^53 would lose exactness in the metric lines' JSON numbers.
 inline constexpr long long kMaxCheckpointTokens = 1LL << 53;
 
-// meta.json's text (format 2): the manifest and "fnv1a64", the checksum of the compact
-// JSON of everything else.
+// meta.json's text (format 3): the manifest and "fnv1a64", the checksum of the compact
+// JSON of everything else. Format 3 added "run_uuid".
 std::string checkpointMetaText(const CheckpointManifest& m);
 
 // Reads and verifies `path` (a meta.json). Throws CheckpointError naming
 // the file, and the field with its value, when the file is missing, not JSON, fails its
-// checksum, or holds a value out of range: format 1 or 2 (format 1, written before
-// meta.json had a checksum, is range-checked only); step 0..INT_MAX; tokens
+// checksum, or holds a value out of range: format 1, 2 or 3 (format 1, written before
+// meta.json had a checksum, is range-checked only; formats 1 and 2 have no run_uuid, and
+// meta.run_uuid is empty for them); run_uuid a version-4 uuid (format 3); step 0..INT_MAX; tokens
 // 0..kMaxCheckpointTokens; run_id >= 1; stage 0-3; precision "fp32" or "bf16"; a shape
 // of positive ints within kMaxParamCount; world 1..kMaxWorld with a file entry for every rank's
 // optimizer shard (rank 0's only at stage 0); each file a size >= 0 and 16 hex digits.

@@ -80,7 +80,8 @@ StepRecord makeStepRecord(const StepContext& ctx, const std::vector<RankMetrics>
 nlohmann::json runLine(std::int64_t run_id, const RunInfo& info, const nlohmann::json& config) {
     return {{"type", "run"},         {"run_id", run_id},    {"name", info.name},
             {"world", info.world},   {"stage", info.stage}, {"precision", info.precision},
-            {"params", info.params}, {"host", info.host},   {"config", config}};
+            {"params", info.params}, {"host", info.host},   {"uuid", info.uuid},
+            {"config", config}};
 }
 
 nlohmann::json eventLine(EventLevel level, int rank, const std::string& message) {

@@ -83,10 +83,13 @@ bool readStopRankFault(zerolab::TrainOptions& options) {
     return true;
 }
 
+// I/O failures (a full disk, a failed checkpoint write: CheckpointWriteError, a store's
+// I/O error) are 1, never 2.
 int exitCodeFor(const std::exception& e) {
+    if (const auto* store = dynamic_cast<const zerolab::StoreError*>(&e))
+        return store->isIo() ? 1 : 2;
     if (dynamic_cast<const zerolab::DataError*>(&e) ||
         dynamic_cast<const zerolab::CheckpointError*>(&e) ||
-        dynamic_cast<const zerolab::StoreError*>(&e) ||
         dynamic_cast<const zerolab::LlmcModelFileError*>(&e))
         return 2;
     return 1;

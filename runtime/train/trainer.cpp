@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -53,8 +54,10 @@ void onStopSignal(int) {
 // Before every step, one all-reduce (a sum) carries rank 0's decision and every rank's
 // stop signal: the other ranks add zeros to rank 0's fields.
 struct ControlMsg {
-    enum Field { Stop, Pause, Checkpoint, SetLr, Signalled, kFields };
-    std::array<double, kFields> v{}; // SetLr 0: no change; Signalled: ranks that caught one
+    enum Field { Stop, Pause, Checkpoint, SetLr, Signalled, StoreFailed, kFields };
+    // SetLr 0: no change; Signalled: ranks that caught one; StoreFailed: rank 0's store
+    // write failed (Reporter::record)
+    std::array<double, kFields> v{};
     double& operator[](Field f) { return v[f]; }
 };
 
@@ -71,6 +74,10 @@ std::string defaultRunName(const TrainConfig& c) {
 }
 
 // Rank 0's side: the store and the metric lines. Other ranks hold an inactive one.
+// Once the run is recorded (openRun), every store write goes through record(): the
+// first failure (a full disk, the file deleted, the run's row gone) is kept, said
+// loudly on stderr and as an event line, and later writes are skipped; the control
+// round then stops every rank gracefully (Trainer::control).
 class Reporter {
 public:
     Reporter(bool active) : m_active(active) {}
@@ -83,6 +90,35 @@ public:
     const std::string& storePath() const { return m_path; }
     RunWriter& writer() { return *m_writer; }
 
+    // Runs `write` on the writer unless the store has already failed; a StoreError
+    // becomes the store's failure.
+    template <class Write> void record(Write&& write) {
+        if (!m_active || !m_writer || m_storeError)
+            return;
+        try {
+            write(*m_writer);
+        } catch (const StoreError& e) {
+            m_storeError = e.what();
+            const std::string msg = std::string("the run store failed, nothing more is "
+                                                "recorded there: ") +
+                                    e.what();
+            std::fprintf(stderr, "zerolab-train: ERROR: %s\n", msg.c_str());
+            line(eventLine(EventLevel::Error, 0, msg));
+        }
+    }
+    const std::optional<std::string>& storeError() const { return m_storeError; }
+    // The run's end status, tried even after a failure (the disk may have room again).
+    void finish(RunStatus status, const std::string& message) {
+        if (!m_active || !m_writer)
+            return;
+        try {
+            m_writer->finish(status, message);
+        } catch (const StoreError& e) {
+            std::fprintf(stderr, "zerolab-train: the run's end could not be stored: %s\n",
+                         e.what());
+        }
+    }
+
     void line(const nlohmann::json& j) {
         if (!m_active)
             return;
@@ -92,7 +128,7 @@ public:
         if (!m_active)
             return;
         std::fprintf(stderr, "zerolab-train: %s\n", message.c_str());
-        m_writer->addEvent(level, rank, message);
+        record([&](RunWriter& w) { w.addEvent(level, rank, message); });
         line(eventLine(level, rank, message));
     }
 
@@ -100,6 +136,7 @@ private:
     bool m_active;
     std::string m_path;
     std::optional<RunWriter> m_writer;
+    std::optional<std::string> m_storeError;
 };
 
 // The training of one rank, in the order run() takes them: the starting point (fresh,
@@ -124,11 +161,17 @@ private:
     void loadStartingPoint();
     // Rank 0 creates (or re-attaches to) the run in the store; every rank learns its id.
     void openRun();
+    // Rank 0, resuming: the run of this store that the checkpoint belongs to (by its
+    // uuid; for checkpoints before uuids, by its recorded folder), or none. Appends what
+    // it could not tell to `notices`.
+    std::optional<std::int64_t> runOfCheckpoint(std::vector<std::string>& notices);
     void watchRanks();
     // Control before a step (pausing here while paused); false when the run must stop.
     bool control();
     void ackCommands(ControlMsg& msg);
-    void checkpointNow(long long at);
+    // Writes a checkpoint of step `at` (collective). A failed write is an error event;
+    // under run.on_checkpoint_error = stop it also sets m_failure. False when it failed.
+    bool checkpointNow(long long at);
     StepResult trainStep(long long step);
     // Gathers every rank's metrics on rank 0, which stores and prints them; false when
     // the loss is not finite (every rank learns it).
@@ -172,6 +215,7 @@ private:
     std::unique_ptr<RankWatch> m_watch;
 
     std::int64_t m_runId = -1;
+    std::string m_runUuid; // rank 0 only: it alone writes meta.json
     std::optional<CheckpointMeta> m_resumed;
     long long m_firstStep = 1;
     long long m_step = 1;
@@ -191,6 +235,10 @@ private:
     std::optional<double> m_lrOverride;
     bool m_paused = false;
     TrainOutcome m_outcome = TrainOutcome::Finished;
+    // Why a run that did not crash fails: a checkpoint write under
+    // run.on_checkpoint_error = stop, or the store (m_storeFailed). Empty otherwise.
+    std::string m_failure;
+    bool m_storeFailed = false;
 };
 
 Trainer::Trainer(const TrainConfig& config, const TrainOptions& options, const RankBackend& backend)
@@ -219,7 +267,6 @@ void Trainer::loadStartingPoint() {
                                   " (run.steps, or --steps)");
         m_firstStep = m_resumed->step + 1;
         m_tokens = m_resumed->tokens;
-        m_runId = m_resumed->run_id;
     } else if (!m_config.model.init_from.empty()) {
         std::vector<float> flat(m_engine.layout().padded_total);
         readLlmcModel(m_config.model.init_from, m_engine.layout(), flat.data());
@@ -250,10 +297,32 @@ void Trainer::openRun() {
         info.precision = std::string(toString(m_config.precision));
         info.params = paramCount(m_config.model.shape);
         info.config_json = resolved.dump();
-        if (m_runId >= 0)
-            m_rep.writer().attachRun(m_runId);
-        else
+        std::vector<std::string> notices; // said once the run has its segment
+        if (m_resumed) {
+            if (const auto same = runOfCheckpoint(notices)) {
+                m_runId = *same;
+                m_rep.writer().attachRun(m_runId);
+            } else {
+                // A store without the checkpoint's run: the run is created here, under its
+                // uuid; a resume never continues another run of this store.
+                info.uuid = m_resumed->run_uuid;
+                m_runId = m_rep.writer().createRun(info);
+                notices.push_back(
+                    "the checkpoint " + m_options.resume_from + " is of run " +
+                    (m_resumed->run_uuid.empty() ? "number " + std::to_string(m_resumed->run_id)
+                                                 : m_resumed->run_uuid) +
+                    ", which this store (" + m_rep.storePath() +
+                    ") does not hold: created it here as run " + std::to_string(m_runId) +
+                    ". Its record here starts at step " + std::to_string(m_firstStep) +
+                    "; the checkpoint knows only its state at step " +
+                    std::to_string(m_resumed->step) + " (" + std::to_string(m_resumed->tokens) +
+                    " tokens trained), not the steps, events or checkpoints before it");
+            }
+        } else {
             m_runId = m_rep.writer().createRun(info);
+        }
+        info.uuid = m_rep.writer().runUuid();
+        m_runUuid = info.uuid;
         Segment seg;
         seg.start_step = m_firstStep;
         seg.world = m_world;
@@ -273,6 +342,8 @@ void Trainer::openRun() {
             unplanned = e.what();
         }
         m_rep.writer().beginSegment(seg);
+        for (const std::string& n : notices)
+            m_rep.event(EventLevel::Warn, -1, n);
         if (!unplanned.empty())
             m_rep.event(EventLevel::Warn, -1, "no prediction for this segment: " + unplanned);
         m_rep.line(runLine(m_runId, info, resolved));
@@ -298,6 +369,29 @@ void Trainer::openRun() {
                         (m_peak > 0 ? "" : "; MFU unknown (no peak FLOP/s for this device)"));
     }
     m_comm.broadcastBytes(&m_runId, sizeof m_runId, 0);
+}
+
+std::optional<std::int64_t> Trainer::runOfCheckpoint(std::vector<std::string>& notices) {
+    if (!m_resumed->run_uuid.empty())
+        return m_rep.writer().findRun(m_resumed->run_uuid);
+    // Format 1 or 2: no uuid. The run number alone binds nothing (another store's run 1
+    // is another run); it counts only where this store recorded this very folder as that
+    // run's checkpoint of that step.
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path folder = fs::weakly_canonical(m_options.resume_from, ec);
+    std::optional<std::int64_t> found;
+    for (const std::string& p : m_rep.writer().checkpointPaths(m_resumed->run_id, m_resumed->step))
+        if (std::error_code e2; !ec && fs::weakly_canonical(p, e2) == folder && !e2)
+            found = m_resumed->run_id;
+    notices.push_back("the checkpoint " + m_options.resume_from +
+                      " was written before run uuids (meta.json format 1 or 2): it names run " +
+                      std::to_string(m_resumed->run_id) + " by number only; " +
+                      (found ? "this store recorded this folder as that run's checkpoint of step " +
+                                   std::to_string(m_resumed->step) + ", so the run continues"
+                             : std::string("this store has no record of this folder, so a new "
+                                           "run is created")));
+    return found;
 }
 
 // Rank 0 watches the run's liveness (rank_watch.h): dead ranks, the heartbeat, stalls.
@@ -337,7 +431,9 @@ void Trainer::watchRanks() {
 }
 
 void Trainer::ackCommands(ControlMsg& msg) {
-    for (const Command& c : m_rep.writer().pendingCommands()) {
+    std::vector<Command> pending;
+    m_rep.record([&](RunWriter& w) { pending = w.pendingCommands(); });
+    for (const Command& c : pending) {
         std::string ack;
         switch (c.kind) {
         case CommandKind::Pause:
@@ -365,26 +461,42 @@ void Trainer::ackCommands(ControlMsg& msg) {
             }
             break;
         }
-        m_rep.writer().ackCommand(c.id, ack);
+        m_rep.record([&](RunWriter& w) { w.ackCommand(c.id, ack); });
         m_rep.event(EventLevel::Info, 0,
                     "command " + std::string(commandKindName(c.kind)) + ": " + ack);
     }
 }
 
-void Trainer::checkpointNow(long long at) {
+bool Trainer::checkpointNow(long long at) {
     TimelineRecorder::Scope span(m_timeline, SpanKind::Checkpoint);
-    const std::string path =
-        writeCheckpoint(m_config, m_engine, m_comm,
-                        CheckpointMeta{at, m_tokens, m_runId, m_world, m_config.zero.stage});
+    std::string path;
+    try {
+        path = writeCheckpoint(
+            m_config, m_engine, m_comm,
+            CheckpointMeta{at, m_tokens, m_runId, m_world, m_config.zero.stage, m_runUuid});
+    } catch (const CheckpointWriteError& e) {
+        // Every rank gets here together; the partial folder is gone, earlier ones stay.
+        const bool stop = m_config.run.on_checkpoint_error == CheckpointErrorPolicy::Stop;
+        const std::string msg =
+            "checkpoint at step " + std::to_string(at) + " failed: " + e.what() +
+            (stop ? "; stopping the run (run.on_checkpoint_error: stop)"
+                  : "; training goes on, the last good checkpoint is kept, and the next "
+                    "interval tries again (run.on_checkpoint_error: continue)");
+        m_rep.event(EventLevel::Error, 0, msg);
+        if (stop)
+            m_failure = msg;
+        return false;
+    }
     if (m_rep.active()) {
         Checkpoint cp;
         cp.step = at;
         cp.path = path;
         cp.world = m_world;
         cp.stage = m_config.zero.stage;
-        m_rep.writer().addCheckpoint(cp);
+        m_rep.record([&](RunWriter& w) { w.addCheckpoint(cp); });
         m_rep.event(EventLevel::Info, 0, "checkpoint at step " + std::to_string(at) + ": " + path);
     }
+    return true;
 }
 
 // Rank 0 decides, everybody follows. A signal on any rank counts.
@@ -399,6 +511,7 @@ bool Trainer::control() {
                 ackCommands(msg);
                 m_lastCommandPoll = Clock::now();
             }
+            msg[ControlMsg::StoreFailed] = m_rep.storeError() ? 1 : 0;
         }
         {
             TimelineRecorder::Scope span(m_timeline, SpanKind::Control);
@@ -406,15 +519,20 @@ bool Trainer::control() {
         }
         if (msg[ControlMsg::SetLr] > 0)
             m_lrOverride = msg[ControlMsg::SetLr];
+        if (msg[ControlMsg::StoreFailed] > 0) {
+            m_failure = "the run store failed" +
+                        (m_rep.storeError() ? ": " + *m_rep.storeError() : std::string());
+            m_storeFailed = true;
+            return false;
+        }
         if (msg[ControlMsg::Checkpoint] > 0 && m_lastCompleted >= 1)
             checkpointNow(m_lastCompleted);
-        if (msg[ControlMsg::Stop] > 0 || msg[ControlMsg::Signalled] > 0)
+        if (!m_failure.empty() || msg[ControlMsg::Stop] > 0 || msg[ControlMsg::Signalled] > 0)
             return false;
         m_paused = msg[ControlMsg::Pause] > 0;
         if (!m_paused)
             return true;
-        if (m_rep.active())
-            m_rep.writer().heartbeat();
+        m_rep.record([](RunWriter& w) { w.heartbeat(); });
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
 }
@@ -523,7 +641,7 @@ bool Trainer::report(long long step, const StepResult& r) {
         ctx.flops_per_token = m_flopsPerToken;
         ctx.peak_flops = m_peak;
         const StepRecord rec = makeStepRecord(ctx, all);
-        m_rep.writer().appendStep(rec);
+        m_rep.record([&](RunWriter& w) { w.appendStep(rec); });
         m_rep.line(stepLine(rec));
         if (step % m_config.steps_per_print == 0 || step == m_lastStep)
             std::fprintf(stderr,
@@ -542,11 +660,14 @@ bool Trainer::report(long long step, const StepResult& r) {
 }
 
 void Trainer::wrapUp() {
-    // A stopped run keeps its state so that it can resume where it stopped.
-    if (m_outcome == TrainOutcome::Stopped && m_lastCompleted >= m_firstStep)
+    // A stopped run keeps its state so that it can resume where it stopped; so does a
+    // run whose store failed (it can resume into another store, by its uuid).
+    if ((m_outcome == TrainOutcome::Stopped || m_storeFailed) && m_lastCompleted >= m_firstStep)
         checkpointNow(m_lastCompleted);
     if (m_outcome == TrainOutcome::Finished && m_config.run.checkpoint_every > 0)
         checkpointNow(m_lastCompleted);
+    if (!m_failure.empty()) // the last checkpoint failed under on_checkpoint_error = stop
+        m_outcome = TrainOutcome::Failed;
     if (!m_options.export_model.empty()) {
         std::vector<float> flat(m_engine.layout().padded_total);
         m_engine.fullParams(flat.data());
@@ -567,23 +688,33 @@ void Trainer::recordFailure(const std::exception& e) {
         return;
     const std::string msg = "rank 0 on " + m_comm.host() + ": " + e.what();
     m_rep.event(EventLevel::Error, 0, msg);
-    m_rep.writer().finish(RunStatus::Failed, msg);
+    m_rep.finish(RunStatus::Failed, msg);
     m_rep.line(endLine(RunStatus::Failed, m_lastCompleted, msg));
 }
 
 void Trainer::recordEnd() {
     if (!m_rep.active())
         return;
+    // The store failed after the last control round: the steps are trained, but the
+    // run's record is not whole, so the run does not count as finished (rank 0 alone
+    // exits 1 then, which is mpirun's exit code).
+    if (m_rep.storeError() && m_failure.empty()) {
+        m_failure = "the run store failed: " + *m_rep.storeError();
+        m_outcome = TrainOutcome::Failed;
+    }
     const RunStatus status = m_outcome == TrainOutcome::Finished  ? RunStatus::Finished
                              : m_outcome == TrainOutcome::Stopped ? RunStatus::Stopped
                                                                   : RunStatus::Failed;
-    const std::string msg = m_outcome == TrainOutcome::Finished
-                                ? "finished " + std::to_string(m_lastCompleted) + " steps"
-                            : m_outcome == TrainOutcome::Stopped
-                                ? "stopped by request after step " + std::to_string(m_lastCompleted)
-                                : "failed at step " + std::to_string(m_step);
+    const std::string msg =
+        m_outcome == TrainOutcome::Finished
+            ? "finished " + std::to_string(m_lastCompleted) + " steps"
+        : m_outcome == TrainOutcome::Stopped
+            ? "stopped by request after step " + std::to_string(m_lastCompleted)
+        : !m_failure.empty()
+            ? "failed after step " + std::to_string(m_lastCompleted) + ": " + m_failure
+            : "failed at step " + std::to_string(m_step);
     m_rep.event(m_outcome == TrainOutcome::Failed ? EventLevel::Error : EventLevel::Info, -1, msg);
-    m_rep.writer().finish(status, msg);
+    m_rep.finish(status, msg);
     m_rep.line(endLine(status, m_lastCompleted, msg));
 }
 
@@ -606,7 +737,7 @@ TrainOutcome Trainer::run() {
             if (sampled)
                 m_timeline.arm(m_step);
             if (!control()) {
-                m_outcome = TrainOutcome::Stopped;
+                m_outcome = m_failure.empty() ? TrainOutcome::Stopped : TrainOutcome::Failed;
                 break;
             }
             const StepResult r = trainStep(m_step);
@@ -619,14 +750,16 @@ TrainOutcome Trainer::run() {
                 break;
             }
             if (m_config.run.checkpoint_every > 0 && m_step % m_config.run.checkpoint_every == 0 &&
-                m_step < m_lastStep)
-                checkpointNow(m_step);
+                m_step < m_lastStep && !checkpointNow(m_step) && !m_failure.empty()) {
+                m_outcome = TrainOutcome::Failed;
+                break;
+            }
             // After its row is stored: an `end` line the watch writes agrees with the store.
             if (m_watch)
                 m_watch->stepDone(m_step, r.step_ms);
             if (sampled)
                 if (const auto tl = m_timeline.collect())
-                    m_rep.writer().appendTimeline(*tl);
+                    m_rep.record([&](RunWriter& w) { w.appendTimeline(*tl); });
         }
         m_timeline.disarm(); // a step stopped or failed after arm() is not stored
         wrapUp();

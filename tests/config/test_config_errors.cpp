@@ -98,6 +98,19 @@ TEST(ConfigErrors, LivenessKeysAreValidated) {
     EXPECT_NE(d->message.find("kill"), std::string::npos) << d->message;
 }
 
+TEST(ConfigErrors, OnCheckpointErrorIsContinueOrStop) {
+    auto def = parse(withBatch(""));
+    ASSERT_TRUE(def.ok()) << dump(def);
+    EXPECT_EQ(def.config->run.on_checkpoint_error, CheckpointErrorPolicy::Continue);
+    auto stop = parse(withBatch(R"("run": {"on_checkpoint_error": "stop"})"));
+    ASSERT_TRUE(stop.ok()) << dump(stop);
+    EXPECT_EQ(stop.config->run.on_checkpoint_error, CheckpointErrorPolicy::Stop);
+    EXPECT_EQ(toJson(*stop.config)["run"]["on_checkpoint_error"], "stop");
+    auto bad = parse(withBatch(R"("run": {"on_checkpoint_error": "retry"})"));
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(findError(bad, "run.on_checkpoint_error", "retry"), nullptr) << dump(bad);
+}
+
 TEST(ConfigErrors, TypoOfImplementedDeepSpeedKeyIsAnError) {
     auto r = parse(withBatch(R"("zero_optimisation": {"stage": 2})"));
     ASSERT_FALSE(r.ok());

@@ -109,7 +109,7 @@ TEST(ConfigFiles, RoundTripOfNonDefaultValues) {
         "data": {"type": "synthetic"},
         "run": {"steps": 500, "seed": 42, "device": "cuda", "log_every": 5,
                 "checkpoint_every": 100, "checkpoint_dir": "/tmp/ck", "threads": 2,
-                "timeline_every": 4}})",
+                "timeline_every": 4, "on_checkpoint_error": "stop"}})",
                    3);
     ASSERT_TRUE(r.ok()) << dump(r);
     ConfigResult back = parseConfig(toJson(*r.config), std::nullopt, "round-trip");

@@ -2,6 +2,7 @@
 // and with a valid checksum every field is still range-checked, the error naming the
 // file, the field and its value.
 #include "runtime/engine/checkpoint_meta.h"
+#include "runtime/engine/fnv1a.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -30,7 +31,7 @@ protected:
 
     static CheckpointManifest valid() {
         CheckpointManifest m;
-        m.meta = {12, 12 * 4096, 3, 2, 2};
+        m.meta = {12, 12 * 4096, 3, 2, 2, "0f8e4c6a-2b1d-4e7f-9a3c-5d6e7f8091a2"};
         m.precision = "bf16";
         m.shape = {2, 2, 64, 64, 256, 256};
         m.files["model.bin"] = {1024 + paramCount(m.shape) * 4, "0123456789abcdef"};
@@ -91,6 +92,7 @@ TEST_F(CheckpointMetaFile, RoundTrip) {
     EXPECT_EQ(back.meta.step, 12);
     EXPECT_EQ(back.meta.tokens, 12 * 4096);
     EXPECT_EQ(back.meta.run_id, 3);
+    EXPECT_EQ(back.meta.run_uuid, "0f8e4c6a-2b1d-4e7f-9a3c-5d6e7f8091a2");
     EXPECT_EQ(back.meta.world, 2);
     EXPECT_EQ(back.meta.stage, 2);
     EXPECT_EQ(back.precision, "bf16");
@@ -109,6 +111,30 @@ TEST_F(CheckpointMetaFile, FormatOneWithoutChecksumIsRangeCheckedOnly) {
     j["step"] = -5;
     write(j.dump(2));
     EXPECT_THROW(readCheckpointMeta(m_path), CheckpointError);
+}
+
+// Format 2 (checksummed, before run uuids) still loads, with an empty run_uuid: the
+// resume then says what is missing (docs/engine.md).
+TEST_F(CheckpointMetaFile, FormatTwoHasNoRunUuid) {
+    nlohmann::json j = nlohmann::json::parse(checkpointMetaText(valid()));
+    j.erase("fnv1a64");
+    j.erase("run_uuid");
+    j["format"] = 2;
+    const std::string body = j.dump(); // format 2's checksum covers the same compact JSON
+    j["fnv1a64"] = fnv1aHex(fnv1a(body.data(), body.size()));
+    write(j.dump(2));
+    const CheckpointManifest back = readCheckpointMeta(m_path);
+    EXPECT_EQ(back.meta.run_uuid, "");
+    EXPECT_EQ(back.meta.step, 12);
+}
+
+TEST_F(CheckpointMetaFile, RunUuidMustBeAVersionFourUuid) {
+    for (const char* bad : {"", "not-a-uuid", "0F8E4C6A-2B1D-4E7F-9A3C-5D6E7F8091A2",
+                            "0f8e4c6a-2b1d-1e7f-9a3c-5d6e7f8091a2"}) {
+        CheckpointManifest m = valid();
+        m.meta.run_uuid = bad;
+        expectRefused(m, "run_uuid");
+    }
 }
 
 TEST_F(CheckpointMetaFile, AnEditOrAFlippedByteFailsTheChecksum) {

@@ -3,6 +3,7 @@
 // indexes and foreign keys of a store created from schema.sql.
 #include "storage/run_reader.h"
 #include "storage/run_store.h"
+#include "storage/run_uuid.h"
 #include "storage/schema_sql.h"
 #include "storage/sqlite_db.h"
 #include "store_test_util.h"
@@ -97,6 +98,10 @@ TEST(StoreMigration, V1DataSurvives) {
     EXPECT_EQ(run.status, RunStatus::Finished);
     EXPECT_EQ(run.info.tags, (std::vector<std::string>{"a", "b", "c"}));
     EXPECT_TRUE(reader.run(2).info.tags.empty());
+    // v5 gave every existing run its own version-4 uuid.
+    EXPECT_TRUE(isRunUuid(run.info.uuid)) << run.info.uuid;
+    EXPECT_TRUE(isRunUuid(reader.run(2).info.uuid)) << reader.run(2).info.uuid;
+    EXPECT_NE(run.info.uuid, reader.run(2).info.uuid);
 
     const auto steps = reader.steps(1);
     ASSERT_EQ(steps.size(), 3u);

@@ -165,6 +165,7 @@ TEST_F(StoreTimeline, DeleteRunRemovesItsTimelines) {
         RunWriter w = writer();
         gone = w.createRun(makeRunInfo("gone", 2));
         w.appendTimeline(makeTimeline(2, 2));
+        w.finish(RunStatus::Finished); // a running run is not deleted
         keep = w.createRun(makeRunInfo("keep", 2));
         w.appendTimeline(makeTimeline(2, 2));
     }

@@ -260,6 +260,7 @@ TEST_F(StoreRoundTrip, TagsNotesDeleteAndResolve) {
     w.beginSegment({0, 0, 2, 2, 1, 4, "start"});
     w.appendStep(makeStep(0, 2));
     w.addEvent(EventLevel::Info, -1, "x");
+    w.finish(RunStatus::Finished); // a running run is not deleted
     const std::int64_t b = w.createRun(makeRunInfo("same", 2));
     const std::int64_t c = w.createRun(makeRunInfo("unique", 2));
     RunReader r = reader();

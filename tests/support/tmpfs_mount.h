@@ -1,0 +1,31 @@
+// A small tmpfs mounted on a fresh folder for the disk-full tests, unmounted (and the
+// folder removed) on destruction. Mounting needs root (CI and the tests run as root);
+// where it is not permitted, ok() is false and reason() says why, for GTEST_SKIP.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace zerolab::test {
+
+class TmpfsMount {
+public:
+    // A tmpfs of `bytes` (rounded up to pages by the kernel) on a new folder under
+    // $TMPDIR (or /tmp).
+    explicit TmpfsMount(std::size_t bytes);
+    ~TmpfsMount();
+    TmpfsMount(const TmpfsMount&) = delete;
+    TmpfsMount& operator=(const TmpfsMount&) = delete;
+
+    bool ok() const { return m_mounted; }
+    const std::string& reason() const { return m_reason; }
+    const std::string& path() const { return m_path; }
+    std::string file(const std::string& name) const { return m_path + "/" + name; }
+
+private:
+    std::string m_path;
+    std::string m_reason;
+    bool m_mounted = false;
+};
+
+} // namespace zerolab::test

@@ -478,8 +478,7 @@ void RunReader::deleteRun(std::int64_t run_id) {
     SqliteDb& db = m_impl->db;
     // One statement, so a run cannot start running between a check and the delete. A
     // stalled run's job is alive too (it may resume or be killed and resumed).
-    auto del =
-        db.cached("DELETE FROM runs WHERE id = ?1 AND status NOT IN ('running', 'stalled')");
+    auto del = db.cached("DELETE FROM runs WHERE id = ?1 AND status NOT IN ('running', 'stalled')");
     del->bind(1, run_id);
     del->run();
     if (db.changes() != 0)
@@ -488,10 +487,11 @@ void RunReader::deleteRun(std::int64_t run_id) {
     q->bind(1, run_id);
     if (!q->step())
         throw StoreError(m_impl->runContext(run_id) + ": no such run");
-    throw StoreError(m_impl->runContext(run_id) +
-                     " is running or stalled: refusing to delete it (its job would fail at its next "
-                     "write); stop it first (Stop in zerolab, or SIGTERM to its mpirun), then "
-                     "delete it");
+    throw StoreError(
+        m_impl->runContext(run_id) +
+        " is running or stalled: refusing to delete it (its job would fail at its next "
+        "write); stop it first (Stop in zerolab, or SIGTERM to its mpirun), then "
+        "delete it");
 }
 
 std::vector<std::int64_t> RunReader::markLostRuns(double stale_after_s) {

@@ -172,7 +172,9 @@ void checkSchema(SqliteDb& db) {
         throw StoreError(db.path() + ": damaged run store: " + what + " (schema version " +
                          std::to_string(RunStore::kSchemaVersion) + "); the file was not changed");
     };
-    for (const auto& [table, columns] : expected) {
+    for (const auto& entry : expected) {
+        const std::string& table = entry.first; // named: clang 14 captures no bindings
+        const auto& columns = entry.second;
         const auto it = std::find_if(actual.begin(), actual.end(),
                                      [&](const auto& t) { return t.first == table; });
         if (it == actual.end())
@@ -186,7 +188,7 @@ void checkSchema(SqliteDb& db) {
 // Creates the schema in a blank store or applies the forward migrations, atomically.
 // Re-reads the version inside the write transaction: another process may have won.
 // Foreign keys must be off (they cannot change inside a transaction): a migration that
-// rebuilds a table (migrate_v5.sql) drops the old one, which would otherwise cascade.
+// rebuilds a table (migrate_v7.sql) drops the old one, which would otherwise cascade.
 // They are checked before the commit instead.
 void createOrMigrate(SqliteDb& db) {
     Transaction tx(db, Transaction::Kind::Write);

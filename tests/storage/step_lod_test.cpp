@@ -166,8 +166,8 @@ TEST_F(StepLodTest, RejectsNoBucketsAndAnUnknownRun) {
     EXPECT_TRUE(r.stepsLod(id, 20, 30, 10).rows.empty());
 }
 
-// A v4 store (as a v4 build left it) opens at this build's version with every block but each run's last
-// backfilled, and its level of detail keeps the spike.
+// A v4 store (as a v4 build left it) opens at this build's version with every block but each run's
+// last backfilled, and its level of detail keeps the spike.
 TEST_F(StepLodTest, MigratesAV4StoreWithItsBlocks) {
     {
         sqlite3* db = nullptr;

@@ -121,7 +121,8 @@ TEST(StoreFaults, DeletingALiveRunIsRefused) {
     w.appendStep(makeStep(0, 2));
     const CliResult del = runCli({"--db", path, "delete", std::to_string(id), "--yes"});
     EXPECT_EQ(del.exit_code, 2) << del.out << del.err;
-    EXPECT_NE(del.err.find("is running or stalled: refusing to delete it"), std::string::npos) << del.err;
+    EXPECT_NE(del.err.find("is running or stalled: refusing to delete it"), std::string::npos)
+        << del.err;
     {
         RunReader reader(RunStore::open(path));
         EXPECT_THROW(reader.deleteRun(id), StoreError);

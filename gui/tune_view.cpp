@@ -6,6 +6,7 @@
 #include "gui/units.h"
 #include "runtime/tune/sweep_candidates.h"
 #include "runtime/tune/sweep_spec.h"
+#include "runtime/tune/sweep_strategy.h"
 #include "storage/run_store.h"
 
 #include <QCheckBox>
@@ -414,12 +415,11 @@ bool TuneView::preview(QString* error) {
         return false;
     try {
         const SweepSpec spec = parseSweepJson(*doc, "Tune view");
-        std::vector<TrialRecord> trials;
-        for (const nlohmann::json& point : gridPoints(spec.axes)) {
-            TrialRecord t = planTrial(spec, point, "search");
-            t.idx = int(trials.size());
-            trials.push_back(std::move(t));
-        }
+        // The candidates zerolab-sweep would store, planned the same way (guided: the
+        // bucket axes are tuned later, at the best point).
+        std::vector<TrialRecord> trials = initialTrials(spec);
+        for (std::size_t i = 0; i < trials.size(); ++i)
+            trials[i].idx = int(i);
         int run = 0, pruned = 0, invalid = 0;
         for (const TrialRecord& t : trials)
             (t.status == TrialStatus::Pending  ? run

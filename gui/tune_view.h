@@ -5,8 +5,8 @@
 // peak memory per rank and a sortable table of every axis and metric. A trial opens in
 // the Run view or loads its config into Setup.
 //
-// Everything about a sweep goes through runtime/tune (parseSweepJson, gridPoints,
-// planTrial, describePoint) and storage/sweep_store.h: the view plans and reads, it
+// Everything about a sweep goes through runtime/tune (parseSweepJson, initialTrials,
+// describePoint) and storage/sweep_store.h: the view plans and reads, it
 // never decides what fits or how a trial is measured.
 #pragma once
 

@@ -26,7 +26,11 @@ constexpr int kSteps = 3000;
 
 // Child: writes kSteps steps; acknowledges commands as the runtime would. Exit code
 // 0 on success, 1 with the error on stderr.
-[[noreturn]] void writerProcess(const std::string& path, int readyFd) {
+// goFd: the writer waits there once, after its first kGoAfter steps, until the reader
+// has polled, so that the two overlap however the processes are scheduled.
+constexpr int kGoAfter = 100;
+
+[[noreturn]] void writerProcess(const std::string& path, int readyFd, int goFd) {
     try {
         RunWriter w(RunStore::open(path));
         const std::int64_t id = w.createRun(makeRunInfo("concurrent", kWorld));
@@ -36,6 +40,12 @@ constexpr int kSteps = 3000;
             _exit(1);
         close(readyFd);
         for (int i = 0; i < kSteps; ++i) {
+            if (i == kGoAfter) {
+                char go = 0;
+                if (read(goFd, &go, 1) != 1)
+                    _exit(1);
+                close(goFd);
+            }
             w.appendStep(makeStep(i, kWorld));
             if (i % 50 == 0) {
                 for (const Command& c : w.pendingCommands())
@@ -78,14 +88,18 @@ TEST(StoreConcurrency, ReaderSeesWholeStepsWhileWriterWrites) {
     RunStore::open(path); // create the schema before the race starts
 
     int pipeFds[2];
+    int goFds[2];
     ASSERT_EQ(pipe(pipeFds), 0);
+    ASSERT_EQ(pipe(goFds), 0);
     const pid_t child = fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
         close(pipeFds[0]);
-        writerProcess(path, pipeFds[1]);
+        close(goFds[1]);
+        writerProcess(path, pipeFds[1], goFds[0]);
     }
     close(pipeFds[1]);
+    close(goFds[0]);
     char idByte = 0;
     ASSERT_EQ(read(pipeFds[0], &idByte, 1), 1) << "writer process failed to start";
     close(pipeFds[0]);
@@ -112,6 +126,12 @@ TEST(StoreConcurrency, ReaderSeesWholeStepsWhileWriterWrites) {
             }
             lastVersion = v;
             ++polls;
+            if (goFds[1] >= 0) { // the writer waits for the first poll
+                const char go = 1;
+                ASSERT_EQ(write(goFds[1], &go, 1), 1);
+                close(goFds[1]);
+                goFds[1] = -1;
+            }
             // One snapshot: rank rows grouped by step must each be complete.
             std::map<std::int64_t, int> counts;
             for (const RankSample& s : r.rankSeries(id, seen))
@@ -146,6 +166,8 @@ TEST(StoreConcurrency, ReaderSeesWholeStepsWhileWriterWrites) {
         if (!readerError.empty())
             break;
     }
+    if (goFds[1] >= 0)
+        close(goFds[1]); // a writer still waiting reads EOF and fails
     if (!writerDone)
         waitpid(child, &status, 0);
     EXPECT_TRUE(readerError.empty()) << readerError;

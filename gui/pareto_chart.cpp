@@ -23,6 +23,8 @@ const std::array<QColor, 4> kStageColors = {QColor(0x00, 0x72, 0xB2), QColor(0xE
                                             QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7)};
 const QColor kFrontierColor(0x37, 0x41, 0x51);
 constexpr double kHoverRadiusPx = 8;
+// The capacity is drawn to scale while it is at most this many times the largest peak.
+constexpr double kCapacityScaleFactor = 3;
 
 } // namespace
 
@@ -70,15 +72,20 @@ void ParetoChart::rebuild() {
     m_plot->clearGraphs();
     m_plot->clearItems();
     std::vector<TradeoffPoint> points;
-    double maxBytes = m_capacity.value_or(0);
+    double maxPeak = 0;
     double maxSpeed = 0;
     for (const TrialPoint& t : m_trials) {
         points.push_back({t.peak_bytes, t.tokens_per_s});
         if (std::isfinite(t.peak_bytes))
-            maxBytes = std::max(maxBytes, t.peak_bytes);
+            maxPeak = std::max(maxPeak, t.peak_bytes);
         if (std::isfinite(t.tokens_per_s))
             maxSpeed = std::max(maxSpeed, t.tokens_per_s);
     }
+    // A capacity far beyond every point (host RAM on a small model) would squeeze them
+    // all against the axis: it is then named at the edge instead of drawn to scale.
+    const bool capacityOnScale =
+        m_capacity && (maxPeak <= 0 || *m_capacity <= kCapacityScaleFactor * maxPeak);
+    const double maxBytes = capacityOnScale ? std::max(maxPeak, *m_capacity) : maxPeak;
     m_frontier = paretoFrontier(points);
     const DisplayUnit unit = byteUnitFor(maxBytes > 0 ? maxBytes : 1e6);
     m_unitDivisor = unit.divisor;
@@ -117,20 +124,28 @@ void ParetoChart::rebuild() {
         frontier->removeFromLegend();
 
     if (m_capacity) {
-        const double x = *m_capacity / unit.divisor;
-        auto* line = new QCPItemStraightLine(m_plot);
-        line->point1->setCoords(x, 0);
-        line->point2->setCoords(x, 1);
-        line->setPen(QPen(kErrorColor, 1.5, Qt::DashLine));
+        const QString name = m_capacityName.isEmpty()
+                                 ? tr("capacity %1").arg(formatBytes(*m_capacity))
+                                 : m_capacityName;
         auto* text = new QCPItemText(m_plot);
-        text->position->setTypeX(QCPItemPosition::ptPlotCoords);
-        text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        text->position->setCoords(x, 0.02);
         text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
         text->setPadding(QMargins(0, 0, 6, 0));
         text->setColor(kErrorColor);
-        text->setText(m_capacityName.isEmpty() ? tr("capacity %1").arg(formatBytes(*m_capacity))
-                                               : m_capacityName);
+        if (capacityOnScale) {
+            const double x = *m_capacity / unit.divisor;
+            auto* line = new QCPItemStraightLine(m_plot);
+            line->point1->setCoords(x, 0);
+            line->point2->setCoords(x, 1);
+            line->setPen(QPen(kErrorColor, 1.5, Qt::DashLine));
+            text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+            text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            text->position->setCoords(x, 0.02);
+            text->setText(name);
+        } else {
+            text->position->setType(QCPItemPosition::ptAxisRectRatio);
+            text->position->setCoords(1.0, 0.02);
+            text->setText(tr("%1: far to the right, every point fits").arg(name));
+        }
     }
     m_plot->legend->setVisible(!m_trials.isEmpty());
     if (m_trials.isEmpty()) {

@@ -2,7 +2,7 @@
 // group signals, and the tail of its output files.
 #include "gui/run_process.h"
 
-#include <QRegularExpression>
+#include "runtime/launch/tagged_line.h"
 
 #include <csignal>
 #include <sys/types.h>
@@ -16,14 +16,8 @@ constexpr int kStderrKeep = 256 * 1024;
 } // namespace
 
 std::pair<int, QString> splitRankPrefix(const QString& line) {
-    static const QRegularExpression tagged(QStringLiteral(R"(^\[\d+,(\d+)\]<std\w+>:(.*)$)"));
-    static const QRegularExpression labelled(QStringLiteral(R"(^\s*(\d+): (.*)$)"));
-    QRegularExpressionMatch m = tagged.match(line);
-    if (!m.hasMatch())
-        m = labelled.match(line);
-    if (m.hasMatch())
-        return {m.captured(1).toInt(), m.captured(2)};
-    return {-1, line};
+    const auto [rank, text] = splitTaggedLine(line.toStdString());
+    return {rank, QString::fromStdString(text)};
 }
 
 RunProcess::RunProcess(QObject* parent) : QObject(parent), m_process(new QProcess(this)) {

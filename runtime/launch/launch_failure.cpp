@@ -3,6 +3,8 @@
 // whole text, most specific first, because mpirun prints several boxes at once.
 #include "runtime/launch/launch_failure.h"
 
+#include "runtime/launch/tagged_line.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -65,13 +67,12 @@ std::optional<LaunchFailure> rankSignaled(const std::string& text) {
 // --tag-output prefix ("[1,0]<stderr>:", also mid-line where a rank wrote a line in
 // pieces) removed. Empty when there is none.
 std::string lastRankMessage(const std::string& text) {
-    static const std::regex tag(R"(\[\d+,\d+\]<std(err|out)>:)");
     static const std::regex ompi(R"(^\[[^\]\s]+:\d+\])");
     std::string last;
     std::size_t pos = 0;
     while (pos < text.size()) {
         const std::size_t end = std::min(text.find('\n', pos), text.size());
-        std::string line = std::regex_replace(text.substr(pos, end - pos), tag, "");
+        std::string line = removeOutputTags(std::string_view(text).substr(pos, end - pos));
         pos = end + 1;
         const auto first = line.find_first_not_of(" \t\r");
         if (first == std::string::npos)

@@ -3,6 +3,8 @@
 // single pids (mpirun's local ranks share its group).
 #include "runtime/tune/trial_runner.h"
 
+#include "runtime/launch/tagged_line.h"
+
 #include "runtime/launch/launch_failure.h"
 #include "storage/run_reader.h"
 #include "storage/run_writer.h"
@@ -46,7 +48,9 @@ fs::path trialPath(const std::string& work_dir, std::int64_t sweep_id, int idx, 
 // The run id from rank 0's `run` line (the metric line protocol), -1 when none came.
 std::int64_t runIdFromStdout(const std::string& out) {
     std::istringstream lines(out);
-    for (std::string line; std::getline(lines, line);) {
+    for (std::string raw; std::getline(lines, raw);) {
+        // A long line comes tagged in pieces: the tags removed, it is whole again.
+        const std::string line = splitTaggedLine(raw).second;
         const auto brace = line.find('{');
         if (brace == std::string::npos)
             continue;
@@ -74,7 +78,9 @@ std::string lastLines(const std::string& text, std::size_t n) {
 // the runtime's own words); "" when none came (a config error, a crash).
 std::string endMessage(const std::string& out) {
     std::istringstream lines(out);
-    for (std::string line; std::getline(lines, line);) {
+    for (std::string raw; std::getline(lines, raw);) {
+        // A long line comes tagged in pieces: the tags removed, it is whole again.
+        const std::string line = splitTaggedLine(raw).second;
         const auto brace = line.find('{');
         if (brace == std::string::npos)
             continue;

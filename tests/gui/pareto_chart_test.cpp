@@ -73,10 +73,23 @@ void ParetoChartTest::chartDrawsStagesFrontierAndCapacity() {
     // The capacity line at 140 MB (axis in MB), inside the range.
     QCOMPARE(chart.plot()->xAxis->label(), QString("Peak memory per rank (MB)"));
     QVERIFY(chart.plot()->legend->visible());
-    auto* line = qobject_cast<QCPItemStraightLine*>(chart.plot()->item(0));
+    QCPItemStraightLine* line = nullptr;
+    for (int i = 0; i < chart.plot()->itemCount(); ++i)
+        if (auto* l = qobject_cast<QCPItemStraightLine*>(chart.plot()->item(i)))
+            line = l;
     QVERIFY(line);
     QCOMPARE(line->point1->coords().x(), 140.0);
     QVERIFY(chart.plot()->xAxis->range().upper > 147.0);
+
+    // A capacity far beyond every point is named at the edge, not drawn to scale (the
+    // points would be squeezed against the axis).
+    chart.setCapacity(12.6e9, "capacity 12.6 GB per rank");
+    QVERIFY(chart.plot()->xAxis->range().upper < 200.0);
+    QCOMPARE(chart.plot()->itemCount(), 1);
+    auto* note = qobject_cast<QCPItemText*>(chart.plot()->item(0));
+    QVERIFY(note && note->text().contains("far to the right"));
+    chart.setCapacity(140e6, "capacity 140 MB per rank");
+    chart.plot()->replot();
 
     // Double-click on trial 3's point asks to open it; beside every point does nothing.
     const QPoint at(int(chart.plot()->xAxis->coordToPixel(76)),

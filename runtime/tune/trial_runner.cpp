@@ -3,9 +3,8 @@
 // single pids (mpirun's local ranks share its group).
 #include "runtime/tune/trial_runner.h"
 
-#include "runtime/launch/tagged_line.h"
-
 #include "runtime/launch/launch_failure.h"
+#include "runtime/launch/tagged_line.h"
 #include "storage/run_reader.h"
 #include "storage/run_writer.h"
 #include "storage/store_clock.h"
@@ -21,7 +20,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 namespace zerolab {
@@ -45,21 +46,28 @@ fs::path trialPath(const std::string& work_dir, std::int64_t sweep_id, int idx, 
            ("sweep-" + std::to_string(sweep_id) + "-trial-" + std::to_string(idx) + ext);
 }
 
-// The run id from rank 0's `run` line (the metric line protocol), -1 when none came.
-std::int64_t runIdFromStdout(const std::string& out) {
+// Rank 0's first metric line of `type` (the metric line protocol) in a job's stdout,
+// whole again after --tag-output cut it into tagged pieces; nullopt when none came.
+std::optional<nlohmann::json> metricLineOfType(const std::string& out, std::string_view type) {
     std::istringstream lines(out);
     for (std::string raw; std::getline(lines, raw);) {
-        // A long line comes tagged in pieces: the tags removed, it is whole again.
         const std::string line = splitTaggedLine(raw).second;
         const auto brace = line.find('{');
         if (brace == std::string::npos)
             continue;
-        const auto j = nlohmann::json::parse(line.substr(brace), nullptr, false);
-        if (j.is_object() && j.value("type", "") == "run" && j.contains("run_id") &&
-            j["run_id"].is_number_integer())
-            return j["run_id"].get<std::int64_t>();
+        auto j = nlohmann::json::parse(line.substr(brace), nullptr, false);
+        if (j.is_object() && j.contains("type") && j["type"] == type)
+            return j;
     }
-    return -1;
+    return std::nullopt;
+}
+
+// The run id from rank 0's `run` line, -1 when none came.
+std::int64_t runIdFromStdout(const std::string& out) {
+    const auto j = metricLineOfType(out, "run");
+    return j && j->contains("run_id") && (*j)["run_id"].is_number_integer()
+               ? (*j)["run_id"].get<std::int64_t>()
+               : -1;
 }
 
 std::string lastLines(const std::string& text, std::size_t n) {
@@ -74,22 +82,13 @@ std::string lastLines(const std::string& text, std::size_t n) {
     return out;
 }
 
-// The message of rank 0's `end` line (the metric line protocol: why the run failed, in
-// the runtime's own words); "" when none came (a config error, a crash).
+// The message of rank 0's `end` line (why the run failed, in the runtime's own words);
+// "" when none came (a config error, a crash).
 std::string endMessage(const std::string& out) {
-    std::istringstream lines(out);
-    for (std::string raw; std::getline(lines, raw);) {
-        // A long line comes tagged in pieces: the tags removed, it is whole again.
-        const std::string line = splitTaggedLine(raw).second;
-        const auto brace = line.find('{');
-        if (brace == std::string::npos)
-            continue;
-        const auto j = nlohmann::json::parse(line.substr(brace), nullptr, false);
-        if (j.is_object() && j.value("type", "") == "end" && j.contains("message") &&
-            j["message"].is_string())
-            return j["message"].get<std::string>();
-    }
-    return {};
+    const auto j = metricLineOfType(out, "end");
+    return j && j->contains("message") && (*j)["message"].is_string()
+               ? (*j)["message"].get<std::string>()
+               : std::string();
 }
 
 bool looksOutOfMemory(const std::string& err, const std::optional<LaunchFailure>& f) {

@@ -336,6 +336,7 @@ QWidget* TuneView::buildResults() {
 
 void TuneView::setStorePath(const QString& path) {
     m_storePath = path;
+    m_store.reset();
     m_shown.reset();
     m_shownStatus.reset();
     m_listSignature.clear();
@@ -547,14 +548,22 @@ bool TuneView::sweepRunning() const {
     return m_process && m_process->state() != QProcess::NotRunning;
 }
 
+SweepStore& TuneView::sweepStore() {
+    // One read-only connection for the view's once-a-second reads: opening checks the
+    // file and its schema each time, which a poll should not repeat.
+    if (!m_store)
+        m_store.emplace(RunStore::open(m_storePath.toStdString(), OpenMode::ReadOnly));
+    return *m_store;
+}
+
 void TuneView::listSweeps(std::optional<std::int64_t> select) {
     if (m_storePath.isEmpty())
         return;
     std::vector<SweepRecord> sweeps;
     try {
-        SweepStore store(RunStore::open(m_storePath.toStdString(), OpenMode::ReadOnly));
-        sweeps = store.listSweeps();
+        sweeps = sweepStore().listSweeps();
     } catch (const std::exception& e) {
+        m_store.reset(); // reopened at the next read
         m_summary->setText(shownText(e.what(), 500));
         return;
     }
@@ -589,7 +598,7 @@ bool TuneView::showSweep(std::int64_t sweep_id) {
     if (m_storePath.isEmpty())
         return false;
     try {
-        SweepStore store(RunStore::open(m_storePath.toStdString(), OpenMode::ReadOnly));
+        SweepStore& store = sweepStore();
         const SweepRecord sweep = store.sweep(sweep_id);
         const std::vector<TrialRecord> trials = store.trials(sweep_id);
         int ran = 0, pruned = 0, pending = 0, failed = 0;
@@ -621,6 +630,7 @@ bool TuneView::showSweep(std::int64_t sweep_id) {
         showTrials(trials, summary);
         return true;
     } catch (const std::exception& e) {
+        m_store.reset(); // reopened at the next read
         m_summary->setText(shownText(e.what(), 500));
         return false;
     }

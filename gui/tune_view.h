@@ -84,6 +84,8 @@ signals:
 private:
     QWidget* buildEditor();
     QWidget* buildResults();
+    // The store's sweeps through one read-only connection, opened on first use. Throws.
+    SweepStore& sweepStore();
     void listSweeps(std::optional<std::int64_t> select);
     void showTrials(const std::vector<TrialRecord>& trials, const QString& summary);
     void updateButtons();
@@ -91,6 +93,7 @@ private:
     void launch(const QStringList& args);
 
     QString m_storePath;
+    std::optional<SweepStore> m_store; // reset with the path, and after a failed read
     QString m_baseJson;
     QString m_baseName;
     QString m_program;

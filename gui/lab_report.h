@@ -1,0 +1,48 @@
+// The lab report: a finished lesson's steps, the student's predictions beside the
+// formula, the planner and the measurement, and each step's chart, written as one A4
+// PDF by Qt's own PDF writer (QPdfWriter) for handing in.
+#pragma once
+
+#include <QDateTime>
+#include <QImage>
+#include <QString>
+#include <QVector>
+
+namespace zerolab {
+
+// One check of a step, every value already formatted in the check's unit ("—" or
+// empty where a column has no value), so that the report shows what the view showed.
+struct LabReportRow {
+    QString label;
+    QString prediction; // the student's answer; empty when none was typed
+    QString formula;
+    QString planner;
+    QString measured;
+    bool agrees = false;
+    QString explain; // why formula, planner and measurement may differ
+};
+
+struct LabReportStep {
+    QString title;
+    QString text;    // plain text, paragraphs separated by blank lines
+    QString formula; // display formula, may be empty
+    QVector<LabReportRow> rows;
+    QImage chart; // null: the step has no chart (or was not run)
+};
+
+struct LabReport {
+    QString lessonId;
+    QString title;
+    QString student; // may be empty
+    QDateTime created;
+    QVector<LabReportStep> steps;
+};
+
+// The report as HTML for QTextDocument, images referenced as "chart:<step>".
+QString labReportHtml(const LabReport& report);
+
+// Writes the PDF atomically (a temporary file renamed over `path` only when complete,
+// so a failed export keeps an older report). False with `error` naming the file.
+bool writeLabReportPdf(const LabReport& report, const QString& path, QString* error);
+
+} // namespace zerolab

@@ -1,0 +1,59 @@
+// Evaluates a step's checks: for each, the formula (lab_expr over the run's variables),
+// the planner's value (the one prediction) and the measured value (the store), in the
+// check's unit, and whether they agree within the check's tolerances. Deterministic:
+// no check ever compares times.
+#pragma once
+
+#include "runtime/lab/lab_experiment.h"
+#include "runtime/lab/lesson.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace zerolab {
+
+// One run's value of a relation check (in the check's unit).
+struct RelationPoint {
+    std::string run;
+    std::optional<double> planner;
+    std::optional<double> measured;
+};
+
+struct CheckResult {
+    std::string id;
+    CheckKind kind = CheckKind::Value;
+    LabText label;
+    std::string unit;
+    std::optional<std::string> prediction_id;
+    std::optional<double> prediction; // the student's, when given
+    std::optional<double> formula;    // Value: the formula; Erratum: the formula of the correct sum
+    std::optional<double> planner;    // Value: planned; Erratum: the correct value
+    std::optional<double> measured;   // Value: measured (absent for plan steps)
+    std::optional<double> claimed;    // Erratum: the chapter's claim
+    std::vector<RelationPoint> points; // Relation: per run
+    bool agrees = false;
+    // Empty when it agrees; else which comparison failed and by how much, e.g.
+    // "planner 3.5 psi vs measured 3.75 psi: differ by 6.7% (tolerance 0%)".
+    std::string reason;
+    LabText explain;
+    // Erratum: the chapter's statement and the correct one, numbers plugged in.
+    std::string claimed_text;
+    std::string correct_text;
+};
+
+// Student predictions by prediction id, in the prediction's unit.
+using LabPredictions = std::map<std::string, double>;
+
+// Evaluates every check of `step`. run_ids: from runStepExperiment (or
+// findStoredStepRuns); a Value check whose run is missing throws LessonError naming the
+// check and run. Agreement: every pair present among planner, measured and formula
+// (planner vs measured within tolerance; formula vs planner, or vs measured when nothing
+// is planned, within formula_tolerance); relative difference |a - b| / max(|a|, |b|),
+// "exact" meaning within 1e-9.
+std::vector<CheckResult> evaluateStepChecks(const Lesson& lesson, const LessonStep& step,
+                                            const LabRunIds& run_ids, const std::string& db_path,
+                                            const LabPredictions& predictions = {});
+
+} // namespace zerolab

@@ -4,6 +4,7 @@
 // screenshot at 1280x800 and exits, or launches a run and follows it.
 #include "gui/compare_view.h"
 #include "gui/forecast_json.h"
+#include "gui/lab_view.h"
 #include "gui/live_controller.h"
 #include "gui/main_window.h"
 #include "gui/run_view.h"
@@ -49,7 +50,7 @@ void scheduleScreenshot(zerolab::MainWindow& window, const QString& path) {
     auto quietSince = std::make_shared<qint64>(-1);
     QObject::connect(timer, &QTimer::timeout, &window, [&window, path, clock, timer, quietSince] {
         const qint64 now = clock->elapsed();
-        if (window.store()->pending() > 0)
+        if (window.store()->pending() > 0 || window.labView()->isBusy())
             *quietSince = -1;
         else if (*quietSince < 0)
             *quietSince = now;
@@ -139,7 +140,8 @@ int main(int argc, char** argv) {
                                      QStringLiteral("Run id to show in the Run tab."),
                                      QStringLiteral("ID"));
     const QCommandLineOption tab(QStringLiteral("tab"),
-                                 QStringLiteral("Tab to show: setup, learn, run, compare or tune."),
+                                 QStringLiteral("Tab to show: setup, learn, run, compare, tune or "
+                                                "lab."),
                                  QStringLiteral("TAB"));
     const QCommandLineOption compare(QStringLiteral("compare"),
                                      QStringLiteral("Comma-separated run ids for Compare."),
@@ -169,8 +171,23 @@ int main(int argc, char** argv) {
         QStringLiteral("print-forecast"),
         QStringLiteral("With --config: print the Setup view's forecast (the bytes it draws for "
                        "stages 0-3, the device and the verdict) as JSON and exit."));
+    const QCommandLineOption lesson(
+        QStringLiteral("lesson"),
+        QStringLiteral("A shipped lesson id or a lesson file to open in the Lab tab; with "
+                       "--run-lesson, run it headless (see docs/lab.md)."),
+        QStringLiteral("ID|FILE"));
+    const QCommandLineOption lessonStep(QStringLiteral("lesson-step"),
+                                        QStringLiteral("With --lesson: the step to show (its "
+                                                       "id or 1-based number)."),
+                                        QStringLiteral("STEP"));
+    const QCommandLineOption lessonAnswer(
+        QStringLiteral("lesson-answer"),
+        QStringLiteral("With --lesson: type an answer into the shown step's prediction "
+                       "(repeatable)."),
+        QStringLiteral("ID=VALUE"));
     parser.addOptions({db, config, openRun, tab, compare, screenshot, screenshotSize, start,
-                       exitWhenDone, screenshotAfter, printForecast});
+                       exitWhenDone, screenshotAfter, printForecast, lesson, lessonStep,
+                       lessonAnswer});
     parser.process(app);
 
     if (parser.isSet(printForecast)) {
@@ -186,7 +203,8 @@ int main(int argc, char** argv) {
     if (parser.isSet(tab)) {
         startTab = zerolab::MainWindow::tabFromName(parser.value(tab));
         if (!startTab)
-            errors << QStringLiteral("--tab: unknown tab '%1' (setup, learn, run, compare)")
+            errors << QStringLiteral("--tab: unknown tab '%1' (setup, learn, run, compare, tune, "
+                                     "lab)")
                           .arg(parser.value(tab));
     }
     qint64 runId = -1;
@@ -230,6 +248,11 @@ int main(int argc, char** argv) {
         if (!parser.isSet(screenshot))
             errors << QStringLiteral("--screenshot-size needs --screenshot");
     }
+    if ((parser.isSet(lessonStep) || parser.isSet(lessonAnswer)) && !parser.isSet(lesson))
+        errors << QStringLiteral("--lesson-step and --lesson-answer need --lesson");
+    for (const QString& answer : parser.values(lessonAnswer))
+        if (!answer.contains(QLatin1Char('=')))
+            errors << QStringLiteral("--lesson-answer: '%1' is not ID=VALUE").arg(answer);
     if (parser.isSet(exitWhenDone) && !parser.isSet(start))
         errors << QStringLiteral("--exit-when-done needs --start");
     QString storePath = parser.value(db);
@@ -262,8 +285,30 @@ int main(int argc, char** argv) {
         window.openRun(runId);
     if (compareIds.size() >= 2)
         window.compareRuns(compareIds);
-    if (startTab)
+    if (parser.isSet(lesson)) {
+        zerolab::LabView* lab = window.labView();
+        QString error;
+        if (!lab->openLesson(parser.value(lesson), &error)) {
+            std::fprintf(stderr, "zerolab: --lesson: %s\n", qPrintable(error));
+            return kExitInvalidInput;
+        }
+        if (parser.isSet(lessonStep) && !lab->showStep(parser.value(lessonStep))) {
+            std::fprintf(stderr, "zerolab: --lesson-step: the lesson has no step '%s'\n",
+                         qPrintable(parser.value(lessonStep)));
+            return kExitInvalidInput;
+        }
+        for (const QString& answer : parser.values(lessonAnswer)) {
+            const QString id = answer.section(QLatin1Char('='), 0, 0);
+            if (!lab->setPredictionText(id, answer.section(QLatin1Char('='), 1))) {
+                std::fprintf(stderr, "zerolab: --lesson-answer: the step has no prediction '%s'\n",
+                             qPrintable(id));
+                return kExitInvalidInput;
+            }
+        }
+        window.setTab(startTab.value_or(zerolab::MainWindow::Tab::Lab));
+    } else if (startTab) {
         window.setTab(*startTab);
+    }
 
     if (parser.isSet(start)) {
         // The store opens on its worker thread; launch once it is open.

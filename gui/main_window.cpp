@@ -3,6 +3,7 @@
 
 #include "gui/compare_view.h"
 #include "gui/config_form.h"
+#include "gui/lab_view.h"
 #include "gui/learn_view.h"
 #include "gui/live_controller.h"
 #include "gui/live_panel.h"
@@ -39,7 +40,7 @@
 namespace zerolab {
 
 namespace {
-const char* kTabNames[MainWindow::kTabCount] = {"setup", "learn", "run", "compare", "tune"};
+const char* kTabNames[MainWindow::kTabCount] = {"setup", "learn", "run", "compare", "tune", "lab"};
 constexpr int kLivePollMs = 200;
 constexpr int kIdlePollMs = 1000;
 constexpr int kLostCheckMs = 15000;
@@ -65,7 +66,7 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     : QMainWindow(parent), m_persist(persistSettings), m_store(new StoreClient(this)),
       m_tabs(new QTabWidget), m_setup(new SetupView), m_learn(new LearnView),
       m_run(new RunView(m_store)), m_compare(new CompareView(m_store)), m_tune(new TuneView),
-      m_runs(new RunsDock(m_store)), m_dock(new QDockWidget(tr("Runs"), this)),
+      m_lab(new LabView), m_runs(new RunsDock(m_store)), m_dock(new QDockWidget(tr("Runs"), this)),
       m_live(new LiveController(m_store, this)), m_livePanel(new LivePanel(m_live)),
       m_console(new LogConsole), m_consoleDock(new QDockWidget(tr("Console"), this)),
       m_progressLabel(new QLabel), m_storeLabel(new QLabel), m_runsLabel(new QLabel) {
@@ -82,6 +83,7 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     m_tabs->addTab(runPage, tr("Run"));
     m_tabs->addTab(m_compare, tr("Compare"));
     m_tabs->addTab(m_tune, tr("Tune"));
+    m_tabs->addTab(m_lab, tr("Lab"));
     setCentralWidget(m_tabs);
 
     m_dock->setObjectName(QStringLiteral("runsDock"));
@@ -145,6 +147,12 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
         showStatus(tr("The trial's config is in Setup (not saved to a file yet)"));
     });
     connect(m_tune, &TuneView::statusMessage, this, &MainWindow::showStatus);
+    connect(m_store, &StoreClient::opened, m_lab, &LabView::setStorePath);
+    connect(m_lab, &LabView::statusMessage, this, &MainWindow::showStatus);
+    connect(m_lab, &LabView::compareRequested, this, [this](const QList<qint64>& ids) {
+        compareRuns(ids);
+        setTab(Tab::Compare);
+    });
     connect(m_run, &RunView::statusMessage, this, &MainWindow::showStatus);
     // Whatever opened it, the run on the Run tab is the one selected in the runs list
     // (a selection of several, made for Compare, is left alone when it holds it).

@@ -1,4 +1,4 @@
-// The main window: tabs Setup | Learn | Run | Compare | Tune, the runs dock over the
+// The main window: tabs Setup | Learn | Run | Compare | Tune | Lab, the runs dock over the
 // store, a status bar, menus, and the QSettings that survive a restart (layout,
 // last store, last config, last tab).
 #pragma once
@@ -16,6 +16,7 @@ namespace zerolab {
 
 class CompareView;
 class TuneView;
+class LabView;
 class LiveController;
 class LivePanel;
 class LogConsole;
@@ -29,8 +30,8 @@ class StoreClient;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class Tab { Setup = 0, Learn, Run, Compare, Tune };
-    static constexpr int kTabCount = 5;
+    enum class Tab { Setup = 0, Learn, Run, Compare, Tune, Lab };
+    static constexpr int kTabCount = 6;
 
     // persistSettings: false for --screenshot, so that a scripted render neither
     // reads nor changes the user's saved layout.
@@ -45,7 +46,7 @@ public:
     // Validates the Setup config and launches it (the store must be open). False with
     // a message when nothing was started.
     bool startRun(QString* error);
-    // Tab from its flag name ("setup", "learn", "run", "compare", "tune").
+    // Tab from its flag name ("setup", "learn", "run", "compare", "tune", "lab").
     static std::optional<Tab> tabFromName(const QString& name);
 
     StoreClient* store() const { return m_store; }
@@ -54,6 +55,7 @@ public:
     RunView* runView() const { return m_run; }
     CompareView* compareView() const { return m_compare; }
     TuneView* tuneView() const { return m_tune; }
+    LabView* labView() const { return m_lab; }
     RunsDock* runsDock() const { return m_runs; }
     LiveController* live() const { return m_live; }
     LivePanel* livePanel() const { return m_livePanel; }
@@ -96,6 +98,7 @@ private:
     RunView* m_run;
     CompareView* m_compare;
     TuneView* m_tune;
+    LabView* m_lab;
     RunsDock* m_runs;
     QDockWidget* m_dock;
     LiveController* m_live;

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -83,6 +85,13 @@ int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::os
     env.train_program = o.train_program;
     env.db_path = o.db_path.empty() ? defaultStorePath() : o.db_path;
     env.stop = &g_stop;
+    char dir[] = "/tmp/zerolab-lesson-XXXXXX";
+    if (!::mkdtemp(dir)) {
+        err << "zerolab: /tmp: cannot create the lesson's work directory: " << std::strerror(errno)
+            << '\n';
+        return kExitFailed;
+    }
+    env.work_dir = dir;
     int checks = 0, agree = 0;
     std::vector<std::string> failed;
     try {
@@ -112,11 +121,19 @@ int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::os
             out.flush();
         }
     } catch (const LessonError& e) {
-        err << "zerolab: " << e.what() << '\n';
+        err << "zerolab: " << e.what() << "\nzerolab: run configs and logs are in " << env.work_dir
+            << '\n';
         return kExitFailed;
     } catch (const StoreError& e) {
         err << "zerolab: " << env.db_path << ": " << e.what() << '\n';
         return kExitFailed;
+    }
+    // The run configs and logs are kept only when something needs looking at.
+    if (failed.empty()) {
+        std::error_code ec;
+        std::filesystem::remove_all(env.work_dir, ec);
+    } else {
+        err << "zerolab: run configs and logs are in " << env.work_dir << '\n';
     }
     out << nlohmann::ordered_json(
                {{"lesson", lesson.id},

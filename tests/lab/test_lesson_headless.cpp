@@ -1,0 +1,92 @@
+// `zerolab --lesson FILE --run-lesson` as CI runs it, on teacher files: a wrong formula
+// exits 1 naming the check (and its JSON line says why), an invalid file exits 2 naming
+// the file and JSON path before anything runs, bad arguments exit 2. Real zerolab, real
+// mpirun, a real store.
+#include "tests/support/process.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <sstream>
+
+namespace zerolab {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string lessonFile(const std::string& name) {
+    return std::string(ZEROLAB_SOURCE_DIR) + "/tests/lab/lessons/" + name;
+}
+
+std::string freshDb(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
+    fs::create_directories(dir);
+    const fs::path db = dir / (name + "-" + std::to_string(::getpid()) + ".db");
+    fs::remove(db);
+    return db.string();
+}
+
+test::ProcessResult runLesson(const std::vector<std::string>& args) {
+    std::vector<std::string> argv{std::string(ZEROLAB_BIN_DIR) + "/zerolab"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return test::runProcess(argv);
+}
+
+TEST(LessonHeadless, WrongFormulaExitsOneNamingTheCheck) {
+    const auto r = runLesson(
+        {"--lesson", lessonFile("broken-formula.json"), "--run-lesson", "--db", freshDb("broken")});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("check chapter-total disagrees: formula 16 psi vs planner 10 psi"),
+              std::string::npos)
+        << r.err;
+    std::istringstream lines(r.out);
+    int n = 0;
+    for (std::string line; std::getline(lines, line); ++n) {
+        const auto j = nlohmann::json::parse(line);
+        if (n == 0) {
+            EXPECT_EQ(j["check"], "optimizer");
+            EXPECT_EQ(j["agrees"], true);
+            EXPECT_EQ(j["measured"], 6.0);
+        } else if (n == 1) {
+            EXPECT_EQ(j["check"], "chapter-total");
+            EXPECT_EQ(j["agrees"], false);
+            EXPECT_EQ(j["planner"], 10.0);
+            EXPECT_EQ(j["measured"], 10.0);
+            EXPECT_EQ(j["formula"], 16.0);
+        } else {
+            EXPECT_EQ(j["summary"]["disagree"], 1);
+            EXPECT_EQ(j["agrees"], false);
+        }
+    }
+    EXPECT_EQ(n, 3) << r.out;
+}
+
+TEST(LessonHeadless, InvalidFileExitsTwoNamingThePath) {
+    const auto r = runLesson(
+        {"--lesson", lessonFile("invalid-path.json"), "--run-lesson", "--db", freshDb("invalid")});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("invalid-path.json: steps[0].checks[1].quantity: unknown quantity "
+                         "'optimiser_states'"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.out, "");
+}
+
+TEST(LessonHeadless, BadArgumentsExitTwo) {
+    EXPECT_EQ(runLesson({"--run-lesson"}).exit_code, 2);
+    EXPECT_EQ(runLesson({"--lesson", "no-such-lesson", "--run-lesson"}).exit_code, 2);
+    const auto lang = runLesson({"--lesson", "migration-6-7b", "--run-lesson", "--lang", "fr"});
+    EXPECT_EQ(lang.exit_code, 2);
+    EXPECT_NE(lang.err.find("--lang: 'en' or 'zh_CN', got 'fr'"), std::string::npos) << lang.err;
+}
+
+TEST(LessonHeadless, ChineseLabels) {
+    const auto r = runLesson(
+        {"--lesson", "migration-6-7b", "--run-lesson", "--lang", "zh_CN", "--db", freshDb("zh")});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("原书"), std::string::npos) << r.out;
+}
+
+} // namespace
+} // namespace zerolab

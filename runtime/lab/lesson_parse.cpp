@@ -3,6 +3,8 @@
 // silently drop a check).
 #include "runtime/lab/lesson_parse.h"
 
+#include "runtime/config/bounded_file.h"
+#include "runtime/config/json_text.h"
 #include "runtime/lab/lab_expr.h"
 #include "runtime/lab/lab_quantity.h"
 #include "runtime/lab/lab_units.h"
@@ -10,9 +12,7 @@
 #include "runtime/planner/plan_devices.h"
 
 #include <algorithm>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace zerolab {
 
@@ -79,7 +79,7 @@ public:
     }
     int integer(int lo, int hi) const {
         if (!m_v.is_number_integer())
-            fail("expected an integer, got " + m_v.dump());
+            fail("expected an integer, got " + describeJson(m_v));
         const auto v = m_v.get<long long>();
         if (v < lo || v > hi)
             fail("must be in " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " +
@@ -88,7 +88,7 @@ public:
     }
     bool boolean() const {
         if (!m_v.is_boolean())
-            fail("expected true or false, got " + m_v.dump());
+            fail("expected true or false, got " + describeJson(m_v));
         return m_v.get<bool>();
     }
     void requireArray() const {
@@ -505,13 +505,16 @@ std::string lineColumn(const std::string& text, std::size_t byte) {
 
 Lesson parseLesson(const std::string& source_text, const std::string& source,
                    bool require_both_languages) {
-    json doc;
-    try {
-        doc = json::parse(source_text);
-    } catch (const json::parse_error& e) {
-        throw LessonError(source + ": " + lineColumn(source_text, e.byte > 0 ? e.byte - 1 : 0) +
-                          ": not valid JSON: " + e.what());
+    // Bounded: nesting past kMaxJsonDepth and out-of-range numbers are errors, not crashes.
+    JsonText<json> parsed = parseJsonText<json>(source_text);
+    if (parsed.error) {
+        const JsonTextError& e = *parsed.error;
+        throw LessonError(source + ": " +
+                          (e.byte ? lineColumn(source_text, *e.byte) + ": not valid JSON: "
+                                  : (e.path.empty() ? std::string() : e.path + ": ")) +
+                          e.message);
     }
+    const json doc = std::move(*parsed.doc);
     const Ctx ctx{source, require_both_languages};
     const Node root(doc, "", ctx);
     root.requireObject({"format", "id", "order", "title", "summary", "base_config", "steps"});
@@ -548,14 +551,10 @@ Lesson parseLesson(const std::string& source_text, const std::string& source,
 }
 
 Lesson loadLessonFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw LessonError(path + ": cannot read the lesson file");
-    std::ostringstream s;
-    s << in.rdbuf();
-    if (!in.good() && !in.eof())
-        throw LessonError(path + ": cannot read the lesson file");
-    return parseLesson(s.str(), path);
+    const BoundedFileText file = readBoundedTextFile(path);
+    if (!file.text)
+        throw LessonError(path + ": cannot read the lesson file: " + file.error);
+    return parseLesson(*file.text, path);
 }
 
 Lesson loadLesson(const std::string& id_or_path) {

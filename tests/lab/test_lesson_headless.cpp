@@ -2,12 +2,14 @@
 // exits 1 naming the check (and its JSON line says why), an invalid file exits 2 naming
 // the file and JSON path before anything runs, bad arguments exit 2. Real zerolab, real
 // mpirun, a real store.
+#include "storage/run_reader.h"
 #include "tests/support/process.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 namespace zerolab {
@@ -71,6 +73,32 @@ TEST(LessonHeadless, InvalidFileExitsTwoNamingThePath) {
               std::string::npos)
         << r.err;
     EXPECT_EQ(r.out, "");
+}
+
+// A run that fails (its text file is too short for one global batch): exit 1 naming the
+// lesson file, step and run with rank 0's own reason; the run is kept, failed and tagged.
+TEST(LessonHeadless, FailingRunExitsOneNamingTheRun) {
+    const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
+    fs::create_directories(dir);
+    const fs::path text = dir / ("short-" + std::to_string(::getpid()) + ".txt");
+    std::ofstream(text) << "too short";
+    auto doc = nlohmann::json::parse(std::ifstream(lessonFile("broken-formula.json")));
+    doc["base_config"]["data"] = {{"type", "text"}, {"path", text.string()}};
+    const fs::path lesson = dir / ("failing-run-" + std::to_string(::getpid()) + ".json");
+    std::ofstream(lesson) << doc.dump(2);
+    const std::string db = freshDb("failing");
+    const auto r = runLesson({"--lesson", lesson.string(), "--run-lesson", "--db", db});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find(lesson.string() + ", step stage1, run n2: exit "), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("tokens are fewer than one global batch needs"), std::string::npos)
+        << r.err;
+    RunReader reader(RunStore::open(db, OpenMode::ReadOnly));
+    const auto runs = reader.listRuns();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].name, "broken-formula/stage1/n2");
+    EXPECT_EQ(runs[0].status, RunStatus::Failed);
+    EXPECT_EQ(runs[0].tags, (std::vector<std::string>{"lab", "lab:broken-formula"}));
 }
 
 TEST(LessonHeadless, BadArgumentsExitTwo) {

@@ -129,6 +129,17 @@ LabRunData readLabRun(RunReader& reader, std::int64_t run_id) {
     return d;
 }
 
+std::map<std::string, LabRunData> readStepRuns(const std::map<std::string, std::int64_t>& ids,
+                                               const std::string& db_path) {
+    std::map<std::string, LabRunData> out;
+    if (ids.empty())
+        return out;
+    RunReader reader(RunStore::open(db_path, OpenMode::ReadOnly));
+    for (const auto& [id, run_id] : ids)
+        out.emplace(id, readLabRun(reader, run_id));
+    return out;
+}
+
 std::optional<double> measuredQuantity(const LabRunData& run, std::string_view name, int rank) {
     const StepRecord& s = run.last_step;
     if (name == "step_ms")

@@ -2,6 +2,9 @@
 // exits 1 naming the check (and its JSON line says why), an invalid file exits 2 naming
 // the file and JSON path before anything runs, bad arguments exit 2. Real zerolab, real
 // mpirun, a real store.
+#include "runtime/lab/lab_experiment.h"
+#include "runtime/lab/lab_quantity.h"
+#include "runtime/lab/lesson_parse.h"
 #include "storage/run_reader.h"
 #include "tests/support/process.h"
 
@@ -62,6 +65,26 @@ TEST(LessonHeadless, WrongFormulaExitsOneNamingTheCheck) {
         }
     }
     EXPECT_EQ(n, 3) << r.out;
+}
+
+// What a chart reads: the stored lesson runs found by name and read back with their plan.
+TEST(LessonHeadless, StoredRunsAreFoundAndReadBack) {
+    const std::string db = freshDb("stored");
+    const auto r =
+        runLesson({"--lesson", lessonFile("broken-formula.json"), "--run-lesson", "--db", db});
+    ASSERT_EQ(r.exit_code, 1) << r.err;
+    const Lesson lesson = loadLesson(lessonFile("broken-formula.json"));
+    const LabRunIds ids = findStoredStepRuns(lesson, lesson.steps[0], db);
+    ASSERT_EQ(ids.size(), 1u);
+    const auto runs = readStepRuns(ids, db);
+    const LabRunData& d = runs.at("n2");
+    EXPECT_EQ(d.name, "broken-formula/stage1/n2");
+    EXPECT_EQ(d.config.zero.stage, 1);
+    EXPECT_EQ(d.last_step.ranks.size(), 2u);
+    EXPECT_EQ(d.predicted.per_rank.total(), d.last_step.ranks[1].mem.total())
+        << "the planner's one prediction equals the ledger";
+    ASSERT_TRUE(d.timeline);
+    EXPECT_EQ(*measuredQuantity(d, "optimizer_states", 1), 6.0 * static_cast<double>(d.plan.psi));
 }
 
 TEST(LessonHeadless, InvalidFileExitsTwoNamingThePath) {

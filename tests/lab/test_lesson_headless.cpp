@@ -11,9 +11,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 namespace zerolab {
 namespace {
@@ -121,6 +126,45 @@ TEST(LessonHeadless, FailingRunExitsOneNamingTheRun) {
     ASSERT_EQ(runs.size(), 1u);
     EXPECT_EQ(runs[0].name, "broken-formula/stage1/n2");
     EXPECT_EQ(runs[0].status, RunStatus::Failed);
+    EXPECT_EQ(runs[0].tags, (std::vector<std::string>{"lab", "lab:broken-formula"}));
+}
+
+// SIGINT while a lesson run goes: the job is stopped (SIGTERM to its group), the run is
+// kept stopped and tagged, exit 3. The signal is sent once the store shows the run's
+// first step (polled, no timing assumed).
+TEST(LessonHeadless, InterruptStopsTheRunAndExitsThree) {
+    const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
+    fs::create_directories(dir);
+    auto doc = nlohmann::json::parse(std::ifstream(lessonFile("broken-formula.json")));
+    doc["steps"][0]["experiment"]["steps"] = 50;
+    const fs::path lesson = dir / ("long-run-" + std::to_string(::getpid()) + ".json");
+    std::ofstream(lesson) << doc.dump(2);
+    const std::string db = freshDb("interrupt");
+    test::BackgroundProcess job({std::string(ZEROLAB_BIN_DIR) + "/zerolab", "--lesson",
+                                 lesson.string(), "--run-lesson", "--db", db});
+    bool stepped = false;
+    for (int i = 0; i < 2400 && !stepped; ++i) { // gives up after about two minutes
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        if (!fs::exists(db))
+            continue;
+        try {
+            RunReader reader(RunStore::open(db, OpenMode::ReadOnly));
+            const auto runs = reader.listRuns();
+            stepped = !runs.empty() && reader.stepSpan(runs[0].id).has_value();
+        } catch (const std::exception&) {
+            // the store is being created
+        }
+    }
+    ASSERT_TRUE(stepped) << "the lesson's run never logged a step";
+    ::kill(job.pid(), SIGINT);
+    const auto r = job.finish();
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_NE(r.err.find("zerolab: stopped"), std::string::npos) << r.err;
+    RunReader reader(RunStore::open(db, OpenMode::ReadOnly));
+    const auto runs = reader.listRuns();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].status, RunStatus::Stopped);
+    EXPECT_LT(runs[0].steps, 50);
     EXPECT_EQ(runs[0].tags, (std::vector<std::string>{"lab", "lab:broken-formula"}));
 }
 

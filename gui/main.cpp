@@ -1,7 +1,8 @@
 // zerolab: the desktop app. Parses the flags for scripts and docs (--db, --config,
 // --open-run, --tab, --screenshot, --start, --exit-when-done, --screenshot-after),
 // opens the store and the config, and either runs the event loop, renders one
-// screenshot at 1280x800 and exits, or launches a run and follows it.
+// screenshot at 1280x800 and exits, or launches a run and follows it. With --run-lesson
+// it runs a Lab lesson headless instead (no display, no QApplication).
 #include "gui/compare_view.h"
 #include "gui/forecast_json.h"
 #include "gui/lab_view.h"
@@ -11,6 +12,7 @@
 #include "gui/setup_view.h"
 #include "gui/store_client.h"
 #include "gui/style.h"
+#include "runtime/lab/lab_headless.h"
 #include "storage/default_path.h"
 
 #include <QApplication>
@@ -121,6 +123,9 @@ int printForecastOf(const QString& path) {
 } // namespace
 
 int main(int argc, char** argv) {
+    // --run-lesson: the Lab headless (runtime/lab/lab_headless.h), before any QApplication.
+    if (const auto code = zerolab::runLessonFromArguments(argc, argv))
+        return *code;
     preferOffscreenForScreenshots(argc, argv);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("zerolab"));

@@ -17,7 +17,7 @@ namespace zerolab {
 struct LabEnvironment {
     std::string train_program; // zerolab-train (the GUI and headless: next to zerolab)
     std::string db_path;       // the store the runs go to
-    std::string work_dir;      // run configs and logs; empty: a directory under /tmp
+    std::string work_dir; // run configs and logs; empty: a new /tmp/zerolab-lab-* per call, kept
     std::string launcher = "mpirun";
     double run_timeout_s = 300; // a run past it is killed (its group) and the step fails
     // Set from another thread to stop: the running job gets SIGTERM (then SIGKILL after

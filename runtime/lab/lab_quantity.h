@@ -56,6 +56,11 @@ struct LabRunData {
 // config. The measured step is the last logged one.
 LabRunData readLabRun(RunReader& reader, std::int64_t run_id);
 
+// Every run of `ids` read from the store at db_path (read-only), by lesson run id: what a
+// step's chart draws. Throws LessonError (a run unreadable) or StoreError (the store).
+std::map<std::string, LabRunData> readStepRuns(const std::map<std::string, std::int64_t>& ids,
+                                               const std::string& db_path);
+
 // Base-unit values (bytes, elements, count, ms); nullopt when this source does not
 // have it (a planner-only quantity measured, a timing planned, rank out of range).
 std::optional<double> measuredQuantity(const LabRunData& run, std::string_view name, int rank);

@@ -8,15 +8,16 @@
 
 namespace zerolab {
 
-enum class LabDimension { Bytes, Elements, Count, Milliseconds };
+enum class LabDimension { Bytes, Elements, Count, Milliseconds, Ratio };
 
 struct LabUnit {
-    std::string_view name;  // "bytes", "MiB", "GiB", "GB", "psi", "psi_elements", "count", "ms"
+    std::string_view name;  // "bytes", "MiB", "GiB", "GB", "psi", "psi_elements", "count", "ms",
+                            // "fraction", "percent" (the chapter's saving, erratum checks)
     LabDimension dimension; // of the quantities it converts
     std::string_view label; // the GUI's short label: "B", "MiB", "ψ", "ψ (elements)", ...
 };
 
-// nullptr-like nullopt for an unknown name.
+// nullopt for an unknown name.
 std::optional<LabUnit> findLabUnit(std::string_view name);
 // Every unit's name, comma separated (for error messages).
 std::string_view labUnitNames();

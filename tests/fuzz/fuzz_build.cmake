@@ -17,7 +17,8 @@ find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED) # storage/CMakeLists.txt names zerolab-runs' CLI11 (not built)
 
 # The libraries' own CMakeLists.txt; EXCLUDE_FROM_ALL: only what a fuzzer links is built.
-foreach(dir storage runtime/model runtime/config runtime/data runtime/launch runtime/engine)
+foreach(dir storage runtime/model runtime/config runtime/data runtime/launch runtime/engine
+            runtime/planner runtime/lab)
   add_subdirectory(${dir} EXCLUDE_FROM_ALL)
 endforeach()
 
@@ -38,3 +39,4 @@ zerolab_add_fuzzer(llmc_shard zerolab_data)
 zerolab_add_fuzzer(store_open zerolab_storage)
 zerolab_add_fuzzer(metric_line zerolab_storage_export)
 zerolab_add_fuzzer(launch_failure zerolab_launch)
+zerolab_add_fuzzer(lesson zerolab_lab)

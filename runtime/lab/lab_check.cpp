@@ -1,0 +1,237 @@
+// Check evaluation: planned values from the plan of the run's stored config (the planner's
+// one prediction), measured values from the store, formulas over the run's variables;
+// every number converted to the check's unit before comparing.
+#include "runtime/lab/lab_check.h"
+
+#include "runtime/lab/lab_expr.h"
+#include "runtime/lab/lab_quantity.h"
+#include "runtime/lab/lab_units.h"
+#include "storage/run_reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace zerolab {
+
+namespace {
+
+constexpr double kExact = 1e-9;
+
+std::string num(double v) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+std::string percent(double f) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.3g%%", f * 100);
+    return buf;
+}
+
+double relDiff(double a, double b) {
+    const double m = std::max(std::fabs(a), std::fabs(b));
+    return m == 0 ? 0 : std::fabs(a - b) / m;
+}
+
+// Empty when a and b agree within tol; else why not.
+std::string compare(const char* what_a, double a, const char* what_b, double b, double tol,
+                    const std::string& unit) {
+    const double d = relDiff(a, b);
+    if (std::isfinite(a) && std::isfinite(b) && d <= std::max(tol, kExact))
+        return {};
+    return std::string(what_a) + " " + num(a) + " " + unit + " vs " + what_b + " " + num(b) + " " +
+           unit + ": differ by " + (std::isfinite(d) ? percent(d) : std::string("inf")) +
+           " (tolerance " + (tol > 0 ? percent(tol) : std::string("exact")) + ")";
+}
+
+void addReason(CheckResult& r, const std::string& why) {
+    if (!why.empty())
+        r.reason += (r.reason.empty() ? "" : "; ") + why;
+}
+
+// The step's runs read once per evaluation.
+class Sources {
+public:
+    Sources(const Lesson& lesson, const LessonStep& step, const LabRunIds& ids,
+            const std::string& db)
+        : m_lesson(lesson), m_step(step), m_ids(ids), m_db(db) {}
+
+    const LabRunData& run(const LessonCheck& c, const std::string& id) {
+        if (auto it = m_runs.find(id); it != m_runs.end())
+            return it->second;
+        const auto sid = m_ids.find(id);
+        if (sid == m_ids.end())
+            throw LessonError(m_lesson.source + ": " + c.json_path + " (check " + c.id +
+                              "): run '" + id + "' of step " + m_step.id +
+                              " has not been run (no stored run)");
+        if (!m_reader)
+            m_reader.emplace(RunStore::open(m_db, OpenMode::ReadOnly));
+        return m_runs.emplace(id, readLabRun(*m_reader, sid->second)).first->second;
+    }
+    const Plan& plan() {
+        if (!m_plan)
+            m_plan = zerolab::plan(m_step.plan->input);
+        return *m_plan;
+    }
+
+private:
+    const Lesson& m_lesson;
+    const LessonStep& m_step;
+    const LabRunIds& m_ids;
+    std::string m_db;
+    std::optional<RunReader> m_reader;
+    std::map<std::string, LabRunData> m_runs;
+    std::optional<Plan> m_plan;
+};
+
+std::optional<double> inUnit(std::optional<double> v, const LabUnit& u, double psi) {
+    return v ? std::optional<double>(toLabUnit(*v, u, psi)) : std::nullopt;
+}
+
+double formulaValue(const LessonCheck& c, const Lesson& lesson, const ExprVariables& vars) {
+    try {
+        return evaluateExpr(*c.formula, vars);
+    } catch (const ExprError& e) {
+        throw LessonError(lesson.source + ": " + c.json_path + ".formula: '" + *c.formula +
+                          "': " + e.what());
+    }
+}
+
+void evaluateValue(const Lesson& lesson, const LessonCheck& c, Sources& src, CheckResult& r) {
+    const LabUnit unit = *findLabUnit(c.unit);
+    const LabQuantity& q = *findLabQuantity(c.quantity);
+    ExprVariables vars;
+    double psi = 0;
+    if (c.run == "plan") {
+        const Plan& p = src.plan();
+        const int stage = c.stage.value_or(p.input.stage);
+        psi = static_cast<double>(p.psi);
+        r.planner = inUnit(plannedQuantity(p, stage, c.quantity), unit, psi);
+        vars = planVariables(p, stage);
+    } else {
+        const LabRunData& d = src.run(c, c.run);
+        psi = static_cast<double>(d.plan.psi);
+        if (q.planned)
+            r.planner = inUnit(plannedQuantity(d.plan, d.config.zero.stage, c.quantity), unit, psi);
+        r.measured = inUnit(measuredQuantity(d, c.quantity, c.rank), unit, psi);
+        if (!r.measured)
+            addReason(r, "run " + c.run + " recorded no '" + c.quantity + "' at rank " +
+                             std::to_string(c.rank));
+        vars = runVariables(d);
+    }
+    if (c.formula)
+        r.formula = formulaValue(c, lesson, vars);
+    if (r.planner && r.measured)
+        addReason(r, compare("planner", *r.planner, "measured", *r.measured, c.tolerance, c.unit));
+    if (r.formula && r.planner)
+        addReason(
+            r, compare("formula", *r.formula, "planner", *r.planner, c.formula_tolerance, c.unit));
+    else if (r.formula && r.measured)
+        addReason(r, compare("formula", *r.formula, "measured", *r.measured, c.formula_tolerance,
+                             c.unit));
+}
+
+bool holds(Relation rel, const std::vector<double>& xs, double tol) {
+    for (std::size_t i = 1; i < xs.size(); ++i) {
+        const double a = xs[i - 1], b = xs[i];
+        const bool ok = rel == Relation::Equal        ? relDiff(a, b) <= std::max(tol, kExact)
+                        : rel == Relation::Decreasing ? b < a && relDiff(a, b) > kExact
+                                                      : b > a && relDiff(a, b) > kExact;
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+std::string listValues(const std::vector<RelationPoint>& pts, bool planned,
+                       const std::string& unit) {
+    std::string out;
+    for (const RelationPoint& p : pts) {
+        const auto& v = planned ? p.planner : p.measured;
+        out += (out.empty() ? "" : ", ") + p.run + " " + (v ? num(*v) : std::string("?"));
+    }
+    return out + " " + unit;
+}
+
+void evaluateRelation(const LessonCheck& c, Sources& src, CheckResult& r) {
+    const LabUnit unit = *findLabUnit(c.unit);
+    const LabQuantity& q = *findLabQuantity(c.quantity);
+    std::vector<double> measured, planned;
+    for (const std::string& id : c.runs) {
+        const LabRunData& d = src.run(c, id);
+        const double psi = static_cast<double>(d.plan.psi);
+        RelationPoint p{id, std::nullopt,
+                        inUnit(measuredQuantity(d, c.quantity, c.rank), unit, psi)};
+        if (q.planned)
+            p.planner = inUnit(plannedQuantity(d.plan, d.config.zero.stage, c.quantity), unit, psi);
+        if (p.measured)
+            measured.push_back(*p.measured);
+        if (p.planner)
+            planned.push_back(*p.planner);
+        r.points.push_back(std::move(p));
+    }
+    const std::string rel(relationName(c.relation));
+    if (measured.size() != c.runs.size())
+        addReason(r, "a run recorded no '" + c.quantity + "'");
+    else if (!holds(c.relation, measured, c.tolerance))
+        addReason(r, "measured values are not " + rel + ": " + listValues(r.points, false, c.unit));
+    if (q.planned && planned.size() == c.runs.size() && !holds(c.relation, planned, c.tolerance))
+        addReason(r, "planned values are not " + rel + ": " + listValues(r.points, true, c.unit));
+}
+
+void evaluateErratum(const Lesson& lesson, const LessonCheck& c, Sources& src, CheckResult& r) {
+    const LabUnit unit = *findLabUnit(c.unit);
+    const Plan& p = src.plan();
+    const auto it = std::find_if(p.errata.begin(), p.errata.end(),
+                                 [&](const Erratum& e) { return e.topic == c.topic; });
+    if (it == p.errata.end())
+        throw LessonError(lesson.source + ": " + c.json_path + ".topic: the plan has no erratum '" +
+                          c.topic + "'");
+    const double psi = static_cast<double>(p.psi);
+    r.claimed = toLabUnit(it->claimed_value, unit, psi);
+    r.planner = toLabUnit(it->correct_value, unit, psi);
+    r.claimed_text = it->claimed;
+    r.correct_text = it->correct;
+    r.formula = formulaValue(c, lesson, planVariables(p, c.stage.value_or(p.input.stage)));
+    addReason(r,
+              compare("formula", *r.formula, "correct", *r.planner, c.formula_tolerance, c.unit));
+}
+
+} // namespace
+
+std::vector<CheckResult> evaluateStepChecks(const Lesson& lesson, const LessonStep& step,
+                                            const LabRunIds& run_ids, const std::string& db_path,
+                                            const LabPredictions& predictions) {
+    Sources src(lesson, step, run_ids, db_path);
+    std::vector<CheckResult> out;
+    for (const LessonCheck& c : step.checks) {
+        CheckResult r;
+        r.id = c.id;
+        r.kind = c.kind;
+        r.label = c.label;
+        r.unit = c.unit;
+        r.explain = c.explain;
+        r.prediction_id = c.prediction;
+        if (c.prediction)
+            if (const auto it = predictions.find(*c.prediction); it != predictions.end())
+                r.prediction = it->second;
+        switch (c.kind) {
+        case CheckKind::Value:
+            evaluateValue(lesson, c, src, r);
+            break;
+        case CheckKind::Relation:
+            evaluateRelation(c, src, r);
+            break;
+        case CheckKind::Erratum:
+            evaluateErratum(lesson, c, src, r);
+            break;
+        }
+        r.agrees = r.reason.empty();
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+} // namespace zerolab

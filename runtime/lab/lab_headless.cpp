@@ -1,0 +1,198 @@
+// The headless lesson runner: argument parsing for main, then every step in order
+// (experiment, checks), one JSON line per check on stdout, progress on stderr.
+#include "runtime/lab/lab_headless.h"
+
+#include "runtime/lab/lab_check.h"
+#include "runtime/lab/lab_experiment.h"
+#include "runtime/lab/lesson_parse.h"
+#include "storage/default_path.h"
+#include "storage/store_error.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+namespace zerolab {
+
+namespace {
+
+constexpr int kExitFailed = 1;
+constexpr int kExitInvalid = 2;
+constexpr int kExitStopped = 3;
+
+std::atomic<bool> g_stop{false};
+
+void onSignal(int) {
+    g_stop.store(true);
+}
+
+nlohmann::ordered_json optionalNumber(const std::optional<double>& v) {
+    return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json checkLine(const Lesson& lesson, const LessonStep& step, const CheckResult& r,
+                                 const std::string& lang) {
+    nlohmann::ordered_json j = {{"lesson", lesson.id},
+                                {"step", step.id},
+                                {"check", r.id},
+                                {"kind", std::string(checkKindName(r.kind))},
+                                {"unit", r.unit},
+                                {"label", r.label.in(lang)},
+                                {"prediction", optionalNumber(r.prediction)},
+                                {"formula", optionalNumber(r.formula)},
+                                {"planner", optionalNumber(r.planner)},
+                                {"measured", optionalNumber(r.measured)},
+                                {"claimed", optionalNumber(r.claimed)},
+                                {"agrees", r.agrees},
+                                {"reason", r.reason}};
+    if (!r.points.empty()) {
+        nlohmann::ordered_json pts = nlohmann::ordered_json::array();
+        for (const RelationPoint& p : r.points)
+            pts.push_back({{"run", p.run},
+                           {"planner", optionalNumber(p.planner)},
+                           {"measured", optionalNumber(p.measured)}});
+        j["points"] = pts;
+    }
+    return j;
+}
+
+// The directory of the running executable (/proc/self/exe), "" when unknown.
+std::string executableDir(const char* argv0) {
+    std::error_code ec;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+        return self.parent_path().string();
+    return std::filesystem::path(argv0 ? argv0 : "").parent_path().string();
+}
+
+} // namespace
+
+int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::ostream& err) {
+    Lesson lesson;
+    try {
+        lesson = loadLesson(o.lesson);
+    } catch (const LessonError& e) {
+        err << "zerolab: " << e.what() << '\n';
+        return kExitInvalid;
+    }
+    LabEnvironment env;
+    env.train_program = o.train_program;
+    env.db_path = o.db_path.empty() ? defaultStorePath() : o.db_path;
+    env.stop = &g_stop;
+    char dir[] = "/tmp/zerolab-lesson-XXXXXX";
+    if (!::mkdtemp(dir)) {
+        err << "zerolab: /tmp: cannot create the lesson's work directory: " << std::strerror(errno)
+            << '\n';
+        return kExitFailed;
+    }
+    env.work_dir = dir;
+    int checks = 0, agree = 0;
+    std::vector<std::string> failed;
+    try {
+        for (const LessonStep& step : lesson.steps) {
+            const LabStepRuns runs =
+                runStepExperiment(lesson, step, env, [&](const LabProgress& p) {
+                    err << "zerolab: lesson " << lesson.id << ", step " << step.id << ": run "
+                        << p.run_index + 1 << "/" << p.run_count << " (" << p.run_id << "), step "
+                        << p.step << "/" << p.steps << '\n';
+                });
+            if (runs.stopped) {
+                err << "zerolab: stopped\n";
+                return kExitStopped;
+            }
+            for (const CheckResult& r :
+                 evaluateStepChecks(lesson, step, runs.run_ids, env.db_path)) {
+                out << checkLine(lesson, step, r, o.lang).dump() << '\n';
+                ++checks;
+                if (r.agrees) {
+                    ++agree;
+                } else {
+                    failed.push_back(step.id + "/" + r.id);
+                    err << "zerolab: lesson " << lesson.id << ", step " << step.id << ", check "
+                        << r.id << " disagrees: " << r.reason << '\n';
+                }
+            }
+            out.flush();
+        }
+    } catch (const LessonError& e) {
+        err << "zerolab: " << e.what() << "\nzerolab: run configs and logs are in " << env.work_dir
+            << '\n';
+        return kExitFailed;
+    } catch (const StoreError& e) {
+        err << "zerolab: " << env.db_path << ": " << e.what() << '\n';
+        return kExitFailed;
+    }
+    // The run configs and logs are kept only when something needs looking at.
+    if (failed.empty()) {
+        std::error_code ec;
+        std::filesystem::remove_all(env.work_dir, ec);
+    } else {
+        err << "zerolab: run configs and logs are in " << env.work_dir << '\n';
+    }
+    out << nlohmann::ordered_json(
+               {{"lesson", lesson.id},
+                {"summary", {{"checks", checks}, {"agree", agree}, {"disagree", checks - agree}}},
+                {"agrees", failed.empty()}})
+               .dump()
+        << '\n';
+    return failed.empty() ? 0 : kExitFailed;
+}
+
+std::optional<int> runLessonFromArguments(int argc, char** argv) {
+    bool run_lesson = false;
+    for (int i = 1; i < argc; ++i)
+        run_lesson = run_lesson || std::strcmp(argv[i], "--run-lesson") == 0;
+    if (!run_lesson)
+        return std::nullopt;
+    HeadlessLessonOptions o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const auto value = [&](const char* name) -> std::optional<std::string> {
+            const std::string flag = name;
+            if (a == flag) {
+                if (i + 1 >= argc)
+                    return std::string();
+                return std::string(argv[++i]);
+            }
+            if (a.rfind(flag + "=", 0) == 0)
+                return a.substr(flag.size() + 1);
+            return std::nullopt;
+        };
+        if (a == "--run-lesson")
+            continue;
+        if (auto v = value("--lesson"))
+            o.lesson = *v;
+        else if (auto v = value("--db"))
+            o.db_path = *v;
+        else if (auto v = value("--lang"))
+            o.lang = *v;
+        else {
+            std::cerr << "zerolab: --run-lesson: unknown argument '" << a
+                      << "' (usage: zerolab --lesson ID|FILE --run-lesson [--db D] "
+                         "[--lang en|zh_CN])\n";
+            return kExitInvalid;
+        }
+    }
+    if (o.lesson.empty()) {
+        std::cerr << "zerolab: --run-lesson needs --lesson ID|FILE\n";
+        return kExitInvalid;
+    }
+    if (o.lang != "en" && o.lang != "zh_CN") {
+        std::cerr << "zerolab: --lang: 'en' or 'zh_CN', got '" << o.lang << "'\n";
+        return kExitInvalid;
+    }
+    o.train_program = (std::filesystem::path(executableDir(argv[0])) / "zerolab-train").string();
+    struct sigaction sa {};
+    sa.sa_handler = onSignal;
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::sigaction(SIGTERM, &sa, nullptr);
+    return runLessonHeadless(o, std::cout, std::cerr);
+}
+
+} // namespace zerolab

@@ -1,0 +1,567 @@
+// The lesson format, checked field by field. A Node pairs a JSON value with its path so
+// that every error names where it is; unknown keys are errors (a teacher's typo must not
+// silently drop a check).
+#include "runtime/lab/lesson_parse.h"
+
+#include "runtime/config/bounded_file.h"
+#include "runtime/config/json_text.h"
+#include "runtime/lab/lab_expr.h"
+#include "runtime/lab/lab_quantity.h"
+#include "runtime/lab/lab_units.h"
+#include "runtime/lab/shipped_lessons.h"
+#include "runtime/planner/plan_devices.h"
+
+#include <algorithm>
+#include <set>
+
+namespace zerolab {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr int kFormat = 1;
+constexpr int kMaxExperimentSteps = 50;
+constexpr int kMaxWorldInLesson = 64;
+constexpr std::size_t kMaxRuns = 16;
+
+struct Ctx {
+    std::string source;
+    bool both_languages = false;
+};
+
+class Node {
+public:
+    Node(const json& v, std::string path, const Ctx& ctx)
+        : m_v(v), m_path(std::move(path)), m_ctx(ctx) {}
+
+    [[noreturn]] void fail(const std::string& message) const {
+        throw LessonError(m_ctx.source + ": " + (m_path.empty() ? "(document)" : m_path) + ": " +
+                          message);
+    }
+    const json& value() const { return m_v; }
+    const std::string& path() const { return m_path; }
+    const Ctx& ctx() const { return m_ctx; }
+
+    Node at(const std::string& key) const {
+        return Node(m_v.at(key), m_path.empty() ? key : m_path + "." + key, m_ctx);
+    }
+    Node at(std::size_t i) const {
+        return Node(m_v.at(i), m_path + "[" + std::to_string(i) + "]", m_ctx);
+    }
+    bool has(const std::string& key) const { return m_v.contains(key); }
+
+    void requireObject(std::initializer_list<std::string_view> allowed) const {
+        if (!m_v.is_object())
+            fail("expected an object, got " + std::string(m_v.type_name()));
+        for (const auto& [k, _] : m_v.items())
+            if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
+                std::string list;
+                for (std::string_view a : allowed)
+                    list += (list.empty() ? "" : ", ") + std::string(a);
+                fail("unknown key '" + k + "' (allowed: " + list + ")");
+            }
+    }
+    Node required(const std::string& key) const {
+        if (!has(key))
+            fail("missing '" + key + "'");
+        return at(key);
+    }
+    std::string string() const {
+        if (!m_v.is_string())
+            fail("expected a string, got " + std::string(m_v.type_name()));
+        return m_v.get<std::string>();
+    }
+    double number() const {
+        if (!m_v.is_number())
+            fail("expected a number, got " + std::string(m_v.type_name()));
+        return m_v.get<double>();
+    }
+    int integer(int lo, int hi) const {
+        if (!m_v.is_number_integer())
+            fail("expected an integer, got " + describeJson(m_v));
+        const auto v = m_v.get<long long>();
+        if (v < lo || v > hi)
+            fail("must be in " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " +
+                 std::to_string(v));
+        return static_cast<int>(v);
+    }
+    bool boolean() const {
+        if (!m_v.is_boolean())
+            fail("expected true or false, got " + describeJson(m_v));
+        return m_v.get<bool>();
+    }
+    void requireArray() const {
+        if (!m_v.is_array())
+            fail("expected an array, got " + std::string(m_v.type_name()));
+    }
+
+private:
+    const json& m_v;
+    std::string m_path;
+    const Ctx& m_ctx;
+};
+
+std::string identifier(const Node& n) {
+    const std::string s = n.string();
+    if (s.empty() || s.size() > 64 ||
+        s.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos)
+        n.fail("'" + s + "' is not an id: use 1-64 of a-z, 0-9, '-', '_'");
+    return s;
+}
+
+LabText text(const Node& n) {
+    n.requireObject({"en", "zh_CN"});
+    LabText t;
+    t.en = n.required("en").string();
+    if (t.en.empty())
+        n.at("en").fail("empty text");
+    if (n.has("zh_CN"))
+        t.zh_CN = n.at("zh_CN").string();
+    if (n.ctx().both_languages && t.zh_CN.empty())
+        n.fail("missing 'zh_CN' (a shipped lesson gives every text in en and zh_CN)");
+    return t;
+}
+
+std::optional<LabText> optionalText(const Node& parent, const std::string& key) {
+    if (!parent.has(key))
+        return std::nullopt;
+    return text(parent.at(key));
+}
+
+double tolerance(const Node& parent, const std::string& key) {
+    if (!parent.has(key))
+        return 0;
+    const double t = parent.at(key).number();
+    if (!(t >= 0 && t < 1))
+        parent.at(key).fail("a relative tolerance in [0, 1) (0.01 = 1%), got " + std::to_string(t));
+    return t;
+}
+
+// What every lesson run is launched with on top of its config: the experiment's steps,
+// a store row and a timeline at every step, no checkpoints.
+void applyLabRunSettings(json& config, int steps) {
+    json& run = config["run"];
+    run["steps"] = steps;
+    run["log_every"] = 1;
+    run["timeline_every"] = 1;
+    run["checkpoint_every"] = 0;
+}
+
+LessonRun parseRun(const Node& n, const json& base_config, int steps,
+                   const std::string& base_source) {
+    n.requireObject({"id", "world", "config", "label"});
+    LessonRun r;
+    r.id = identifier(n.required("id"));
+    if (r.id == "plan")
+        n.at("id").fail("'plan' is reserved for a step's plan");
+    r.world = n.required("world").integer(1, kMaxWorldInLesson);
+    r.config = base_config;
+    if (n.has("config")) {
+        const Node c = n.at("config");
+        if (!c.value().is_object())
+            c.fail("expected an object of overrides (a JSON merge patch onto base_config)");
+        r.config.merge_patch(c.value());
+    }
+    if (!r.config.is_object())
+        n.fail("base_config with this run's config is not an object");
+    applyLabRunSettings(r.config, steps);
+    if (auto t = optionalText(n, "label"))
+        r.label = *t;
+    const ConfigResult res = parseConfig(r.config, r.world, base_source);
+    for (const ConfigDiagnostic& d : res.diagnostics)
+        if (d.severity == Severity::Error)
+            n.fail("its config (base_config + config, world " + std::to_string(r.world) +
+                   ") is invalid: " + (d.path.empty() ? "" : d.path + ": ") + d.message);
+    return r;
+}
+
+LessonExperiment parseExperiment(const Node& n, const json& base_config) {
+    n.requireObject({"steps", "runs"});
+    LessonExperiment e;
+    e.steps = n.required("steps").integer(1, kMaxExperimentSteps);
+    const Node runs = n.required("runs");
+    runs.requireArray();
+    if (runs.value().empty() || runs.value().size() > kMaxRuns)
+        runs.fail("give 1 to " + std::to_string(kMaxRuns) + " runs");
+    std::set<std::string> ids;
+    for (std::size_t i = 0; i < runs.value().size(); ++i) {
+        LessonRun r = parseRun(runs.at(i), base_config, e.steps, runs.ctx().source);
+        if (!ids.insert(r.id).second)
+            runs.at(i).at("id").fail("duplicate run id '" + r.id + "'");
+        e.runs.push_back(std::move(r));
+    }
+    return e;
+}
+
+LessonPlan parsePlan(const Node& n) {
+    n.requireObject({"params", "world", "stage", "precision", "master_weights", "convention",
+                     "device", "activation_bytes", "gradient_accumulation_steps", "label"});
+    LessonPlan p;
+    PlanInput& in = p.input;
+    in.params = n.required("params").number();
+    if (!(in.params >= 1 && in.params <= 1e15))
+        n.at("params").fail("a parameter count in 1..1e15");
+    if (n.has("world"))
+        in.world = n.at("world").integer(1, kMaxWorld);
+    if (n.has("stage"))
+        in.stage = n.at("stage").integer(0, 3);
+    if (n.has("precision")) {
+        const std::string s = n.at("precision").string();
+        if (s != "bf16" && s != "fp32")
+            n.at("precision").fail("'bf16' or 'fp32', got '" + s + "'");
+        in.precision = s == "bf16" ? Precision::Bf16Mixed : Precision::Fp32;
+    }
+    if (n.has("master_weights"))
+        in.master_weights = n.at("master_weights").boolean();
+    if (n.has("convention")) {
+        const std::string s = n.at("convention").string();
+        if (s != "paper" && s != "chapter")
+            n.at("convention").fail("'paper' or 'chapter', got '" + s + "'");
+        in.convention = s == "paper" ? Convention::ZeroPaper : Convention::Chapter;
+    }
+    if (n.has("device")) {
+        const std::string key = n.at("device").string();
+        const auto d = findDevice(key);
+        if (!d)
+            n.at("device").fail("unknown device '" + key +
+                                "' (a100-40, a100-80, h100-80, h200-141)");
+        in.device = *d;
+    }
+    if (n.has("activation_bytes")) {
+        const double a = n.at("activation_bytes").number();
+        if (!(a >= 0 && a <= 1e18))
+            n.at("activation_bytes").fail("bytes in 0..1e18");
+        in.activation_bytes = static_cast<long long>(a);
+    }
+    if (n.has("gradient_accumulation_steps"))
+        in.grad_accumulation = n.at("gradient_accumulation_steps").integer(1, 1 << 20);
+    if (auto t = optionalText(n, "label"))
+        p.label = *t;
+    try {
+        (void)plan(in);
+    } catch (const PlanError& e) {
+        n.fail(std::string("the planner refuses it: ") + e.what());
+    }
+    return p;
+}
+
+void checkFormula(const Node& n, const std::string& formula) {
+    try {
+        const Expr e = Expr::parse(formula);
+        for (const std::string& v : e.variables())
+            if (std::find(labVariableNames().begin(), labVariableNames().end(), v) ==
+                labVariableNames().end()) {
+                std::string list;
+                for (const std::string& k : labVariableNames())
+                    list += (list.empty() ? "" : ", ") + k;
+                n.fail("unknown variable '" + v + "' (known: " + list + ")");
+            }
+    } catch (const ExprError& e) {
+        n.fail(std::string("'") + formula + "': " + e.what());
+    }
+}
+
+const LabQuantity& quantity(const Node& n) {
+    const std::string name = n.string();
+    const LabQuantity* q = findLabQuantity(name);
+    if (!q) {
+        std::string list;
+        for (const LabQuantity& k : labQuantities())
+            list += (list.empty() ? "" : ", ") + std::string(k.name);
+        n.fail("unknown quantity '" + name + "' (known: " + list + ")");
+    }
+    if (q->timing)
+        n.fail("'" + name +
+               "' is a time: checks are deterministic, chart it instead (chart.kind step_time)");
+    return *q;
+}
+
+bool hasRun(const LessonStep& s, const std::string& id) {
+    if (id == "plan")
+        return s.plan.has_value();
+    if (!s.experiment)
+        return false;
+    return std::any_of(s.experiment->runs.begin(), s.experiment->runs.end(),
+                       [&](const LessonRun& r) { return r.id == id; });
+}
+
+LessonCheck parseCheck(const Node& n, const LessonStep& step) {
+    n.requireObject({"id", "kind", "label", "unit", "prediction", "quantity", "run", "runs",
+                     "relation", "rank", "stage", "topic", "formula", "tolerance",
+                     "formula_tolerance", "explain"});
+    LessonCheck c;
+    c.json_path = n.path();
+    c.id = identifier(n.required("id"));
+    const std::string kind = n.has("kind") ? n.at("kind").string() : "value";
+    if (kind == "value")
+        c.kind = CheckKind::Value;
+    else if (kind == "relation")
+        c.kind = CheckKind::Relation;
+    else if (kind == "erratum")
+        c.kind = CheckKind::Erratum;
+    else
+        n.at("kind").fail("'value', 'relation' or 'erratum', got '" + kind + "'");
+    c.label = text(n.required("label"));
+    const std::string unit_name = n.required("unit").string();
+    const auto unit = findLabUnit(unit_name);
+    if (!unit)
+        n.at("unit").fail("unknown unit '" + unit_name +
+                          "' (known: " + std::string(labUnitNames()) + ")");
+    c.unit = unit_name;
+    if (n.has("prediction")) {
+        c.prediction = n.at("prediction").string();
+        if (std::none_of(step.predictions.begin(), step.predictions.end(),
+                         [&](const LessonPrediction& p) { return p.id == *c.prediction; }))
+            n.at("prediction").fail("no prediction '" + *c.prediction + "' in this step");
+    }
+    if (n.has("formula")) {
+        c.formula = n.at("formula").string();
+        checkFormula(n.at("formula"), *c.formula);
+    }
+    c.tolerance = tolerance(n, "tolerance");
+    c.formula_tolerance = tolerance(n, "formula_tolerance");
+    if (auto t = optionalText(n, "explain"))
+        c.explain = *t;
+    if (n.has("rank"))
+        c.rank = n.at("rank").integer(0, kMaxWorldInLesson - 1);
+    if (n.has("stage"))
+        c.stage = n.at("stage").integer(0, 3);
+
+    if (c.kind == CheckKind::Erratum) {
+        if (!step.plan || step.plan->input.convention != Convention::Chapter)
+            n.fail("an erratum check needs the step's plan with \"convention\": \"chapter\"");
+        c.topic = n.required("topic").string();
+        c.run = "plan";
+        if (!c.formula)
+            n.fail("an erratum check needs 'formula': the correct sum");
+        const Plan p = plan(step.plan->input);
+        if (std::none_of(p.errata.begin(), p.errata.end(),
+                         [&](const Erratum& e) { return e.topic == c.topic; })) {
+            std::string list;
+            for (const Erratum& e : p.errata)
+                list += (list.empty() ? "" : ", ") + e.topic;
+            n.at("topic").fail("the plan has no erratum '" + c.topic + "' (it has: " + list + ")");
+        }
+        const auto& e = *std::find_if(p.errata.begin(), p.errata.end(),
+                                      [&](const Erratum& x) { return x.topic == c.topic; });
+        const LabDimension want = e.unit == "bytes" ? LabDimension::Bytes : LabDimension::Ratio;
+        if (e.unit == "text")
+            n.at("topic").fail("'" + c.topic +
+                               "' is a statement, not a number: say it in the text");
+        if (unit->dimension != want)
+            n.at("unit").fail("'" + unit_name + "' does not measure the erratum '" + c.topic +
+                              "' (in " + e.unit + ")");
+        return c;
+    }
+    const LabQuantity& q = quantity(n.required("quantity"));
+    c.quantity = std::string(q.name);
+    if (q.dimension != unit->dimension)
+        n.at("unit").fail("'" + unit_name + "' does not measure '" + c.quantity + "'");
+    if (c.kind == CheckKind::Relation) {
+        const std::string rel = n.required("relation").string();
+        if (rel == "decreasing")
+            c.relation = Relation::Decreasing;
+        else if (rel == "increasing")
+            c.relation = Relation::Increasing;
+        else if (rel == "equal")
+            c.relation = Relation::Equal;
+        else
+            n.at("relation").fail("'decreasing', 'increasing' or 'equal', got '" + rel + "'");
+        const Node runs = n.required("runs");
+        runs.requireArray();
+        if (runs.value().size() < 2)
+            runs.fail("a relation needs at least two runs");
+        for (std::size_t i = 0; i < runs.value().size(); ++i) {
+            const std::string id = runs.at(i).string();
+            if (id == "plan" || !hasRun(step, id))
+                runs.at(i).fail("no run '" + id + "' in this step's experiment");
+            c.runs.push_back(id);
+        }
+        if (c.formula)
+            n.at("formula").fail("a relation check has no formula");
+        return c;
+    }
+    c.run = n.has("run") ? n.at("run").string() : (step.plan && !step.experiment ? "plan" : "");
+    if (c.run.empty())
+        n.fail("missing 'run'");
+    if (!hasRun(step, c.run))
+        (n.has("run") ? n.at("run") : n).fail("no run '" + c.run + "' in this step");
+    if (c.run == "plan" && !q.planned)
+        n.at("quantity").fail("'" + c.quantity + "' is measured only; a plan has no run");
+    return c;
+}
+
+LessonChart parseChart(const Node& n, const LessonStep& step) {
+    n.requireObject({"kind", "runs", "categories", "title"});
+    LessonChart c;
+    const std::string kind = n.required("kind").string();
+    if (kind == "memory")
+        c.kind = ChartKind::Memory;
+    else if (kind == "traffic")
+        c.kind = ChartKind::Traffic;
+    else if (kind == "step_time")
+        c.kind = ChartKind::StepTime;
+    else if (kind == "timeline")
+        c.kind = ChartKind::Timeline;
+    else if (kind == "plan")
+        c.kind = ChartKind::Plan;
+    else
+        n.at("kind").fail("'memory', 'traffic', 'step_time', 'timeline' or 'plan', got '" + kind +
+                          "'");
+    if (c.kind == ChartKind::Plan ? !step.plan : !step.experiment)
+        n.at("kind").fail(c.kind == ChartKind::Plan ? "a plan chart needs the step's plan"
+                                                    : "this chart needs the step's experiment");
+    if (n.has("runs")) {
+        const Node runs = n.at("runs");
+        runs.requireArray();
+        for (std::size_t i = 0; i < runs.value().size(); ++i) {
+            const std::string id = runs.at(i).string();
+            if (id == "plan" || !hasRun(step, id))
+                runs.at(i).fail("no run '" + id + "' in this step's experiment");
+            c.runs.push_back(id);
+        }
+    } else if (step.experiment) {
+        for (const LessonRun& r : step.experiment->runs)
+            c.runs.push_back(r.id);
+    }
+    if (n.has("categories")) {
+        const Node cats = n.at("categories");
+        cats.requireArray();
+        for (std::size_t i = 0; i < cats.value().size(); ++i) {
+            const std::string name = cats.at(i).string();
+            if (!memCategoryFromName(name))
+                cats.at(i).fail("unknown ledger category '" + name + "'");
+            c.categories.push_back(name);
+        }
+    }
+    if (auto t = optionalText(n, "title"))
+        c.title = *t;
+    return c;
+}
+
+LessonStep parseStep(const Node& n, const json& base_config) {
+    n.requireObject(
+        {"id", "title", "text", "formula", "predictions", "experiment", "plan", "checks", "chart"});
+    LessonStep s;
+    s.json_path = n.path();
+    s.id = identifier(n.required("id"));
+    s.title = text(n.required("title"));
+    s.text = text(n.required("text"));
+    if (n.has("formula"))
+        s.formula = n.at("formula").string();
+    if (n.has("predictions")) {
+        const Node ps = n.at("predictions");
+        ps.requireArray();
+        for (std::size_t i = 0; i < ps.value().size(); ++i) {
+            const Node p = ps.at(i);
+            p.requireObject({"id", "prompt", "unit"});
+            LessonPrediction pred{identifier(p.required("id")), text(p.required("prompt")),
+                                  p.required("unit").string()};
+            if (!findLabUnit(pred.unit))
+                p.at("unit").fail("unknown unit '" + pred.unit +
+                                  "' (known: " + std::string(labUnitNames()) + ")");
+            for (const LessonPrediction& q : s.predictions)
+                if (q.id == pred.id)
+                    p.at("id").fail("duplicate prediction id '" + pred.id + "'");
+            s.predictions.push_back(std::move(pred));
+        }
+    }
+    if (n.has("experiment"))
+        s.experiment = parseExperiment(n.at("experiment"), base_config);
+    if (n.has("plan"))
+        s.plan = parsePlan(n.at("plan"));
+    if (n.has("checks")) {
+        const Node cs = n.at("checks");
+        cs.requireArray();
+        std::set<std::string> ids;
+        for (std::size_t i = 0; i < cs.value().size(); ++i) {
+            LessonCheck c = parseCheck(cs.at(i), s);
+            if (!ids.insert(c.id).second)
+                cs.at(i).at("id").fail("duplicate check id '" + c.id + "'");
+            s.checks.push_back(std::move(c));
+        }
+    }
+    if (n.has("chart"))
+        s.chart = parseChart(n.at("chart"), s);
+    return s;
+}
+
+// "line L, column C" of a byte offset.
+std::string lineColumn(const std::string& text, std::size_t byte) {
+    std::size_t line = 1, col = 1;
+    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            col = 1;
+        } else {
+            ++col;
+        }
+    }
+    return "line " + std::to_string(line) + ", column " + std::to_string(col);
+}
+
+} // namespace
+
+Lesson parseLesson(const std::string& source_text, const std::string& source,
+                   bool require_both_languages) {
+    // Bounded: nesting past kMaxJsonDepth and out-of-range numbers are errors, not crashes.
+    JsonText<json> parsed = parseJsonText<json>(source_text);
+    if (parsed.error) {
+        const JsonTextError& e = *parsed.error;
+        throw LessonError(source + ": " +
+                          (e.byte ? lineColumn(source_text, *e.byte) + ": not valid JSON: "
+                                  : (e.path.empty() ? std::string() : e.path + ": ")) +
+                          e.message);
+    }
+    const json doc = std::move(*parsed.doc);
+    const Ctx ctx{source, require_both_languages};
+    const Node root(doc, "", ctx);
+    root.requireObject({"format", "id", "order", "title", "summary", "base_config", "steps"});
+    const int format = root.required("format").integer(0, 1 << 20);
+    if (format != kFormat)
+        root.at("format").fail("unsupported lesson format " + std::to_string(format) +
+                               " (this zerolab reads format 1)");
+    Lesson l;
+    l.source = source;
+    const Node id = root.required("id");
+    l.id = id.string();
+    if (l.id.empty() || l.id.size() > 64 ||
+        l.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos)
+        id.fail("'" + l.id + "' is not a lesson id: use 1-64 of a-z, 0-9 and '-'");
+    l.order = root.required("order").integer(0, 1000000);
+    l.title = text(root.required("title"));
+    l.summary = text(root.required("summary"));
+    const Node base = root.required("base_config");
+    if (!base.value().is_object())
+        base.fail("expected a zerolab config object");
+    l.base_config = base.value();
+    const Node steps = root.required("steps");
+    steps.requireArray();
+    if (steps.value().empty())
+        steps.fail("a lesson needs at least one step");
+    std::set<std::string> ids;
+    for (std::size_t i = 0; i < steps.value().size(); ++i) {
+        LessonStep s = parseStep(steps.at(i), l.base_config);
+        if (!ids.insert(s.id).second)
+            steps.at(i).at("id").fail("duplicate step id '" + s.id + "'");
+        l.steps.push_back(std::move(s));
+    }
+    return l;
+}
+
+Lesson loadLessonFile(const std::string& path) {
+    const BoundedFileText file = readBoundedTextFile(path);
+    if (!file.text)
+        throw LessonError(path + ": cannot read the lesson file: " + file.error);
+    return parseLesson(*file.text, path);
+}
+
+Lesson loadLesson(const std::string& id_or_path) {
+    const bool is_path =
+        id_or_path.find('/') != std::string::npos ||
+        (id_or_path.size() > 5 && id_or_path.compare(id_or_path.size() - 5, 5, ".json") == 0);
+    return is_path ? loadLessonFile(id_or_path) : shippedLesson(id_or_path);
+}
+
+} // namespace zerolab

@@ -1,0 +1,187 @@
+// `zerolab --lesson FILE --run-lesson` as CI runs it, on teacher files: a wrong formula
+// exits 1 naming the check (and its JSON line says why), an invalid file exits 2 naming
+// the file and JSON path before anything runs, bad arguments exit 2. Real zerolab, real
+// mpirun, a real store.
+#include "runtime/lab/lab_experiment.h"
+#include "runtime/lab/lab_quantity.h"
+#include "runtime/lab/lesson_parse.h"
+#include "storage/run_reader.h"
+#include "tests/support/process.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace zerolab {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string lessonFile(const std::string& name) {
+    return std::string(ZEROLAB_SOURCE_DIR) + "/tests/lab/lessons/" + name;
+}
+
+std::string freshDb(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
+    fs::create_directories(dir);
+    const fs::path db = dir / (name + "-" + std::to_string(::getpid()) + ".db");
+    fs::remove(db);
+    return db.string();
+}
+
+test::ProcessResult runLesson(const std::vector<std::string>& args) {
+    std::vector<std::string> argv{std::string(ZEROLAB_BIN_DIR) + "/zerolab"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return test::runProcess(argv);
+}
+
+TEST(LessonHeadless, WrongFormulaExitsOneNamingTheCheck) {
+    const auto r = runLesson(
+        {"--lesson", lessonFile("broken-formula.json"), "--run-lesson", "--db", freshDb("broken")});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("check chapter-total disagrees: formula 16 psi vs planner 10 psi"),
+              std::string::npos)
+        << r.err;
+    std::istringstream lines(r.out);
+    int n = 0;
+    for (std::string line; std::getline(lines, line); ++n) {
+        const auto j = nlohmann::json::parse(line);
+        if (n == 0) {
+            EXPECT_EQ(j["check"], "optimizer");
+            EXPECT_EQ(j["agrees"], true);
+            EXPECT_EQ(j["measured"], 6.0);
+        } else if (n == 1) {
+            EXPECT_EQ(j["check"], "chapter-total");
+            EXPECT_EQ(j["agrees"], false);
+            EXPECT_EQ(j["planner"], 10.0);
+            EXPECT_EQ(j["measured"], 10.0);
+            EXPECT_EQ(j["formula"], 16.0);
+        } else {
+            EXPECT_EQ(j["summary"]["disagree"], 1);
+            EXPECT_EQ(j["agrees"], false);
+        }
+    }
+    EXPECT_EQ(n, 3) << r.out;
+}
+
+// What a chart reads: the stored lesson runs found by name and read back with their plan.
+TEST(LessonHeadless, StoredRunsAreFoundAndReadBack) {
+    const std::string db = freshDb("stored");
+    const auto r =
+        runLesson({"--lesson", lessonFile("broken-formula.json"), "--run-lesson", "--db", db});
+    ASSERT_EQ(r.exit_code, 1) << r.err;
+    const Lesson lesson = loadLesson(lessonFile("broken-formula.json"));
+    const LabRunIds ids = findStoredStepRuns(lesson, lesson.steps[0], db);
+    ASSERT_EQ(ids.size(), 1u);
+    const auto runs = readStepRuns(ids, db);
+    const LabRunData& d = runs.at("n2");
+    EXPECT_EQ(d.name, "broken-formula/stage1/n2");
+    EXPECT_EQ(d.config.zero.stage, 1);
+    EXPECT_EQ(d.last_step.ranks.size(), 2u);
+    EXPECT_EQ(d.predicted.per_rank.total(), d.last_step.ranks[1].mem.total())
+        << "the planner's one prediction equals the ledger";
+    ASSERT_TRUE(d.timeline);
+    EXPECT_EQ(*measuredQuantity(d, "optimizer_states", 1), 6.0 * static_cast<double>(d.plan.psi));
+}
+
+TEST(LessonHeadless, InvalidFileExitsTwoNamingThePath) {
+    const auto r = runLesson(
+        {"--lesson", lessonFile("invalid-path.json"), "--run-lesson", "--db", freshDb("invalid")});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("invalid-path.json: steps[0].checks[1].quantity: unknown quantity "
+                         "'optimiser_states'"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.out, "");
+}
+
+// A run that fails (its text file is too short for one global batch): exit 1 naming the
+// lesson file, step and run with rank 0's own reason; the run is kept, failed and tagged.
+TEST(LessonHeadless, FailingRunExitsOneNamingTheRun) {
+    const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
+    fs::create_directories(dir);
+    const fs::path text = dir / ("short-" + std::to_string(::getpid()) + ".txt");
+    std::ofstream(text) << "too short";
+    auto doc = nlohmann::json::parse(std::ifstream(lessonFile("broken-formula.json")));
+    doc["base_config"]["data"] = {{"type", "text"}, {"path", text.string()}};
+    const fs::path lesson = dir / ("failing-run-" + std::to_string(::getpid()) + ".json");
+    std::ofstream(lesson) << doc.dump(2);
+    const std::string db = freshDb("failing");
+    const auto r = runLesson({"--lesson", lesson.string(), "--run-lesson", "--db", db});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find(lesson.string() + ", step stage1, run n2: exit "), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("tokens are fewer than one global batch needs"), std::string::npos)
+        << r.err;
+    RunReader reader(RunStore::open(db, OpenMode::ReadOnly));
+    const auto runs = reader.listRuns();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].name, "broken-formula/stage1/n2");
+    EXPECT_EQ(runs[0].status, RunStatus::Failed);
+    EXPECT_EQ(runs[0].tags, (std::vector<std::string>{"lab", "lab:broken-formula"}));
+}
+
+// SIGINT while a lesson run goes: the job is stopped (SIGTERM to its group), the run is
+// kept stopped and tagged, exit 3. The signal is sent once the store shows the run's
+// first step (polled, no timing assumed).
+TEST(LessonHeadless, InterruptStopsTheRunAndExitsThree) {
+    const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
+    fs::create_directories(dir);
+    auto doc = nlohmann::json::parse(std::ifstream(lessonFile("broken-formula.json")));
+    doc["steps"][0]["experiment"]["steps"] = 50;
+    const fs::path lesson = dir / ("long-run-" + std::to_string(::getpid()) + ".json");
+    std::ofstream(lesson) << doc.dump(2);
+    const std::string db = freshDb("interrupt");
+    test::BackgroundProcess job({std::string(ZEROLAB_BIN_DIR) + "/zerolab", "--lesson",
+                                 lesson.string(), "--run-lesson", "--db", db});
+    bool stepped = false;
+    for (int i = 0; i < 2400 && !stepped; ++i) { // gives up after about two minutes
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        if (!fs::exists(db))
+            continue;
+        try {
+            RunReader reader(RunStore::open(db, OpenMode::ReadOnly));
+            const auto runs = reader.listRuns();
+            stepped = !runs.empty() && reader.stepSpan(runs[0].id).has_value();
+        } catch (const std::exception&) {
+            // the store is being created
+        }
+    }
+    ASSERT_TRUE(stepped) << "the lesson's run never logged a step";
+    ::kill(job.pid(), SIGINT);
+    const auto r = job.finish();
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_NE(r.err.find("zerolab: stopped"), std::string::npos) << r.err;
+    RunReader reader(RunStore::open(db, OpenMode::ReadOnly));
+    const auto runs = reader.listRuns();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].status, RunStatus::Stopped);
+    EXPECT_LT(runs[0].steps, 50);
+    EXPECT_EQ(runs[0].tags, (std::vector<std::string>{"lab", "lab:broken-formula"}));
+}
+
+TEST(LessonHeadless, BadArgumentsExitTwo) {
+    EXPECT_EQ(runLesson({"--run-lesson"}).exit_code, 2);
+    EXPECT_EQ(runLesson({"--lesson", "no-such-lesson", "--run-lesson"}).exit_code, 2);
+    const auto lang = runLesson({"--lesson", "migration-6-7b", "--run-lesson", "--lang", "fr"});
+    EXPECT_EQ(lang.exit_code, 2);
+    EXPECT_NE(lang.err.find("--lang: 'en' or 'zh_CN', got 'fr'"), std::string::npos) << lang.err;
+}
+
+TEST(LessonHeadless, ChineseLabels) {
+    const auto r = runLesson(
+        {"--lesson", "migration-6-7b", "--run-lesson", "--lang", "zh_CN", "--db", freshDb("zh")});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("原书"), std::string::npos) << r.out;
+}
+
+} // namespace
+} // namespace zerolab

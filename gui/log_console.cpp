@@ -91,8 +91,7 @@ bool LogConsole::accepts(const Line& l) const {
 void LogConsole::appendToView(const Line& l) {
     QScrollBar* bar = m_view->verticalScrollBar();
     const bool atEnd = bar->value() >= bar->maximum() - 4;
-    const QString prefix =
-        l.rank < 0 ? QStringLiteral("launcher") : QStringLiteral("rank %1").arg(l.rank);
+    const QString prefix = l.rank < 0 ? tr("launcher") : tr("rank %1").arg(l.rank);
     const char* colour = l.level == Level::Error  ? "#F87171"
                          : l.level == Level::Warn ? "#FBBF24"
                                                   : "#E5E7EB";

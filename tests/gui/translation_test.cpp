@@ -22,8 +22,11 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QProcess>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
@@ -205,6 +208,33 @@ private slots:
         QCOMPARE(chooseLanguage(std::nullopt, Language::English, zh), Language::English);
         QCOMPARE(chooseLanguage(Language::Chinese, Language::English, QLocale::c()),
                  Language::Chinese);
+    }
+
+    // The View > Language choice survives a restart; a stored value that is no language
+    // is ignored (the locale decides), never a crash or a guess.
+    void savedChoice() {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().remove(QStringLiteral("ui/language"));
+        QCOMPARE(savedLanguage(), std::nullopt);
+        saveLanguage(Language::Chinese);
+        QCOMPARE(savedLanguage(), Language::Chinese);
+        QSettings().setValue(QStringLiteral("ui/language"), QStringLiteral("klingon"));
+        QCOMPARE(savedLanguage(), std::nullopt);
+        QSettings().remove(QStringLiteral("ui/language"));
+    }
+
+    // --lang with a value that is no language: exit 2 naming the flag and the value.
+    void unknownLangFlagIsRefused() {
+        QProcess app;
+        app.setProcessChannelMode(QProcess::MergedChannels);
+        app.start(QStringLiteral(ZEROLAB_BIN_DIR "/zerolab"),
+                  {QStringLiteral("--lang"), QStringLiteral("fr"), QStringLiteral("--db"), m_db,
+                   QStringLiteral("--screenshot"), m_dir.filePath(QStringLiteral("x.png"))});
+        QVERIFY(app.waitForFinished(60000));
+        const QString out = QString::fromUtf8(app.readAll());
+        QCOMPARE(app.exitCode(), 2);
+        QVERIFY2(out.contains(QStringLiteral("--lang: unknown language 'fr' (en, zh_CN)")),
+                 qPrintable(out));
     }
 
     // The catalogue is embedded: a translated text without any file beside the binary.

@@ -9,7 +9,7 @@ namespace zerolab {
 namespace {
 // Every word of kRunStatusNames, kEventLevelNames (storage/records.cpp) and
 // kSweepStatusNames, kTrialStatusNames (storage/sweep_store.cpp).
-[[maybe_unused]] const char* const kStatusWords[] = {
+const char* const kStatusWords[] = {
     QT_TRANSLATE_NOOP("Status", "running"), QT_TRANSLATE_NOOP("Status", "finished"),
     QT_TRANSLATE_NOOP("Status", "stopped"), QT_TRANSLATE_NOOP("Status", "failed"),
     QT_TRANSLATE_NOOP("Status", "lost"),    QT_TRANSLATE_NOOP("Status", "stalled"),
@@ -22,8 +22,10 @@ namespace {
 } // namespace
 
 QString statusLabel(std::string_view name) {
-    const std::string word(name);
-    return QCoreApplication::translate("Status", word.c_str());
+    for (const char* word : kStatusWords)
+        if (name == word)
+            return QCoreApplication::translate("Status", word);
+    return QString::fromUtf8(name.data(), qsizetype(name.size()));
 }
 
 } // namespace zerolab

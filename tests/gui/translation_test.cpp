@@ -278,11 +278,24 @@ private slots:
         addWordsOf(window.setupView()->text().toStdString(), dataWords);
 
         TextCollector collector;
+        auto* mainTabs = window.centralWidget();
         for (int t = 0; t < MainWindow::kTabCount; ++t) {
             window.setTab(static_cast<MainWindow::Tab>(t));
             QTest::qWait(200);
             for (QWidget* w : window.findChildren<QWidget*>())
                 collector.addWidget(w);
+            // Every page of the tab widgets inside the views (Learn's explanation and
+            // errata), not only the page that happens to be current.
+            for (auto* inner : window.findChildren<QTabWidget*>()) {
+                if (inner == mainTabs || !inner->isVisible())
+                    continue;
+                for (int p = 0; p < inner->count(); ++p) {
+                    inner->setCurrentIndex(p);
+                    for (QWidget* w : inner->widget(p)->findChildren<QWidget*>())
+                        collector.addWidget(w);
+                    collector.addWidget(inner->widget(p));
+                }
+            }
         }
         for (QAction* a : window.menuBar()->actions())
             if (a->menu())

@@ -36,19 +36,19 @@
     </message>
     <message>
         <source>Adam m</source>
-        <translation>Adam m</translation>
+        <translation>Adam 动量 m</translation>
     </message>
     <message>
         <source>Adam&apos;s first moment (running mean of the gradient), fp32.</source>
-        <translation>Adam 的一阶矩（梯度的滑动平均），fp32。</translation>
+        <translation>Adam 的一阶动量（梯度的滑动平均），fp32。</translation>
     </message>
     <message>
         <source>Adam v</source>
-        <translation>Adam v</translation>
+        <translation>Adam 方差 v</translation>
     </message>
     <message>
         <source>Adam&apos;s second moment (running mean of the squared gradient), fp32.</source>
-        <translation>Adam 的二阶矩（梯度平方的滑动平均），fp32。</translation>
+        <translation>Adam 的二阶动量，即方差（梯度平方的滑动平均），fp32。</translation>
     </message>
     <message>
         <source>Activations</source>

@@ -312,6 +312,7 @@ private slots:
         }
         QVERIFY2(collector.texts.size() > 200,
                  qPrintable(QStringLiteral("only %1 texts found").arg(collector.texts.size())));
+        qInfo("%lld texts on screen checked", qlonglong(collector.texts.size()));
         for (const QString& f : failures)
             qWarning("still English: %s", qPrintable(f));
         QVERIFY2(

@@ -426,8 +426,8 @@ void MainWindow::switchLanguage(int language) {
         return;
     }
     // The run process and the store polling are not touched: only texts change.
-    showStatus(tr("Language: %1. Menus, tabs and the status bar changed now; the views "
-                  "change when zerolab restarts.")
+    showStatus(tr("Language: %1. Menus, tabs, the status bar, the runs panel and the Console "
+                  "changed now; the other views change when zerolab restarts.")
                    .arg(languageName(chosen)));
 }
 

@@ -80,6 +80,12 @@ QVariant RunsModel::headerData(int section, Qt::Orientation o, int role) const {
     return tr(kHeaders[section]);
 }
 
+void RunsModel::retranslate() {
+    emit headerDataChanged(Qt::Horizontal, 0, kColumnCount - 1);
+    if (!m_runs.isEmpty())
+        emit dataChanged(index(0, 0), index(int(m_runs.size()) - 1, kColumnCount - 1));
+}
+
 QVariant RunsModel::data(const QModelIndex& index, int role) const {
     const RunSummary* r = runAt(index.row());
     if (!r)

@@ -8,8 +8,11 @@
 #include "fixture_store.h"
 #include "gui/compare_view.h"
 #include "gui/language.h"
+#include "gui/log_console.h"
 #include "gui/main_window.h"
 #include "gui/run_view.h"
+#include "gui/runs_dock.h"
+#include "gui/runs_model.h"
 #include "gui/setup_view.h"
 #include "gui/store_client.h"
 
@@ -23,6 +26,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QProcess>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
@@ -335,9 +339,19 @@ private slots:
         QCOMPARE(currentLanguage(), Language::Chinese);
         QCOMPARE(tabs->tabText(0), QStringLiteral("设置"));
         QVERIFY(chinese->isChecked());
+        // The runs panel and the Console follow too.
+        QCOMPARE(window.runsDock()->model()->headerData(0, Qt::Horizontal).toString(),
+                 QStringLiteral("状态"));
+        auto* filter = window.runsDock()->findChild<QLineEdit*>();
+        QVERIFY(filter);
+        QCOMPARE(filter->placeholderText(), QStringLiteral("筛选：名称、标签、状态、备注…"));
+        auto* clear = window.console()->findChild<QPushButton*>();
+        QVERIFY(clear);
+        QCOMPARE(clear->text(), QStringLiteral("清空"));
         window.findChild<QAction*>(QStringLiteral("language_en"))->trigger();
         QCoreApplication::processEvents();
         QCOMPARE(tabs->tabText(0), QStringLiteral("Setup"));
+        QCOMPARE(clear->text(), QStringLiteral("Clear"));
     }
 };
 

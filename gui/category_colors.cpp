@@ -3,6 +3,7 @@
 // readers in the pairs that sit next to each other in a stacked bar.
 #include "gui/category_colors.h"
 
+#include <QCoreApplication>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -21,14 +22,24 @@ struct CategoryStyle {
 
 // Indexed by MemCategory; the order of storage/mem_category.h.
 constexpr std::array<CategoryStyle, kMemCategoryCount> kStyles = {{
-    {"#4C78A8", "Params", "The weights used by forward and backward (bf16 or fp32)."},
-    {"#72B7B2", "Master params", "The fp32 copy of the weights that the optimizer updates."},
-    {"#F58518", "Grads", "Gradients of the loss with respect to the weights."},
-    {"#E45756", "Adam m", "Adam's first moment (running mean of the gradient), fp32."},
-    {"#FF9DA6", "Adam v", "Adam's second moment (running mean of the squared gradient), fp32."},
-    {"#54A24B", "Activations", "Forward outputs kept for backward; grows with micro-batch."},
-    {"#EECA3B", "Comm buffers", "Staging buffers for the collectives (bucket sizes)."},
-    {"#9D9DA6", "Workspace", "Scratch memory of the kernels."},
+    {"#4C78A8", QT_TRANSLATE_NOOP("MemCategory", "Params"),
+     QT_TRANSLATE_NOOP("MemCategory", "The weights used by forward and backward (bf16 or fp32).")},
+    {"#72B7B2", QT_TRANSLATE_NOOP("MemCategory", "Master params"),
+     QT_TRANSLATE_NOOP("MemCategory", "The fp32 copy of the weights that the optimizer updates.")},
+    {"#F58518", QT_TRANSLATE_NOOP("MemCategory", "Grads"),
+     QT_TRANSLATE_NOOP("MemCategory", "Gradients of the loss with respect to the weights.")},
+    {"#E45756", QT_TRANSLATE_NOOP("MemCategory", "Adam m"),
+     QT_TRANSLATE_NOOP("MemCategory", "Adam's first moment (running mean of the gradient), fp32.")},
+    {"#FF9DA6", QT_TRANSLATE_NOOP("MemCategory", "Adam v"),
+     QT_TRANSLATE_NOOP("MemCategory",
+                       "Adam's second moment (running mean of the squared gradient), fp32.")},
+    {"#54A24B", QT_TRANSLATE_NOOP("MemCategory", "Activations"),
+     QT_TRANSLATE_NOOP("MemCategory",
+                       "Forward outputs kept for backward; grows with micro-batch.")},
+    {"#EECA3B", QT_TRANSLATE_NOOP("MemCategory", "Comm buffers"),
+     QT_TRANSLATE_NOOP("MemCategory", "Staging buffers for the collectives (bucket sizes).")},
+    {"#9D9DA6", QT_TRANSLATE_NOOP("MemCategory", "Workspace"),
+     QT_TRANSLATE_NOOP("MemCategory", "Scratch memory of the kernels.")},
 }};
 
 const CategoryStyle& styleOf(MemCategory c) {
@@ -42,11 +53,11 @@ QColor memCategoryColor(MemCategory c) {
 }
 
 QString memCategoryLabel(MemCategory c) {
-    return QString::fromUtf8(styleOf(c).label);
+    return QCoreApplication::translate("MemCategory", styleOf(c).label);
 }
 
 QString memCategoryHint(MemCategory c) {
-    return QString::fromUtf8(styleOf(c).hint);
+    return QCoreApplication::translate("MemCategory", styleOf(c).hint);
 }
 
 CategoryLegend::CategoryLegend(QWidget* parent, int columns) : QWidget(parent) {

@@ -72,7 +72,7 @@ struct RunPart {
     // "#3 seg 1" for a segment of a restarted run, else "#3".
     QString shortName() const {
         const QString id = QStringLiteral("#%1").arg(run->runId);
-        return segmented() ? QStringLiteral("%1 seg %2").arg(id).arg(segment->index) : id;
+        return segmented() ? CompareView::tr("%1 seg %2").arg(id).arg(segment->index) : id;
     }
     int stage() const { return segment ? segment->stage : run->record.info.stage; }
     int world() const { return segment ? segment->world : run->record.info.world; }
@@ -159,7 +159,7 @@ QVector<MemoryBarGroup> memoryGroups(const QVector<RunPart>& parts) {
         if (!p.ranks || p.ranks->ranks.empty())
             continue;
         groups.push_back(
-            {QStringLiteral("%1\nZeRO %2\nN=%3").arg(p.shortName()).arg(p.stage()).arg(p.world()),
+            {CompareView::tr("%1\nZeRO %2\nN=%3").arg(p.shortName()).arg(p.stage()).arg(p.world()),
              p.ranks->ranks.front().mem, predictedTotal(p.run->record.info, p.segment)});
     }
     return groups;
@@ -176,7 +176,7 @@ void fillDiff(QTableWidget* table, const QVector<RunPart>& parts, bool differenc
         flat["(segment) world"] = std::to_string(p.world());
         configs.push_back(std::move(flat));
         headers << (p.segmented()
-                        ? QStringLiteral("%1\nseg %2").arg(p.runName()).arg(p.segment->index)
+                        ? CompareView::tr("%1\nseg %2").arg(p.runName()).arg(p.segment->index)
                         : p.runName());
     }
     const QVector<ConfigDiffRow> rows = configDiff(configs, differencesOnly);
@@ -185,7 +185,13 @@ void fillDiff(QTableWidget* table, const QVector<RunPart>& parts, bool differenc
     table->setHorizontalHeaderLabels(headers);
     table->setRowCount(int(rows.size()));
     for (int r = 0; r < rows.size(); ++r) {
-        auto* key = new QTableWidgetItem(rows[r].key);
+        // The rows zerolab adds to the config's own keys carry a translated prefix.
+        QString keyText = rows[r].key;
+        if (keyText.startsWith(QLatin1String("(run) ")))
+            keyText.replace(0, 5, CompareView::tr("(run)"));
+        else if (keyText.startsWith(QLatin1String("(segment) ")))
+            keyText.replace(0, 9, CompareView::tr("(segment)"));
+        auto* key = new QTableWidgetItem(keyText);
         if (rows[r].differs)
             key->setFont([&] {
                 QFont f = table->font();
@@ -272,7 +278,7 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     auto* controlRow = new QHBoxLayout(controls);
     controlRow->setContentsMargins(0, 0, 0, 0);
     for (int m = int(Metric::Loss); m < kMetricCount; ++m)
-        m_metric->addItem(QString::fromUtf8(metricInfo(static_cast<Metric>(m)).label), m);
+        m_metric->addItem(metricLabel(static_cast<Metric>(m)), m);
     m_xAxis->addItem(tr("Step"), int(Metric::Step));
     m_xAxis->addItem(tr("Wall time"), int(Metric::WallTime));
     m_xAxis->addItem(tr("Tokens"), int(Metric::Tokens));
@@ -365,7 +371,7 @@ void CompareView::syncChecklist() {
     m_runList->clear();
     for (const RunSummary& r : m_store->runs()) {
         // Two lines, so the pane's width holds the name and its settings.
-        auto* item = new QListWidgetItem(QStringLiteral("#%1 %2\nstage %3, N=%4")
+        auto* item = new QListWidgetItem(tr("#%1 %2\nstage %3, N=%4")
                                              .arg(r.id)
                                              .arg(shownText(r.name, kShownNameChars))
                                              .arg(r.stage)

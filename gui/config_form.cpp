@@ -25,14 +25,22 @@ namespace zerolab {
 namespace {
 
 const char* kStageTips[4] = {
-    "Stage 0, plain data parallelism: every rank keeps the full params, grads and optimizer "
-    "states, and gradients are all-reduced.",
-    "Stage 1 shards the optimizer states (Adam m, v and the fp32 master) across ranks; each "
-    "rank updates its slice and the slices are all-gathered.",
-    "Stage 2 also shards the gradients: buckets are reduce-scattered during backward, so a "
-    "rank keeps only the gradient slice it updates.",
-    "Stage 3 also shards the parameters: each layer is all-gathered before its forward and "
-    "backward and freed after; 1.5x the traffic of stage 0.",
+    QT_TRANSLATE_NOOP(
+        "zerolab::ConfigForm",
+        "Stage 0, plain data parallelism: every rank keeps the full params, grads and optimizer "
+        "states, and gradients are all-reduced."),
+    QT_TRANSLATE_NOOP(
+        "zerolab::ConfigForm",
+        "Stage 1 shards the optimizer states (Adam m, v and the fp32 master) across ranks; each "
+        "rank updates its slice and the slices are all-gathered."),
+    QT_TRANSLATE_NOOP(
+        "zerolab::ConfigForm",
+        "Stage 2 also shards the gradients: buckets are reduce-scattered during backward, so a "
+        "rank keeps only the gradient slice it updates."),
+    QT_TRANSLATE_NOOP(
+        "zerolab::ConfigForm",
+        "Stage 3 also shards the parameters: each layer is all-gathered before its forward and "
+        "backward and freed after; 1.5x the traffic of stage 0."),
 };
 
 const QString kCustom = QStringLiteral("custom");

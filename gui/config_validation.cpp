@@ -5,6 +5,7 @@
 
 #include "runtime/config/json_text.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 #include <QStringList>
 
@@ -50,10 +51,11 @@ ConfigValidation validateConfigText(const QString& text, std::optional<int> worl
     if (const auto& e = parsed.error) {
         const QString message = QString::fromStdString(e->message);
         if (e->byte) {
-            out.diagnostics.push_back({true,
-                                       {},
-                                       QStringLiteral("JSON syntax: ") + message,
-                                       lineOfOffset(utf8, qsizetype(*e->byte))});
+            out.diagnostics.push_back(
+                {true,
+                 {},
+                 QCoreApplication::translate("ConfigValidation", "JSON syntax: %1").arg(message),
+                 lineOfOffset(utf8, qsizetype(*e->byte))});
         } else {
             const QString path = QString::fromStdString(e->path);
             out.diagnostics.push_back({true, path, message, lineOfJsonPath(text, path)});

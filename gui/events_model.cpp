@@ -2,6 +2,7 @@
 #include "gui/events_model.h"
 
 #include "gui/display_text.h"
+#include "gui/status_label.h"
 
 #include <QColor>
 #include <QDateTime>
@@ -45,9 +46,9 @@ QVariant EventsModel::data(const QModelIndex& index, int role) const {
             return QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(e.time * 1000))
                 .toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"));
         case Level:
-            return QString::fromUtf8(eventLevelName(e.level).data());
+            return statusLabel(eventLevelName(e.level));
         case Rank:
-            return e.rank < 0 ? QStringLiteral("all") : QString::number(e.rank);
+            return e.rank < 0 ? tr("all") : QString::number(e.rank);
         case Message:
             return shownText(e.message, kShownMessageChars);
         }

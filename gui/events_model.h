@@ -11,6 +11,7 @@
 namespace zerolab {
 
 class EventsModel final : public QAbstractTableModel {
+    Q_OBJECT
 public:
     enum Column { Time = 0, Level, Rank, Message };
     static constexpr int kColumnCount = 4;

@@ -5,6 +5,7 @@
 #include "gui/lab_view.h"
 
 #include "gui/grouped_bar_chart.h"
+#include "gui/language.h"
 #include "gui/lab_values.h"
 #include "gui/memory_bar_chart.h"
 #include "gui/style.h"
@@ -130,9 +131,7 @@ LabView::~LabView() {
 }
 
 std::string LabView::language() {
-    const QVariant set = qApp ? qApp->property("zerolab.language") : QVariant();
-    const QString name = set.isValid() ? set.toString() : QLocale().name();
-    return name.startsWith(QLatin1String("zh")) ? "zh_CN" : "en";
+    return languageCode(currentLanguage()).toStdString();
 }
 
 void LabView::buildUi() {

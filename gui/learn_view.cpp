@@ -46,22 +46,28 @@ struct ScenarioText {
 };
 
 const ScenarioText kScenarios[3] = {
-    {"10B parameters: the optimizer states",
-     "The chapter: Adam's m and v take 8ψ bytes, 80 GB at ψ = 10B, already a whole A100 80 GB. "
-     "That figure is right. What it leaves out is the fp32 master copy, which DeepSpeed shards "
-     "together with m and v: the states stage 1 shards are 12ψ = 120 GB, not 8ψ."},
-    {"6.7B on 8 × A100 80 GB, stage 1",
-     "The chapter counts fp32 gradients and a replicated master: 13.4 + 26.8 + 26.8 + 53.6/8 + "
-     "10 GB activations = 83.7 GB, then claims that gradient accumulation halves gradient "
-     "memory (70.3 GB). Accumulation does not shrink gradients; it lets a smaller micro-batch "
-     "reach the same global batch, which shrinks activations. In DeepSpeed's layout (bf16 "
-     "grads, master sharded) stage 1 needs 4ψ + 12ψ/8 = 36.9 GB plus activations: it fits "
-     "without the trick."},
-    {"175B on 64 GPUs, stage 1",
-     "The chapter's table shards only m and v yet totals 14ψ + 4ψ/N: 2460.9 GB. Its own rows "
-     "add up to 10ψ + 8ψ/N = 1771.9 GB, and the saving tends to 44%, not 22%. With the master "
-     "sharded too (ZeRO paper, K = 12) stage 1 is 4ψ + 12ψ/N = 732.8 GB per GPU: still far "
-     "beyond one device, which is why stages 2 and 3 exist."},
+    {QT_TRANSLATE_NOOP("zerolab::LearnView", "10B parameters: the optimizer states"),
+     QT_TRANSLATE_NOOP(
+         "zerolab::LearnView",
+         "The chapter: Adam's m and v take 8ψ bytes, 80 GB at ψ = 10B, already a whole A100 80 GB. "
+         "That figure is right. What it leaves out is the fp32 master copy, which DeepSpeed shards "
+         "together with m and v: the states stage 1 shards are 12ψ = 120 GB, not 8ψ.")},
+    {QT_TRANSLATE_NOOP("zerolab::LearnView", "6.7B on 8 × A100 80 GB, stage 1"),
+     QT_TRANSLATE_NOOP(
+         "zerolab::LearnView",
+         "The chapter counts fp32 gradients and a replicated master: 13.4 + 26.8 + 26.8 + 53.6/8 + "
+         "10 GB activations = 83.7 GB, then claims that gradient accumulation halves gradient "
+         "memory (70.3 GB). Accumulation does not shrink gradients; it lets a smaller micro-batch "
+         "reach the same global batch, which shrinks activations. In DeepSpeed's layout (bf16 "
+         "grads, master sharded) stage 1 needs 4ψ + 12ψ/8 = 36.9 GB plus activations: it fits "
+         "without the trick.")},
+    {QT_TRANSLATE_NOOP("zerolab::LearnView", "175B on 64 GPUs, stage 1"),
+     QT_TRANSLATE_NOOP(
+         "zerolab::LearnView",
+         "The chapter's table shards only m and v yet totals 14ψ + 4ψ/N: 2460.9 GB. Its own rows "
+         "add up to 10ψ + 8ψ/N = 1771.9 GB, and the saving tends to 44%, not 22%. With the master "
+         "sharded too (ZeRO paper, K = 12) stage 1 is 4ψ + 12ψ/N = 732.8 GB per GPU: still far "
+         "beyond one device, which is why stages 2 and 3 exist.")},
 };
 
 } // namespace
@@ -329,9 +335,22 @@ void LearnView::update() {
     if (source < kPaper)
         m_activationFormula->setText(source == kGiven ? tr("Per GPU, as given.")
                                                       : tr("Activations left out of the bars."));
-    else if (const auto a = activations(in.params))
-        m_activationFormula->setText(QString::fromStdString(a->formula));
-    else
+    else if (const auto a = activations(in.params)) {
+        const TransformerDims m = *paperModelFor(in.params);
+        const std::string_view mode = kRecomputeNames[std::size_t(source - kPaper)];
+        m_activationFormula->setText(
+            tr("L × %1 with L = %2, s = %3, b = %4, h = %5, a = %6 = %7 (Korthikanti et al. 2022, "
+               "%8, recompute %9, 16-bit activations)")
+                .arg(QString::fromStdString(a->per_layer))
+                .arg(m.layers)
+                .arg(m.seq_len)
+                .arg(m_microBatch->value())
+                .arg(m.hidden)
+                .arg(m.heads)
+                .arg(formatBytes(a->bytes))
+                .arg(QString::fromUtf8(m.name.data(), int(m.name.size())))
+                .arg(QString::fromUtf8(mode.data(), int(mode.size()))));
+    } else
         m_activationFormula->setText(
             tr("The formula needs a model's shape: pick 1.5B, 6.7B, 13B or 175B. Not counted."));
     m_forecast->setInput(in);

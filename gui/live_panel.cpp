@@ -25,19 +25,19 @@ struct StateLook {
 StateLook lookOf(LiveController::State s) {
     switch (s) {
     case LiveController::State::Starting:
-        return {"starting", "#6B7280"};
+        return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "starting"), "#6B7280"};
     case LiveController::State::Running:
-        return {"live", "#16A34A"};
+        return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "live"), "#16A34A"};
     case LiveController::State::Stopping:
-        return {"stopping", "#D97706"};
+        return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "stopping"), "#D97706"};
     case LiveController::State::Restarting:
-        return {"restarting", "#2563EB"};
+        return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "restarting"), "#2563EB"};
     case LiveController::State::Ended:
-        return {"ended", "#374151"};
+        return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "ended"), "#374151"};
     case LiveController::State::Idle:
         break;
     }
-    return {"idle", "#9CA3AF"};
+    return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "idle"), "#9CA3AF"};
 }
 
 } // namespace
@@ -229,8 +229,8 @@ void LivePanel::updateRanks() {
             colour = QStringLiteral("#6B7280");
             what = tr("starting");
         }
-        parts << QStringLiteral("<span style='color:%1'>●</span> rank %2 <span "
-                                "style='color:#6B7280'>%3</span>")
+        parts << tr("<span style='color:%1'>●</span> rank %2 <span "
+                    "style='color:#6B7280'>%3</span>")
                      .arg(colour)
                      .arg(r)
                      .arg(what);

@@ -14,23 +14,20 @@
 namespace zerolab {
 
 LogConsole::LogConsole(QWidget* parent)
-    : QWidget(parent), m_rank(new QComboBox), m_errors(new QCheckBox(tr("Errors only"))),
-      m_view(new QPlainTextEdit) {
+    : QWidget(parent), m_rank(new QComboBox), m_errors(new QCheckBox), m_showLabel(new QLabel),
+      m_clear(new QPushButton), m_view(new QPlainTextEdit) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 4, 8, 8);
     layout->setSpacing(4);
     auto* bar = new QHBoxLayout;
-    auto* label = new QLabel(tr("Show"));
-    label->setObjectName(QStringLiteral("muted"));
-    m_rank->addItem(tr("all ranks"), -2);
-    m_rank->addItem(tr("launcher"), -1);
-    m_rank->setToolTip(tr("Lines of one rank only (mpirun --tag-output prefixes every line)."));
-    auto* clearButton = new QPushButton(tr("Clear"));
-    bar->addWidget(label);
+    m_showLabel->setObjectName(QStringLiteral("muted"));
+    m_rank->addItem(rankItemText(-2), -2);
+    m_rank->addItem(rankItemText(-1), -1);
+    bar->addWidget(m_showLabel);
     bar->addWidget(m_rank);
     bar->addWidget(m_errors);
     bar->addStretch(1);
-    bar->addWidget(clearButton);
+    bar->addWidget(m_clear);
     layout->addLayout(bar);
     m_view->setReadOnly(true);
     m_view->setMaximumBlockCount(kMaxLines);
@@ -42,7 +39,8 @@ LogConsole::LogConsole(QWidget* parent)
     connect(m_rank, &QComboBox::currentIndexChanged, this,
             [this] { setRankFilter(m_rank->currentData().toInt()); });
     connect(m_errors, &QCheckBox::toggled, this, &LogConsole::setErrorsOnly);
-    connect(clearButton, &QPushButton::clicked, this, &LogConsole::clear);
+    connect(m_clear, &QPushButton::clicked, this, &LogConsole::clear);
+    retranslate();
 }
 
 LogConsole::Level LogConsole::classify(const QString& text) {
@@ -59,13 +57,34 @@ LogConsole::Level LogConsole::classify(const QString& text) {
     return Level::Info;
 }
 
+QString LogConsole::rankItemText(int rank) {
+    if (rank == -2)
+        return tr("all ranks");
+    return rank < 0 ? tr("launcher") : tr("rank %1").arg(rank);
+}
+
+void LogConsole::retranslate() {
+    m_errors->setText(tr("Errors only"));
+    m_showLabel->setText(tr("Show"));
+    m_rank->setToolTip(tr("Lines of one rank only (mpirun --tag-output prefixes every line)."));
+    for (int i = 0; i < m_rank->count(); ++i)
+        m_rank->setItemText(i, rankItemText(m_rank->itemData(i).toInt()));
+    m_clear->setText(tr("Clear"));
+}
+
+void LogConsole::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
 void LogConsole::ensureRank(int rank) {
     if (rank < 0 || m_rank->findData(rank) >= 0)
         return;
     int at = 2;
     while (at < m_rank->count() && m_rank->itemData(at).toInt() < rank)
         ++at;
-    m_rank->insertItem(at, tr("rank %1").arg(rank), rank);
+    m_rank->insertItem(at, rankItemText(rank), rank);
 }
 
 void LogConsole::addLine(int rank, const QString& text) {
@@ -91,8 +110,7 @@ bool LogConsole::accepts(const Line& l) const {
 void LogConsole::appendToView(const Line& l) {
     QScrollBar* bar = m_view->verticalScrollBar();
     const bool atEnd = bar->value() >= bar->maximum() - 4;
-    const QString prefix =
-        l.rank < 0 ? QStringLiteral("launcher") : QStringLiteral("rank %1").arg(l.rank);
+    const QString prefix = rankItemText(l.rank < 0 ? -1 : l.rank);
     const char* colour = l.level == Level::Error  ? "#F87171"
                          : l.level == Level::Warn ? "#FBBF24"
                                                   : "#E5E7EB";

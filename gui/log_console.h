@@ -6,6 +6,8 @@
 #include <QWidget>
 
 class QCheckBox;
+class QLabel;
+class QPushButton;
 class QComboBox;
 class QPlainTextEdit;
 
@@ -30,7 +32,14 @@ public:
     QStringList visibleLines() const;
     static Level classify(const QString& text);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // The filter bar's texts in the current language; lines already shown keep theirs.
+    void retranslate();
+    // "all ranks", "launcher" or "rank N" for a filter value.
+    static QString rankItemText(int rank);
     struct Line {
         int rank;
         Level level;
@@ -46,6 +55,8 @@ private:
     bool m_errorsOnly = false;
     QComboBox* m_rank;
     QCheckBox* m_errors;
+    QLabel* m_showLabel;
+    QPushButton* m_clear;
     QPlainTextEdit* m_view;
 };
 

@@ -1,11 +1,12 @@
 // zerolab: the desktop app. Parses the flags for scripts and docs (--db, --config,
-// --open-run, --tab, --screenshot, --start, --exit-when-done, --screenshot-after),
+// --open-run, --tab, --screenshot, --start, --exit-when-done, --screenshot-after, --lang),
 // opens the store and the config, and either runs the event loop, renders one
 // screenshot at 1280x800 and exits, or launches a run and follows it. With --run-lesson
 // it runs a Lab lesson headless instead (no display, no QApplication).
 #include "gui/compare_view.h"
 #include "gui/forecast_json.h"
 #include "gui/lab_view.h"
+#include "gui/language.h"
 #include "gui/live_controller.h"
 #include "gui/main_window.h"
 #include "gui/run_view.h"
@@ -190,9 +191,13 @@ int main(int argc, char** argv) {
         QStringLiteral("With --lesson: type an answer into the shown step's prediction "
                        "(repeatable)."),
         QStringLiteral("ID=VALUE"));
+    const QCommandLineOption lang(
+        QStringLiteral("lang"),
+        QStringLiteral("GUI language, en or zh_CN; wins over View > Language and the locale."),
+        QStringLiteral("LANG"));
     parser.addOptions({db, config, openRun, tab, compare, screenshot, screenshotSize, start,
-                       exitWhenDone, screenshotAfter, printForecast, lesson, lessonStep,
-                       lessonAnswer});
+                       exitWhenDone, screenshotAfter, printForecast, lang, lesson,
+                       lessonStep, lessonAnswer});
     parser.process(app);
 
     if (parser.isSet(printForecast)) {
@@ -204,6 +209,13 @@ int main(int argc, char** argv) {
     }
 
     QStringList errors;
+    std::optional<zerolab::Language> langFlag;
+    if (parser.isSet(lang)) {
+        langFlag = zerolab::languageFromCode(parser.value(lang));
+        if (!langFlag)
+            errors << QStringLiteral("--lang: unknown language '%1' (en, zh_CN)")
+                          .arg(parser.value(lang));
+    }
     std::optional<zerolab::MainWindow::Tab> startTab;
     if (parser.isSet(tab)) {
         startTab = zerolab::MainWindow::tabFromName(parser.value(tab));
@@ -277,6 +289,12 @@ int main(int argc, char** argv) {
         return kExitInvalidInput;
     }
 
+    // A scripted screenshot, like its layout, does not read the user's saved choice.
+    const zerolab::Language language = zerolab::chooseLanguage(
+        langFlag, shooting ? std::nullopt : zerolab::savedLanguage(), QLocale::system());
+    if (!zerolab::setLanguage(language))
+        std::fprintf(stderr, "zerolab: no %s translation in this build; English it is\n",
+                     qPrintable(zerolab::languageCode(language)));
     zerolab::MainWindow window(!shooting);
     QString configPath = parser.value(config);
     if (configPath.isEmpty() && !shooting)

@@ -4,6 +4,7 @@
 #include "gui/compare_view.h"
 #include "gui/config_form.h"
 #include "gui/lab_view.h"
+#include "gui/language.h"
 #include "gui/learn_view.h"
 #include "gui/live_controller.h"
 #include "gui/live_panel.h"
@@ -15,6 +16,7 @@
 #include "gui/tune_view.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -72,18 +74,18 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
       m_progressLabel(new QLabel), m_storeLabel(new QLabel), m_runsLabel(new QLabel) {
     setWindowTitle(tr("zerolab"));
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_setup, tr("Setup"));
-    m_tabs->addTab(m_learn, tr("Learn"));
+    m_tabs->addTab(m_setup, QString());
+    m_tabs->addTab(m_learn, QString());
     auto* runPage = new QWidget;
     auto* runLayout = new QVBoxLayout(runPage);
     runLayout->setContentsMargins(12, 8, 12, 0);
     runLayout->setSpacing(0);
     runLayout->addWidget(m_livePanel);
     runLayout->addWidget(m_run, 1);
-    m_tabs->addTab(runPage, tr("Run"));
-    m_tabs->addTab(m_compare, tr("Compare"));
-    m_tabs->addTab(m_tune, tr("Tune"));
-    m_tabs->addTab(m_lab, tr("Lab"));
+    m_tabs->addTab(runPage, QString());
+    m_tabs->addTab(m_compare, QString());
+    m_tabs->addTab(m_tune, QString());
+    m_tabs->addTab(m_lab, QString());
     setCentralWidget(m_tabs);
 
     m_dock->setObjectName(QStringLiteral("runsDock"));
@@ -108,6 +110,7 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     statusBar()->addPermanentWidget(m_runsLabel);
     statusBar()->addPermanentWidget(m_storeLabel);
     buildMenus();
+    retranslate();
 
     connect(m_runs, &RunsDock::runActivated, this, [this](qint64 id) {
         openRun(id);
@@ -116,14 +119,17 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     });
     connect(m_runs, &RunsDock::compareRequested, this, &MainWindow::compareRuns);
     connect(m_store, &StoreClient::opened, this, [this](const QString& path) {
-        m_storeLabel->setText(tr("Store: %1").arg(path));
+        m_storeShown = path;
+        m_storeOpen = true;
+        updateStoreLabel();
         m_store->listRuns();
     });
     connect(m_store, &StoreClient::failed, this,
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
     connect(m_store, &StoreClient::changed, m_store, &StoreClient::listRuns);
     connect(m_store, &StoreClient::runsListed, this, [this](const QVector<RunSummary>& runs) {
-        m_runsLabel->setText(tr("%n run(s)", nullptr, int(runs.size())));
+        m_runCount = int(runs.size());
+        m_runsLabel->setText(tr("%n run(s)", nullptr, m_runCount));
         // An attached run can end without a new chunk (marked lost by this window).
         if (m_live->isLive() && !m_live->ownsProcess())
             for (const RunSummary& r : runs)
@@ -327,42 +333,110 @@ void MainWindow::showStatus(const QString& text) {
 }
 
 void MainWindow::buildMenus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("Open run store…"), this, [this] {
+    m_fileMenu = menuBar()->addMenu(QString());
+    m_openStoreAction = m_fileMenu->addAction(QString(), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open run store"), {},
                                                           tr("Run stores (*.db);;All files (*)"));
         if (!path.isEmpty())
             openStore(path);
     });
-    file->addAction(tr("Open config…"), this, [this] {
+    m_openConfigAction = m_fileMenu->addAction(QString(), this, [this] {
         const QString path =
             QFileDialog::getOpenFileName(this, tr("Open config"), {}, tr("JSON (*.json)"));
         if (!path.isEmpty() && openConfig(path))
             setTab(Tab::Setup);
     });
-    file->addSeparator();
-    QAction* start =
-        file->addAction(tr("Start run"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] {
+    m_fileMenu->addSeparator();
+    m_startAction =
+        m_fileMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] {
             QString error;
             if (!startRun(&error))
                 QMessageBox::warning(this, tr("Start run"), error);
         });
-    file->addSeparator();
-    file->addAction(tr("Quit"), QKeySequence::Quit, this, &QWidget::close);
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(m_dock->toggleViewAction());
-    view->addAction(m_consoleDock->toggleViewAction());
+    m_fileMenu->addSeparator();
+    m_quitAction = m_fileMenu->addAction(QString(), QKeySequence::Quit, this, &QWidget::close);
+    m_viewMenu = menuBar()->addMenu(QString());
+    m_viewMenu->addAction(m_dock->toggleViewAction());
+    m_viewMenu->addAction(m_consoleDock->toggleViewAction());
     for (int t = 0; t < kTabCount; ++t)
-        view->addAction(m_tabs->tabText(t), QKeySequence(Qt::CTRL | (Qt::Key_1 + t)), this,
-                        [this, t] { m_tabs->setCurrentIndex(t); });
-    QToolBar* bar = addToolBar(tr("Run"));
-    bar->setObjectName(QStringLiteral("runToolBar"));
-    bar->setMovable(false);
-    start->setText(tr("▶  Start run"));
-    start->setToolTip(tr("Validate the Setup config and launch it with mpirun (Ctrl+R)"));
-    bar->addAction(start);
-    connect(m_live, &LiveController::stateChanged, start,
-            [this, start] { start->setEnabled(!m_live->isLive()); });
+        m_tabActions << m_viewMenu->addAction(QString(), QKeySequence(Qt::CTRL | (Qt::Key_1 + t)),
+                                              this, [this, t] { m_tabs->setCurrentIndex(t); });
+    m_viewMenu->addSeparator();
+    m_languageMenu = m_viewMenu->addMenu(QString());
+    m_languageMenu->setObjectName(QStringLiteral("languageMenu"));
+    m_languageGroup = new QActionGroup(this);
+    for (int l = 0; l < kLanguageCount; ++l) {
+        const auto language = static_cast<Language>(l);
+        QAction* a = m_languageMenu->addAction(languageName(language));
+        a->setObjectName(QStringLiteral("language_") + languageCode(language));
+        a->setCheckable(true);
+        a->setChecked(language == currentLanguage());
+        a->setData(l);
+        m_languageGroup->addAction(a);
+    }
+    connect(m_languageGroup, &QActionGroup::triggered, this,
+            [this](QAction* a) { switchLanguage(a->data().toInt()); });
+    m_runBar = addToolBar(QString());
+    m_runBar->setObjectName(QStringLiteral("runToolBar"));
+    m_runBar->setMovable(false);
+    m_runBar->addAction(m_startAction);
+    connect(m_live, &LiveController::stateChanged, m_startAction,
+            [this] { m_startAction->setEnabled(!m_live->isLive()); });
+}
+
+void MainWindow::retranslate() {
+    setWindowTitle(tr("zerolab"));
+    const QString tabNames[kTabCount] = {tr("Setup"), tr("Learn"), tr("Run"), tr("Compare"),
+                                         tr("Tune"),  tr("Lab")};
+    for (int t = 0; t < kTabCount; ++t) {
+        m_tabs->setTabText(t, tabNames[t]);
+        m_tabActions[t]->setText(tabNames[t]);
+    }
+    m_dock->setWindowTitle(tr("Runs"));
+    m_consoleDock->setWindowTitle(tr("Console"));
+    m_fileMenu->setTitle(tr("&File"));
+    m_openStoreAction->setText(tr("Open run store…"));
+    m_openConfigAction->setText(tr("Open config…"));
+    m_startAction->setText(tr("▶  Start run"));
+    m_startAction->setToolTip(tr("Validate the Setup config and launch it with mpirun (Ctrl+R)"));
+    m_quitAction->setText(tr("Quit"));
+    m_viewMenu->setTitle(tr("&View"));
+    m_languageMenu->setTitle(tr("Language"));
+    m_runBar->setWindowTitle(tr("Run"));
+    updateStoreLabel();
+    if (m_runCount >= 0)
+        m_runsLabel->setText(tr("%n run(s)", nullptr, m_runCount));
+    showProgress();
+}
+
+void MainWindow::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QMainWindow::changeEvent(event);
+}
+
+void MainWindow::updateStoreLabel() {
+    if (m_storeShown.isEmpty())
+        m_storeLabel->clear();
+    else
+        m_storeLabel->setText(m_storeOpen ? tr("Store: %1").arg(m_storeShown)
+                                          : tr("Opening %1…").arg(m_storeShown));
+}
+
+void MainWindow::switchLanguage(int language) {
+    const auto chosen = static_cast<Language>(language);
+    if (m_persist)
+        saveLanguage(chosen);
+    if (chosen == currentLanguage())
+        return;
+    if (!setLanguage(chosen)) {
+        showStatus(tr("No %1 translation in this build").arg(languageName(chosen)));
+        return;
+    }
+    // The run process and the store polling are not touched: only texts change.
+    showStatus(tr("Language: %1. Menus, tabs, the status bar, the runs panel and the Console "
+                  "changed now; the other views change when zerolab restarts.")
+                   .arg(languageName(chosen)));
 }
 
 std::optional<MainWindow::Tab> MainWindow::tabFromName(const QString& name) {
@@ -376,7 +450,9 @@ void MainWindow::openStore(const QString& path) {
     // Absolute: launched runs write the store from their own launch folder, where a
     // relative path would name another file.
     const QString absolute = path.isEmpty() ? path : QFileInfo(path).absoluteFilePath();
-    m_storeLabel->setText(tr("Opening %1…").arg(absolute));
+    m_storeShown = absolute;
+    m_storeOpen = false;
+    updateStoreLabel();
     m_store->open(absolute);
 }
 

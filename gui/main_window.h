@@ -1,6 +1,6 @@
 // The main window: tabs Setup | Learn | Run | Compare | Tune | Lab, the runs dock over the
-// store, a status bar, menus, and the QSettings that survive a restart (layout,
-// last store, last config, last tab).
+// store, a status bar, menus (View → Language among them), and the QSettings that survive a restart
+// (layout, last store, last config, last tab).
 #pragma once
 
 #include <QMainWindow>
@@ -8,9 +8,13 @@
 
 #include <optional>
 
+class QAction;
+class QActionGroup;
 class QDockWidget;
 class QLabel;
+class QMenu;
 class QTabWidget;
+class QToolBar;
 
 namespace zerolab {
 
@@ -77,10 +81,17 @@ private slots:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void changeEvent(QEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void buildMenus();
+    // Re-sets every text the window itself owns (title, tabs, docks, menus, tool bar,
+    // status labels) in the current language: on QEvent::LanguageChange.
+    void retranslate();
+    void updateStoreLabel();
+    // View → Language: installs the language, saves it (when persisting), says so.
+    void switchLanguage(int language);
     void restoreSettings();
     void saveSettings();
     void connectLive();
@@ -108,6 +119,20 @@ private:
     QLabel* m_progressLabel;
     QLabel* m_storeLabel;
     QLabel* m_runsLabel;
+    QMenu* m_fileMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QMenu* m_languageMenu = nullptr;
+    QAction* m_openStoreAction = nullptr;
+    QAction* m_openConfigAction = nullptr;
+    QAction* m_startAction = nullptr;
+    QAction* m_quitAction = nullptr;
+    QList<QAction*> m_tabActions;
+    QActionGroup* m_languageGroup = nullptr;
+    QToolBar* m_runBar = nullptr;
+    // What the status bar's store label shows: the path, and whether it is open yet.
+    QString m_storeShown;
+    bool m_storeOpen = false;
+    int m_runCount = -1;
     bool m_consoleDismissed = false;
 };
 

@@ -135,8 +135,10 @@ void MemoryBarChart::rebuild() {
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setTickLength(0, 0);
     m_plot->xAxis->setRange(-0.6, std::max<int>(1, int(m_groups.size())) - 0.4);
-    m_plot->yAxis->setLabel(m_psi > 0 ? unit.name
-                                      : QStringLiteral("%1 (%2)").arg(m_axisTitle, unit.name));
+    m_plot->yAxis->setLabel(
+        m_psi > 0 ? unit.name
+                  : QStringLiteral("%1 (%2)").arg(
+                        m_axisTitle.isEmpty() ? tr("Memory per rank") : m_axisTitle, unit.name));
 
     for (std::size_t i = 0; i < kMemCategoryCount; ++i) {
         QVector<double> keys, values;
@@ -249,10 +251,10 @@ void MemoryBarChart::showTooltip(QMouseEvent* event) {
                     .arg(memCategoryColor(c).name(), memCategoryLabel(c),
                          formatBytes(double(group.bytes[c])));
     }
-    html += QStringLiteral("<tr><td><b>Total</b></td><td align='right'>&nbsp;<b>%1</b></td></tr>")
+    html += tr("<tr><td><b>Total</b></td><td align='right'>&nbsp;<b>%1</b></td></tr>")
                 .arg(formatBytes(double(group.bytes.total())));
     if (group.predictedBytes)
-        html += QStringLiteral("<tr><td>Predicted</td><td align='right'>&nbsp;%1</td></tr>")
+        html += tr("<tr><td>Predicted</td><td align='right'>&nbsp;%1</td></tr>")
                     .arg(formatBytes(*group.predictedBytes));
     html += QStringLiteral("</table>");
     QToolTip::showText(event->globalPosition().toPoint(), html, m_plot);

@@ -80,7 +80,7 @@ private:
     double m_psi = 0;
     std::optional<double> m_floor;
     double m_topBytes = 0;
-    QString m_axisTitle = QStringLiteral("Memory per rank");
+    QString m_axisTitle; // empty: "Memory per rank" in the current language
 };
 
 } // namespace zerolab

@@ -1,29 +1,33 @@
 // Metric names and units, and the row -> column conversion of logged steps.
 #include "gui/run_data.h"
 
+#include <QCoreApplication>
+
 namespace zerolab {
 
 namespace {
 constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
-    {"step", "Step", ""},
-    {"wall_time_s", "Wall time", "s"},
-    {"tokens", "Tokens", "tokens"},
-    {"loss", "Loss", ""},
-    {"lr", "Learning rate", ""},
-    {"grad_norm", "Grad norm", ""},
-    {"tokens_per_s", "Throughput", "tokens/s"},
-    {"mfu", "MFU", "fraction"},
-    {"step_ms", "Step time", "ms"},
-    {"fwd_ms", "Forward", "ms"},
-    {"bwd_ms", "Backward", "ms"},
-    {"optim_ms", "Optimizer", "ms"},
-    {"allreduce_ms", "All-reduce", "ms"},
-    {"reduce_scatter_ms", "Reduce-scatter", "ms"},
-    {"allgather_ms", "All-gather", "ms"},
-    {"broadcast_ms", "Broadcast", "ms"},
-    {"exposed_ms", "Exposed comm", "ms"},
-    {"traffic_bytes", "Traffic per rank", "bytes"},
-    {"busbw_gbps", "Bus bandwidth", "GB/s"},
+    {"step", QT_TRANSLATE_NOOP("Metric", "Step"), ""},
+    {"wall_time_s", QT_TRANSLATE_NOOP("Metric", "Wall time"), "s"},
+    {"tokens", QT_TRANSLATE_NOOP("Metric", "Tokens"), QT_TRANSLATE_NOOP("Metric", "tokens")},
+    {"loss", QT_TRANSLATE_NOOP("Metric", "Loss"), ""},
+    {"lr", QT_TRANSLATE_NOOP("Metric", "Learning rate"), ""},
+    {"grad_norm", QT_TRANSLATE_NOOP("Metric", "Grad norm"), ""},
+    {"tokens_per_s", QT_TRANSLATE_NOOP("Metric", "Throughput"),
+     QT_TRANSLATE_NOOP("Metric", "tokens/s")},
+    {"mfu", QT_TRANSLATE_NOOP("Metric", "MFU"), QT_TRANSLATE_NOOP("Metric", "fraction")},
+    {"step_ms", QT_TRANSLATE_NOOP("Metric", "Step time"), "ms"},
+    {"fwd_ms", QT_TRANSLATE_NOOP("Metric", "Forward"), "ms"},
+    {"bwd_ms", QT_TRANSLATE_NOOP("Metric", "Backward"), "ms"},
+    {"optim_ms", QT_TRANSLATE_NOOP("Metric", "Optimizer"), "ms"},
+    {"allreduce_ms", QT_TRANSLATE_NOOP("Metric", "All-reduce"), "ms"},
+    {"reduce_scatter_ms", QT_TRANSLATE_NOOP("Metric", "Reduce-scatter"), "ms"},
+    {"allgather_ms", QT_TRANSLATE_NOOP("Metric", "All-gather"), "ms"},
+    {"broadcast_ms", QT_TRANSLATE_NOOP("Metric", "Broadcast"), "ms"},
+    {"exposed_ms", QT_TRANSLATE_NOOP("Metric", "Exposed comm"), "ms"},
+    {"traffic_bytes", QT_TRANSLATE_NOOP("Metric", "Traffic per rank"),
+     QT_TRANSLATE_NOOP("Metric", "bytes")},
+    {"busbw_gbps", QT_TRANSLATE_NOOP("Metric", "Bus bandwidth"), "GB/s"},
 }};
 } // namespace
 
@@ -31,10 +35,16 @@ const MetricInfo& metricInfo(Metric m) {
     return kMetrics[static_cast<std::size_t>(m)];
 }
 
+QString metricLabel(Metric m) {
+    return QCoreApplication::translate("Metric", metricInfo(m).label);
+}
+
 QString metricAxisTitle(Metric m) {
     const MetricInfo& i = metricInfo(m);
-    const QString label = QString::fromUtf8(i.label);
-    return *i.unit ? QStringLiteral("%1 (%2)").arg(label, QString::fromUtf8(i.unit)) : label;
+    const QString label = metricLabel(m);
+    return *i.unit
+               ? QStringLiteral("%1 (%2)").arg(label, QCoreApplication::translate("Metric", i.unit))
+               : label;
 }
 
 void StepColumns::append(const std::vector<StepRecord>& steps) {

@@ -44,6 +44,8 @@ struct MetricInfo {
     const char* unit;  // axis unit ("ms", "tokens/s", "" for none)
 };
 const MetricInfo& metricInfo(Metric m);
+// The metric's label in the current language ("Step time").
+QString metricLabel(Metric m);
 // "Step time (ms)": the label with its unit, for axis titles.
 QString metricAxisTitle(Metric m);
 

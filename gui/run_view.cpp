@@ -11,6 +11,7 @@
 #include "gui/grouped_bar_chart.h"
 #include "gui/memory_bar_chart.h"
 #include "gui/runs_model.h"
+#include "gui/status_label.h"
 #include "gui/step_detail.h"
 #include "gui/store_client.h"
 #include "gui/style.h"
@@ -451,7 +452,7 @@ void RunView::updateHeader() {
     m_title->setText(
         QStringLiteral("#%1  %2").arg(m_record.id).arg(shownText(info.name, kShownNameChars)));
     const QColor c = runStatusColor(m_record.status);
-    m_status->setText(QString::fromUtf8(runStatusName(m_record.status).data()));
+    m_status->setText(statusLabel(runStatusName(m_record.status)));
     m_status->setStyleSheet(QStringLiteral("color:white; background:%1; border-radius:9px; "
                                            "padding:2px 10px; font-weight:600;")
                                 .arg(c.name()));

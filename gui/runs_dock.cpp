@@ -24,11 +24,10 @@ RunsDock::RunsDock(StoreClient* store, QWidget* parent)
       m_proxy(new RunsFilterProxy(this)), m_filter(new QLineEdit), m_stack(new QStackedWidget),
       m_table(new QTableView), m_empty(new QLabel), m_details(new QWidget),
       m_detailTitle(new QLabel), m_tags(new QLineEdit), m_notes(new QPlainTextEdit),
-      m_compare(new QPushButton(tr("Compare"))) {
+      m_compare(new QPushButton), m_save(new QPushButton), m_remove(new QPushButton) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
     layout->setSpacing(6);
-    m_filter->setPlaceholderText(tr("Filter: name, tag, status, notes…"));
     m_filter->setClearButtonEnabled(true);
     // Compare acts on the list's selection, so it sits with the list, not the details.
     auto* top = new QHBoxLayout;
@@ -58,13 +57,6 @@ RunsDock::RunsDock(StoreClient* store, QWidget* parent)
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setTextFormat(Qt::RichText);
     m_empty->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_empty->setText(tr("<p style='font-size:12pt; font-weight:600; color:#374151'>No runs yet</p>"
-                        "<p style='color:#6B7280'>Press <b>▶ Start run</b> in Setup, or start one "
-                        "from a terminal:</p>"
-                        "<p><code>make run</code></p><p style='color:#6B7280'>or</p>"
-                        "<p><code>mpirun -np 2 build/bin/zerolab-train<br>--config "
-                        "resources/configs/micro-stage1.json</code></p>"
-                        "<p style='color:#6B7280'>It appears here while it trains.</p>"));
     m_stack->addWidget(m_table);
     m_stack->addWidget(m_empty);
     layout->addWidget(m_stack, 1);
@@ -76,26 +68,20 @@ RunsDock::RunsDock(StoreClient* store, QWidget* parent)
     m_detailTitle->setTextFormat(Qt::PlainText); // a run's name is never markup
     m_detailTitle->setMinimumWidth(1);           // a long name is clipped, never widens the dock
     details->addWidget(m_detailTitle);
-    m_tags->setPlaceholderText(tr("tags, comma separated"));
     details->addWidget(m_tags);
-    m_notes->setPlaceholderText(tr("Notes on this run…"));
     m_notes->setMaximumHeight(70);
     details->addWidget(m_notes);
     auto* buttons = new QHBoxLayout;
-    // Short labels so the rows fit a narrow dock; tooltips say the rest.
-    auto* save = new QPushButton(tr("Save"));
-    save->setToolTip(tr("Save the tags and notes of this run"));
-    auto* remove = new QPushButton(tr("Delete…"));
-    remove->setToolTip(tr("Delete this run from the store (asks first)"));
-    m_compare->setToolTip(tr("Open the selected runs (two or more) in the Compare tab"));
     m_compare->setEnabled(false);
-    buttons->addWidget(save);
-    buttons->addWidget(remove);
+    buttons->addWidget(m_save);
+    buttons->addWidget(m_remove);
     buttons->addStretch(1);
     details->addLayout(buttons);
     layout->addWidget(m_details);
     m_details->setEnabled(false);
     m_details->setVisible(false);
+
+    retranslate();
 
     connect(m_filter, &QLineEdit::textChanged, this, &RunsDock::setFilterText);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -103,9 +89,9 @@ RunsDock::RunsDock(StoreClient* store, QWidget* parent)
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex& i) {
         emit runActivated(i.data(RunsModel::RunIdRole).toLongLong());
     });
-    connect(save, &QPushButton::clicked, this, &RunsDock::saveDetails);
+    connect(m_save, &QPushButton::clicked, this, &RunsDock::saveDetails);
     connect(m_tags, &QLineEdit::returnPressed, this, &RunsDock::saveDetails);
-    connect(remove, &QPushButton::clicked, this, &RunsDock::confirmDelete);
+    connect(m_remove, &QPushButton::clicked, this, &RunsDock::confirmDelete);
     connect(m_compare, &QPushButton::clicked, this,
             [this] { emit compareRequested(selectedRunIds()); });
     connect(store, &StoreClient::runsListed, this, [this](const QVector<RunSummary>& runs) {
@@ -154,6 +140,37 @@ void RunsDock::onSelection() {
     m_wanted = ids.front();
     if (m_selected != before)
         emit runActivated(m_selected);
+}
+
+void RunsDock::retranslate() {
+    m_compare->setText(tr("Compare"));
+    m_filter->setPlaceholderText(tr("Filter: name, tag, status, notes…"));
+    m_empty->setText(tr("<p style='font-size:12pt; font-weight:600; color:#374151'>No runs yet</p>"
+                        "<p style='color:#6B7280'>Press <b>▶ Start run</b> in Setup, or start one "
+                        "from a terminal:</p>"
+                        "<p><code>make run</code></p><p style='color:#6B7280'>or</p>"
+                        "<p><code>mpirun -np 2 build/bin/zerolab-train<br>--config "
+                        "resources/configs/micro-stage1.json</code></p>"
+                        "<p style='color:#6B7280'>It appears here while it trains.</p>"));
+    m_tags->setPlaceholderText(tr("tags, comma separated"));
+    m_notes->setPlaceholderText(tr("Notes on this run…"));
+    // Short labels so the rows fit a narrow dock; tooltips say the rest.
+    m_save->setText(tr("Save"));
+    m_save->setToolTip(tr("Save the tags and notes of this run"));
+    m_remove->setText(tr("Delete…"));
+    m_remove->setToolTip(tr("Delete this run from the store (asks first)"));
+    m_compare->setToolTip(tr("Open the selected runs (two or more) in the Compare tab"));
+    m_model->retranslate();
+    const QList<qint64> ids = selectedRunIds();
+    if (ids.size() != 1)
+        m_detailTitle->setText(ids.isEmpty() ? tr("No run selected")
+                                             : tr("%1 runs selected").arg(ids.size()));
+}
+
+void RunsDock::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
 }
 
 void RunsDock::showSelection() {

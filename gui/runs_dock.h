@@ -40,7 +40,13 @@ signals:
     void runActivated(qint64 runId);
     void compareRequested(const QList<qint64>& runIds);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Sets every fixed text in the current language (at construction and on
+    // QEvent::LanguageChange); the details of a selected run keep what the user typed.
+    void retranslate();
     // The user changed the selection: show it and open a single run.
     void onSelection();
     // Details, tags, notes and the Compare button for the current selection.
@@ -60,6 +66,8 @@ private:
     QLineEdit* m_tags;
     QPlainTextEdit* m_notes;
     QPushButton* m_compare;
+    QPushButton* m_save;
+    QPushButton* m_remove;
     qint64 m_selected = -1; // the run whose details are shown
     qint64 m_wanted = -1;   // the run to select, listed or not yet
 };

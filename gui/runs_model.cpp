@@ -2,6 +2,7 @@
 #include "gui/runs_model.h"
 
 #include "gui/display_text.h"
+#include "gui/status_label.h"
 #include "gui/units.h"
 
 #include <QColor>
@@ -72,9 +73,17 @@ int RunsModel::columnCount(const QModelIndex& parent) const {
 QVariant RunsModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char* kHeaders[kColumnCount] = {"Status", "Name",     "Stage", "N",   "Steps",
-                                                 "Loss",   "Tokens/s", "Time",  "Tags"};
+    static const char* kHeaders[kColumnCount] = {
+        QT_TR_NOOP("Status"),   QT_TR_NOOP("Name"),  QT_TR_NOOP("Stage"),
+        QT_TR_NOOP("N"),        QT_TR_NOOP("Steps"), QT_TR_NOOP("Loss"),
+        QT_TR_NOOP("Tokens/s"), QT_TR_NOOP("Time"),  QT_TR_NOOP("Tags")};
     return tr(kHeaders[section]);
+}
+
+void RunsModel::retranslate() {
+    emit headerDataChanged(Qt::Horizontal, 0, kColumnCount - 1);
+    if (!m_runs.isEmpty())
+        emit dataChanged(index(0, 0), index(int(m_runs.size()) - 1, kColumnCount - 1));
 }
 
 QVariant RunsModel::data(const QModelIndex& index, int role) const {
@@ -87,7 +96,8 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
     if (role == FilterRole)
         return QStringLiteral("%1 %2 %3 %4 %5 #%6")
             .arg(QString::fromStdString(r->name),
-                 QString::fromUtf8(runStatusName(r->status).data()),
+                 QString::fromUtf8(runStatusName(r->status).data()) + QLatin1Char(' ') +
+                     statusLabel(runStatusName(r->status)),
                  QString::fromStdString(joinTags(r->tags)), QString::fromStdString(r->notes),
                  QString::fromStdString(r->host))
             .arg(r->id);
@@ -116,7 +126,7 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole) {
         switch (col) {
         case Status:
-            return QString::fromUtf8(runStatusName(r->status).data());
+            return statusLabel(runStatusName(r->status));
         case Name:
             return shownText(r->name, kShownNameChars);
         case Stage:

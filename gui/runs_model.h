@@ -30,6 +30,8 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+    // After a language switch: views re-read the headers and the status words.
+    void retranslate();
 
 private:
     QVector<RunSummary> m_runs;

@@ -9,6 +9,7 @@
 #include "gui/timeline_style.h"
 #include "gui/units.h"
 
+#include <QCoreApplication>
 #include <QFileDialog>
 #include <QLabel>
 #include <QMenu>
@@ -41,11 +42,13 @@ QColor labelColorOn(const QColor& fill) {
 QString rowLabel(const TimelineRow& row) {
     switch (row.kind) {
     case TimelineRowKind::Compute:
-        return QStringLiteral("rank %1 compute").arg(row.rank);
+        return QCoreApplication::translate("zerolab::TimelineChart", "rank %1 compute")
+            .arg(row.rank);
     case TimelineRowKind::Comm:
-        return QStringLiteral("rank %1 comm").arg(row.rank);
+        return QCoreApplication::translate("zerolab::TimelineChart", "rank %1 comm").arg(row.rank);
     case TimelineRowKind::Memory:
-        return QStringLiteral("rank %1 memory").arg(row.rank);
+        return QCoreApplication::translate("zerolab::TimelineChart", "rank %1 memory")
+            .arg(row.rank);
     }
     return {};
 }
@@ -485,8 +488,7 @@ QString TimelineChart::hoverTextAt(const QPointF& pos) const {
     const auto values = m_layout.memoryAt(rank, us);
     if (values.empty())
         return {};
-    QString html =
-        QStringLiteral("<b>rank %1 memory at %2</b><table>").arg(rank).arg(formatMicros(us));
+    QString html = tr("<b>rank %1 memory at %2</b><table>").arg(rank).arg(formatMicros(us));
     for (const auto& [category, bytes] : values)
         html += QStringLiteral("<tr><td><span style='color:%1'>&#9632;</span> %2</td>"
                                "<td align='right'>&nbsp;%3</td></tr>")

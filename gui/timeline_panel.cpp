@@ -152,7 +152,7 @@ QString TimelinePanel::summary() const {
     if (wait.size() <= 4) {
         QStringList parts;
         for (std::size_t r = 0; r < wait.size(); ++r)
-            parts << QStringLiteral("rank %1 <b>%2</b>").arg(r).arg(formatMicros(wait[r]));
+            parts << tr("rank %1 <b>%2</b>").arg(r).arg(formatMicros(wait[r]));
         waits = parts.join(QStringLiteral(", "));
     } else {
         // Many ranks: the extremes, which is where a slow rank shows.

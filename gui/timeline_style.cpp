@@ -9,6 +9,7 @@
 #include "gui/units.h"
 #include "runtime/planner/planner_units.h"
 
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
@@ -25,33 +26,51 @@ constexpr std::array<const char*, kSpanKindCount> kKindColors = {"#4C78A8", "#72
                                                                  "#EECA3B", "#BAB0AC", "#79706E",
                                                                  "#B279A2", "#E45756", "#CBD0D8"};
 constexpr std::array<const char*, kSpanKindCount> kKindLabels = {
-    "Forward",    "Backward",   "Recompute", "Optimizer",         "Data",
-    "Checkpoint", "Collective", "Wait",      "Control all-reduce"};
+    QT_TRANSLATE_NOOP("Timeline", "Forward"),
+    QT_TRANSLATE_NOOP("Timeline", "Backward"),
+    QT_TRANSLATE_NOOP("Timeline", "Recompute"),
+    QT_TRANSLATE_NOOP("Timeline", "Optimizer"),
+    QT_TRANSLATE_NOOP("Timeline", "Data"),
+    QT_TRANSLATE_NOOP("Timeline", "Checkpoint"),
+    QT_TRANSLATE_NOOP("Timeline", "Collective"),
+    QT_TRANSLATE_NOOP("Timeline", "Wait"),
+    QT_TRANSLATE_NOOP("Timeline", "Control all-reduce")};
 constexpr std::array<const char*, kSpanKindCount> kKindHints = {
-    "The forward of one gather unit for one micro-batch.",
-    "The backward of one gather unit (recompute excluded).",
-    "The forward recomputed for one unit's backward (model.recompute).",
-    "The optimizer step on this rank's partition.",
-    "Loading the next micro-batch.",
-    "Writing a checkpoint.",
-    "A collective in flight.",
-    "The compute thread blocked on a collective: exposed communication, the time overlap "
-    "did not hide. Hover it to see which collective.",
-    "The per-step control all-reduce (stop, pause and commands agreement)."};
+    QT_TRANSLATE_NOOP("Timeline", "The forward of one gather unit for one micro-batch."),
+    QT_TRANSLATE_NOOP("Timeline", "The backward of one gather unit (recompute excluded)."),
+    QT_TRANSLATE_NOOP("Timeline",
+                      "The forward recomputed for one unit's backward (model.recompute)."),
+    QT_TRANSLATE_NOOP("Timeline", "The optimizer step on this rank's partition."),
+    QT_TRANSLATE_NOOP("Timeline", "Loading the next micro-batch."),
+    QT_TRANSLATE_NOOP("Timeline", "Writing a checkpoint."),
+    QT_TRANSLATE_NOOP("Timeline", "A collective in flight."),
+    QT_TRANSLATE_NOOP(
+        "Timeline",
+        "The compute thread blocked on a collective: exposed communication, the time overlap "
+        "did not hide. Hover it to see which collective."),
+    QT_TRANSLATE_NOOP("Timeline",
+                      "The per-step control all-reduce (stop, pause and commands agreement).")};
 
 // Indexed by Collective.
 constexpr std::array<const char*, kCollectiveCount> kCollectiveColors = {"#B279A2", "#F58518",
                                                                          "#2F8F4E", "#9D755D"};
 constexpr std::array<const char*, kCollectiveCount> kCollectiveLabels = {
-    "all-reduce", "reduce-scatter", "all-gather", "broadcast"};
+    QT_TRANSLATE_NOOP("Timeline", "all-reduce"), QT_TRANSLATE_NOOP("Timeline", "reduce-scatter"),
+    QT_TRANSLATE_NOOP("Timeline", "all-gather"), QT_TRANSLATE_NOOP("Timeline", "broadcast")};
 constexpr std::array<const char*, kCollectiveCount> kCollectiveShort = {"AR", "RS", "AG", "BC"};
 constexpr std::array<const char*, kCollectiveCount> kCollectiveHints = {
-    "Gradients summed over all ranks (stages 0-1), or the one-float grad-norm reduction.",
-    "Gradients summed into the owning rank's shard (stages 2-3, or stage 1 with "
-    "reduce_scatter).",
-    "Parameter shards gathered: ZeRO-3 before each unit's forward and backward, stages 1-2 "
-    "after the optimizer.",
-    "Parameter shards sent by their owner (allgather_partitions: false)."};
+    QT_TRANSLATE_NOOP(
+        "Timeline",
+        "Gradients summed over all ranks (stages 0-1), or the one-float grad-norm reduction."),
+    QT_TRANSLATE_NOOP("Timeline",
+                      "Gradients summed into the owning rank's shard (stages 2-3, or stage 1 with "
+                      "reduce_scatter)."),
+    QT_TRANSLATE_NOOP(
+        "Timeline",
+        "Parameter shards gathered: ZeRO-3 before each unit's forward and backward, stages 1-2 "
+        "after the optimizer."),
+    QT_TRANSLATE_NOOP("Timeline",
+                      "Parameter shards sent by their owner (allgather_partitions: false).")};
 
 const QColor kWaitFill(0xFB, 0xD5, 0xD5);
 const QColor kWaitHatch(0xC5, 0x30, 0x30);
@@ -98,11 +117,11 @@ QColor spanColor(const TimelineSpan& span) {
 }
 
 QString spanKindLabel(SpanKind kind) {
-    return QString::fromLatin1(kKindLabels[idx(kind)]);
+    return QCoreApplication::translate("Timeline", kKindLabels[idx(kind)]);
 }
 
 QString collectiveLabel(Collective collective) {
-    return QString::fromLatin1(kCollectiveLabels[idx(collective)]);
+    return QCoreApplication::translate("Timeline", kCollectiveLabels[idx(collective)]);
 }
 
 QStringList spanBarLabels(const TimelineSpan& span) {
@@ -115,11 +134,13 @@ QStringList spanBarLabels(const TimelineSpan& span) {
     case SpanKind::Recompute:
         return {QStringLiteral("R") + unit};
     case SpanKind::Optimizer:
-        return {QStringLiteral("optimizer"), QStringLiteral("opt")};
+        return {QCoreApplication::translate("Timeline", "optimizer"),
+                QCoreApplication::translate("Timeline", "opt")};
     case SpanKind::Data:
-        return {QStringLiteral("data")};
+        return {QCoreApplication::translate("Timeline", "data")};
     case SpanKind::Checkpoint:
-        return {QStringLiteral("checkpoint"), QStringLiteral("ckpt")};
+        return {QCoreApplication::translate("Timeline", "checkpoint"),
+                QCoreApplication::translate("Timeline", "ckpt")};
     case SpanKind::Collective: {
         const QString name = QString::fromLatin1(kCollectiveShort[idx(span.collective)]);
         if (span.unit < 0)
@@ -127,9 +148,9 @@ QStringList spanBarLabels(const TimelineSpan& span) {
         return {name + QStringLiteral(" u") + unit, QStringLiteral("u") + unit};
     }
     case SpanKind::Wait:
-        return {QStringLiteral("wait")};
+        return {QCoreApplication::translate("Timeline", "wait")};
     case SpanKind::Control:
-        return {QStringLiteral("ctl")};
+        return {QCoreApplication::translate("Timeline", "ctl")};
     }
     return {};
 }
@@ -144,29 +165,34 @@ QString spanTooltip(const TimelineSpan& span) {
     QString title = span.kind == SpanKind::Collective ? collectiveLabel(span.collective)
                                                       : spanKindLabel(span.kind);
     if (span.kind == SpanKind::Wait)
-        title = QStringLiteral("Wait for %1").arg(collectiveLabel(span.collective));
-    QString html = QStringLiteral("<b>rank %1 · %2</b>").arg(span.rank).arg(title.toHtmlEscaped());
+        title = QCoreApplication::translate("Timeline", "Wait for %1")
+                    .arg(collectiveLabel(span.collective));
+    QString html = QCoreApplication::translate("Timeline", "<b>rank %1 · %2</b>")
+                       .arg(span.rank)
+                       .arg(title.toHtmlEscaped());
     QStringList facts;
     if (span.unit >= 0)
-        facts << QStringLiteral("unit %1").arg(span.unit);
+        facts << QCoreApplication::translate("Timeline", "unit %1").arg(span.unit);
     if (span.micro >= 0)
-        facts << QStringLiteral("micro-batch %1").arg(span.micro);
+        facts << QCoreApplication::translate("Timeline", "micro-batch %1").arg(span.micro);
     if (span.seq >= 0)
-        facts << QStringLiteral("collective #%1").arg(span.seq);
+        facts << QCoreApplication::translate("Timeline", "collective #%1").arg(span.seq);
     if (!facts.isEmpty())
         html += QStringLiteral("<br>") + facts.join(QStringLiteral(" · "));
     if (span.kind == SpanKind::Collective || span.kind == SpanKind::Control) {
         if (span.bytes > 0)
-            html += QStringLiteral("<br>%1 buffer").arg(formatBytes(double(span.bytes)));
+            html += QCoreApplication::translate("Timeline", "<br>%1 buffer")
+                        .arg(formatBytes(double(span.bytes)));
         if (span.start_us > span.issue_us)
             html +=
-                QStringLiteral("<br>issued at %1, queued %2")
+                QCoreApplication::translate("Timeline", "<br>issued at %1, queued %2")
                     .arg(formatMicros(span.issue_us), formatMicros(span.start_us - span.issue_us));
     }
-    html += QStringLiteral("<br>start %1 · duration %2")
+    html += QCoreApplication::translate("Timeline", "<br>start %1 · duration %2")
                 .arg(formatMicros(span.start_us), formatMicros(span.end_us - span.start_us));
     if (span.kind == SpanKind::Wait)
-        html += QStringLiteral("<br><i>compute blocked: exposed communication</i>");
+        html += QCoreApplication::translate("Timeline",
+                                            "<br><i>compute blocked: exposed communication</i>");
     return html;
 }
 
@@ -220,9 +246,10 @@ std::vector<TimelineLegendEntry> timelineLegendEntries(const std::vector<Timelin
             continue;
         TimelineLegendEntry e;
         e.sample.kind = kind;
-        e.label =
-            kind == SpanKind::Wait ? QStringLiteral("Wait (exposed comm)") : spanKindLabel(kind);
-        e.hint = QString::fromLatin1(kKindHints[k]);
+        e.label = kind == SpanKind::Wait
+                      ? QCoreApplication::translate("Timeline", "Wait (exposed comm)")
+                      : spanKindLabel(kind);
+        e.hint = QCoreApplication::translate("Timeline", kKindHints[k]);
         out.push_back(e);
     }
     for (std::size_t c = 0; c < kCollectiveCount; ++c) {
@@ -231,8 +258,8 @@ std::vector<TimelineLegendEntry> timelineLegendEntries(const std::vector<Timelin
         TimelineLegendEntry e;
         e.sample.kind = SpanKind::Collective;
         e.sample.collective = static_cast<Collective>(c);
-        e.label = QString::fromLatin1(kCollectiveLabels[c]);
-        e.hint = QString::fromLatin1(kCollectiveHints[c]);
+        e.label = QCoreApplication::translate("Timeline", kCollectiveLabels[c]);
+        e.hint = QCoreApplication::translate("Timeline", kCollectiveHints[c]);
         out.push_back(e);
     }
     if (queued) {
@@ -240,9 +267,10 @@ std::vector<TimelineLegendEntry> timelineLegendEntries(const std::vector<Timelin
         e.sample.kind = SpanKind::Collective;
         e.sample.collective = Collective::AllGather;
         e.part = SpanPart::Queued;
-        e.label = QStringLiteral("queued (issued, not yet running)");
-        e.hint = QStringLiteral("A collective handed to the communicator while an earlier one "
-                                "still runs: the pale part before its bar.");
+        e.label = QCoreApplication::translate("Timeline", "queued (issued, not yet running)");
+        e.hint = QCoreApplication::translate(
+            "Timeline", "A collective handed to the communicator while an "
+                        "earlier one still runs: the pale part before its bar.");
         out.push_back(e);
     }
     return out;

@@ -2,6 +2,7 @@
 
 #include "gui/display_text.h"
 #include "gui/pareto_chart.h"
+#include "gui/status_label.h"
 #include "gui/style.h"
 #include "gui/units.h"
 #include "runtime/tune/sweep_candidates.h"
@@ -89,8 +90,8 @@ int trialStage(const TrialRecord& t) {
 
 QString statusText(TrialStatus s, bool preview) {
     if (preview && s == TrialStatus::Pending)
-        return QObject::tr("to run");
-    return QString::fromUtf8(trialStatusName(s).data(), int(trialStatusName(s).size()));
+        return QCoreApplication::translate("zerolab::TuneView", "to run");
+    return statusLabel(trialStatusName(s));
 }
 
 } // namespace
@@ -583,7 +584,7 @@ void TuneView::listSweeps(std::optional<std::int64_t> select) {
             m_sweeps->addItem(tr("#%1 %2 · %3")
                                   .arg(s.id)
                                   .arg(shownText(s.name, 40))
-                                  .arg(QString::fromUtf8(sweepStatusName(s.status).data())),
+                                  .arg(statusLabel(sweepStatusName(s.status))),
                               qlonglong(s.id));
     }
     if (select) {
@@ -618,7 +619,7 @@ bool TuneView::showSweep(std::int64_t sweep_id) {
             m_sweeps->setCurrentIndex(i);
         QString summary = tr("%1 · %2 candidates: %3 finished, %4 failed or timed out, %5 pruned "
                              "by the planner, %6 to run")
-                              .arg(QString::fromUtf8(sweepStatusName(sweep.status).data()))
+                              .arg(statusLabel(sweepStatusName(sweep.status)))
                               .arg(trials.size())
                               .arg(ran)
                               .arg(failed)

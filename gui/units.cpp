@@ -3,6 +3,8 @@
 
 #include "runtime/planner/planner_units.h"
 
+#include <QCoreApplication>
+
 #include <cmath>
 
 namespace zerolab {
@@ -23,11 +25,14 @@ QString formatDuration(double seconds) {
     if (!(seconds >= 0))
         return QStringLiteral("–");
     if (seconds < 60)
-        return QString::number(seconds, 'f', seconds < 10 ? 1 : 0) + QStringLiteral(" s");
+        return QCoreApplication::translate("Units", "%1 s")
+            .arg(QString::number(seconds, 'f', seconds < 10 ? 1 : 0));
     const long long s = std::llround(seconds);
     if (s < 3600)
-        return QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1 h %2 min")
+        return QCoreApplication::translate("Units", "%1 min %2 s")
+            .arg(s / 60)
+            .arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QCoreApplication::translate("Units", "%1 h %2 min")
         .arg(s / 3600)
         .arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
 }

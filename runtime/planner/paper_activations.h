@@ -43,7 +43,9 @@ std::optional<TransformerDims> paperModelFor(double psi);
 
 struct PaperActivations {
     double bytes = 0;
-    std::string formula; // the formula with the numbers plugged in, and its source
+    // The per-layer formula in the paper's symbols ("2sbh"); the Learn view writes it out
+    // with the numbers plugged in, in the GUI's language.
+    std::string per_layer;
 };
 
 // Bytes per rank for micro-batch b (>= 1) at the model's seq_len.

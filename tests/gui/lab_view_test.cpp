@@ -4,6 +4,7 @@
 // lesson is reopened; a broken lesson file named with its JSON path; a stopped step.
 // ZEROLAB_SHOT_DIR=DIR keeps DIR/lab-report-lesson2.png to look at.
 #include "gui/lab_view.h"
+#include "gui/language.h"
 #include "gui/memory_bar_chart.h"
 #include "gui/style.h"
 #include "runtime/lab/shipped_lessons.h"
@@ -145,11 +146,10 @@ void LabViewTest::storedResultsComeBackAndFollowTheLanguage() {
     auto* title = view.findChild<QLabel*>(QStringLiteral("pageTitle"));
     QVERIFY(title);
     QCOMPARE(title->text(), QString::fromStdString(lesson.title.en));
-    qApp->setProperty("zerolab.language", QStringLiteral("zh_CN"));
-    QEvent change(QEvent::LanguageChange);
-    QApplication::sendEvent(&view, &change);
+    QVERIFY(setLanguage(Language::Chinese)); // every widget gets QEvent::LanguageChange
     QCOMPARE(title->text(), QString::fromStdString(lesson.title.zh_CN));
-    qApp->setProperty("zerolab.language", QVariant());
+    QVERIFY(setLanguage(Language::English));
+    QCOMPARE(title->text(), QString::fromStdString(lesson.title.en));
 }
 
 void LabViewTest::brokenLessonFileIsNamedWithItsJsonPath() {

@@ -1,0 +1,2490 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>ConfigValidation</name>
+    <message>
+        <source>JSON syntax: %1</source>
+        <translation>JSON 语法：%1</translation>
+    </message>
+</context>
+<context>
+    <name>MemCategory</name>
+    <message>
+        <source>Params</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>The weights used by forward and backward (bf16 or fp32).</source>
+        <translation>前向和反向计算使用的权重（bf16 或 fp32）。</translation>
+    </message>
+    <message>
+        <source>Master params</source>
+        <translation>主参数</translation>
+    </message>
+    <message>
+        <source>The fp32 copy of the weights that the optimizer updates.</source>
+        <translation>优化器更新的 fp32 权重副本（主权重）。</translation>
+    </message>
+    <message>
+        <source>Grads</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Gradients of the loss with respect to the weights.</source>
+        <translation>损失对权重的梯度。</translation>
+    </message>
+    <message>
+        <source>Adam m</source>
+        <translation>Adam 动量 m</translation>
+    </message>
+    <message>
+        <source>Adam&apos;s first moment (running mean of the gradient), fp32.</source>
+        <translation>Adam 的一阶动量（梯度的滑动平均），fp32。</translation>
+    </message>
+    <message>
+        <source>Adam v</source>
+        <translation>Adam 方差 v</translation>
+    </message>
+    <message>
+        <source>Adam&apos;s second moment (running mean of the squared gradient), fp32.</source>
+        <translation>Adam 的二阶动量，即方差（梯度平方的滑动平均），fp32。</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <source>Forward outputs kept for backward; grows with micro-batch.</source>
+        <translation>为反向保留的前向输出；随微批次增大。</translation>
+    </message>
+    <message>
+        <source>Comm buffers</source>
+        <translation>通信缓冲区</translation>
+    </message>
+    <message>
+        <source>Staging buffers for the collectives (bucket sizes).</source>
+        <translation>集合通信的暂存缓冲区（由桶大小决定）。</translation>
+    </message>
+    <message>
+        <source>Workspace</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <source>Scratch memory of the kernels.</source>
+        <translation>计算内核的临时内存。</translation>
+    </message>
+</context>
+<context>
+    <name>Metric</name>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>墙钟时间</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>词元数</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Grad norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>fraction</source>
+        <translation>比例</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>步时间</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>All-reduce</source>
+        <translation>全规约</translation>
+    </message>
+    <message>
+        <source>Reduce-scatter</source>
+        <translation>归约-散射</translation>
+    </message>
+    <message>
+        <source>All-gather</source>
+        <translation>全收集</translation>
+    </message>
+    <message>
+        <source>Broadcast</source>
+        <translation>广播</translation>
+    </message>
+    <message>
+        <source>Exposed comm</source>
+        <translation>暴露的通信</translation>
+    </message>
+    <message>
+        <source>Traffic per rank</source>
+        <translation>每进程通信量</translation>
+    </message>
+    <message>
+        <source>bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <source>Bus bandwidth</source>
+        <translation>总线带宽</translation>
+    </message>
+</context>
+<context>
+    <name>Status</name>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>lost</source>
+        <translation>已失联</translation>
+    </message>
+    <message>
+        <source>stalled</source>
+        <translation>已卡住</translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <source>warn</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>待运行</translation>
+    </message>
+    <message>
+        <source>timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>oom</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>pruned</source>
+        <translation>已剪除</translation>
+    </message>
+    <message>
+        <source>invalid</source>
+        <translation>无效</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+</context>
+<context>
+    <name>Timeline</name>
+    <message>
+        <source>Forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>Collective</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>Control all-reduce</source>
+        <translation>控制全规约</translation>
+    </message>
+    <message>
+        <source>The forward of one gather unit for one micro-batch.</source>
+        <translation>一个收集单元对一个微批次的前向。</translation>
+    </message>
+    <message>
+        <source>The backward of one gather unit (recompute excluded).</source>
+        <translation>一个收集单元的反向（不含重计算）。</translation>
+    </message>
+    <message>
+        <source>The forward recomputed for one unit&apos;s backward (model.recompute).</source>
+        <translation>为一个单元的反向而重算的前向（model.recompute）。</translation>
+    </message>
+    <message>
+        <source>The optimizer step on this rank&apos;s partition.</source>
+        <translation>本进程分区上的优化器更新。</translation>
+    </message>
+    <message>
+        <source>Loading the next micro-batch.</source>
+        <translation>加载下一个微批次。</translation>
+    </message>
+    <message>
+        <source>Writing a checkpoint.</source>
+        <translation>写入检查点。</translation>
+    </message>
+    <message>
+        <source>A collective in flight.</source>
+        <translation>进行中的集合通信。</translation>
+    </message>
+    <message>
+        <source>The compute thread blocked on a collective: exposed communication, the time overlap did not hide. Hover it to see which collective.</source>
+        <translation>计算线程阻塞在集合通信上：即暴露的通信，重叠未能隐藏的时间。悬停可查看是哪一个集合通信。</translation>
+    </message>
+    <message>
+        <source>The per-step control all-reduce (stop, pause and commands agreement).</source>
+        <translation>每步一次的控制全规约（就停止、暂停和命令达成一致）。</translation>
+    </message>
+    <message>
+        <source>all-reduce</source>
+        <translation>全规约</translation>
+    </message>
+    <message>
+        <source>reduce-scatter</source>
+        <translation>归约-散射</translation>
+    </message>
+    <message>
+        <source>all-gather</source>
+        <translation>全收集</translation>
+    </message>
+    <message>
+        <source>broadcast</source>
+        <translation>广播</translation>
+    </message>
+    <message>
+        <source>Gradients summed over all ranks (stages 0-1), or the one-float grad-norm reduction.</source>
+        <translation>在所有进程上求和的梯度（阶段 0-1），或单个浮点数的梯度范数规约。</translation>
+    </message>
+    <message>
+        <source>Gradients summed into the owning rank&apos;s shard (stages 2-3, or stage 1 with reduce_scatter).</source>
+        <translation>求和到所属进程分片中的梯度（阶段 2-3，或开启 reduce_scatter 的阶段 1）。</translation>
+    </message>
+    <message>
+        <source>Parameter shards gathered: ZeRO-3 before each unit&apos;s forward and backward, stages 1-2 after the optimizer.</source>
+        <translation>收集参数分片：ZeRO-3 在每个单元的前向和反向之前，阶段 1-2 在优化器之后。</translation>
+    </message>
+    <message>
+        <source>Parameter shards sent by their owner (allgather_partitions: false).</source>
+        <translation>由所属进程发送的参数分片（allgather_partitions: false）。</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>opt</source>
+        <translation>优化</translation>
+    </message>
+    <message>
+        <source>data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>checkpoint</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>ckpt</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>ctl</source>
+        <translation>控制</translation>
+    </message>
+    <message>
+        <source>Wait for %1</source>
+        <translation>等待%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;rank %1 · %2&lt;/b&gt;</source>
+        <translation>&lt;b&gt;进程 %1 · %2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>unit %1</source>
+        <translation>单元 %1</translation>
+    </message>
+    <message>
+        <source>micro-batch %1</source>
+        <translation>微批次 %1</translation>
+    </message>
+    <message>
+        <source>collective #%1</source>
+        <translation>集合通信 #%1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;%1 buffer</source>
+        <translation>&lt;br&gt;缓冲区 %1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;issued at %1, queued %2</source>
+        <translation>&lt;br&gt;发起于 %1，排队 %2</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;start %1 · duration %2</source>
+        <translation>&lt;br&gt;开始 %1 · 持续 %2</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;i&gt;compute blocked: exposed communication&lt;/i&gt;</source>
+        <translation>&lt;br&gt;&lt;i&gt;计算被阻塞：暴露的通信&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>Wait (exposed comm)</source>
+        <translation>等待（暴露的通信）</translation>
+    </message>
+    <message>
+        <source>queued (issued, not yet running)</source>
+        <translation>排队（已发起，尚未执行）</translation>
+    </message>
+    <message>
+        <source>A collective handed to the communicator while an earlier one still runs: the pale part before its bar.</source>
+        <translation>在前一个集合通信仍在执行时交给通信器的集合通信：即其条形前的浅色部分。</translation>
+    </message>
+</context>
+<context>
+    <name>Units</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::CompareView</name>
+    <message>
+        <source>%1 seg %2</source>
+        <translation>%1 段 %2</translation>
+    </message>
+    <message>
+        <source>seg %1: %2–%3</source>
+        <translation>段 %1：%2–%3</translation>
+    </message>
+    <message>
+        <source>seg %1: from %2</source>
+        <translation>段 %1：自 %2 起</translation>
+    </message>
+    <message>
+        <source>%1
+ZeRO %2
+N=%3</source>
+        <translation>%1
+ZeRO %2
+N=%3</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>%1
+seg %2</source>
+        <translation>%1
+段 %2</translation>
+    </message>
+    <message>
+        <source>Differences only</source>
+        <translation>仅显示差异</translation>
+    </message>
+    <message>
+        <source>Runs to compare</source>
+        <translation>要比较的运行</translation>
+    </message>
+    <message>
+        <source>Tick two or more runs, or select them in the Runs panel and press Compare.</source>
+        <translation>勾选两个或更多运行，或在“运行”面板中选中它们后按“比较”。</translation>
+    </message>
+    <message>
+        <source>&lt;p style=&apos;font-size:14pt; font-weight:600; color:#374151&apos;&gt;Nothing to compare yet&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;Tick at least two runs on the left.&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;font-size:14pt; font-weight:600; color:#374151&apos;&gt;还没有可比较的内容&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;请在左侧至少勾选两个运行。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>墙钟时间</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>词元数</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>x axis</source>
+        <translation>x 轴</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Segment</source>
+        <translation>段</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation>N</translation>
+    </message>
+    <message>
+        <source>Accum.</source>
+        <translation>累积</translation>
+    </message>
+    <message>
+        <source>Micro</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>States/rank</source>
+        <translation>状态/进程</translation>
+    </message>
+    <message>
+        <source>Peak/rank</source>
+        <translation>峰值/进程</translation>
+    </message>
+    <message>
+        <source>Micro-batch: samples per rank per micro-step</source>
+        <translation>微批次：每个进程每个微步的样本数</translation>
+    </message>
+    <message>
+        <source>Model states: params, master params, grads and optimizer m, v of the largest rank at the segment&apos;s last logged step</source>
+        <translation>模型状态：该段最后记录的一步中占用最大的进程的参数、主参数、梯度和优化器 m、v</translation>
+    </message>
+    <message>
+        <source>Peak memory of the largest rank at the segment&apos;s last logged step</source>
+        <translation>该段最后记录的一步中占用最大的进程的峰值内存</translation>
+    </message>
+    <message>
+        <source>Overlay</source>
+        <translation>叠加</translation>
+    </message>
+    <message>
+        <source>Config</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Memory, rank 0 at the last step</source>
+        <translation>内存，进程 0 在最后一步</translation>
+    </message>
+    <message>
+        <source>#%1 %2
+stage %3, N=%4</source>
+        <translation>#%1 %2
+阶段 %3，N=%4</translation>
+    </message>
+    <message>
+        <source>(run)</source>
+        <translation>（运行）</translation>
+    </message>
+    <message>
+        <source>(segment)</source>
+        <translation>（段）</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::ConfigForm</name>
+    <message>
+        <source>Stage 0, plain data parallelism: every rank keeps the full params, grads and optimizer states, and gradients are all-reduced.</source>
+        <translation>阶段 0，朴素数据并行：每个进程保存完整的参数、梯度和优化器状态，梯度做全规约 (all-reduce)。</translation>
+    </message>
+    <message>
+        <source>Stage 1 shards the optimizer states (Adam m, v and the fp32 master) across ranks; each rank updates its slice and the slices are all-gathered.</source>
+        <translation>阶段 1 把优化器状态（Adam m、v 和 fp32 主参数）分片到各进程；每个进程更新自己的一片，然后全收集 (all-gather) 各分片。</translation>
+    </message>
+    <message>
+        <source>Stage 2 also shards the gradients: buckets are reduce-scattered during backward, so a rank keeps only the gradient slice it updates.</source>
+        <translation>阶段 2 还对梯度分片：反向过程中按桶做归约-散射 (reduce-scatter)，每个进程只保留自己更新的那一片梯度。</translation>
+    </message>
+    <message>
+        <source>Stage 3 also shards the parameters: each layer is all-gathered before its forward and backward and freed after; 1.5x the traffic of stage 0.</source>
+        <translation>阶段 3 还对参数分片：每层在前向和反向之前全收集，用完即释放；通信量是阶段 0 的 1.5 倍。</translation>
+    </message>
+    <message>
+        <source>ZeRO</source>
+        <translation>ZeRO</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Overlap comm with backward</source>
+        <translation>通信与反向重叠</translation>
+    </message>
+    <message>
+        <source>overlap_comm: start each bucket&apos;s collective as soon as backward has filled it, hiding communication behind compute at the cost of bucket buffers.</source>
+        <translation>overlap_comm：反向一填满某个桶就启动它的集合通信，以桶缓冲区为代价把通信隐藏在计算之后。</translation>
+    </message>
+    <message>
+        <source>All-gather partitions</source>
+        <translation>全收集 (all-gather) 分区</translation>
+    </message>
+    <message>
+        <source>allgather_partitions: after the update, all-gather the parameter shards in one collective (on), or broadcast each owner&apos;s shard in turn (off).</source>
+        <translation>allgather_partitions：更新之后，用一次集合通信全收集参数分片（开），或由各所属进程依次广播自己的分片（关）。</translation>
+    </message>
+    <message>
+        <source>Reduce-scatter gradients</source>
+        <translation>梯度归约-散射 (reduce-scatter)</translation>
+    </message>
+    <message>
+        <source>reduce_scatter: reduce gradients so that each rank receives only the shard it updates (on), instead of a full all-reduce (off).</source>
+        <translation>reduce_scatter：规约梯度时每个进程只接收自己更新的分片（开），而不是做完整的全规约（关）。</translation>
+    </message>
+    <message>
+        <source>Contiguous gradients</source>
+        <translation>连续梯度</translation>
+    </message>
+    <message>
+        <source>contiguous_gradients: copy gradients into one contiguous buffer as they are produced, avoiding fragmentation.</source>
+        <translation>contiguous_gradients：梯度一产生就复制到一块连续缓冲区中，避免碎片。</translation>
+    </message>
+    <message>
+        <source>reduce_bucket_size, in elements: larger buckets mean fewer, more efficient collectives but bigger comm buffers.</source>
+        <translation>reduce_bucket_size，单位为元素：桶越大，集合通信次数越少、效率越高，但通信缓冲区越大。</translation>
+    </message>
+    <message>
+        <source>allgather_bucket_size, in elements: how much is gathered per all-gather call; trades buffer memory for fewer calls.</source>
+        <translation>allgather_bucket_size，单位为元素：每次全收集调用收集多少；以缓冲区内存换取更少的调用。</translation>
+    </message>
+    <message>
+        <source>Reduce bucket</source>
+        <translation>规约桶</translation>
+    </message>
+    <message>
+        <source>All-gather bucket</source>
+        <translation>全收集桶</translation>
+    </message>
+    <message>
+        <source>Batch and precision</source>
+        <translation>批次与精度</translation>
+    </message>
+    <message>
+        <source>Data-parallel ranks (mpirun -np N). Sharded states are divided by N; the global batch grows with it.</source>
+        <translation>数据并行进程数（mpirun -np N）。分片的状态除以 N；全局批次随之增大。</translation>
+    </message>
+    <message>
+        <source>train_micro_batch_size_per_gpu: samples per rank per micro-step; activation memory grows linearly with it.</source>
+        <translation>train_micro_batch_size_per_gpu：每个进程每个微步的样本数；激活值内存随之线性增长。</translation>
+    </message>
+    <message>
+        <source>gradient_accumulation_steps: micro-steps per optimizer step. A smaller micro-batch reaches the same global batch, shrinking activations; it does not shrink gradient memory.</source>
+        <translation>gradient_accumulation_steps：每个优化器步的微步数。较小的微批次也能达到相同的全局批次，从而缩小激活值；它不会缩小梯度内存。</translation>
+    </message>
+    <message>
+        <source>bf16: bf16 params and grads with an fp32 master copy and fp32 Adam states (16 bytes per parameter); fp32: no master copy.</source>
+        <translation>bf16：bf16 参数和梯度，外加 fp32 主参数和 fp32 Adam 状态（每个参数 16 字节）；fp32：没有主参数副本。</translation>
+    </message>
+    <message>
+        <source>Ranks N</source>
+        <translation>进程数 N</translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>Accumulation</source>
+        <translation>梯度累积</translation>
+    </message>
+    <message>
+        <source>Global batch</source>
+        <translation>全局批次</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Optimizer and schedule</source>
+        <translation>优化器与学习率计划</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>gradient_clipping: global L2 norm; under sharding each rank squares its own shard and one float is all-reduced.</source>
+        <translation>gradient_clipping：全局 L2 范数；分片时每个进程对自己的分片求平方和，再全规约一个浮点数。</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Weight decay</source>
+        <translation>权重衰减</translation>
+    </message>
+    <message>
+        <source>Grad clipping</source>
+        <translation>梯度裁剪</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>学习率计划</translation>
+    </message>
+    <message>
+        <source>Warmup steps</source>
+        <translation>预热步数</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Context, vocab</source>
+        <translation>上下文，词表</translation>
+    </message>
+    <message>
+        <source>Parameters ψ</source>
+        <translation>参数 ψ</translation>
+    </message>
+    <message>
+        <source>model.recompute: which activations each layer keeps for backward.
+none: all of them (64sbh + 4as²b bytes per layer in fp32).
+selective: drop the layernorm and GELU outputs and recompute them in backward (40sbh + 4as²b per layer; a few percent more time).
+full: keep only each block&apos;s input (4sbh per layer) and run the block&apos;s forward again in backward: about one more forward, 4/3 of the compute.</source>
+        <translation>model.recompute：每层为反向保留哪些激活值。
+none：全部保留（fp32 下每层 64sbh + 4as²b 字节）。
+selective：丢弃 layernorm 和 GELU 的输出，在反向中重计算（每层 40sbh + 4as²b；多花百分之几的时间）。
+full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍该块的前向：约多一次前向，计算量为 4/3。</translation>
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>Data and device</source>
+        <translation>数据与设备</translation>
+    </message>
+    <message>
+        <source>synthetic: built-in seeded text, no download; text: any file, bytes as tokens; llmc: llm.c token shards.</source>
+        <translation>synthetic：内置的带种子文本，无需下载；text：任意文件，字节即词元；llmc：llm.c 的词元分片文件。</translation>
+    </message>
+    <message>
+        <source>file for text / llmc</source>
+        <translation>text / llmc 用的文件</translation>
+    </message>
+    <message>
+        <source>Choose a data file</source>
+        <translation>选择数据文件</translation>
+    </message>
+    <message>
+        <source>Data file</source>
+        <translation>数据文件</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Launcher</source>
+        <translation>启动器</translation>
+    </message>
+    <message>
+        <source>local; or host1:4,host2:4</source>
+        <translation>本机；或 host1:4,host2:4</translation>
+    </message>
+    <message>
+        <source>used when hosts is empty</source>
+        <translation>主机为空时使用</translation>
+    </message>
+    <message>
+        <source>e.g. --bind-to core</source>
+        <translation>例如 --bind-to core</translation>
+    </message>
+    <message>
+        <source>mpirun</source>
+        <translation>mpirun</translation>
+    </message>
+    <message>
+        <source>Hosts</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Hostfile</source>
+        <translation>主机文件</translation>
+    </message>
+    <message>
+        <source>Extra args</source>
+        <translation>额外参数</translation>
+    </message>
+    <message>
+        <source>%1 samples  (%2 × %3 × %4)</source>
+        <translation>%1 个样本  (%2 × %3 × %4)</translation>
+    </message>
+    <message>
+        <source>%1  (%2 parameters)</source>
+        <translation>%1  (%2 个参数)</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::EventsModel</name>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>级别</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::ForecastPanel</name>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Host RAM ÷ N (this machine)</source>
+        <translation>主机内存 ÷ N（本机）</translation>
+    </message>
+    <message>
+        <source>Reserve</source>
+        <translation>预留</translation>
+    </message>
+    <message>
+        <source>Memory a rank holds outside the forecast: the CUDA context, cuBLAS workspace, NCCL&apos;s buffers and the allocator&apos;s fragmentation. Default on a GPU: 1 GiB + 5% of its memory (docs/planner.md); 0 for host RAM. GB = 1e9 bytes.</source>
+        <translation>进程在预测之外占用的内存：CUDA 上下文、cuBLAS 工作区、NCCL 缓冲区和分配器碎片。GPU 上默认为 1 GiB + 显存的 5%（docs/planner.md）；主机内存为 0。GB = 1e9 字节。</translation>
+    </message>
+    <message>
+        <source>Cannot plan: %1</source>
+        <translation>无法规划：%1</translation>
+    </message>
+    <message>
+        <source>Stage %1</source>
+        <translation>阶段 %1</translation>
+    </message>
+    <message>
+        <source>host RAM ÷ %1</source>
+        <translation>主机内存 ÷ %1</translation>
+    </message>
+    <message>
+        <source>%1 usable: %2</source>
+        <translation>%1 可用：%2</translation>
+    </message>
+    <message>
+        <source>the %1 usable on %2 (%3 less %4 reserved for the CUDA context, NCCL and fragmentation; GB = 10⁹ bytes)</source>
+        <translation>%2 上可用的 %1（%3 减去为 CUDA 上下文、NCCL 和碎片预留的 %4；GB = 10⁹ 字节）</translation>
+    </message>
+    <message>
+        <source>the %1 of %2 (nothing reserved; GB = 10⁹ bytes)</source>
+        <translation>%2 的 %1（不预留；GB = 10⁹ 字节）</translation>
+    </message>
+    <message>
+        <source>Stage %1 fits: %2 per rank, %3 to spare of %4.</source>
+        <translation>阶段 %1 放得下：每进程 %2，%4 中还剩 %3。</translation>
+    </message>
+    <message>
+        <source>Stage %1 does not fit: %2 per rank, %3 over %4.</source>
+        <translation>阶段 %1 放不下：每进程 %2，超出 %4 共 %3。</translation>
+    </message>
+    <message>
+        <source> Stage %1 fits at N = %2.</source>
+        <translation> 阶段 %1 在 N = %2 时放得下。</translation>
+    </message>
+    <message>
+        <source> Stage 3 fits from N = %1.</source>
+        <translation> 阶段 3 从 N = %1 起放得下。</translation>
+    </message>
+    <message>
+        <source>ψ = %1 parameters · model states %2 · activations %3 · traffic per rank per step %4 = %5 ψ (%6 s at %7 GB/s)</source>
+        <translation>ψ = %1 个参数 · 模型状态 %2 · 激活值 %3 · 每进程每步通信量 %4 = %5 ψ（%7 GB/s 下 %6 秒）</translation>
+    </message>
+    <message>
+        <source>not estimated</source>
+        <translation>未估算</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::LearnView</name>
+    <message>
+        <source>10B parameters: the optimizer states</source>
+        <translation>100 亿参数：优化器状态</translation>
+    </message>
+    <message>
+        <source>The chapter: Adam&apos;s m and v take 8ψ bytes, 80 GB at ψ = 10B, already a whole A100 80 GB. That figure is right. What it leaves out is the fp32 master copy, which DeepSpeed shards together with m and v: the states stage 1 shards are 12ψ = 120 GB, not 8ψ.</source>
+        <translation>章节原文：Adam 的 m 和 v 占 8ψ 字节，ψ = 10B 时为 80 GB，已经是整张 A100 80 GB。这个数字是对的。它漏掉的是 fp32 主参数副本，DeepSpeed 把它和 m、v 一起分片：阶段 1 分片的状态是 12ψ = 120 GB，而不是 8ψ。</translation>
+    </message>
+    <message>
+        <source>6.7B on 8 × A100 80 GB, stage 1</source>
+        <translation>6.7B 在 8 × A100 80 GB 上，阶段 1</translation>
+    </message>
+    <message>
+        <source>The chapter counts fp32 gradients and a replicated master: 13.4 + 26.8 + 26.8 + 53.6/8 + 10 GB activations = 83.7 GB, then claims that gradient accumulation halves gradient memory (70.3 GB). Accumulation does not shrink gradients; it lets a smaller micro-batch reach the same global batch, which shrinks activations. In DeepSpeed&apos;s layout (bf16 grads, master sharded) stage 1 needs 4ψ + 12ψ/8 = 36.9 GB plus activations: it fits without the trick.</source>
+        <translation>章节按 fp32 梯度和复制的主参数计算：13.4 + 26.8 + 26.8 + 53.6/8 + 10 GB 激活值 = 83.7 GB，随后声称梯度累积能让梯度内存减半（70.3 GB）。梯度累积并不缩小梯度；它让较小的微批次达到相同的全局批次，缩小的是激活值。按 DeepSpeed 的布局（bf16 梯度，主参数分片），阶段 1 需要 4ψ + 12ψ/8 = 36.9 GB 加激活值：不用这个技巧也放得下。</translation>
+    </message>
+    <message>
+        <source>175B on 64 GPUs, stage 1</source>
+        <translation>175B 在 64 块 GPU 上，阶段 1</translation>
+    </message>
+    <message>
+        <source>The chapter&apos;s table shards only m and v yet totals 14ψ + 4ψ/N: 2460.9 GB. Its own rows add up to 10ψ + 8ψ/N = 1771.9 GB, and the saving tends to 44%, not 22%. With the master sharded too (ZeRO paper, K = 12) stage 1 is 4ψ + 12ψ/N = 732.8 GB per GPU: still far beyond one device, which is why stages 2 and 3 exist.</source>
+        <translation>章节的表格只分片 m 和 v，合计却写成 14ψ + 4ψ/N：2460.9 GB。它自己各行相加是 10ψ + 8ψ/N = 1771.9 GB，节省比例趋于 44%，而不是 22%。若主参数也一起分片（ZeRO 论文，K = 12），阶段 1 为每块 GPU 4ψ + 12ψ/N = 732.8 GB：仍远超单个设备，这正是阶段 2 和 3 存在的原因。</translation>
+    </message>
+    <message>
+        <source>Per-GPU memory by ZeRO stage</source>
+        <translation>各 ZeRO 阶段的每 GPU 内存</translation>
+    </message>
+    <message>
+        <source>How it adds up</source>
+        <translation>如何累加</translation>
+    </message>
+    <message>
+        <source>Topic</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>The chapter says</source>
+        <translation>章节原文</translation>
+    </message>
+    <message>
+        <source>Correct</source>
+        <translation>正确值</translation>
+    </message>
+    <message>
+        <source>Chapter errata</source>
+        <translation>章节勘误</translation>
+    </message>
+    <message>
+        <source>Model and cluster</source>
+        <translation>模型与集群</translation>
+    </message>
+    <message>
+        <source> B params</source>
+        <translation> B 参数</translation>
+    </message>
+    <message>
+        <source>ψ = %1 × 10⁹ parameters</source>
+        <translation>ψ = %1 × 10⁹ 个参数</translation>
+    </message>
+    <message>
+        <source>bf16 mixed (fp32 master, K = 12)</source>
+        <translation>bf16 混合精度（fp32 主参数，K = 12）</translation>
+    </message>
+    <message>
+        <source>fp32 (no master, K = 8)</source>
+        <translation>fp32（无主参数，K = 8）</translation>
+    </message>
+    <message>
+        <source>ZeRO paper / DeepSpeed</source>
+        <translation>ZeRO 论文 / DeepSpeed</translation>
+    </message>
+    <message>
+        <source>The chapter&apos;s layout</source>
+        <translation>章节的布局</translation>
+    </message>
+    <message>
+        <source>The chapter keeps fp32 gradients and a replicated fp32 master; DeepSpeed shards the master with m and v.</source>
+        <translation>章节保留 fp32 梯度和复制的 fp32 主参数；DeepSpeed 把主参数与 m、v 一起分片。</translation>
+    </message>
+    <message>
+        <source>Not counted</source>
+        <translation>不计入</translation>
+    </message>
+    <message>
+        <source>Given per GPU</source>
+        <translation>按每 GPU 给定</translation>
+    </message>
+    <message>
+        <source>Korthikanti et al., recompute %1</source>
+        <translation>Korthikanti 等人，重计算 %1</translation>
+    </message>
+    <message>
+        <source>Activations per GPU. Korthikanti et al. 2022 (arXiv:2205.05198), 16-bit activations, per layer: sbh(34 + 5as/h) without recompute, 34sbh with selective recompute of the attention core, 2sbh with full recompute; needs the shape of a preset model.</source>
+        <translation>每 GPU 的激活值。Korthikanti 等人 2022（arXiv:2205.05198），16 位激活值，每层：不重计算为 sbh(34 + 5as/h)，对注意力核心选择性重计算为 34sbh，完全重计算为 2sbh；需要预设模型的形状。</translation>
+    </message>
+    <message>
+        <source> GB</source>
+        <translation> GB</translation>
+    </message>
+    <message>
+        <source>Activation memory per GPU given directly, e.g. the chapter&apos;s 10 GB with checkpointing.</source>
+        <translation>直接给定每 GPU 的激活值内存，例如章节中使用激活检查点时的 10 GB。</translation>
+    </message>
+    <message>
+        <source>b = </source>
+        <translation>b = </translation>
+    </message>
+    <message>
+        <source>Micro-batch per GPU (sequences) for the formula.</source>
+        <translation>公式使用的每 GPU 微批次（序列数）。</translation>
+    </message>
+    <message>
+        <source>Logarithmic memory axis</source>
+        <translation>对数内存轴</translation>
+    </message>
+    <message>
+        <source>Bars that differ by orders of magnitude (stage 0 and stage 3 at 175B on 64 GPUs) all stay visible; segment heights within a bar are then not to scale.</source>
+        <translation>相差几个数量级的条形（175B 在 64 块 GPU 上的阶段 0 与阶段 3）都保持可见；此时条形内各段的高度不按比例。</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>GPUs N</source>
+        <translation>GPU 数 N</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Convention</source>
+        <translation>约定</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <source>The chapter&apos;s scenarios</source>
+        <translation>章节中的场景</translation>
+    </message>
+    <message>
+        <source>Pick a scenario to load it in the chapter&apos;s convention; the errata tab then shows each slip next to the correct sum.</source>
+        <translation>选择一个场景，按章节的约定载入；勘误页会把每处错误与正确的算式并排列出。</translation>
+    </message>
+    <message>
+        <source>Per GPU, as given.</source>
+        <translation>每 GPU，按给定值。</translation>
+    </message>
+    <message>
+        <source>Activations left out of the bars.</source>
+        <translation>条形中不含激活值。</translation>
+    </message>
+    <message>
+        <source>The formula needs a model&apos;s shape: pick 1.5B, 6.7B, 13B or 175B. Not counted.</source>
+        <translation>公式需要模型的形状：请选择 1.5B、6.7B、13B 或 175B。不计入。</translation>
+    </message>
+    <message>
+        <source>L × %1 with L = %2, s = %3, b = %4, h = %5, a = %6 = %7 (Korthikanti et al. 2022, %8, recompute %9, 16-bit activations)</source>
+        <translation>L × %1，其中 L = %2，s = %3，b = %4，h = %5，a = %6，合计 %7（Korthikanti 等人 2022，%8，重计算 %9，16 位激活值）</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::LiveController</name>
+    <message>
+        <source>a run is already live; stop it first</source>
+        <translation>已有运行在进行；请先停止它</translation>
+    </message>
+    <message>
+        <source>cannot create the launch folder %1</source>
+        <translation>无法创建启动文件夹 %1</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>$ %1</source>
+        <translation>$ %1</translation>
+    </message>
+    <message>
+        <source>Asked run %1 to stop after its current step</source>
+        <translation>已请求运行 %1 在当前步之后停止</translation>
+    </message>
+    <message>
+        <source>Sent SIGKILL to rank 0 (pid %1)</source>
+        <translation>已向进程 0 发送 SIGKILL（pid %1）</translation>
+    </message>
+    <message>
+        <source>Apply &amp; restart needs a run started from this window</source>
+        <translation>“应用并重启”需要一个从本窗口启动的运行</translation>
+    </message>
+    <message>
+        <source>the global batch %1 cannot be split into %2 ranks × %3 micro-steps</source>
+        <translation>全局批次 %1 无法拆分为 %2 个进程 × %3 个微步</translation>
+    </message>
+    <message>
+        <source>Stopping with a checkpoint, then restarting with ZeRO %1, N = %2, accumulation %3</source>
+        <translation>正在停止并保存检查点，然后以 ZeRO %1、N = %2、梯度累积 %3 重启</translation>
+    </message>
+    <message>
+        <source>nothing to resume: no ended run was started from this window</source>
+        <translation>没有可恢复的：没有从本窗口启动且已结束的运行</translation>
+    </message>
+    <message>
+        <source>Run %1 stopped with a checkpoint</source>
+        <translation>运行 %1 已停止并保存了检查点</translation>
+    </message>
+    <message>
+        <source>Killed from zerolab (SIGKILL to the process group).</source>
+        <translation>已由 zerolab 强制结束（向进程组发送 SIGKILL）。</translation>
+    </message>
+    <message>
+        <source>The runtime rejected its input (exit 2); the log says why.</source>
+        <translation>运行时拒绝了输入（退出码 2）；原因见日志。</translation>
+    </message>
+    <message>
+        <source>The launcher ended with %1; the log has its messages.</source>
+        <translation>启动器以 %1 结束；其消息见日志。</translation>
+    </message>
+    <message>
+        <source>a signal</source>
+        <translation>一个信号</translation>
+    </message>
+    <message>
+        <source>exit code %1</source>
+        <translation>退出码 %1</translation>
+    </message>
+    <message>
+        <source>launcher: %1</source>
+        <translation>启动器：%1</translation>
+    </message>
+    <message>
+        <source>error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <source>run %1 has no checkpoint to resume from</source>
+        <translation>运行 %1 没有可用于恢复的检查点</translation>
+    </message>
+    <message>
+        <source>Resuming run %1 from step %2</source>
+        <translation>正在从第 %2 步恢复运行 %1</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::LivePanel</name>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Kill</source>
+        <translation>强制结束</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Checkpoint now</source>
+        <translation>立即保存检查点</translation>
+    </message>
+    <message>
+        <source>Set lr</source>
+        <translation>设置学习率</translation>
+    </message>
+    <message>
+        <source>Apply &amp;&amp; restart…</source>
+        <translation>应用并重启…</translation>
+    </message>
+    <message>
+        <source>Resume from last checkpoint</source>
+        <translation>从最近的检查点恢复</translation>
+    </message>
+    <message>
+        <source>Kill job</source>
+        <translation>强制结束作业</translation>
+    </message>
+    <message>
+        <source>Kill &amp;&amp; resume from last checkpoint</source>
+        <translation>强制结束并从最近的检查点恢复</translation>
+    </message>
+    <message>
+        <source>Graceful: SIGTERM to the job&apos;s process group; the ranks finish the step and write a checkpoint (status stopped). SIGKILL if they have not ended after the timeout.</source>
+        <translation>优雅停止：向作业的进程组发送 SIGTERM；各进程完成当前步并写入检查点（状态为已停止）。超时仍未结束则发送 SIGKILL。</translation>
+    </message>
+    <message>
+        <source>SIGKILL to every process of the job at once (status failed).</source>
+        <translation>立即向作业的每个进程发送 SIGKILL（状态为失败）。</translation>
+    </message>
+    <message>
+        <source>Rank 0 holds every rank before the next step (a store command).</source>
+        <translation>进程 0 在下一步之前让所有进程暂停（一条存储命令）。</translation>
+    </message>
+    <message>
+        <source>Write a checkpoint after the current step.</source>
+        <translation>在当前步之后写入检查点。</translation>
+    </message>
+    <message>
+        <source>New learning rate, applied from the next step on every rank.</source>
+        <translation>新的学习率，从下一步起在每个进程上生效。</translation>
+    </message>
+    <message>
+        <source>Change ZeRO stage, world size or accumulation mid-run: stop with a checkpoint, relaunch from it. The optimizer state is re-partitioned; the plots continue as a new segment.</source>
+        <translation>在运行中途更改 ZeRO 阶段、进程数或梯度累积：保存检查点后停止，再从它重新启动。优化器状态会重新分片；图表以新的一段继续。</translation>
+    </message>
+    <message>
+        <source>SIGKILL to every process of the job (status failed). A stalled rank does not answer a graceful stop.</source>
+        <translation>向作业的每个进程发送 SIGKILL（状态为失败）。卡住的进程不会响应优雅停止。</translation>
+    </message>
+    <message>
+        <source>Kill the job, then relaunch it from its newest checkpoint with the same config (a run started from this window).</source>
+        <translation>强制结束作业，然后用相同配置从其最新检查点重新启动（限从本窗口启动的运行）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Run stalled.&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;运行卡住了。&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>%1: run #%2</source>
+        <translation>%1：运行 #%2</translation>
+    </message>
+    <message>
+        <source>signal %1 (%2)</source>
+        <translation>信号 %1（%2）</translation>
+    </message>
+    <message>
+        <source>exited</source>
+        <translation>已退出</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Run failed.&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;运行失败。&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>died: %1</source>
+        <translation>已终止：%1</translation>
+    </message>
+    <message>
+        <source>ended</source>
+        <translation>已结束</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:%1&apos;&gt;●&lt;/span&gt; rank %2 &lt;span style=&apos;color:#6B7280&apos;&gt;%3&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:%1&apos;&gt;●&lt;/span&gt; 进程 %2 &lt;span style=&apos;color:#6B7280&apos;&gt;%3&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>ZeRO %1 · N = %2 · accumulation %3 &amp;nbsp;&amp;nbsp; </source>
+        <translation>ZeRO %1 · N = %2 · 梯度累积 %3 &amp;nbsp;&amp;nbsp; </translation>
+    </message>
+    <message>
+        <source>Apply &amp; restart</source>
+        <translation>应用并重启</translation>
+    </message>
+    <message>
+        <source>ZeRO stage</source>
+        <translation>ZeRO 阶段</translation>
+    </message>
+    <message>
+        <source>World size N</source>
+        <translation>进程数 N</translation>
+    </message>
+    <message>
+        <source>Accumulation</source>
+        <translation>梯度累积</translation>
+    </message>
+    <message>
+        <source>The global batch (%1) stays the same; the run stops with a checkpoint and resumes from it.</source>
+        <translation>全局批次（%1）保持不变；运行保存检查点后停止，再从该检查点恢复。</translation>
+    </message>
+    <message>
+        <source>live</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation>停止中</translation>
+    </message>
+    <message>
+        <source>restarting</source>
+        <translation>重启中</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::LogConsole</name>
+    <message>
+        <source>Errors only</source>
+        <translation>仅错误</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>all ranks</source>
+        <translation>所有进程</translation>
+    </message>
+    <message>
+        <source>launcher</source>
+        <translation>启动器</translation>
+    </message>
+    <message>
+        <source>Lines of one rank only (mpirun --tag-output prefixes every line).</source>
+        <translation>只显示一个进程的行（mpirun --tag-output 会给每行加前缀）。</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>清空</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>进程 %1</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::MainWindow</name>
+    <message>
+        <source>Runs</source>
+        <translation>运行列表</translation>
+    </message>
+    <message>
+        <source>Console</source>
+        <translation>控制台</translation>
+    </message>
+    <message>
+        <source>zerolab</source>
+        <translation>zerolab</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s)</source>
+        <translation>
+            <numerusform>%n 个运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The trial&apos;s config is in Setup (not saved to a file yet)</source>
+        <translation>该试验的配置已载入“设置”（尚未保存到文件）</translation>
+    </message>
+    <message numerus="yes">
+        <source>the config has %n error(s); fix them in Setup first</source>
+        <translation>
+            <numerusform>配置有 %n 个错误；请先在“设置”中修正</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no run store is open</source>
+        <translation>没有打开运行存储</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>启动中…</translation>
+    </message>
+    <message>
+        <source>step %1 / %2 · ETA %3 · %4 tokens/s</source>
+        <translation>第 %1 / %2 步 · 预计剩余 %3 · %4 词元/秒</translation>
+    </message>
+    <message>
+        <source>A run is live</source>
+        <translation>有运行正在进行</translation>
+    </message>
+    <message>
+        <source>Run %1 is still training. Stop it (with a checkpoint), leave it running (it keeps writing the store and shows up live when zerolab opens again), or cancel?</source>
+        <translation>运行 %1 仍在训练。要停止它（保存检查点）、让它继续运行（它会继续写入存储，下次打开 zerolab 时实时显示），还是取消？</translation>
+    </message>
+    <message>
+        <source>Stop run</source>
+        <translation>停止运行</translation>
+    </message>
+    <message>
+        <source>Leave running</source>
+        <translation>继续运行</translation>
+    </message>
+    <message>
+        <source>Open run store</source>
+        <translation>打开运行存储</translation>
+    </message>
+    <message>
+        <source>Run stores (*.db);;All files (*)</source>
+        <translation>运行存储 (*.db);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open config</source>
+        <translation>打开配置</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Start run</source>
+        <translation>开始运行</translation>
+    </message>
+    <message>
+        <source>Setup</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Learn</source>
+        <translation>学习</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Tune</source>
+        <translation>调优</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open run store…</source>
+        <translation>打开运行存储…</translation>
+    </message>
+    <message>
+        <source>Open config…</source>
+        <translation>打开配置…</translation>
+    </message>
+    <message>
+        <source>▶  Start run</source>
+        <translation>▶  开始运行</translation>
+    </message>
+    <message>
+        <source>Validate the Setup config and launch it with mpirun (Ctrl+R)</source>
+        <translation>校验“设置”中的配置并用 mpirun 启动（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Store: %1</source>
+        <translation>存储：%1</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <source>No %1 translation in this build</source>
+        <translation>此版本没有 %1 翻译</translation>
+    </message>
+    <message>
+        <source>Language: %1. Menus, tabs, the status bar, the runs panel and the Console changed now; the other views change when zerolab restarts.</source>
+        <translation>语言：%1。菜单、标签页、状态栏、运行列表面板和控制台已切换；其他视图在 zerolab 重启后切换。</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::MemoryBarChart</name>
+    <message>
+        <source>bytes per parameter</source>
+        <translation>每参数字节数</translation>
+    </message>
+    <message>
+        <source>- - -  %1</source>
+        <translation>- - -  %1</translation>
+    </message>
+    <message>
+        <source>%1  (above the scale)</source>
+        <translation>%1  （超出刻度）</translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Total&lt;/b&gt;&lt;/td&gt;&lt;td align=&apos;right&apos;&gt;&amp;nbsp;&lt;b&gt;%1&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;合计&lt;/b&gt;&lt;/td&gt;&lt;td align=&apos;right&apos;&gt;&amp;nbsp;&lt;b&gt;%1&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;Predicted&lt;/td&gt;&lt;td align=&apos;right&apos;&gt;&amp;nbsp;%1&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation>&lt;tr&gt;&lt;td&gt;预测&lt;/td&gt;&lt;td align=&apos;right&apos;&gt;&amp;nbsp;%1&lt;/td&gt;&lt;/tr&gt;</translation>
+    </message>
+    <message>
+        <source>Memory per rank</source>
+        <translation>每进程内存</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::ParetoChart</name>
+    <message>
+        <source>Throughput (tokens/s)</source>
+        <translation>吞吐量（词元/秒）</translation>
+    </message>
+    <message>
+        <source>Peak memory per rank (%1)</source>
+        <translation>每进程峰值内存（%1）</translation>
+    </message>
+    <message>
+        <source>Pareto frontier</source>
+        <translation>帕累托前沿</translation>
+    </message>
+    <message>
+        <source>ZeRO %1</source>
+        <translation>ZeRO %1</translation>
+    </message>
+    <message>
+        <source>capacity %1</source>
+        <translation>容量 %1</translation>
+    </message>
+    <message>
+        <source>%1: far to the right, every point fits</source>
+        <translation>%1：远在右侧，所有点都放得下</translation>
+    </message>
+    <message>
+        <source>No finished trial yet: each appears here as it ends.</source>
+        <translation>还没有完成的试验：每个试验结束时会出现在这里。</translation>
+    </message>
+    <message>
+        <source>Trial %1: %2
+%3 tokens/s · peak %4 per rank%5</source>
+        <translation>试验 %1：%2
+%3 词元/秒 · 每进程峰值 %4%5</translation>
+    </message>
+    <message>
+        <source>
+On the Pareto frontier</source>
+        <translation>
+在帕累托前沿上</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::RunProcess</name>
+    <message>
+        <source>cannot create %1: %2</source>
+        <translation>无法创建 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::RunView</name>
+    <message>
+        <source>&lt;p style=&apos;font-size:14pt; font-weight:600; color:#374151&apos;&gt;No run open&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;Pick a run in the &lt;b&gt;Runs&lt;/b&gt; panel to see its loss, throughput, communication and per-rank memory.&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;No runs yet? Start one with &lt;code&gt;make run&lt;/code&gt;, or&lt;br&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train --config FILE&lt;/code&gt;&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;font-size:14pt; font-weight:600; color:#374151&apos;&gt;没有打开的运行&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;在&lt;b&gt;运行列表&lt;/b&gt;面板中选择一个运行，查看它的损失、吞吐量、通信和每进程内存。&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;还没有运行？用 &lt;code&gt;make run&lt;/code&gt; 启动一个，或者&lt;br&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train --config FILE&lt;/code&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Throughput (tokens/s)</source>
+        <translation>吞吐量（词元/秒）</translation>
+    </message>
+    <message>
+        <source>Step time (ms)</source>
+        <translation>步时间 (ms)</translation>
+    </message>
+    <message>
+        <source>No steps logged yet</source>
+        <translation>尚未记录任何步</translation>
+    </message>
+    <message>
+        <source>No rank rows yet</source>
+        <translation>尚无进程数据</translation>
+    </message>
+    <message>
+        <source>Smoothing</source>
+        <translation>平滑</translation>
+    </message>
+    <message>
+        <source>Exponential moving average of the loss; 0 shows the raw curve only.</source>
+        <translation>损失的指数滑动平均；0 表示只显示原始曲线。</translation>
+    </message>
+    <message>
+        <source>Hold scale</source>
+        <translation>固定刻度</translation>
+    </message>
+    <message>
+        <source>Keep the value axis at its current top while you open other runs, so their bars compare by eye.</source>
+        <translation>打开其他运行时保持数值轴的当前上限，便于目测比较条形。</translation>
+    </message>
+    <message>
+        <source>Bytes per parameter</source>
+        <translation>每参数字节数</translation>
+    </message>
+    <message>
+        <source>Divide by ψ: a bf16 run at N = 2 reads 16, 10, 9 and 8 bytes per parameter at stages 0-3.</source>
+        <translation>除以 ψ：N = 2 的 bf16 运行在阶段 0-3 分别为每参数 16、10、9 和 8 字节。</translation>
+    </message>
+    <message>
+        <source>Model states only</source>
+        <translation>仅模型状态</translation>
+    </message>
+    <message>
+        <source>Hide activations, comm buffers and workspace: what ZeRO shards (params, master, grads, Adam m and v).</source>
+        <translation>隐藏激活值、通信缓冲区和工作区：只看 ZeRO 分片的部分（参数、主参数、梯度、Adam m 和 v）。</translation>
+    </message>
+    <message>
+        <source>Mean over the global batch</source>
+        <translation>全局批次上的平均值</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>Global tokens / step time</source>
+        <translation>全局词元数 / 步时间</translation>
+    </message>
+    <message>
+        <source>Step time breakdown</source>
+        <translation>步时间分解</translation>
+    </message>
+    <message>
+        <source>Stacked, per step</source>
+        <translation>按步堆叠</translation>
+    </message>
+    <message>
+        <source>Collective time per rank</source>
+        <translation>每进程集合通信时间</translation>
+    </message>
+    <message>
+        <source>Memory per rank</source>
+        <translation>每进程内存</translation>
+    </message>
+    <message>
+        <source>Ledger categories; dashed outline: the planner&apos;s prediction</source>
+        <translation>账本类别；虚线轮廓：规划器的预测</translation>
+    </message>
+    <message>
+        <source>Bus bandwidth per rank</source>
+        <translation>每进程总线带宽</translation>
+    </message>
+    <message>
+        <source>Memory in use per rank</source>
+        <translation>每进程已用内存</translation>
+    </message>
+    <message>
+        <source>Traffic per rank per step</source>
+        <translation>每进程每步通信量</translation>
+    </message>
+    <message>
+        <source>Sent under ring algorithms; dashed: forecast</source>
+        <translation>按环形算法发送的量；虚线：预测</translation>
+    </message>
+    <message>
+        <source>Step timeline</source>
+        <translation>步内时间线</translation>
+    </message>
+    <message>
+        <source>Inside one sampled step: each rank&apos;s compute and communication</source>
+        <translation>一个采样步内部：每个进程的计算与通信</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>Start, checkpoints, commands, data epochs, errors</source>
+        <translation>启动、检查点、命令、数据轮次、错误</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Export plots…</source>
+        <translation>导出图表…</translation>
+    </message>
+    <message>
+        <source>Every plot as PNG and PDF into a folder. Right-click a plot to export just that one.</source>
+        <translation>把每张图以 PNG 和 PDF 导出到一个文件夹。右键单击某张图可只导出该图。</translation>
+    </message>
+    <message>
+        <source>x axis</source>
+        <translation>x 轴</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>墙钟时间</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>词元数</translation>
+    </message>
+    <message>
+        <source>Per-rank charts at</source>
+        <translation>每进程图表位于</translation>
+    </message>
+    <message>
+        <source>Choose the logged step the per-rank charts show; the far right follows the latest step.</source>
+        <translation>选择每进程图表显示的已记录步；拖到最右侧则跟随最新一步。</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>Export metrics</source>
+        <translation>导出指标</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export plots into</source>
+        <translation>导出图表到</translation>
+    </message>
+    <message>
+        <source>Wrote %1 files to %2</source>
+        <translation>已向 %2 写入 %1 个文件</translation>
+    </message>
+    <message>
+        <source>ZeRO stage &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>ZeRO 阶段 &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>N = &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>N = &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;GPU&lt;/b&gt; (cuda)</source>
+        <translation>&lt;b&gt;GPU&lt;/b&gt; (cuda)</translation>
+    </message>
+    <message>
+        <source>ψ = %1</source>
+        <translation>ψ = %1</translation>
+    </message>
+    <message>
+        <source>%1 steps logged</source>
+        <translation>已记录 %1 步</translation>
+    </message>
+    <message>
+        <source>last loss &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>最后损失 &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>planner: %1 per rank</source>
+        <translation>规划器：每进程 %1</translation>
+    </message>
+    <message>
+        <source>loss (raw)</source>
+        <translation>损失（原始）</translation>
+    </message>
+    <message>
+        <source>loss (EMA %1)</source>
+        <translation>损失（EMA %1）</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>exposed comm</source>
+        <translation>暴露的通信</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>forecast</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Traffic per step (ψ elements)</source>
+        <translation>每步通信量（ψ 个元素）</translation>
+    </message>
+    <message>
+        <source>segment %1: ZeRO %2, N=%3</source>
+        <translation>段 %1：ZeRO %2，N=%3</translation>
+    </message>
+    <message>
+        <source>all-reduce</source>
+        <translation>全规约</translation>
+    </message>
+    <message>
+        <source>reduce-scatter</source>
+        <translation>归约-散射</translation>
+    </message>
+    <message>
+        <source>all-gather</source>
+        <translation>全收集</translation>
+    </message>
+    <message>
+        <source>broadcast</source>
+        <translation>广播</translation>
+    </message>
+    <message>
+        <source>exposed</source>
+        <translation>暴露</translation>
+    </message>
+    <message>
+        <source>busbw</source>
+        <translation>总线带宽</translation>
+    </message>
+    <message>
+        <source>rss</source>
+        <translation>常驻内存</translation>
+    </message>
+    <message>
+        <source>peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>device used</source>
+        <translation>设备已用</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>进程 %1</translation>
+    </message>
+    <message>
+        <source>Time per step (ms) · rank</source>
+        <translation>每步时间 (ms) · 进程</translation>
+    </message>
+    <message>
+        <source>Bus bandwidth (GB/s) · rank</source>
+        <translation>总线带宽 (GB/s) · 进程</translation>
+    </message>
+    <message>
+        <source>GPU memory (%1) · rank</source>
+        <translation>GPU 显存 (%1) · 进程</translation>
+    </message>
+    <message>
+        <source>Resident (%1) · rank</source>
+        <translation>常驻内存 (%1) · 进程</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::RunsDock</name>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Filter: name, tag, status, notes…</source>
+        <translation>筛选：名称、标签、状态、备注…</translation>
+    </message>
+    <message>
+        <source>&lt;p style=&apos;font-size:12pt; font-weight:600; color:#374151&apos;&gt;No runs yet&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;Press &lt;b&gt;▶ Start run&lt;/b&gt; in Setup, or start one from a terminal:&lt;/p&gt;&lt;p&gt;&lt;code&gt;make run&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;or&lt;/p&gt;&lt;p&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train&lt;br&gt;--config resources/configs/micro-stage1.json&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;It appears here while it trains.&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;font-size:12pt; font-weight:600; color:#374151&apos;&gt;还没有运行&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;在“设置”中按 &lt;b&gt;▶ 开始运行&lt;/b&gt;，或从终端启动：&lt;/p&gt;&lt;p&gt;&lt;code&gt;make run&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;或者&lt;/p&gt;&lt;p&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train&lt;br&gt;--config resources/configs/micro-stage1.json&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;运行在训练时就会出现在这里。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>tags, comma separated</source>
+        <translation>标签，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>Notes on this run…</source>
+        <translation>关于此运行的备注…</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Save the tags and notes of this run</source>
+        <translation>保存此运行的标签和备注</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <source>Delete this run from the store (asks first)</source>
+        <translation>从存储中删除此运行（会先确认）</translation>
+    </message>
+    <message>
+        <source>Open the selected runs (two or more) in the Compare tab</source>
+        <translation>在“比较”标签页中打开选中的运行（两个或更多）</translation>
+    </message>
+    <message>
+        <source>No run selected</source>
+        <translation>未选择运行</translation>
+    </message>
+    <message>
+        <source>%1 runs selected</source>
+        <translation>已选择 %1 个运行</translation>
+    </message>
+    <message>
+        <source>Tag “%1”: %2</source>
+        <translation>标签“%1”：%2</translation>
+    </message>
+    <message>
+        <source>Notes: %1</source>
+        <translation>备注：%1</translation>
+    </message>
+    <message>
+        <source>Not saved</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <source>Delete run</source>
+        <translation>删除运行</translation>
+    </message>
+    <message>
+        <source>Delete run #%1 “%2” and every step, event and checkpoint record it has?
+Checkpoint files on disk are not touched. This cannot be undone.</source>
+        <translation>删除运行 #%1“%2”及其所有步、事件和检查点记录？
+磁盘上的检查点文件不受影响。此操作无法撤销。</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::RunsModel</name>
+    <message>
+        <source>started %1</source>
+        <translation>开始于 %1</translation>
+    </message>
+    <message>
+        <source> on %1</source>
+        <translation>，在 %1 上</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation>N</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::SetupView</name>
+    <message>
+        <source>Per-rank memory forecast</source>
+        <translation>每进程内存预测</translation>
+    </message>
+    <message>
+        <source>Config JSON</source>
+        <translation>配置 JSON</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>打开…</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <source>Import any DeepSpeed JSON: keys zerolab does not implement are listed as warnings and ignored.</source>
+        <translation>导入任意 DeepSpeed JSON：zerolab 未实现的键会作为警告列出并被忽略。</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Import a DeepSpeed config</source>
+        <translation>导入 DeepSpeed 配置</translation>
+    </message>
+    <message>
+        <source>Open a zerolab config</source>
+        <translation>打开 zerolab 配置</translation>
+    </message>
+    <message>
+        <source>JSON (*.json);;All files (*)</source>
+        <translation>JSON (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>imported from %1</source>
+        <translation>导入自 %1</translation>
+    </message>
+    <message>
+        <source>Save config</source>
+        <translation>保存配置</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>line %1  </source>
+        <translation>第 %1 行  </translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#15803D&apos;&gt;&amp;#10003; Valid&lt;/span&gt; &lt;span style=&apos;color:#6B7280&apos;&gt;— checked by the same validator as &lt;code&gt;zerolab-train --check-config&lt;/code&gt;%1&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:#15803D&apos;&gt;&amp;#10003; 有效&lt;/span&gt; &lt;span style=&apos;color:#6B7280&apos;&gt;— 由与 &lt;code&gt;zerolab-train --check-config&lt;/code&gt; 相同的校验器检查%1&lt;/span&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n warning(s)</source>
+        <translation>
+            <numerusform>，%n 个警告</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;span style=&apos;color:#C2410C&apos;&gt;%n error(s)&lt;/span&gt;</source>
+        <translation>
+            <numerusform>&lt;span style=&apos;color:#C2410C&apos;&gt;%n 个错误&lt;/span&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> &lt;span style=&apos;color:#6B7280&apos;&gt;— the forecast shows the last valid config&lt;/span&gt;</source>
+        <translation> &lt;span style=&apos;color:#6B7280&apos;&gt;— 预测显示的是最后一个有效配置&lt;/span&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::TimeSeriesPlot</name>
+    <message>
+        <source>Reset zoom</source>
+        <translation>重置缩放</translation>
+    </message>
+    <message>
+        <source>Export as PNG…</source>
+        <translation>导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Export plot</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Export as PDF…</source>
+        <translation>导出为 PDF…</translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::TimelineChart</name>
+    <message>
+        <source>rank %1 compute</source>
+        <translation>进程 %1 计算</translation>
+    </message>
+    <message>
+        <source>rank %1 comm</source>
+        <translation>进程 %1 通信</translation>
+    </message>
+    <message>
+        <source>rank %1 memory</source>
+        <translation>进程 %1 内存</translation>
+    </message>
+    <message>
+        <source>Time since the step&apos;s start (ms)</source>
+        <translation>自该步开始的时间 (ms)</translation>
+    </message>
+    <message>
+        <source>No timeline yet</source>
+        <translation>尚无时间线</translation>
+    </message>
+    <message>
+        <source>No spans recorded in step %1</source>
+        <translation>第 %1 步没有记录任何区间</translation>
+    </message>
+    <message>
+        <source>The store holds this step&apos;s timeline, but no rank recorded an interval in it.</source>
+        <translation>存储中有这一步的时间线，但没有进程在其中记录区间。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Memory strips&lt;/b&gt;: what changes inside the step, sampled at phase boundaries, 0 – %1 on every rank: %2.</source>
+        <translation>&lt;b&gt;内存条带&lt;/b&gt;：步内变化的部分，在阶段边界采样，每个进程 0 – %1：%2。</translation>
+    </message>
+    <message>
+        <source>Preallocated buffers: flat through the step (%1).</source>
+        <translation>预分配的缓冲区：整步保持不变（%1）。</translation>
+    </message>
+    <message>
+        <source>No memory samples in this step.</source>
+        <translation>这一步没有内存采样。</translation>
+    </message>
+    <message>
+        <source>Lines join one collective on every rank (at its start: a leaning line is a rank that joined late). Wheel: zoom · drag: pan · Shift+drag: zoom to interval · double-click: whole step.</source>
+        <translation>连线把同一个集合通信在各进程上连起来（在其开始处：倾斜的线表示某个进程加入得晚）。滚轮：缩放 · 拖动：平移 · Shift+拖动：缩放到区间 · 双击：整步。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;rank %1 memory at %2&lt;/b&gt;&lt;table&gt;</source>
+        <translation>&lt;b&gt;进程 %1 在 %2 的内存&lt;/b&gt;&lt;table&gt;</translation>
+    </message>
+    <message>
+        <source>Whole step</source>
+        <translation>整步</translation>
+    </message>
+    <message>
+        <source>Export as %1…</source>
+        <translation>导出为 %1…</translation>
+    </message>
+    <message>
+        <source>Export timeline</source>
+        <translation>导出时间线</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::TimelinePanel</name>
+    <message>
+        <source>Follow latest</source>
+        <translation>跟随最新</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>The steps this run sampled (%1 in its config).</source>
+        <translation>此运行采样的步（其配置中的 %1）。</translation>
+    </message>
+    <message>
+        <source>Show each newly sampled step as the run records it.</source>
+        <translation>运行记录新的采样步时立即显示。</translation>
+    </message>
+    <message>
+        <source>No timeline recorded</source>
+        <translation>未记录时间线</translation>
+    </message>
+    <message>
+        <source>This run sampled no step timeline. Set &lt;code&gt;%1&lt;/code&gt; &amp;gt; 0 in the config (e.g. 50: every 50th step) to record what every rank computes and communicates inside a step.</source>
+        <translation>此运行没有采样步内时间线。在配置中设置 &lt;code&gt;%1&lt;/code&gt; &amp;gt; 0（例如 50：每 50 步一次），即可记录每个进程在一步内的计算与通信。</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>rank %1 &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation>进程 %1 &lt;b&gt;%2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>least rank %1 &lt;b&gt;%2&lt;/b&gt;, most rank %3 &lt;b&gt;%4&lt;/b&gt;</source>
+        <translation>最少：进程 %1 &lt;b&gt;%2&lt;/b&gt;，最多：进程 %3 &lt;b&gt;%4&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2 ranks · %3 · compute waiting on collectives: %4</source>
+        <translation>第 %1 步 · %2 个进程 · %3 · 计算等待集合通信：%4</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::TuneView</name>
+    <message>
+        <source>to run</source>
+        <translation>待运行</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>Axis (config JSON path, or world)</source>
+        <translation>轴（配置 JSON 路径，或 world）</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>取值</translation>
+    </message>
+    <message>
+        <source>Each row is an axis: a JSON path into the config (zero_optimization.stage, train_micro_batch_size_per_gpu, model.recompute, zero_optimization.overlap_comm, zero_optimization.reduce_bucket_size, …) or world for N, and its values as JSON separated by commas (strings in quotes).</source>
+        <translation>每行是一条轴：配置中的 JSON 路径（zero_optimization.stage、train_micro_batch_size_per_gpu、model.recompute、zero_optimization.overlap_comm、zero_optimization.reduce_bucket_size 等），或表示 N 的 world，以及用逗号分隔的 JSON 取值（字符串加引号）。</translation>
+    </message>
+    <message>
+        <source>Add axis</source>
+        <translation>添加轴</translation>
+    </message>
+    <message>
+        <source>Remove axis</source>
+        <translation>删除轴</translation>
+    </message>
+    <message>
+        <source>Guided (DeepSpeed&apos;s order)</source>
+        <translation>引导式（DeepSpeed 的顺序）</translation>
+    </message>
+    <message>
+        <source>Grid (every point)</source>
+        <translation>网格（所有点）</translation>
+    </message>
+    <message>
+        <source>Guided: per stage, raise the micro-batch while the forecast fits and throughput rises, then tune the bucket sizes at the best point. Grid: every point that fits.</source>
+        <translation>引导式：对每个阶段，在预测放得下且吞吐量上升时增大微批次，再在最佳点上调桶大小。网格：所有放得下的点。</translation>
+    </message>
+    <message>
+        <source>Host RAM ÷ N</source>
+        <translation>主机内存 ÷ N</translation>
+    </message>
+    <message>
+        <source>Fixed, per rank</source>
+        <translation>固定值，每进程</translation>
+    </message>
+    <message>
+        <source> GB</source>
+        <translation> GB</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>A trial still running after this long is killed (its whole process group) and recorded as timeout; the sweep goes on.</source>
+        <translation>超过此时长仍在运行的试验会被强制结束（整个进程组）并记为超时；扫描继续进行。</translation>
+    </message>
+    <message>
+        <source>Hold the global batch (accumulation follows)</source>
+        <translation>保持全局批次（梯度累积随之调整）</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Capacity</source>
+        <translation>容量</translation>
+    </message>
+    <message>
+        <source>Warm-up steps</source>
+        <translation>预热步数</translation>
+    </message>
+    <message>
+        <source>Measured steps</source>
+        <translation>测量步数</translation>
+    </message>
+    <message>
+        <source>Trial timeout</source>
+        <translation>试验超时</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <source>Plan every candidate now: the table shows what would run and what the planner prunes, before anything is launched.</source>
+        <translation>现在规划每个候选：在启动任何运行之前，表格显示哪些会运行、哪些会被规划器剪除。</translation>
+    </message>
+    <message>
+        <source>▶  Start sweep</source>
+        <translation>▶  开始扫描</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the sweep; the trial in flight is ended and runs again on Resume.</source>
+        <translation>停止扫描；进行中的试验会被结束，并在恢复时重新运行。</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>No sweep in this store yet</source>
+        <translation>此存储中还没有扫描</translation>
+    </message>
+    <message>
+        <source>Each finished trial: tokens/s against peak memory per rank. The staircase is the Pareto frontier; double-click a point to open its run.</source>
+        <translation>每个完成的试验：词元/秒对每进程峰值内存。阶梯线是帕累托前沿；双击某点可打开其运行。</translation>
+    </message>
+    <message>
+        <source>Open in Run view</source>
+        <translation>在“运行”视图中打开</translation>
+    </message>
+    <message>
+        <source>Use this config</source>
+        <translation>使用此配置</translation>
+    </message>
+    <message>
+        <source>Load the trial&apos;s config into Setup</source>
+        <translation>把该试验的配置载入“设置”</translation>
+    </message>
+    <message>
+        <source>Base: the Setup config (%1). Each axis below overrides one key.</source>
+        <translation>基础：“设置”中的配置（%1）。下面每条轴覆盖一个键。</translation>
+    </message>
+    <message>
+        <source>unsaved</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <source>the Setup config is not a JSON object: fix it in Setup first</source>
+        <translation>“设置”中的配置不是 JSON 对象：请先在“设置”中修正</translation>
+    </message>
+    <message>
+        <source>axes row %1: no axis name for the values %2</source>
+        <translation>轴第 %1 行：取值 %2 没有轴名</translation>
+    </message>
+    <message>
+        <source>axes row %1 (%2): the values must be JSON separated by commas (strings in quotes), got &apos;%3&apos;</source>
+        <translation>轴第 %1 行（%2）：取值必须是用逗号分隔的 JSON（字符串加引号），实际为“%3”</translation>
+    </message>
+    <message>
+        <source>axes row %1: the axis %2 appears twice</source>
+        <translation>轴第 %1 行：轴 %2 出现了两次</translation>
+    </message>
+    <message>
+        <source>Preview of %1 candidates: %2 fit and would run, %3 pruned by the planner (forecast above the capacity), %4 invalid. Nothing has run.</source>
+        <translation>%1 个候选的预览：%2 个放得下并将运行，%3 个被规划器剪除（预测超出容量），%4 个无效。尚未运行任何试验。</translation>
+    </message>
+    <message>
+        <source> Guided: at most %1 run; it stops raising the micro-batch where throughput stops rising.</source>
+        <translation> 引导式：最多运行 %1 个；吞吐量不再上升时就停止增大微批次。</translation>
+    </message>
+    <message>
+        <source>zerolab-sweep ended (exit %1)%2</source>
+        <translation>zerolab-sweep 已结束（退出码 %1）%2</translation>
+    </message>
+    <message>
+        <source>cannot start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>no run store is open</source>
+        <translation>没有打开运行存储</translation>
+    </message>
+    <message>
+        <source>a sweep is already running: trials share the machine, one at a time</source>
+        <translation>已有扫描在运行：试验共享本机，一次一个</translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation>无法创建 %1</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>pick a stored sweep to resume</source>
+        <translation>请选择一个已存储的扫描来恢复</translation>
+    </message>
+    <message>
+        <source>a sweep is already running</source>
+        <translation>已有扫描在运行</translation>
+    </message>
+    <message>
+        <source>#%1 %2 · %3</source>
+        <translation>#%1 %2 · %3</translation>
+    </message>
+    <message>
+        <source>%1 · %2 candidates: %3 finished, %4 failed or timed out, %5 pruned by the planner, %6 to run</source>
+        <translation>%1 · %2 个候选：%3 个已完成，%4 个失败或超时，%5 个被规划器剪除，%6 个待运行</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>环节</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Forecast / rank</source>
+        <translation>预测 / 进程</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>± spread</source>
+        <translation>± 离散</translation>
+    </message>
+    <message>
+        <source>Peak / rank</source>
+        <translation>峰值 / 进程</translation>
+    </message>
+    <message>
+        <source>Exposed comm (ms)</source>
+        <translation>暴露的通信 (ms)</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>capacity %1 per rank</source>
+        <translation>每进程容量 %1</translation>
+    </message>
+</context>
+</TS>

@@ -6,7 +6,7 @@
 
 namespace zerolab {
 
-std::string placementMessage(const std::vector<RankProcess>& ranks) {
+std::optional<std::string> placementMessage(const std::vector<RankProcess>& ranks) {
     std::vector<RankProcess> sorted = ranks;
     std::sort(sorted.begin(), sorted.end(),
               [](const RankProcess& a, const RankProcess& b) { return a.rank < b.rank; });
@@ -20,9 +20,10 @@ std::string placementMessage(const std::vector<RankProcess>& ranks) {
         }
         it->second.push_back(r.rank);
     }
+    if (hosts.size() < 2)
+        return std::nullopt;
     std::ostringstream msg;
-    msg << sorted.size() << (sorted.size() == 1 ? " rank on " : " ranks on ") << hosts.size()
-        << (hosts.size() == 1 ? " host: " : " hosts: ");
+    msg << sorted.size() << " ranks on " << hosts.size() << " hosts: ";
     for (std::size_t h = 0; h < hosts.size(); ++h) {
         const auto& [host, list] = hosts[h];
         msg << (h ? "; " : "") << host << (list.size() == 1 ? " has rank " : " has ranks ");

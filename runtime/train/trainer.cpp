@@ -411,7 +411,8 @@ void Trainer::watchRanks() {
         std::vector<RankProcess> ranks;
         for (int r = 0; r < m_world; ++r)
             ranks.push_back({r, procs[r].pid, procs[r].host});
-        m_rep.event(EventLevel::Info, -1, placementMessage(ranks));
+        if (const auto placement = placementMessage(ranks))
+            m_rep.event(EventLevel::Info, -1, *placement);
         WatchOptions options;
         options.collective_timeout_s = m_config.run.collective_timeout_s;
         options.on_stall = m_config.run.on_stall;

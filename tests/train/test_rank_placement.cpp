@@ -1,5 +1,5 @@
 // The placement event (runtime/train/rank_placement.h): ranks grouped by host, the hosts
-// in the order of their lowest rank, whatever order the ranks come in.
+// in the order of their lowest rank, whatever order the ranks come in; none on one host.
 #include "runtime/train/rank_placement.h"
 
 #include <gtest/gtest.h>
@@ -12,7 +12,11 @@ TEST(RankPlacement, GroupsRanksByHostInRankOrder) {
               "4 ranks on 2 hosts: a has ranks 0, 1; b has ranks 2, 3");
     EXPECT_EQ(placementMessage({{0, 10, "a"}, {1, 11, "b"}, {2, 12, "a"}}),
               "3 ranks on 2 hosts: a has ranks 0, 2; b has rank 1");
-    EXPECT_EQ(placementMessage({{0, 10, "vm"}}), "1 rank on 1 host: vm has rank 0");
+}
+
+TEST(RankPlacement, NoneOnOneHost) {
+    EXPECT_EQ(placementMessage({{0, 10, "vm"}}), std::nullopt);
+    EXPECT_EQ(placementMessage({{1, 11, "vm"}, {0, 10, "vm"}}), std::nullopt);
 }
 
 } // namespace

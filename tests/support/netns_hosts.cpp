@@ -47,30 +47,15 @@ std::vector<std::string> NetnsHosts::mpirun(int n, const std::string& program,
     const std::string hostfile = m_dir + "/hostfile-" + std::to_string(n);
     std::ofstream(hostfile) << host('a') << " slots=" << n / 2 << "\n"
                             << host('b') << " slots=" << n - n / 2 << "\n";
-    std::vector<std::string> argv = {script("netns-hosts"),
-                                     "run",
-                                     m_id,
-                                     "a",
-                                     ZEROLAB_MPIEXEC,
-                                     "-np",
-                                     std::to_string(n),
-                                     "--hostfile",
-                                     hostfile,
-                                     "--mca",
-                                     "plm_rsh_agent",
-                                     script("netns-rsh"),
-                                     "--mca",
-                                     "btl",
-                                     "tcp,vader,self",
-                                     "--mca",
-                                     "btl_tcp_if_include",
-                                     "zl0",
-                                     "--mca",
-                                     "oob_tcp_if_include",
-                                     "zl0",
-                                     "--bind-to",
-                                     "none",
-                                     program};
+    std::vector<std::string> argv = {
+        script("netns-hosts"), "run", m_id, "a", ZEROLAB_MPIEXEC, "-np", std::to_string(n),
+        "--hostfile", hostfile, "--mca", "plm_rsh_agent", script("netns-rsh"), "--mca", "btl",
+        "tcp,vader,self", "--mca", "btl_tcp_if_include", "zl0", "--mca", "oob_tcp_if_include",
+        "zl0",
+        // Waiting ranks yield the CPU, as mpirun makes them do
+        // on one oversubscribed host: after a cut the far
+        // ranks wait until the fixture ends them.
+        "--mca", "mpi_yield_when_idle", "1", "--bind-to", "none", program};
     argv.insert(argv.end(), args.begin(), args.end());
     return argv;
 }

@@ -27,7 +27,7 @@ public:
     std::string host(char which) const;
     // mpirun, inside host a, starting n ranks of `program` with `args`: the first n / 2 on
     // host a, the rest on host b; TCP between the hosts (over the veth only), shared
-    // memory within one.
+    // memory within one; waiting ranks yield the CPU (mpi_yield_when_idle).
     std::vector<std::string> mpirun(int n, const std::string& program,
                                     const std::vector<std::string>& args) const;
     // Takes host a's end of the link down, as a cut cable would. True when done.

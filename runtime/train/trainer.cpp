@@ -14,6 +14,7 @@
 #include "runtime/model/llmc_model_file.h"
 #include "runtime/model/model_flops.h"
 #include "runtime/planner/planner.h"
+#include "runtime/train/rank_placement.h"
 #include "runtime/train/rank_watch.h"
 #include "runtime/train/telemetry.h"
 #include "runtime/train/timeline_access.h"
@@ -410,6 +411,8 @@ void Trainer::watchRanks() {
         std::vector<RankProcess> ranks;
         for (int r = 0; r < m_world; ++r)
             ranks.push_back({r, procs[r].pid, procs[r].host});
+        if (const auto placement = placementMessage(ranks))
+            m_rep.event(EventLevel::Info, -1, *placement);
         WatchOptions options;
         options.collective_timeout_s = m_config.run.collective_timeout_s;
         options.on_stall = m_config.run.on_stall;

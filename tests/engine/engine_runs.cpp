@@ -73,11 +73,12 @@ std::vector<float> readLlmcParams(const std::string& path) {
 } // namespace
 
 RunOutput train(int n, int stage, int accum, bool overlap, bool bf16, const nlohmann::json& patch,
-                const std::string& device, const std::string& program) {
+                const std::string& device, const std::string& program, const Launcher& launcher) {
     std::string tag = "n" + std::to_string(n) + "-s" + std::to_string(stage) + "-a" +
                       std::to_string(accum) + (overlap ? "-o" : "") + (bf16 ? "-bf16" : "") +
                       (device == "cpu" ? "" : "-" + device) +
-                      (program.empty() ? "" : "-" + fs::path(program).filename().string());
+                      (program.empty() ? "" : "-" + fs::path(program).filename().string()) +
+                      (launcher.argv ? "-" + launcher.name : "");
     const nlohmann::json flat = patch.empty() ? nlohmann::json::object() : patch.flatten();
     for (const auto& [k, v] : flat.items()) {
         std::string key = k.substr(1); // "/zero_optimization/reduce_scatter"
@@ -90,10 +91,13 @@ RunOutput train(int n, int stage, int accum, bool overlap, bool bf16, const nloh
         "--db",           (workDir() / "runs.db").string(),
         "--run-name",     tag,
         "--export-model", model};
-    auto r = runProcess(program.empty() ? mpirunTrain(n, args) : mpirun(n, program, args));
+    const std::string binary = program.empty() ? toolPath("zerolab-train") : program;
+    auto r = runProcess(launcher.argv ? launcher.argv(n, binary, args) : mpirun(n, binary, args));
     EXPECT_EQ(r.exit_code, 0) << tag << "\n" << r.err;
     RunOutput out;
     out.config_path = (workDir() / ("cfg-" + tag + ".json")).string();
+    out.db_path = (workDir() / "runs.db").string();
+    out.run_name = tag;
     std::istringstream lines(r.out);
     for (std::string line; std::getline(lines, line);) {
         const auto j = nlohmann::json::parse(line); // stdout holds nothing but JSON lines

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ inline constexpr int kSteps = 4;
 
 struct RunOutput {
     std::string config_path;
+    std::string db_path;  // the store the run is in
+    std::string run_name; // its name there
     std::vector<double> losses;
     std::vector<float> params;
     std::vector<nlohmann::json> ranks; // the last step's per-rank rows
@@ -25,13 +28,25 @@ struct RunOutput {
     std::int64_t psi = 0;
 };
 
+// How a job's ranks are started: `argv(n, program, args)` is the command line that runs
+// n ranks of `program` with `args` (test::mpirun by default); `name` tells its runs apart
+// (run name, files) from the default's.
+struct Launcher {
+    std::string name;
+    std::function<std::vector<std::string>(int n, const std::string& program,
+                                           const std::vector<std::string>& args)>
+        argv;
+};
+
 // One job of n ranks. patch: a JSON merge patch (RFC 7396) applied to the config, e.g.
 // {"zero_optimization": {"reduce_scatter": false}} or {"model": {"recompute": "full"}};
 // device: run.device; program: what mpirun starts (empty: zerolab-train), which must
-// take zerolab-train's --config, --db, --run-name and --export-model.
+// take zerolab-train's --config, --db, --run-name and --export-model; launcher: how the
+// ranks are started (none: mpirun -np n on this host).
 RunOutput train(int n, int stage, int accum, bool overlap = false, bool bf16 = false,
                 const nlohmann::json& patch = nlohmann::json::object(),
-                const std::string& device = "cpu", const std::string& program = "");
+                const std::string& device = "cpu", const std::string& program = "",
+                const Launcher& launcher = {});
 
 // Relative L2 distance of a from b.
 double relDiff(const std::vector<float>& a, const std::vector<float>& b);

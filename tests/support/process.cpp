@@ -70,8 +70,12 @@ ProcessResult runProcess(const std::vector<std::string>& argv) {
     return BackgroundProcess(argv).finish();
 }
 
+std::string toolPath(const std::string& tool) {
+    return std::string(ZEROLAB_BIN_DIR) + "/" + tool;
+}
+
 ProcessResult runTool(const std::string& tool, const std::string& args) {
-    std::vector<std::string> argv = {std::string(ZEROLAB_BIN_DIR) + "/" + tool};
+    std::vector<std::string> argv = {toolPath(tool)};
     std::istringstream words(args);
     for (std::string w; words >> w;)
         argv.push_back(w);
@@ -87,7 +91,7 @@ std::vector<std::string> mpirun(int n, const std::string& program,
 }
 
 std::vector<std::string> mpirunTrain(int n, const std::vector<std::string>& args) {
-    return mpirun(n, std::string(ZEROLAB_BIN_DIR) + "/zerolab-train", args);
+    return mpirun(n, toolPath("zerolab-train"), args);
 }
 
 } // namespace zerolab::test

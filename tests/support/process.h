@@ -16,6 +16,9 @@ struct ProcessResult {
 
 ProcessResult runProcess(const std::vector<std::string>& argv);
 
+// build/bin/<tool>
+std::string toolPath(const std::string& tool);
+
 // build/bin/<tool> with `args` split on white space (the tests pass plain words and
 // temp paths, none with spaces).
 ProcessResult runTool(const std::string& tool, const std::string& args);

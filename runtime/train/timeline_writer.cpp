@@ -1,7 +1,12 @@
-// The timeline writer's thread: takes the queue's front, stores it with the lock released,
-// and wakes whoever waits for room or for the queue to empty.
+// The timeline writer's thread: at nice kNice, takes the queue's front, stores it with the
+// lock released, and wakes whoever waits for room or for the queue to empty.
 #include "runtime/train/timeline_writer.h"
 
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <utility>
 
 namespace zerolab {
@@ -42,13 +47,25 @@ std::size_t TimelineWriter::waitedPushes() const {
     return m_waited;
 }
 
+std::string TimelineWriter::niceError() const {
+    std::lock_guard lock(m_mutex);
+    return m_niceError;
+}
+
 void TimelineWriter::rethrow() {
     if (m_error)
         std::rethrow_exception(std::exchange(m_error, nullptr));
 }
 
 void TimelineWriter::loop() {
+    // Linux: a thread's nice value is its own (the ranks' threads keep theirs).
+    const int failed = setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kNice);
+    const int error = errno;
     std::unique_lock lock(m_mutex);
+    if (failed != 0)
+        m_niceError = std::string("cannot lower the timeline writer's priority to nice ") +
+                      std::to_string(kNice) + ": " + std::strerror(error) +
+                      "; it competes with the training for the CPU";
     for (;;) {
         m_changed.wait(lock, [&] { return m_stop || !m_queue.empty(); });
         if (m_queue.empty())

@@ -720,12 +720,14 @@ void Trainer::drainTimelines() {
     if (!m_timelineWriter)
         return;
     m_timelineWriter->drain();
+    if (const std::string why = m_timelineWriter->niceError(); !why.empty())
+        m_rep.event(EventLevel::Warn, 0, why);
     if (const std::size_t waited = m_timelineWriter->waitedPushes())
         m_rep.event(EventLevel::Warn, 0,
-                    "the timeline writer fell behind: " + std::to_string(waited) +
-                        " sampled steps waited for room in its queue of " +
+                    "the timeline writer fell behind: the training waited " +
+                        std::to_string(waited) + " times for room in its queue of " +
                         std::to_string(TimelineWriter::kDefaultDepth) +
-                        " (run.timeline_every samples fewer steps)");
+                        " timelines (a larger run.timeline_every samples fewer steps)");
 }
 
 void Trainer::recordEnd() {

@@ -1,16 +1,21 @@
 // The timeline writer (rank 0's store thread) without MPI or a store: push returns while
 // the store is still busy, timelines are stored in push order, a full queue makes push
-// wait instead of dropping one, drain waits for the last, and the store's exception comes
-// back to the training loop.
+// wait instead of dropping one, drain waits for the last, the store's exception comes
+// back to the training loop, and the store runs at the writer's low priority.
 #include "runtime/train/timeline_writer.h"
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <condition_variable>
+#include <cstring>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace zerolab {
 namespace {
@@ -119,6 +124,26 @@ TEST(TimelineWriter, TheStoresExceptionReachesTheNextCallOnce) {
     writer.drain(); // rethrown once only
     EXPECT_EQ(stored.front(), 1);
     EXPECT_EQ(stored.back(), 3);
+}
+
+// At the default nice 0 the woken writer preempted the training loop on its core
+// (TimelineWriter::kNice); the store must run at the lower priority.
+TEST(TimelineWriter, StoresAtTheLowerPriority) {
+    int nice = 0;
+    {
+        TimelineWriter writer([&](const StepTimeline&) {
+            errno = 0;
+            nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+            ASSERT_EQ(errno, 0) << std::strerror(errno);
+        });
+        writer.push(timelineOf(1));
+        writer.drain();
+        EXPECT_EQ(writer.niceError(), "");
+    }
+    EXPECT_EQ(nice, TimelineWriter::kNice);
+    // The caller's own thread keeps its priority.
+    errno = 0;
+    EXPECT_LT(getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())), TimelineWriter::kNice);
 }
 
 } // namespace

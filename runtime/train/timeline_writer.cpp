@@ -60,11 +60,11 @@ void TimelineWriter::rethrow() {
 void TimelineWriter::loop() {
     // Linux: a thread's nice value is its own (the ranks' threads keep theirs).
     const int failed = setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kNice);
-    const int error = errno;
+    const int niceErrno = errno;
     std::unique_lock lock(m_mutex);
     if (failed != 0)
         m_niceError = std::string("cannot lower the timeline writer's priority to nice ") +
-                      std::to_string(kNice) + ": " + std::strerror(error) +
+                      std::to_string(kNice) + ": " + std::strerror(niceErrno) +
                       "; it competes with the training for the CPU";
     for (;;) {
         m_changed.wait(lock, [&] { return m_stop || !m_queue.empty(); });

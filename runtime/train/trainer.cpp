@@ -19,6 +19,7 @@
 #include "runtime/train/telemetry.h"
 #include "runtime/train/timeline_access.h"
 #include "runtime/train/timeline_recorder.h"
+#include "runtime/train/timeline_writer.h"
 #include "storage/default_path.h"
 #include "storage/run_writer.h"
 
@@ -33,6 +34,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -79,6 +81,10 @@ std::string defaultRunName(const TrainConfig& c) {
 // first failure (a full disk, the file deleted, the run's row gone) is kept, said
 // loudly on stderr and as an event line, and later writes are skipped; the control
 // round then stops every rank gracefully (Trainer::control).
+// Thread contract: record(), storeError(), line() and event() may be called from the
+// training loop and the timeline writer's thread at once (one store connection, used
+// under m_storeMutex; stdout lines under m_lineMutex); open(), writer() and finish() only
+// while no other thread uses the Reporter.
 class Reporter {
 public:
     Reporter(bool active) : m_active(active) {}
@@ -94,6 +100,7 @@ public:
     // Runs `write` on the writer unless the store has already failed; a StoreError
     // becomes the store's failure.
     template <class Write> void record(Write&& write) {
+        std::lock_guard lock(m_storeMutex);
         if (!m_active || !m_writer || m_storeError)
             return;
         try {
@@ -107,7 +114,10 @@ public:
             line(eventLine(EventLevel::Error, 0, msg));
         }
     }
-    const std::optional<std::string>& storeError() const { return m_storeError; }
+    std::optional<std::string> storeError() const {
+        std::lock_guard lock(m_storeMutex);
+        return m_storeError;
+    }
     // The run's end status, tried even after a failure (the disk may have room again).
     void finish(RunStatus status, const std::string& message) {
         if (!m_active || !m_writer)
@@ -123,7 +133,9 @@ public:
     void line(const nlohmann::json& j) {
         if (!m_active)
             return;
-        std::cout << jsonText(j) << '\n' << std::flush;
+        const std::string text = jsonText(j);
+        std::lock_guard lock(m_lineMutex);
+        std::cout << text << '\n' << std::flush;
     }
     void event(EventLevel level, int rank, const std::string& message) {
         if (!m_active)
@@ -138,6 +150,8 @@ private:
     std::string m_path;
     std::optional<RunWriter> m_writer;
     std::optional<std::string> m_storeError;
+    mutable std::mutex m_storeMutex;
+    std::mutex m_lineMutex;
 };
 
 // The training of one rank, in the order run() takes them: the starting point (fresh,
@@ -181,6 +195,8 @@ private:
     void wrapUp();
     void recordFailure(const std::exception& e);
     void recordEnd();
+    // Rank 0: returns once every timeline handed to the writer is stored (or failed).
+    void drainTimelines();
 
     const TrainConfig& m_config;
     const TrainOptions& m_options;
@@ -214,6 +230,9 @@ private:
     ZeroEngine m_engine;
     TimelineAccess m_access; // what the model calls: the engine, seen by the timeline
     std::unique_ptr<RankWatch> m_watch;
+    // Rank 0 with the timeline on: stores the sampled steps' timelines off the training
+    // loop. After m_rep, whose record() it calls, so that it is drained and gone first.
+    std::unique_ptr<TimelineWriter> m_timelineWriter;
 
     std::int64_t m_runId = -1;
     std::string m_runUuid; // rank 0 only: it alone writes meta.json
@@ -689,15 +708,36 @@ void Trainer::wrapUp() {
 void Trainer::recordFailure(const std::exception& e) {
     if (!m_rep.active())
         return;
+    try {
+        drainTimelines();
+    } catch (const std::exception& other) {
+        std::fprintf(stderr, "zerolab-train: storing the timeline failed too: %s\n", other.what());
+    }
     const std::string msg = "rank 0 on " + m_comm.host() + ": " + e.what();
     m_rep.event(EventLevel::Error, 0, msg);
     m_rep.finish(RunStatus::Failed, msg);
     m_rep.line(endLine(RunStatus::Failed, m_lastCompleted, msg));
 }
 
+void Trainer::drainTimelines() {
+    if (!m_timelineWriter)
+        return;
+    m_timelineWriter->drain();
+    if (const std::string why = m_timelineWriter->niceError(); !why.empty())
+        m_rep.event(EventLevel::Warn, 0, why);
+    if (const std::size_t waited = m_timelineWriter->waitedPushes())
+        m_rep.event(EventLevel::Warn, 0,
+                    "the timeline writer fell behind: the training waited " +
+                        std::to_string(waited) + " times for room in its queue of " +
+                        std::to_string(TimelineWriter::kDefaultDepth) +
+                        " timelines (a larger run.timeline_every samples fewer steps)");
+}
+
 void Trainer::recordEnd() {
     if (!m_rep.active())
         return;
+    // Before the store's state is judged: a timeline's write may still fail.
+    drainTimelines();
     // The store failed after the last control round: the steps are trained, but the
     // run's record is not whole, so the run does not count as finished (rank 0 alone
     // exits 1 then, which is mpirun's exit code).
@@ -730,6 +770,10 @@ TrainOutcome Trainer::run() {
         for (int r = 1; r < static_cast<int>(clocks.offset_ns.size()); ++r) // rank 0 only
             m_rep.event(EventLevel::Info, r, clockOffsetMessage(clocks, r));
     }
+    if (m_rep.active() && m_config.run.timeline_every > 0)
+        m_timelineWriter = std::make_unique<TimelineWriter>([this](const StepTimeline& tl) {
+            m_rep.record([&](RunWriter& w) { w.appendTimeline(tl); });
+        });
     m_runStart = Clock::now();
     m_lastCommandPoll = m_runStart - std::chrono::hours(1); // poll before the first step
     try {
@@ -761,8 +805,8 @@ TrainOutcome Trainer::run() {
             if (m_watch)
                 m_watch->stepDone(m_step, r.step_ms);
             if (sampled)
-                if (const auto tl = m_timeline.collect())
-                    m_rep.record([&](RunWriter& w) { w.appendTimeline(*tl); });
+                if (auto tl = m_timeline.collect())
+                    m_timelineWriter->push(std::move(*tl));
         }
         m_timeline.disarm(); // a step stopped or failed after arm() is not stored
         wrapUp();

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -35,7 +36,7 @@ protected:
     void TearDown() override { fs::remove_all(m_dir); }
 
     std::string config(int steps, int checkpoint_every, const std::string& checkpoint_dir,
-                       const std::string& on_error = "continue") {
+                       const std::string& on_error = "continue", int timeline_every = 10) {
         nlohmann::json c = {{"train_batch_size", 12},
                             {"optimizer", {{"type", "AdamW"}, {"params", {{"lr", 3e-3}}}}},
                             {"zero_optimization", {{"stage", 1}}},
@@ -46,7 +47,8 @@ protected:
                               {"threads", 1},
                               {"checkpoint_every", checkpoint_every},
                               {"checkpoint_dir", checkpoint_dir},
-                              {"on_checkpoint_error", on_error}}}};
+                              {"on_checkpoint_error", on_error},
+                              {"timeline_every", timeline_every}}}};
         const fs::path p = m_dir / ("cfg-" + std::to_string(m_configs++) + ".json");
         std::ofstream(p) << c.dump();
         return p.string();
@@ -180,6 +182,46 @@ TEST_F(DiskFaults, FullStoreDiskStopsGracefullyWithACheckpoint) {
     ASSERT_EQ(static_cast<long long>(steps.size()), summary.steps);
     for (std::size_t i = 0; i < steps.size(); ++i)
         EXPECT_EQ(steps[i].step, static_cast<long long>(i + 1));
+}
+
+// Every step's timeline is stored by rank 0's writer thread (timeline_writer.h): a full
+// disk there takes the same path as the step rows' (exit 1, a checkpoint, an `end` line),
+// and every timeline kept belongs to a kept step and is whole.
+TEST_F(DiskFaults, FullStoreDiskUnderTheTimelineWriterStopsGracefully) {
+    // Room for several steps with their timelines (~50 KB of WAL each) before it fills.
+    test::TmpfsMount disk(512 * 1024);
+    if (!disk.ok())
+        GTEST_SKIP() << disk.reason();
+    const std::string store = disk.file("runs.db");
+    const std::string ckpt = (m_dir / "ckpt").string();
+    const auto r = test::runProcess(
+        test::mpirunTrain(2, {"--config", config(100000, 0, ckpt, "continue", 1), "--db", store}));
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("database or disk is full"), std::string::npos) << r.err;
+    const auto end = lines(r.out, "end");
+    ASSERT_EQ(end.size(), 1u) << r.out;
+    EXPECT_EQ(end.front()["status"], "failed");
+    const long long last = end.front()["steps"].get<long long>();
+    EXPECT_TRUE(
+        fs::exists(fs::path(ckpt) / "run-1" / ("step-" + std::to_string(last)) / "meta.json"));
+    RunReader reader(RunStore::open(store, OpenMode::ReadOnly));
+    const auto summary = reader.listRuns().front();
+    ASSERT_GE(summary.steps, 1);
+    const auto timelines = reader.timelineSteps(summary.id);
+    ASSERT_FALSE(timelines.empty());
+    for (std::size_t i = 0; i < timelines.size(); ++i) {
+        EXPECT_EQ(timelines[i], static_cast<long long>(i + 1)); // in order, none missing
+        const auto tl = reader.timeline(summary.id, timelines[i]);
+        ASSERT_TRUE(tl);
+        EXPECT_EQ(tl->world, 2);
+        for (int rank = 0; rank < 2; ++rank) // both ranks' spans, the optimizer's included
+            EXPECT_TRUE(std::any_of(tl->spans.begin(), tl->spans.end(),
+                                    [&](const TimelineSpan& s) {
+                                        return s.rank == rank && s.kind == SpanKind::Optimizer;
+                                    }))
+                << "step " << timelines[i] << ", rank " << rank;
+    }
+    EXPECT_LE(timelines.back(), summary.steps);
 }
 
 TEST_F(DiskFaults, DeletedStoreIsNoticedAndTheRunStops) {

@@ -5,8 +5,8 @@
 #include "gui/lab_view.h"
 
 #include "gui/grouped_bar_chart.h"
-#include "gui/language.h"
 #include "gui/lab_values.h"
+#include "gui/language.h"
 #include "gui/memory_bar_chart.h"
 #include "gui/style.h"
 #include "gui/timeline_chart.h"

@@ -196,8 +196,8 @@ int main(int argc, char** argv) {
         QStringLiteral("GUI language, en or zh_CN; wins over View > Language and the locale."),
         QStringLiteral("LANG"));
     parser.addOptions({db, config, openRun, tab, compare, screenshot, screenshotSize, start,
-                       exitWhenDone, screenshotAfter, printForecast, lang, lesson,
-                       lessonStep, lessonAnswer});
+                       exitWhenDone, screenshotAfter, printForecast, lang, lesson, lessonStep,
+                       lessonAnswer});
     parser.process(app);
 
     if (parser.isSet(printForecast)) {

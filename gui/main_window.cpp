@@ -386,8 +386,8 @@ void MainWindow::buildMenus() {
 
 void MainWindow::retranslate() {
     setWindowTitle(tr("zerolab"));
-    const QString tabNames[kTabCount] = {tr("Setup"), tr("Learn"), tr("Run"), tr("Compare"),
-                                         tr("Tune"),  tr("Lab")};
+    const QString tabNames[kTabCount] = {tr("Setup"),   tr("Learn"), tr("Run"),
+                                         tr("Compare"), tr("Tune"),  tr("Lab")};
     for (int t = 0; t < kTabCount; ++t) {
         m_tabs->setTabText(t, tabNames[t]);
         m_tabActions[t]->setText(tabNames[t]);

@@ -15,10 +15,6 @@
 namespace zerolab {
 namespace {
 
-QString tr(const char* text) {
-    return QCoreApplication::translate("LabReport", text);
-}
-
 QString paragraphs(const QString& text) {
     QString html;
     for (const QString& p : text.split(QStringLiteral("\n\n"), Qt::SkipEmptyParts))
@@ -57,9 +53,11 @@ QString labReportHtml(const LabReport& report) {
         "p.explain { color: #374151; font-size: 9pt; }"
         "</style></head><body>");
     html += QStringLiteral("<h1>%1</h1>").arg(report.title.toHtmlEscaped());
-    QString meta = tr("Lesson %1").arg(report.lessonId.toHtmlEscaped());
+    QString meta =
+        QCoreApplication::translate("LabReport", "Lesson %1").arg(report.lessonId.toHtmlEscaped());
     if (!report.student.isEmpty())
-        meta += QStringLiteral(" · ") + tr("Student: %1").arg(report.student.toHtmlEscaped());
+        meta += QStringLiteral(" · ") + QCoreApplication::translate("LabReport", "Student: %1")
+                                            .arg(report.student.toHtmlEscaped());
     meta += QStringLiteral(" · ") +
             QLocale().toString(report.created, QLocale::ShortFormat).toHtmlEscaped();
     html += QStringLiteral("<p class=\"meta\">%1</p>").arg(meta);
@@ -72,14 +70,19 @@ QString labReportHtml(const LabReport& report) {
             html += QStringLiteral("<p class=\"formula\">%1</p>").arg(step.formula.toHtmlEscaped());
         if (!step.rows.isEmpty()) {
             html += QStringLiteral("<table class=\"checks\" width=\"100%\"><tr>");
-            for (const QString& h : {tr("Check"), tr("Your answer"), tr("Formula"), tr("Planner"),
-                                     tr("Measured"), tr("Agrees")})
+            for (const QString& h : {QCoreApplication::translate("LabReport", "Check"),
+                                     QCoreApplication::translate("LabReport", "Your answer"),
+                                     QCoreApplication::translate("LabReport", "Formula"),
+                                     QCoreApplication::translate("LabReport", "Planner"),
+                                     QCoreApplication::translate("LabReport", "Measured"),
+                                     QCoreApplication::translate("LabReport", "Agrees")})
                 html += QStringLiteral("<th>%1</th>").arg(h.toHtmlEscaped());
             html += QStringLiteral("</tr>");
             for (const LabReportRow& row : step.rows) {
                 html += QStringLiteral("<tr>") + cell(row.label) + cell(row.prediction) +
                         cell(row.formula) + cell(row.planner) + cell(row.measured) +
-                        cell(row.agrees ? tr("yes") : tr("no"),
+                        cell(row.agrees ? QCoreApplication::translate("LabReport", "yes")
+                                        : QCoreApplication::translate("LabReport", "no"),
                              row.agrees ? "class=\"ok\"" : "class=\"bad\"") +
                         QStringLiteral("</tr>");
             }
@@ -102,7 +105,8 @@ bool writeLabReportPdf(const LabReport& report, const QString& path, QString* er
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
         if (error)
-            *error = tr("Cannot write the lab report %1: %2").arg(path, file.errorString());
+            *error = QCoreApplication::translate("LabReport", "Cannot write the lab report %1: %2")
+                         .arg(path, file.errorString());
         return false;
     }
     {
@@ -127,7 +131,8 @@ bool writeLabReportPdf(const LabReport& report, const QString& path, QString* er
     }
     if (!file.commit()) {
         if (error)
-            *error = tr("Cannot write the lab report %1: %2").arg(path, file.errorString());
+            *error = QCoreApplication::translate("LabReport", "Cannot write the lab report %1: %2")
+                         .arg(path, file.errorString());
         return false;
     }
     return true;

@@ -9,6 +9,68 @@
     </message>
 </context>
 <context>
+    <name>LabReport</name>
+    <message>
+        <source>Lesson %1</source>
+        <translation>课程 %1</translation>
+    </message>
+    <message>
+        <source>Student: %1</source>
+        <translation>学生：%1</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>核对项</translation>
+    </message>
+    <message>
+        <source>Your answer</source>
+        <translation>你的答案</translation>
+    </message>
+    <message>
+        <source>Formula</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>Planner</source>
+        <translation>规划器</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>Agrees</source>
+        <translation>一致</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Cannot write the lab report %1: %2</source>
+        <translation>无法写入实验报告 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>LabView</name>
+    <message>
+        <source>&apos;%1&apos; is not a finite number</source>
+        <translation>“%1”不是有限的数</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a number: %2</source>
+        <translation>“%1”不是数：%2</translation>
+    </message>
+    <message>
+        <source>The chapter: %1 = %2. Correct: %3 = %4.</source>
+        <translation>原章节：%1 = %2。正确：%3 = %4。</translation>
+    </message>
+</context>
+<context>
     <name>MemCategory</name>
     <message>
         <source>Params</source>
@@ -922,6 +984,249 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     </message>
 </context>
 <context>
+    <name>zerolab::LabView</name>
+    <message>
+        <source>Open a lesson</source>
+        <translation>打开课程</translation>
+    </message>
+    <message>
+        <source>Lesson files (*.json);;All files (*)</source>
+        <translation>课程文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot open the lesson</source>
+        <translation>无法打开课程</translation>
+    </message>
+    <message>
+        <source>Open lesson file…</source>
+        <translation>打开课程文件…</translation>
+    </message>
+    <message>
+        <source>A lesson of your own: a JSON file in the format docs/lab.md describes</source>
+        <translation>自己编写的课程：按 docs/lab.md 所述格式的 JSON 文件</translation>
+    </message>
+    <message>
+        <source>1 · Predict</source>
+        <translation>1 · 预测</translation>
+    </message>
+    <message>
+        <source>3 · Check: your answer, the formula, the planner, the run</source>
+        <translation>3 · 核对：你的答案、公式、规划器与实际运行</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>核对项</translation>
+    </message>
+    <message>
+        <source>Your answer</source>
+        <translation>你的答案</translation>
+    </message>
+    <message>
+        <source>Formula</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>Planner</source>
+        <translation>规划器</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>Agrees</source>
+        <translation>一致</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>← Previous step</source>
+        <translation>← 上一步</translation>
+    </message>
+    <message>
+        <source>Next step →</source>
+        <translation>下一步 →</translation>
+    </message>
+    <message>
+        <source>Student:</source>
+        <translation>学生：</translation>
+    </message>
+    <message>
+        <source>your name, for the report</source>
+        <translation>你的姓名（写入报告）</translation>
+    </message>
+    <message>
+        <source>Open runs in Compare</source>
+        <translation>在“对比”中打开这些运行</translation>
+    </message>
+    <message>
+        <source>Export lab report (PDF)…</source>
+        <translation>导出实验报告 (PDF)…</translation>
+    </message>
+    <message>
+        <source>An experiment is running: stop it before opening another lesson.</source>
+        <translation>实验正在运行：请先停止，再打开其他课程。</translation>
+    </message>
+    <message>
+        <source>The Lab</source>
+        <translation>实验室</translation>
+    </message>
+    <message>
+        <source>Choose a lesson: predict a number, run the real experiment, and check your answer against the formula and the run.</source>
+        <translation>选择一门课程：先预测一个数，再运行真实实验，把你的答案与公式和实际运行结果对照。</translation>
+    </message>
+    <message>
+        <source>Open a store first (File → Open store): the runs are kept there.</source>
+        <translation>请先打开运行库（文件 → 打开运行库）：运行结果保存在那里。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Starting %n run(s)…</source>
+        <translation>
+            <numerusform>正在启动 %n 个运行…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Asking the planner…</source>
+        <translation>正在询问规划器…</translation>
+    </message>
+    <message>
+        <source>Run %1 of %2: %3 · step %4 of %5</source>
+        <translation>第 %1/%2 个运行：%3 · 第 %4/%5 步</translation>
+    </message>
+    <message>
+        <source>The experiment failed: %1</source>
+        <translation>实验失败：%1</translation>
+    </message>
+    <message>
+        <source>Stopped: the runs that finished are in the store.</source>
+        <translation>已停止：已完成的运行保存在运行库中。</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2 · %3</source>
+        <translation>第 %1/%2 步 · %3</translation>
+    </message>
+    <message>
+        <source>a number, or e.g. 4 + 12/4</source>
+        <translation>一个数，或如 4 + 12/4</translation>
+    </message>
+    <message>
+        <source>2 · Run the experiment</source>
+        <translation>2 · 运行实验</translation>
+    </message>
+    <message>
+        <source>2 · Ask the planner</source>
+        <translation>2 · 询问规划器</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n real run(s) under mpirun, kept in the store and tagged lab:%1</source>
+        <translation>
+            <numerusform>在 mpirun 下进行 %n 个真实运行，保存在运行库中并标记为 lab:%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The planner&apos;s numbers and the chapter&apos;s sums; no run</source>
+        <translation>规划器的数值与章节的算式；不运行</translation>
+    </message>
+    <message>
+        <source>Showing the newest stored runs of this step; run again to repeat it.</source>
+        <translation>显示本步骤最近保存的运行；再次运行可重做实验。</translation>
+    </message>
+    <message>
+        <source>Type your predictions, then run the experiment: the checks appear here.</source>
+        <translation>先填写你的预测，再运行实验：核对结果将显示在这里。</translation>
+    </message>
+    <message>
+        <source>✓ yes</source>
+        <translation>✓ 是</translation>
+    </message>
+    <message>
+        <source>✗ no</source>
+        <translation>✗ 否</translation>
+    </message>
+    <message>
+        <source>Within 2 % of the run</source>
+        <translation>与实际运行相差不到 2%</translation>
+    </message>
+    <message>
+        <source>More than 2 % off</source>
+        <translation>相差超过 2%</translation>
+    </message>
+    <message>
+        <source>stage %1</source>
+        <translation>阶段 %1</translation>
+    </message>
+    <message>
+        <source>Memory per GPU</source>
+        <translation>每个 GPU 的显存</translation>
+    </message>
+    <message>
+        <source>Bytes per parameter (ψ) per rank</source>
+        <translation>每进程每参数字节数 (ψ)</translation>
+    </message>
+    <message>
+        <source>Memory per rank</source>
+        <translation>每进程内存</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>planner</source>
+        <translation>规划器</translation>
+    </message>
+    <message>
+        <source>Traffic per rank per step (elements / ψ)</source>
+        <translation>每进程每步通信量（元素数 / ψ）</translation>
+    </message>
+    <message>
+        <source>activations, measured</source>
+        <translation>激活值（实测）</translation>
+    </message>
+    <message>
+        <source>median step time</source>
+        <translation>步时间中位数</translation>
+    </message>
+    <message>
+        <source>Activations per rank (MiB)</source>
+        <translation>每进程激活值 (MiB)</translation>
+    </message>
+    <message>
+        <source>Step time (ms, median)</source>
+        <translation>步时间（毫秒，中位数）</translation>
+    </message>
+    <message>
+        <source>4 · The chart</source>
+        <translation>4 · 图表</translation>
+    </message>
+    <message>
+        <source>The chart appears once the experiment has run.</source>
+        <translation>实验运行后将显示图表。</translation>
+    </message>
+    <message>
+        <source>Export lab report</source>
+        <translation>导出实验报告</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Cannot export the lab report</source>
+        <translation>无法导出实验报告</translation>
+    </message>
+    <message>
+        <source>Lab report written to %1</source>
+        <translation>实验报告已写入 %1</translation>
+    </message>
+</context>
+<context>
     <name>zerolab::LearnView</name>
     <message>
         <source>10B parameters: the optimizer states</source>
@@ -1502,6 +1807,10 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>Language: %1. Menus, tabs, the status bar, the runs panel and the Console changed now; the other views change when zerolab restarts.</source>
         <translation>语言：%1。菜单、标签页、状态栏、运行列表面板和控制台已切换；其他视图在 zerolab 重启后切换。</translation>
+    </message>
+    <message>
+        <source>Lab</source>
+        <translation>实验室</translation>
     </message>
 </context>
 <context>

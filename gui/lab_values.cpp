@@ -12,6 +12,19 @@
 
 namespace zerolab {
 
+namespace {
+// lab_units.h's labels that are words, for lupdate; the others are symbols.
+[[maybe_unused]] const char* const kUnitWords[] = {QT_TRANSLATE_NOOP("LabUnits", "ψ (elements)")};
+} // namespace
+
+QString labUnitLabel(const std::string& unit) {
+    const std::optional<LabUnit> u = findLabUnit(unit);
+    if (!u)
+        return QString::fromStdString(unit);
+    const std::string label(u->label);
+    return QCoreApplication::translate("LabUnits", label.c_str());
+}
+
 QString formatLabValue(std::optional<double> value, const std::string& unit) {
     if (!value)
         return {};
@@ -20,9 +33,7 @@ QString formatLabValue(std::optional<double> value, const std::string& unit) {
         return QString::number(v);
     if (unit == "bytes")
         return formatBytes(v);
-    const std::optional<LabUnit> u = findLabUnit(unit);
-    const QString label =
-        u ? QString::fromUtf8(u->label.data(), int(u->label.size())) : QString::fromStdString(unit);
+    const QString label = labUnitLabel(unit);
     QString number;
     if (unit == "count" && std::fabs(v - std::round(v)) < 1e-9)
         number = QString::number(static_cast<long long>(std::llround(v)));

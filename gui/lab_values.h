@@ -13,6 +13,9 @@
 
 namespace zerolab {
 
+// A unit's label on screen ("ψ", "MiB", "ψ（元素数）" in Chinese); the name for an unknown unit.
+QString labUnitLabel(const std::string& unit);
+
 // "12.0 ψ", "3.51 MiB", "4 collectives", "1.23 GB"; empty for nullopt. Three significant
 // digits, more when the value needs them to differ from a neighbour by 0.1 %.
 QString formatLabValue(std::optional<double> value, const std::string& unit);

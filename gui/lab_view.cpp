@@ -11,7 +11,6 @@
 #include "gui/style.h"
 #include "gui/timeline_chart.h"
 #include "runtime/lab/lab_experiment.h"
-#include "runtime/lab/lab_units.h"
 #include "runtime/lab/lesson_parse.h"
 #include "runtime/lab/shipped_lessons.h"
 #include "storage/run_reader.h"
@@ -627,11 +626,9 @@ void LabView::renderStep() {
         const QString key = qs(step.id) + QLatin1Char('/') + qs(p.id);
         edit->setText(m_predictionText.value(key));
         edit->setPlaceholderText(tr("a number, or e.g. 4 + 12/4"));
-        const std::optional<LabUnit> unit = findLabUnit(p.unit);
         auto* row = new QHBoxLayout;
         row->addWidget(edit);
-        auto* unitLabel = new QLabel(
-            unit ? QString::fromUtf8(unit->label.data(), int(unit->label.size())) : qs(p.unit));
+        auto* unitLabel = new QLabel(labUnitLabel(p.unit));
         row->addWidget(unitLabel);
         row->addStretch(1);
         auto* prompt = new QLabel(qs(p.prompt.in(lang)));

@@ -56,6 +56,13 @@
     </message>
 </context>
 <context>
+    <name>LabUnits</name>
+    <message>
+        <source>ψ (elements)</source>
+        <translation>ψ（元素数）</translation>
+    </message>
+</context>
+<context>
     <name>LabView</name>
     <message>
         <source>&apos;%1&apos; is not a finite number</source>

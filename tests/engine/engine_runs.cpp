@@ -10,10 +10,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <unistd.h>
 
 namespace zerolab::test {
@@ -22,13 +25,26 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A directory of this test process's own (mkdtemp), removed when the process exits: a
+// name from the pid alone was found again by a later process with the same pid, whose
+// runs then opened an old store (of another schema) left there.
+struct WorkDir {
+    fs::path path;
+    WorkDir() {
+        std::string pattern = (fs::temp_directory_path() / "zerolab-engine-XXXXXX").string();
+        if (!mkdtemp(pattern.data()))
+            throw std::runtime_error("mkdtemp " + pattern + ": " + std::strerror(errno));
+        path = pattern;
+    }
+    ~WorkDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
 fs::path workDir() {
-    static const fs::path dir = [] {
-        fs::path d = fs::temp_directory_path() / ("zerolab-engine-" + std::to_string(getpid()));
-        fs::create_directories(d);
-        return d;
-    }();
-    return dir;
+    static const WorkDir dir;
+    return dir.path;
 }
 
 // patch: a JSON merge patch applied last.

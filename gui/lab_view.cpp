@@ -34,6 +34,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QTabBar>
 #include <QTableWidget>
 #include <QThread>
@@ -462,6 +463,12 @@ bool LabView::runCurrentStep() {
     job->run = true;
     job->env.db_path = m_storePath.toStdString();
     job->env.train_program = m_trainProgram.toStdString();
+    // One folder for the runs' configs and logs, re-used by every click (not one per run
+    // left in /tmp); a failed run's log stays there to read.
+    job->env.work_dir =
+        QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
+            .filePath(QStringLiteral("lab"))
+            .toStdString();
     startJob(job);
     return true;
 }

@@ -465,10 +465,9 @@ bool LabView::runCurrentStep() {
     job->env.train_program = m_trainProgram.toStdString();
     // One folder for the runs' configs and logs, re-used by every click (not one per run
     // left in /tmp); a failed run's log stays there to read.
-    job->env.work_dir =
-        QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
-            .filePath(QStringLiteral("lab"))
-            .toStdString();
+    job->env.work_dir = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
+                            .filePath(QStringLiteral("lab"))
+                            .toStdString();
     startJob(job);
     return true;
 }

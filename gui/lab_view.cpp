@@ -13,8 +13,6 @@
 #include "runtime/lab/lab_experiment.h"
 #include "runtime/lab/lesson_parse.h"
 #include "runtime/lab/shipped_lessons.h"
-#include "storage/run_reader.h"
-#include "storage/run_store.h"
 
 #include <QApplication>
 #include <QDir>
@@ -66,14 +64,14 @@ void evaluate(const Lesson& lesson, int index, const std::string& db, LabStepOut
     try {
         out.checks = evaluateStepChecks(lesson, step, out.run_ids, db);
         if (step.chart && step.experiment && !out.run_ids.empty()) {
-            RunReader reader(RunStore::open(db, OpenMode::ReadOnly));
             std::vector<std::string> ids = step.chart->runs;
             if (ids.empty())
                 for (const LessonRun& r : step.experiment->runs)
                     ids.push_back(r.id);
+            std::map<std::string, LabRunData> runs = readStepRuns(out.run_ids, db);
             for (const std::string& id : ids)
-                if (auto it = out.run_ids.find(id); it != out.run_ids.end())
-                    out.chart_runs.push_back(readLabRun(reader, it->second));
+                if (auto it = runs.find(id); it != runs.end())
+                    out.chart_runs.push_back(std::move(it->second));
         }
     } catch (const std::exception& e) {
         out.error = qs(e.what());

@@ -580,11 +580,14 @@ bool LabView::setPredictionText(const QString& id, const QString& text) {
     return false;
 }
 
-std::optional<double> LabView::prediction(const std::string& id) const {
+QString LabView::predictionKey(int step, const std::string& id) const {
+    return qs(m_lesson->steps[std::size_t(step)].id) + QLatin1Char('/') + qs(id);
+}
+
+std::optional<double> LabView::prediction(int step, const std::string& id) const {
     if (!m_lesson)
         return std::nullopt;
-    const auto it = m_predictionText.constFind(qs(m_lesson->steps[std::size_t(m_step)].id) +
-                                               QLatin1Char('/') + qs(id));
+    const auto it = m_predictionText.constFind(predictionKey(step, id));
     if (it == m_predictionText.constEnd())
         return std::nullopt;
     return parsePrediction(*it, nullptr);
@@ -627,7 +630,7 @@ void LabView::renderStep() {
         auto* edit = new QLineEdit;
         edit->setProperty("predictionId", qs(p.id));
         edit->setMaximumWidth(180);
-        const QString key = qs(step.id) + QLatin1Char('/') + qs(p.id);
+        const QString key = predictionKey(m_step, p.id);
         edit->setText(m_predictionText.value(key));
         edit->setPlaceholderText(tr("a number, or e.g. 4 + 12/4"));
         auto* row = new QHBoxLayout;
@@ -639,13 +642,12 @@ void LabView::renderStep() {
         prompt->setWordWrap(true);
         m_predictForm->addRow(prompt, row);
         m_predictEdits << edit;
-        connect(edit, &QLineEdit::textChanged, this, [this, key, edit](const QString& text) {
+        connect(edit, &QLineEdit::textChanged, this, [this, key](const QString& text) {
             m_predictionText[key] = text;
             QString error;
             parsePrediction(text, &error);
             m_predictError->setVisible(!error.isEmpty());
             m_predictError->setText(error);
-            Q_UNUSED(edit);
             renderChecks();
         });
     }
@@ -691,7 +693,7 @@ void LabView::renderChecks() {
     QString explain;
     for (const CheckResult& c : o->checks) {
         const std::optional<double> p =
-            c.prediction_id ? prediction(*c.prediction_id) : std::nullopt;
+            c.prediction_id ? prediction(m_step, *c.prediction_id) : std::nullopt;
         const LabReportRow row = labReportRow(c, p, lang);
         const int r = m_checks->rowCount();
         m_checks->insertRow(r);
@@ -896,13 +898,8 @@ LabReport LabView::report() const {
         s.formula = qs(step.formula);
         if (o) {
             for (const CheckResult& c : o->checks) {
-                std::optional<double> p;
-                if (c.prediction_id) {
-                    const auto it = m_predictionText.constFind(qs(step.id) + QLatin1Char('/') +
-                                                               qs(*c.prediction_id));
-                    if (it != m_predictionText.constEnd())
-                        p = parsePrediction(*it, nullptr);
-                }
+                const std::optional<double> p =
+                    c.prediction_id ? prediction(int(i), *c.prediction_id) : std::nullopt;
                 s.rows.push_back(labReportRow(c, p, lang));
             }
         }

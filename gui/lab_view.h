@@ -101,7 +101,9 @@ private:
     void jobFinished(std::shared_ptr<LabJob> job);
     void loadStoredResults();
     void exportClicked();
-    std::optional<double> prediction(const std::string& id) const;
+    // "step-id/prediction-id": where the typed answers are kept.
+    QString predictionKey(int step, const std::string& id) const;
+    std::optional<double> prediction(int step, const std::string& id) const;
     QWidget* buildChart(int step, QWidget* parent) const;
     QString runLabel(const LessonStep& step, const std::string& runId) const;
 

@@ -32,13 +32,14 @@ struct Migration {
     int from;
     std::string_view sql;
 };
-constexpr std::array<Migration, 7> kMigrations = {{{1, kMigrateV2Sql},
+constexpr std::array<Migration, 8> kMigrations = {{{1, kMigrateV2Sql},
                                                    {2, kMigrateV3Sql},
                                                    {3, kMigrateV4Sql},
                                                    {4, kMigrateV5Sql},
                                                    {5, kMigrateV6Sql},
                                                    {6, kMigrateV7Sql},
-                                                   {7, kMigrateV8Sql}}};
+                                                   {7, kMigrateV8Sql},
+                                                   {8, kMigrateV9Sql}}};
 static_assert(kMigrations.size() + 1 == RunStore::kSchemaVersion,
               "one migration per schema version after the first");
 

@@ -1,4 +1,4 @@
--- zerolab run store, schema version 8 (PRAGMA user_version = 8, application_id "ZLAB").
+-- zerolab run store, schema version 9 (PRAGMA user_version = 9, application_id "ZLAB").
 -- New stores are created from this file; older ones reach it through migrate_v*.sql,
 -- and a test checks that both paths give the same tables, columns and indexes.
 -- Times are Unix seconds (REAL). NULL means unknown. Deleting a run cascades.
@@ -216,54 +216,32 @@ CREATE TABLE commands (
 );
 CREATE INDEX commands_run ON commands(run_id, acked_at);
 
--- The step timeline (storage/timeline.h) of the sampled steps: one row per sampled step,
--- its spans and memory samples, every rank's; RunWriter::beginSegment deletes those a
--- resumed run rewinds over.
+-- The step timeline (storage/timeline.h) of the sampled steps: one row per sampled step
+-- holding every rank's spans and memory samples (schema v9; before, a row per rank in
+-- timeline_spans and a row per sample in timeline_memory: eight pages a step where this
+-- is two or three, the largest part of recording every nano step). RunWriter::beginSegment
+-- deletes those a resumed run rewinds over. Both texts are JSON arrays of arrays, read by
+-- position so that a step of N ranks stays small:
+--   spans:  [rank, kind, start_ns, end_ns, unit, micro, collective, bytes, seq, issue_ns],
+--           kind and collective by name (kSpanKindNames, kCollectiveNames); times in
+--           integer nanoseconds since the step's start on the run's common clock, rank 0's.
+--           Trailing elements at their default are left out: unit and micro -1 (none),
+--           collective null (but for collective and wait spans), bytes 0, seq -1,
+--           issue_ns = start_ns; most spans are [rank, kind, start_ns, end_ns, unit, micro];
+--   memory: [rank, category, t_ns, bytes], category by name (kMemCategoryNames); each
+--           category is sampled at the step's start, then only where it changed.
+-- SQL reads them through json_each, e.g.
+--   SELECT j.value->>0 AS rank, j.value->>1 AS kind, (j.value->>3 - j.value->>2) / 1e3 AS us
+--   FROM timelines t, json_each(t.spans) j WHERE t.run_id = 1 AND t.step = 10;
+-- A rowid table: a step's row is kilobytes, too large for a WITHOUT ROWID leaf.
 CREATE TABLE timelines (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
     step INTEGER NOT NULL,
     world INTEGER NOT NULL,
-    PRIMARY KEY (run_id, step)
-) WITHOUT ROWID;
-
--- One row per rank of a sampled step: its spans as a JSON array of objects {"kind",
--- "unit", "micro", "collective", "bytes", "seq", "issue_ns", "start_ns", "end_ns"} (kind
--- and collective by name, kSpanKindNames and kCollectiveNames, collective null but for
--- collective and wait spans; times in integer nanoseconds since the step's start on the
--- run's common clock, rank 0's). One text per rank, not a row per span: a row cost 3-5 us
--- to insert, 5% of a nano step at every step. SQL reads them through json_each, e.g.
---   SELECT s.rank, j.value->>'kind', (j.value->>'end_ns' - j.value->>'start_ns') / 1e3
---   FROM timeline_spans s, json_each(s.spans) j WHERE s.run_id = 1 AND s.step = 10;
-CREATE TABLE timeline_spans (
-    run_id INTEGER NOT NULL,
-    step INTEGER NOT NULL,
-    rank INTEGER NOT NULL,
     spans TEXT NOT NULL,
-    PRIMARY KEY (run_id, step, rank),
-    FOREIGN KEY (run_id, step) REFERENCES timelines(run_id, step) ON DELETE CASCADE
+    memory TEXT NOT NULL,
+    PRIMARY KEY (run_id, step)
 );
-
--- A rank's memory-ledger categories at one moment of the step (t_us: microseconds since
--- the step's start, as above), one column per category (kMemCategoryNames, bytes); NULL
--- where the category was not sampled then. A category keeps its value until its next
--- sample or the step's end.
-CREATE TABLE timeline_memory (
-    run_id INTEGER NOT NULL,
-    step INTEGER NOT NULL,
-    rank INTEGER NOT NULL,
-    idx INTEGER NOT NULL,
-    t_us REAL NOT NULL,
-    params INTEGER,
-    master_params INTEGER,
-    grads INTEGER,
-    optim_m INTEGER,
-    optim_v INTEGER,
-    activations INTEGER,
-    comm_buffers INTEGER,
-    workspace INTEGER,
-    PRIMARY KEY (run_id, step, rank, idx),
-    FOREIGN KEY (run_id, step) REFERENCES timelines(run_id, step) ON DELETE CASCADE
-) WITHOUT ROWID;
 
 -- Sweeps (runtime/tune, zerolab-sweep): a sweep and its trials; a trial that ran is a run
 -- tagged "sweep-<id>". Deleting a sweep cascades to its trials, never to their runs.

@@ -1,7 +1,7 @@
-// Timeline rows: a rank's spans as one JSON text (written here, read back through SQLite's
-// json_each), kinds and collectives by their names (kSpanKindNames, kCollectiveNames),
-// times as integer nanoseconds; memory samples as one row per rank and moment with a
-// column per ledger category (kMemCategoryNames), in multi-row INSERTs.
+// Timeline rows: one row per sampled step, every rank's spans and memory samples as two
+// JSON texts of arrays (schema.sql gives the layout), written here and read back through
+// SQLite's json_each; kinds, collectives and categories by their names
+// (kSpanKindNames, kCollectiveNames, kMemCategoryNames), times as integer nanoseconds.
 #include "storage/timeline_rows.h"
 
 #include "storage/sqlite_db.h"
@@ -17,22 +17,6 @@
 namespace zerolab {
 
 namespace {
-
-// Rows per INSERT statement: one statement step per chunk instead of one per row.
-constexpr std::size_t kRowsPerInsert = 64;
-constexpr int kSpanParams = 4;
-constexpr int kMemoryParams = 5 + static_cast<int>(kMemCategoryCount);
-
-std::string multiRowInsert(const char* head, int params, std::size_t rows) {
-    std::string sql = head;
-    for (std::size_t r = 0; r < rows; ++r) {
-        sql += r ? ", (" : " VALUES (";
-        for (int c = 0; c < params; ++c)
-            sql += c ? ", ?" : "?";
-        sql += ")";
-    }
-    return sql;
-}
 
 bool hasCollective(SpanKind k) {
     return k == SpanKind::Collective || k == SpanKind::Wait;
@@ -62,115 +46,85 @@ double toUs(std::int64_t ns) {
     return static_cast<double>(ns) / 1e3;
 }
 
+// The JSON texts are built by hand: numbers through to_chars, names from fixed tables
+// that need no escaping.
 void appendInt(std::string& out, long long v) {
     char buf[24];
     const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+    out += ',';
     out.append(buf, end);
 }
 
-// [{"kind":"forward","unit":1,"micro":0,"collective":null,"bytes":0,"seq":-1,
-//   "issue_ns":...,"start_ns":...,"end_ns":...}, ...] for the spans of one rank.
-void appendSpanJson(std::string& out, const TimelineSpan& s, const std::string& context) {
-    out += out.size() > 1 ? ",{\"kind\":\"" : "{\"kind\":\"";
-    out += checkedName(kSpanKindNames, s.kind, "span kind", context);
-    out += "\",\"unit\":";
-    appendInt(out, s.unit);
-    out += ",\"micro\":";
-    appendInt(out, s.micro);
-    out += ",\"collective\":";
-    if (hasCollective(s.kind)) {
-        out += '"';
-        out += checkedName(kCollectiveNames, s.collective, "collective", context);
-        out += '"';
-    } else {
-        out += "null";
-    }
-    out += ",\"bytes\":";
-    appendInt(out, s.bytes);
-    out += ",\"seq\":";
-    appendInt(out, s.seq);
-    out += ",\"issue_ns\":";
-    appendInt(out, toNs(s.issue_us));
-    out += ",\"start_ns\":";
-    appendInt(out, toNs(s.start_us));
-    out += ",\"end_ns\":";
-    appendInt(out, toNs(s.end_us));
-    out += '}';
+void appendName(std::string& out, std::string_view name) {
+    out += ",\"";
+    out += name;
+    out += '"';
 }
 
-// One row per rank that has spans, in multi-row INSERTs.
-void insertSpans(SqliteDb& db, std::int64_t run_id, const StepTimeline& tl,
-                 const std::string& context) {
-    std::vector<std::string> perRank(static_cast<std::size_t>(tl.world), "[");
+// [[rank, kind, start_ns, end_ns, unit, micro, collective, bytes, seq, issue_ns], ...],
+// each array cut after its last element that differs from its default (unit and micro -1,
+// collective null, bytes 0, seq -1, issue_ns = start_ns): most spans need four elements.
+std::string spansJson(const StepTimeline& tl, const std::string& context) {
+    std::string out = "[";
+    out.reserve(48 * tl.spans.size() + 2);
     for (const TimelineSpan& s : tl.spans) {
         checkRank(s.rank, tl.world, context);
-        appendSpanJson(perRank[static_cast<std::size_t>(s.rank)], s, context);
-    }
-    std::vector<int> ranks;
-    for (int r = 0; r < tl.world; ++r)
-        if (perRank[static_cast<std::size_t>(r)].size() > 1) {
-            perRank[static_cast<std::size_t>(r)] += ']';
-            ranks.push_back(r);
+        const std::string_view kind = checkedName(kSpanKindNames, s.kind, "span kind", context);
+        const std::string_view coll =
+            hasCollective(s.kind)
+                ? checkedName(kCollectiveNames, s.collective, "collective", context)
+                : std::string_view();
+        const std::int64_t start = toNs(s.start_us), issue = toNs(s.issue_us);
+        // How many of the optional elements (unit ... issue_ns) this span needs.
+        const int optional = issue != start  ? 6
+                             : s.seq != -1   ? 5
+                             : s.bytes != 0  ? 4
+                             : !coll.empty() ? 3
+                             : s.micro != -1 ? 2
+                             : s.unit != -1  ? 1
+                                             : 0;
+        out += out.size() > 1 ? ",[" : "[";
+        out += std::to_string(s.rank);
+        appendName(out, kind);
+        appendInt(out, start);
+        appendInt(out, toNs(s.end_us));
+        if (optional >= 1)
+            appendInt(out, s.unit);
+        if (optional >= 2)
+            appendInt(out, s.micro);
+        if (optional >= 3) {
+            if (coll.empty())
+                out += ",null";
+            else
+                appendName(out, coll);
         }
-    for (std::size_t first = 0; first < ranks.size(); first += kRowsPerInsert) {
-        const std::size_t count = std::min(kRowsPerInsert, ranks.size() - first);
-        auto ins = db.cached(multiRowInsert(
-            "INSERT INTO timeline_spans (run_id, step, rank, spans)", kSpanParams, count));
-        int col = 1;
-        for (std::size_t i = first; i < first + count; ++i, col += kSpanParams) {
-            ins->bind(col, run_id).bind(col + 1, static_cast<std::int64_t>(tl.step));
-            ins->bind(col + 2, ranks[i]).bind(col + 3, perRank[static_cast<std::size_t>(ranks[i])]);
-        }
-        ins->run();
+        if (optional >= 4)
+            appendInt(out, s.bytes);
+        if (optional >= 5)
+            appendInt(out, s.seq);
+        if (optional >= 6)
+            appendInt(out, issue);
+        out += ']';
     }
+    out += ']';
+    return out;
 }
 
-// "params, master_params, ..., workspace": timeline_memory's category columns.
-std::string memoryColumns() {
-    std::string cols;
-    for (auto name : kMemCategoryNames)
-        cols += (cols.empty() ? "" : ", ") + std::string(name);
-    return cols;
-}
-
-// One row per (rank, time) of the samples, in the order they first appear.
-void insertMemory(SqliteDb& db, std::int64_t run_id, const StepTimeline& tl,
-                  const std::string& context) {
-    struct Row {
-        int rank;
-        double t_us;
-        std::array<std::optional<long long>, kMemCategoryCount> bytes;
-    };
-    std::vector<Row> rows;
+// [[rank, category, t_ns, bytes], ...]
+std::string memoryJson(const StepTimeline& tl, const std::string& context) {
+    std::string out = "[";
+    out.reserve(40 * tl.memory.size() + 2);
     for (const TimelineMemory& m : tl.memory) {
         checkRank(m.rank, tl.world, context);
-        checkedName(kMemCategoryNames, m.category, "category", context);
-        if (rows.empty() || rows.back().rank != m.rank || rows.back().t_us != m.t_us)
-            rows.push_back({m.rank, m.t_us, {}});
-        rows.back().bytes[static_cast<std::size_t>(m.category)] = m.bytes;
+        out += out.size() > 1 ? ",[" : "[";
+        out += std::to_string(m.rank);
+        appendName(out, checkedName(kMemCategoryNames, m.category, "category", context));
+        appendInt(out, toNs(m.t_us));
+        appendInt(out, m.bytes);
+        out += ']';
     }
-    const std::string head =
-        "INSERT INTO timeline_memory (run_id, step, rank, idx, t_us, " + memoryColumns() + ")";
-    for (std::size_t first = 0; first < rows.size(); first += kRowsPerInsert) {
-        const std::size_t count = std::min(kRowsPerInsert, rows.size() - first);
-        auto ins = db.cached(multiRowInsert(head.c_str(), kMemoryParams, count));
-        int col = 1;
-        for (std::size_t i = first; i < first + count; ++i) {
-            const Row& r = rows[i];
-            ins->bind(col, run_id).bind(col + 1, static_cast<std::int64_t>(tl.step));
-            ins->bind(col + 2, r.rank).bind(col + 3, static_cast<std::int64_t>(i));
-            ins->bind(col + 4, r.t_us);
-            col += 5;
-            for (const auto& b : r.bytes) {
-                if (b)
-                    ins->bind(col, static_cast<std::int64_t>(*b));
-                else
-                    ins->bindNull(col);
-                ++col;
-            }
-        }
-        ins->run();
-    }
+    out += ']';
+    return out;
 }
 
 template <typename E>
@@ -188,11 +142,11 @@ void insertTimelineRows(SqliteDb& db, std::int64_t run_id, const StepTimeline& t
                                 ", timeline of step " + std::to_string(tl.step);
     if (tl.world < 1)
         throw StoreError(context + ": world " + std::to_string(tl.world) + " is not positive");
-    auto ins = db.cached("INSERT INTO timelines (run_id, step, world) VALUES (?1, ?2, ?3)");
+    auto ins = db.cached(
+        "INSERT INTO timelines (run_id, step, world, spans, memory) VALUES (?1, ?2, ?3, ?4, ?5)");
     ins->bind(1, run_id).bind(2, static_cast<std::int64_t>(tl.step)).bind(3, tl.world);
+    ins->bind(4, spansJson(tl, context)).bind(5, memoryJson(tl, context));
     ins->run();
-    insertSpans(db, run_id, tl, context);
-    insertMemory(db, run_id, tl, context);
 }
 
 std::vector<long long> timelineStepRows(SqliteDb& db, std::int64_t run_id) {
@@ -217,39 +171,42 @@ std::optional<StepTimeline> timelineRows(SqliteDb& db, std::int64_t run_id, long
         tl.world = q->int32(0);
     }
     {
+        // A missing trailing element takes its default (spansJson).
         auto q = db.cached(
-            "SELECT s.rank, j.value->>'kind', j.value->>'unit', j.value->>'micro', "
-            "j.value->>'collective', j.value->>'bytes', j.value->>'seq', j.value->>'issue_ns', "
-            "j.value->>'start_ns', j.value->>'end_ns' FROM timeline_spans s, json_each(s.spans) j "
-            "WHERE s.run_id = ?1 AND s.step = ?2 ORDER BY s.rank, j.value->>'start_ns', j.key");
+            "SELECT j.value->>0, j.value->>1, j.value->>2, j.value->>3, "
+            "coalesce(j.value->>4, -1), coalesce(j.value->>5, -1), j.value->>6, "
+            "coalesce(j.value->>7, 0), coalesce(j.value->>8, -1), "
+            "coalesce(j.value->>9, j.value->>2) FROM timelines t, json_each(t.spans) j "
+            "WHERE t.run_id = ?1 AND t.step = ?2 ORDER BY j.value->>0, j.value->>2, j.key");
         q->bind(1, run_id).bind(2, static_cast<std::int64_t>(step));
         while (q->step()) {
             TimelineSpan s;
             s.rank = q->int32(0);
             s.kind = parsedName(spanKindFromName(q->text(1)), q->text(1), "span kind", context);
-            s.unit = q->int32(2);
-            s.micro = q->int32(3);
-            if (!q->isNull(4))
+            s.start_us = toUs(q->int64(2));
+            s.end_us = toUs(q->int64(3));
+            s.unit = q->int32(4);
+            s.micro = q->int32(5);
+            if (!q->isNull(6))
                 s.collective =
-                    parsedName(collectiveFromName(q->text(4)), q->text(4), "collective", context);
-            s.bytes = q->int64(5);
-            s.seq = q->int32(6);
-            s.issue_us = toUs(q->int64(7));
-            s.start_us = toUs(q->int64(8));
-            s.end_us = toUs(q->int64(9));
+                    parsedName(collectiveFromName(q->text(6)), q->text(6), "collective", context);
+            s.bytes = q->int64(7);
+            s.seq = q->int32(8);
+            s.issue_us = toUs(q->int64(9));
             tl.spans.push_back(s);
         }
     }
     {
-        auto q = db.cached("SELECT rank, t_us, " + memoryColumns() +
-                           " FROM timeline_memory WHERE run_id = ?1 AND step = ?2 "
-                           "ORDER BY rank, t_us, idx");
+        auto q = db.cached("SELECT j.value->>0, j.value->>1, j.value->>2, j.value->>3 "
+                           "FROM timelines t, json_each(t.memory) j "
+                           "WHERE t.run_id = ?1 AND t.step = ?2 "
+                           "ORDER BY j.value->>0, j.value->>2, j.key");
         q->bind(1, run_id).bind(2, static_cast<std::int64_t>(step));
         while (q->step())
-            for (std::size_t c = 0; c < kMemCategoryCount; ++c)
-                if (!q->isNull(2 + static_cast<int>(c)))
-                    tl.memory.push_back({q->int32(0), q->real(1), static_cast<MemCategory>(c),
-                                         q->int64(2 + static_cast<int>(c))});
+            tl.memory.push_back(
+                {q->int32(0), toUs(q->int64(2)),
+                 parsedName(memCategoryFromName(q->text(1)), q->text(1), "category", context),
+                 q->int64(3)});
     }
     return tl;
 }

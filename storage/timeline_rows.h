@@ -1,4 +1,4 @@
-// The step timeline's rows (schema v4: timelines, timeline_spans, timeline_memory): one
+// The step timeline's rows (schema v9: one row of timelines per sampled step): one
 // StepTimeline written inside the caller's transaction, the sampled steps of a run, and
 // one step's timeline read back. Internal to storage/ (RunWriter, RunReader).
 #pragma once

@@ -1,5 +1,6 @@
-// The step timeline in the store (schema v4): RunWriter::appendTimeline ->
-// RunReader::timeline round trips, timelineSteps, a v3 store migrated with its data,
+// The step timeline in the store (schema v9, a row per sampled step): RunWriter::appendTimeline
+// -> RunReader::timeline round trips, timelineSteps, a v3 store migrated with its data, a v8
+// store's timelines (a row per rank, a row per memory sample) carried over exactly,
 // rewinds on resume and run deletion removing the rows; and zerolab-runs export
 // --format trace: valid JSON holding every rank's events on both lanes, --steps, and
 // exit code 2 for a bad RUN or a bad --steps.
@@ -13,6 +14,8 @@
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -94,7 +97,7 @@ TEST_F(StoreTimeline, RoundTripAndSampledSteps) {
     RunWriter w = writer();
     const std::int64_t id = w.createRun(makeRunInfo("tl", 3));
     w.beginSegment({0, 0, 1, 3, 3, 2, "start"});
-    // More spans than one multi-row INSERT holds.
+    // A step of many spans: one row, whatever its size.
     StepTimeline big = makeTimeline(20, 3);
     for (int i = 0; i < 150; ++i)
         big.spans.push_back({i % 3, SpanKind::Data, -1, 0, Collective::AllReduce, 0, -1, 100.0 + i,
@@ -125,13 +128,17 @@ TEST_F(StoreTimeline, RoundTripAndSampledSteps) {
     // SQL reads the spans as docs/store.md says.
     {
         RunStore s = RunStore::open(path());
-        EXPECT_EQ(s.db().queryInt("SELECT count(*) FROM timeline_spans s, json_each(s.spans) j "
-                                  "WHERE s.step = 20 AND j.value->>'kind' = 'data'"),
+        EXPECT_EQ(s.db().queryInt("SELECT count(*) FROM timelines t, json_each(t.spans) j "
+                                  "WHERE t.step = 20 AND j.value->>1 = 'data'"),
                   150);
-        EXPECT_EQ(s.db().queryInt("SELECT sum(j.value->>'end_ns' - j.value->>'start_ns') FROM "
-                                  "timeline_spans s, json_each(s.spans) j WHERE s.step = 10 AND "
-                                  "s.rank = 1 AND j.value->>'kind' = 'collective'"),
+        EXPECT_EQ(s.db().queryInt("SELECT sum(j.value->>3 - j.value->>2) FROM timelines t, "
+                                  "json_each(t.spans) j WHERE t.step = 10 AND j.value->>0 = 1 AND "
+                                  "j.value->>1 = 'collective'"),
                   22000);
+        EXPECT_EQ(s.db().queryInt("SELECT sum(j.value->>3) FROM timelines t, json_each(t.memory) j "
+                                  "WHERE t.step = 10 AND j.value->>1 = 'comm_buffers' AND "
+                                  "j.value->>2 > 0"),
+                  4096 * (1 + 2 + 3));
     }
     EXPECT_FALSE(r.timeline(id, 30).has_value()) << "the failed append left nothing";
     EXPECT_THROW(r.timelineSteps(id + 7), StoreError);
@@ -156,7 +163,7 @@ TEST_F(StoreTimeline, RewindOnResumeDeletesLaterTimelines) {
     const auto ten = reader().timeline(id, 10);
     ASSERT_TRUE(ten.has_value());
     EXPECT_EQ(ten->world, 3) << "the rewound step holds the new segment's timeline";
-    EXPECT_EQ(countRows("timeline_spans"), 2 + 2 + 3) << "a row per rank and step";
+    EXPECT_EQ(countRows("timelines"), 3) << "steps 2, 5 and the new 10";
 }
 
 TEST_F(StoreTimeline, DeleteRunRemovesItsTimelines) {
@@ -171,8 +178,6 @@ TEST_F(StoreTimeline, DeleteRunRemovesItsTimelines) {
     }
     reader().deleteRun(gone);
     EXPECT_EQ(countRows("timelines"), 1);
-    EXPECT_EQ(countRows("timeline_spans"), 2);
-    EXPECT_EQ(countRows("timeline_memory"), 2 * 2);
     EXPECT_EQ(reader().timelineSteps(keep), (std::vector<long long>{2}));
 }
 
@@ -209,6 +214,68 @@ TEST_F(StoreTimeline, MigratesAV3Store) {
     w.attachRun(1);
     w.appendTimeline(makeTimeline(4, 2));
     EXPECT_EQ(reader().timelineSteps(1), (std::vector<long long>{4}));
+}
+
+// A v8 store's timelines, as a v8 build wrote them (one row per rank of JSON objects, one
+// row per memory moment with a column per category), become v9 rows with every value
+// kept, and read back as the timeline that was written.
+TEST_F(StoreTimeline, MigratesAV8StoresTimelinesExactly) {
+    const StepTimeline want = makeTimeline(12, 2);
+    {
+        std::string sql = std::string(kSchemaV1Sql) + std::string(kMigrateV2Sql) +
+                          std::string(kMigrateV3Sql) + std::string(kMigrateV4Sql) +
+                          std::string(kMigrateV5Sql) + std::string(kMigrateV6Sql) +
+                          std::string(kMigrateV7Sql) + std::string(kMigrateV8Sql) +
+                          "PRAGMA application_id = " + std::to_string(RunStore::kApplicationId) +
+                          "; PRAGMA user_version = 8;"
+                          "INSERT INTO runs (id, name, status, created_at, world, stage) "
+                          "VALUES (1, 'v8-run', 'finished', 100, 2, 1);"
+                          "INSERT INTO timelines (run_id, step, world) VALUES (1, 12, 2);";
+        const auto ns = [](double us) { return std::to_string(std::llround(us * 1e3)); };
+        for (int r = 0; r < want.world; ++r) {
+            std::string spans;
+            for (const TimelineSpan& x : want.spans) {
+                if (x.rank != r)
+                    continue;
+                const bool coll = x.kind == SpanKind::Collective || x.kind == SpanKind::Wait;
+                spans += std::string(spans.empty() ? "[" : ",") + "{\"kind\":\"" +
+                         std::string(spanKindName(x.kind)) +
+                         "\",\"unit\":" + std::to_string(x.unit) +
+                         ",\"micro\":" + std::to_string(x.micro) + ",\"collective\":" +
+                         (coll ? "\"" + std::string(collectiveName(x.collective)) + "\"" : "null") +
+                         ",\"bytes\":" + std::to_string(x.bytes) +
+                         ",\"seq\":" + std::to_string(x.seq) + ",\"issue_ns\":" + ns(x.issue_us) +
+                         ",\"start_ns\":" + ns(x.start_us) + ",\"end_ns\":" + ns(x.end_us) + "}";
+            }
+            sql += "INSERT INTO timeline_spans (run_id, step, rank, spans) VALUES (1, 12, " +
+                   std::to_string(r) + ", '" + spans + "]');";
+        }
+        int idx = 0;
+        for (const TimelineMemory& m : want.memory) {
+            ASSERT_EQ(m.category, MemCategory::CommBuffers) << "the fixture's one category";
+            char t[32];
+            std::snprintf(t, sizeof t, "%.17g", m.t_us);
+            sql += "INSERT INTO timeline_memory (run_id, step, rank, idx, t_us, comm_buffers) "
+                   "VALUES (1, 12, " +
+                   std::to_string(m.rank) + ", " + std::to_string(idx++) + ", " + t + ", " +
+                   std::to_string(m.bytes) + ");";
+        }
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(path().c_str(), &db), SQLITE_OK);
+        char* err = nullptr;
+        const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+        const std::string msg = err ? err : "";
+        sqlite3_free(err);
+        sqlite3_close(db);
+        ASSERT_EQ(rc, SQLITE_OK) << msg;
+    }
+    RunReader r = reader();
+    EXPECT_EQ(r.timelineSteps(1), (std::vector<long long>{12}));
+    const auto got = r.timeline(1, 12);
+    ASSERT_TRUE(got.has_value());
+    expectSameTimeline(*got, want);
+    EXPECT_EQ(countRows("sqlite_schema WHERE name IN ('timeline_spans', 'timeline_memory')"), 0)
+        << "the v8 tables are gone";
 }
 
 class TraceExport : public ::testing::Test {

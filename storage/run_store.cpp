@@ -164,10 +164,13 @@ std::vector<std::pair<std::string, std::vector<std::string>>> tableColumns(Sqlit
 
 // A store whose tables or columns differ from this build's schema (a dropped table or
 // column, an edit by hand) is refused at open, not at the first write that needs them.
+// The reference is built once per process (it cost every open a schema's worth of DDL).
 void checkSchema(SqliteDb& db) {
-    SqliteDb reference(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    reference.exec(kSchemaSql);
-    const auto expected = tableColumns(reference);
+    static const auto expected = [] {
+        SqliteDb reference(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+        reference.exec(kSchemaSql);
+        return tableColumns(reference);
+    }();
     const auto actual = tableColumns(db);
     const auto damaged = [&](const std::string& what) {
         throw StoreError(db.path() + ": damaged run store: " + what + " (schema version " +

@@ -10,7 +10,6 @@
 #include "store_test_util.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <cmath>
@@ -170,8 +169,6 @@ TEST_F(StepLodTest, RejectsNoBucketsAndAnUnknownRun) {
 // last backfilled, and its level of detail keeps the spike.
 TEST_F(StepLodTest, MigratesAV4StoreWithItsBlocks) {
     {
-        sqlite3* db = nullptr;
-        ASSERT_EQ(sqlite3_open(path().c_str(), &db), SQLITE_OK);
         const std::string sql =
             std::string(kSchemaV1Sql) + std::string(kMigrateV2Sql) + std::string(kMigrateV3Sql) +
             std::string(kMigrateV4Sql) +
@@ -182,12 +179,7 @@ TEST_F(StepLodTest, MigratesAV4StoreWithItsBlocks) {
             "WITH RECURSIVE c(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM c WHERE i < 999) "
             "INSERT INTO steps (run_id, step, loss) SELECT 1, i, CASE i WHEN 600 THEN 50.0 "
             "ELSE 2.0 END FROM c;";
-        char* err = nullptr;
-        const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
-        const std::string msg = err ? err : "";
-        sqlite3_free(err);
-        sqlite3_close(db);
-        ASSERT_EQ(rc, SQLITE_OK) << msg;
+        ASSERT_EQ(execSqlite(path(), sql), "");
     }
     {
         RunStore s = RunStore::open(path());

@@ -1,6 +1,8 @@
 // Implementation of the run-store test helpers.
 #include "store_test_util.h"
 
+#include <sqlite3.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +24,21 @@ TempDir::TempDir() {
 TempDir::~TempDir() {
     std::error_code ec;
     std::filesystem::remove_all(m_path, ec);
+}
+
+std::string execSqlite(const std::string& path, const std::string& sql) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
+        const std::string msg = db ? sqlite3_errmsg(db) : "cannot open " + path;
+        sqlite3_close(db);
+        return msg;
+    }
+    char* err = nullptr;
+    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+    std::string msg = rc == SQLITE_OK ? "" : err ? err : "SQLite error " + std::to_string(rc);
+    sqlite3_free(err);
+    sqlite3_close(db);
+    return msg;
 }
 
 std::string readBytes(const std::string& path) {

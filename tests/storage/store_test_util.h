@@ -27,6 +27,10 @@ private:
 };
 
 std::string readBytes(const std::string& path);
+// Runs `sql` on the SQLite file at `path` through a plain connection (no RunStore, so no
+// migration: for building a store as an older build left it). Returns SQLite's error
+// message, empty on success.
+std::string execSqlite(const std::string& path, const std::string& sql);
 void writeBytes(const std::string& path, const std::string& bytes);
 
 // A step with `world` rank rows whose values are all derived from (step, rank), so a

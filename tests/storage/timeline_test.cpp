@@ -12,7 +12,6 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sqlite3.h>
 
 #include <cmath>
 #include <cstdio>
@@ -185,8 +184,6 @@ TEST_F(StoreTimeline, DeleteRunRemovesItsTimelines) {
 // its runs and steps, and takes timelines.
 TEST_F(StoreTimeline, MigratesAV3Store) {
     {
-        sqlite3* db = nullptr;
-        ASSERT_EQ(sqlite3_open(path().c_str(), &db), SQLITE_OK);
         const std::string sql =
             std::string(kSchemaV1Sql) + std::string(kMigrateV2Sql) + std::string(kMigrateV3Sql) +
             "PRAGMA application_id = " + std::to_string(RunStore::kApplicationId) +
@@ -194,12 +191,7 @@ TEST_F(StoreTimeline, MigratesAV3Store) {
             "INSERT INTO runs (id, name, status, created_at, world, stage) "
             "VALUES (1, 'v3-run', 'finished', 100, 2, 1);"
             "INSERT INTO steps (run_id, step, loss) VALUES (1, 4, 2.5);";
-        char* err = nullptr;
-        const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
-        const std::string msg = err ? err : "";
-        sqlite3_free(err);
-        sqlite3_close(db);
-        ASSERT_EQ(rc, SQLITE_OK) << msg;
+        ASSERT_EQ(execSqlite(path(), sql), "");
     }
     {
         RunStore s = RunStore::open(path());
@@ -260,14 +252,7 @@ TEST_F(StoreTimeline, MigratesAV8StoresTimelinesExactly) {
                    std::to_string(m.rank) + ", " + std::to_string(idx++) + ", " + t + ", " +
                    std::to_string(m.bytes) + ");";
         }
-        sqlite3* db = nullptr;
-        ASSERT_EQ(sqlite3_open(path().c_str(), &db), SQLITE_OK);
-        char* err = nullptr;
-        const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
-        const std::string msg = err ? err : "";
-        sqlite3_free(err);
-        sqlite3_close(db);
-        ASSERT_EQ(rc, SQLITE_OK) << msg;
+        ASSERT_EQ(execSqlite(path(), sql), "");
     }
     RunReader r = reader();
     EXPECT_EQ(r.timelineSteps(1), (std::vector<long long>{12}));

@@ -144,8 +144,11 @@ void SetupView::retranslate() {
     m_save->setText(tr("Save"));
     m_saveAs->setText(tr("Save as…"));
     showPathLabel();
-    // Typing not yet validated is rendered when its pause ends, in the new language.
-    if (!m_debounce.isActive())
+    // The findings rendered again; typing not yet validated is validated now rather
+    // than leave the last findings in the old language until its pause ends.
+    if (m_debounce.isActive())
+        validateNow();
+    else
         applyValidation(false);
 }
 

@@ -390,6 +390,7 @@ void TuneView::setStorePath(const QString& path) {
     m_listSignature.clear();
     m_trials.clear();
     m_model->clear();
+    m_summary->clear();
     m_chart->setTrials({});
     listSweeps(std::nullopt);
     if (m_sweeps->count() > 0)

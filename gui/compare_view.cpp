@@ -243,12 +243,12 @@ QVector<ConfigDiffRow> configDiff(const QVector<std::map<std::string, std::strin
 }
 
 CompareView::CompareView(StoreClient* store, QWidget* parent)
-    : QWidget(parent), m_store(store), m_stack(new QStackedWidget),
-      m_empty(new QLabel), m_listTitle(new QLabel), m_hint(new QLabel), m_metricLabel(new QLabel),
-      m_xLabel(new QLabel), m_overlayTitle(new QLabel), m_configTitle(new QLabel),
-      m_memoryTitle(new QLabel), m_runList(new QListWidget), m_metric(new QComboBox),
-      m_xAxis(new QComboBox), m_diffOnly(new QCheckBox), m_plot(new TimeSeriesPlot),
-      m_runTable(new QTableWidget), m_diff(new QTableWidget), m_memory(new MemoryBarChart) {
+    : QWidget(parent), m_store(store), m_stack(new QStackedWidget), m_empty(new QLabel),
+      m_listTitle(new QLabel), m_hint(new QLabel), m_metricLabel(new QLabel), m_xLabel(new QLabel),
+      m_overlayTitle(new QLabel), m_configTitle(new QLabel), m_memoryTitle(new QLabel),
+      m_runList(new QListWidget), m_metric(new QComboBox), m_xAxis(new QComboBox),
+      m_diffOnly(new QCheckBox), m_plot(new TimeSeriesPlot), m_runTable(new QTableWidget),
+      m_diff(new QTableWidget), m_memory(new MemoryBarChart) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(12, 12, 12, 12);
     auto* split = new QSplitter(Qt::Horizontal);
@@ -365,7 +365,8 @@ void CompareView::retranslate() {
         // Renaming items keeps the chosen metric and x axis; nothing is redrawn twice.
         const QSignalBlocker b1(m_metric), b2(m_xAxis);
         for (int i = 0; i < m_metric->count(); ++i)
-            m_metric->setItemText(i, metricLabel(static_cast<Metric>(m_metric->itemData(i).toInt())));
+            m_metric->setItemText(i,
+                                  metricLabel(static_cast<Metric>(m_metric->itemData(i).toInt())));
         const QString xNames[] = {tr("Step"), tr("Wall time"), tr("Tokens")};
         for (int i = 0; i < m_xAxis->count(); ++i)
             m_xAxis->setItemText(i, xNames[i]);

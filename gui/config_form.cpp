@@ -306,8 +306,8 @@ QWidget* ConfigForm::buildDataGroup() {
     });
     m_device = new QComboBox;
     m_device->addItems({QStringLiteral("cpu"), QStringLiteral("cuda")});
-    for (QWidget* w : {static_cast<QWidget*>(m_dataType), m_pathRow,
-                       static_cast<QWidget*>(m_device)})
+    for (QWidget* w :
+         {static_cast<QWidget*>(m_dataType), m_pathRow, static_cast<QWidget*>(m_device)})
         addFormRow(form, w);
     bind(m_dataType, QStringLiteral("data.type"));
     bind(m_dataPath, QStringLiteral("data.path"));

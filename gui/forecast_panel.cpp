@@ -31,8 +31,8 @@ long long hostMemoryBytes() {
 ForecastPanel::ForecastPanel(QWidget* parent)
     : QWidget(parent), m_chart(new MemoryBarChart(this)), m_heading(new QLabel(this)),
       m_deviceLabel(new QLabel(this)), m_reserveLabel(new QLabel(this)),
-      m_device(new QComboBox(this)),
-      m_reserve(new QDoubleSpinBox(this)), m_verdict(new QLabel(this)), m_detail(new QLabel(this)) {
+      m_device(new QComboBox(this)), m_reserve(new QDoubleSpinBox(this)),
+      m_verdict(new QLabel(this)), m_detail(new QLabel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 10, 12, 10);
     layout->setSpacing(6);

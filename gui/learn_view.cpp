@@ -149,9 +149,9 @@ void LearnView::retranslate() {
     m_activationSource->setItemText(kGiven, tr("Given per GPU"));
     for (std::size_t m = 0; m < kRecomputeNames.size(); ++m)
         m_activationSource->setItemText(
-            kPaper + int(m), tr("Korthikanti et al., recompute %1")
-                                 .arg(QString::fromUtf8(kRecomputeNames[m].data(),
-                                                        int(kRecomputeNames[m].size()))));
+            kPaper + int(m),
+            tr("Korthikanti et al., recompute %1")
+                .arg(QString::fromUtf8(kRecomputeNames[m].data(), int(kRecomputeNames[m].size()))));
     m_activationSource->setToolTip(
         tr("Activations per GPU. Korthikanti et al. 2022 (arXiv:2205.05198), 16-bit activations, "
            "per layer: sbh(34 + 5as/h) without recompute, 34sbh with selective recompute of the "

@@ -76,8 +76,19 @@ protected:
 
 private:
     // The cards of the grid, in the order they are laid out.
-    enum Card { LossCard = 0, ThroughputCard, BreakdownCard, CommCard, MemoryCard, BusbwCard,
-                RssCard, TrafficCard, TimelineCard, EventsCard, kCardCount };
+    enum Card {
+        LossCard = 0,
+        ThroughputCard,
+        BreakdownCard,
+        CommCard,
+        MemoryCard,
+        BusbwCard,
+        RssCard,
+        TrafficCard,
+        TimelineCard,
+        EventsCard,
+        kCardCount
+    };
     // Every text of the view in the current language; the shown run's header, series
     // (zoom kept) and per-rank charts drawn again from what is loaded.
     void retranslate();

@@ -259,9 +259,9 @@ QWidget* TuneView::buildEditor() {
     m_holdBatch = new QCheckBox;
 
     auto* form = new QFormLayout;
-    for (QWidget* w : {static_cast<QWidget*>(m_strategy), m_capacityRow,
-                       static_cast<QWidget*>(m_warmup), static_cast<QWidget*>(m_measure),
-                       static_cast<QWidget*>(m_timeout)})
+    for (QWidget* w :
+         {static_cast<QWidget*>(m_strategy), m_capacityRow, static_cast<QWidget*>(m_warmup),
+          static_cast<QWidget*>(m_measure), static_cast<QWidget*>(m_timeout)})
         addFormRow(form, w);
     form->addRow(m_holdBatch);
 
@@ -407,9 +407,9 @@ void TuneView::setBaseConfig(const QString& json, const QString& name) {
 
 void TuneView::showBaseLabel() {
     if (m_baseSet)
-        m_baseLabel->setText(
-            tr("Base: the Setup config (%1). Each axis below overrides one key.")
-                .arg(m_baseName.isEmpty() ? tr("unsaved")
+        m_baseLabel->setText(tr("Base: the Setup config (%1). Each axis below overrides one key.")
+                                 .arg(m_baseName.isEmpty()
+                                          ? tr("unsaved")
                                           : shownText(m_baseName.toStdString(), 60)));
 }
 

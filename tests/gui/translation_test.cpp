@@ -7,6 +7,7 @@
 // parentheses right after Chinese text ("全规约 (all-reduce)"). docs/i18n.md.
 #include "fixture_store.h"
 #include "gui/compare_view.h"
+#include "gui/json_editor.h"
 #include "gui/language.h"
 #include "gui/log_console.h"
 #include "gui/main_window.h"
@@ -17,7 +18,6 @@
 #include "gui/store_client.h"
 #include "gui/time_series_plot.h"
 #include "gui/tune_view.h"
-#include "gui/json_editor.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -286,10 +286,9 @@ QStringList stillChinese(const QStringList& texts) {
 void expectNone(const QStringList& failures, const char* what) {
     for (const QString& f : failures)
         qWarning("%s: %s", what, qPrintable(f));
-    QVERIFY2(failures.isEmpty(),
-             qPrintable(QStringLiteral("%1 texts %2 (listed above)")
-                            .arg(failures.size())
-                            .arg(QString::fromLatin1(what))));
+    QVERIFY2(failures.isEmpty(), qPrintable(QStringLiteral("%1 texts %2 (listed above)")
+                                                .arg(failures.size())
+                                                .arg(QString::fromLatin1(what))));
 }
 
 } // namespace
@@ -370,7 +369,8 @@ private slots:
         if (QTest::currentTestFailed())
             return;
         const QStringList texts = textsOnScreen(window);
-        QVERIFY2(texts.size() > 200, qPrintable(QStringLiteral("only %1 texts found").arg(texts.size())));
+        QVERIFY2(texts.size() > 200,
+                 qPrintable(QStringLiteral("only %1 texts found").arg(texts.size())));
         qInfo("%lld texts on screen checked", qlonglong(texts.size()));
         expectNone(stillEnglish(texts, dataWordsOf(window)), "still in English");
     }

@@ -9,6 +9,7 @@
 #include "gui/compare_view.h"
 #include "gui/json_editor.h"
 #include "gui/language.h"
+#include "gui/live_panel.h"
 #include "gui/log_console.h"
 #include "gui/main_window.h"
 #include "gui/run_view.h"
@@ -421,6 +422,12 @@ private slots:
         QVERIFY2(hasChinese(window.tuneView()->summaryText()),
                  qPrintable(window.tuneView()->summaryText()));
         QVERIFY(window.statusBar()->currentMessage().startsWith(QStringLiteral("语言")));
+        // The live strip is hidden without a live run (so the screen check skips it); its
+        // controls follow too.
+        QCOMPARE(window.livePanel()->stopButton()->text(), QStringLiteral("停止"));
+        QCOMPARE(window.livePanel()->killButton()->text(), QStringLiteral("强制结束"));
+        QCOMPARE(window.livePanel()->resumeCheckpointButton()->text(),
+                 QStringLiteral("从最近的检查点恢复"));
 
         // The trials' phase and reason are the runtime's words (docs/i18n.md): the
         // screen is checked without the preview, as a start in Chinese is.

@@ -4,7 +4,9 @@
 // kAllowed (names that stay English in Chinese text: ZeRO, NCCL, units, config values),
 // not a word of the data shown (run names, tags, hosts, the configs' keys and values),
 // not part of a file name, command line or config key, and not an English gloss in
-// parentheses right after Chinese text ("全规约 (all-reduce)"). docs/i18n.md.
+// parentheses right after Chinese text ("全规约 (all-reduce)"). The same check runs
+// after View → Language switches a window started in English, which must then keep what
+// it shows and, switched back, show no Chinese. docs/i18n.md.
 #include "fixture_store.h"
 #include "gui/compare_view.h"
 #include "gui/json_editor.h"

@@ -4,6 +4,7 @@
 #include "gui/category_colors.h"
 
 #include <QCoreApplication>
+#include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -75,18 +76,34 @@ CategoryLegend::CategoryLegend(QWidget* parent, int columns) : QWidget(parent) {
         swatch->setFixedSize(12, 12);
         swatch->setStyleSheet(
             QStringLiteral("background:%1; border-radius:2px;").arg(memCategoryColor(c).name()));
-        auto* text = new QLabel(memCategoryLabel(c), cell);
+        auto* text = new QLabel(cell);
         text->setObjectName(QStringLiteral("legendLabel"));
         row->addWidget(swatch);
         row->addWidget(text);
         row->addStretch(1);
-        cell->setToolTip(QStringLiteral("<b>%1</b> (%2)<br>%3")
-                             .arg(memCategoryLabel(c),
-                                  QString::fromUtf8(kMemCategoryNames[i].data(),
-                                                    int(kMemCategoryNames[i].size())),
-                                  memCategoryHint(c)));
+        m_labels.push_back(text);
         grid->addWidget(cell, int(i) / columns, int(i) % columns);
     }
+    retranslate();
+}
+
+void CategoryLegend::retranslate() {
+    for (std::size_t i = 0; i < kMemCategoryCount; ++i) {
+        const auto c = static_cast<MemCategory>(i);
+        m_labels[qsizetype(i)]->setText(memCategoryLabel(c));
+        m_labels[qsizetype(i)]->parentWidget()->setToolTip(
+            QStringLiteral("<b>%1</b> (%2)<br>%3")
+                .arg(memCategoryLabel(c),
+                     QString::fromUtf8(kMemCategoryNames[i].data(),
+                                       int(kMemCategoryNames[i].size())),
+                     memCategoryHint(c)));
+    }
+}
+
+void CategoryLegend::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
 }
 
 } // namespace zerolab

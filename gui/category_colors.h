@@ -7,7 +7,10 @@
 
 #include <QColor>
 #include <QString>
+#include <QVector>
 #include <QWidget>
+
+class QLabel;
 
 namespace zerolab {
 
@@ -24,6 +27,15 @@ class CategoryLegend : public QWidget {
     Q_OBJECT
 public:
     explicit CategoryLegend(QWidget* parent = nullptr, int columns = 4);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    // Each category's label and tooltip in the current language.
+    void retranslate();
+
+    QVector<QLabel*> m_labels; // indexed by MemCategory; each one's parent cell has the tooltip
 };
 
 } // namespace zerolab

@@ -15,15 +15,18 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <qcustomplot.h>
 
 #include <algorithm>
 #include <set>
@@ -36,15 +39,15 @@ const QColor kRunColors[] = {QColor(0x2F, 0x6D, 0xB5), QColor(0xE4, 0x57, 0x56),
                              QColor(0x7C, 0x3A, 0xED), QColor(0x0F, 0x76, 0x6E),
                              QColor(0x9D, 0x75, 0x5D), QColor(0xD9, 0x46, 0xEF)};
 
-QWidget* titled(const QString& title, QWidget* body, QWidget* extra = nullptr) {
+// A card headed by `title` (the view names it in retranslate()).
+QWidget* titled(QLabel* title, QWidget* body, QWidget* extra = nullptr) {
     auto* frame = new QFrame;
     frame->setProperty("card", true);
     auto* layout = new QVBoxLayout(frame);
     layout->setContentsMargins(12, 10, 12, 10);
     auto* header = new QHBoxLayout;
-    auto* t = new QLabel(title);
-    t->setObjectName(QStringLiteral("cardTitle"));
-    header->addWidget(t);
+    title->setObjectName(QStringLiteral("cardTitle"));
+    header->addWidget(title);
     header->addStretch(1);
     if (extra)
         header->addWidget(extra);
@@ -240,10 +243,12 @@ QVector<ConfigDiffRow> configDiff(const QVector<std::map<std::string, std::strin
 }
 
 CompareView::CompareView(StoreClient* store, QWidget* parent)
-    : QWidget(parent), m_store(store), m_stack(new QStackedWidget), m_runList(new QListWidget),
-      m_metric(new QComboBox), m_xAxis(new QComboBox),
-      m_diffOnly(new QCheckBox(tr("Differences only"))), m_plot(new TimeSeriesPlot),
-      m_runTable(new QTableWidget), m_diff(new QTableWidget), m_memory(new MemoryBarChart) {
+    : QWidget(parent), m_store(store), m_stack(new QStackedWidget), m_empty(new QLabel),
+      m_listTitle(new QLabel), m_hint(new QLabel), m_metricLabel(new QLabel), m_xLabel(new QLabel),
+      m_overlayTitle(new QLabel), m_configTitle(new QLabel), m_memoryTitle(new QLabel),
+      m_runList(new QListWidget), m_metric(new QComboBox), m_xAxis(new QComboBox),
+      m_diffOnly(new QCheckBox), m_plot(new TimeSeriesPlot), m_runTable(new QTableWidget),
+      m_diff(new QTableWidget), m_memory(new MemoryBarChart) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(12, 12, 12, 12);
     auto* split = new QSplitter(Qt::Horizontal);
@@ -253,58 +258,40 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     auto* listPane = new QWidget;
     auto* listLayout = new QVBoxLayout(listPane);
     listLayout->setContentsMargins(0, 0, 0, 0);
-    auto* listTitle = new QLabel(tr("Runs to compare"));
-    listTitle->setObjectName(QStringLiteral("cardTitle"));
-    listLayout->addWidget(listTitle);
+    m_listTitle->setObjectName(QStringLiteral("cardTitle"));
+    listLayout->addWidget(m_listTitle);
     listLayout->addWidget(m_runList, 1);
-    auto* hint = new QLabel(tr("Tick two or more runs, or select them in the Runs panel and "
-                               "press Compare."));
-    hint->setObjectName(QStringLiteral("muted"));
-    hint->setWordWrap(true);
-    listLayout->addWidget(hint);
+    m_hint->setObjectName(QStringLiteral("muted"));
+    m_hint->setWordWrap(true);
+    listLayout->addWidget(m_hint);
     listPane->setMinimumWidth(170);
     listPane->setMaximumWidth(220);
     split->addWidget(listPane);
 
-    auto* empty = new QLabel(
-        tr("<p style='font-size:14pt; font-weight:600; color:#374151'>Nothing to compare yet</p>"
-           "<p style='color:#6B7280'>Tick at least two runs on the left.</p>"));
-    empty->setAlignment(Qt::AlignCenter);
-    m_stack->addWidget(empty);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_stack->addWidget(m_empty);
 
     auto* content = new QSplitter(Qt::Vertical);
     content->setHandleWidth(10);
     auto* controls = new QWidget;
     auto* controlRow = new QHBoxLayout(controls);
     controlRow->setContentsMargins(0, 0, 0, 0);
+    // Items named in retranslate().
     for (int m = int(Metric::Loss); m < kMetricCount; ++m)
-        m_metric->addItem(metricLabel(static_cast<Metric>(m)), m);
-    m_xAxis->addItem(tr("Step"), int(Metric::Step));
-    m_xAxis->addItem(tr("Wall time"), int(Metric::WallTime));
-    m_xAxis->addItem(tr("Tokens"), int(Metric::Tokens));
-    auto* metricLabel = new QLabel(tr("Metric"));
-    metricLabel->setObjectName(QStringLiteral("muted"));
-    auto* xLabel = new QLabel(tr("x axis"));
-    xLabel->setObjectName(QStringLiteral("muted"));
-    controlRow->addWidget(metricLabel);
+        m_metric->addItem(QString(), m);
+    for (Metric m : {Metric::Step, Metric::WallTime, Metric::Tokens})
+        m_xAxis->addItem(QString(), int(m));
+    m_metricLabel->setObjectName(QStringLiteral("muted"));
+    m_xLabel->setObjectName(QStringLiteral("muted"));
+    controlRow->addWidget(m_metricLabel);
     controlRow->addWidget(m_metric);
-    controlRow->addWidget(xLabel);
+    controlRow->addWidget(m_xLabel);
     controlRow->addWidget(m_xAxis);
     auto* overlay = new QWidget;
     auto* overlayLayout = new QVBoxLayout(overlay);
     overlayLayout->setContentsMargins(0, 0, 0, 0);
     overlayLayout->addWidget(m_plot, 1);
-    const QStringList runColumns{tr("Run"),    tr("Segment"), tr("Stage"),       tr("N"),
-                                 tr("Accum."), tr("Micro"),   tr("States/rank"), tr("Peak/rank")};
-    m_runTable->setColumnCount(int(runColumns.size()));
-    m_runTable->setHorizontalHeaderLabels(runColumns);
-    m_runTable->horizontalHeaderItem(5)->setToolTip(
-        tr("Micro-batch: samples per rank per micro-step"));
-    m_runTable->horizontalHeaderItem(6)->setToolTip(tr(
-        "Model states: params, master params, grads and optimizer m, v of the largest rank at the "
-        "segment's last logged step"));
-    m_runTable->horizontalHeaderItem(7)->setToolTip(
-        tr("Peak memory of the largest rank at the segment's last logged step"));
+    m_runTable->setColumnCount(8);
     m_runTable->verticalHeader()->setVisible(false);
     m_runTable->verticalHeader()->setDefaultSectionSize(20);
     m_runTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -316,7 +303,7 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     m_runTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_runTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     overlayLayout->addWidget(m_runTable);
-    content->addWidget(titled(tr("Overlay"), overlay, controls));
+    content->addWidget(titled(m_overlayTitle, overlay, controls));
 
     auto* bottom = new QSplitter(Qt::Horizontal);
     bottom->setHandleWidth(10);
@@ -329,13 +316,13 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     m_diff->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_diff->horizontalHeader()->setTextElideMode(Qt::ElideRight);
     m_diffOnly->setChecked(true);
-    bottom->addWidget(titled(tr("Config"), m_diff, m_diffOnly));
+    bottom->addWidget(titled(m_configTitle, m_diff, m_diffOnly));
     auto* memBody = new QWidget;
     auto* memLayout = new QVBoxLayout(memBody);
     memLayout->setContentsMargins(0, 0, 0, 0);
     memLayout->addWidget(m_memory, 1);
     memLayout->addWidget(new CategoryLegend(memBody, 2));
-    bottom->addWidget(titled(tr("Memory, rank 0 at the last step"), memBody));
+    bottom->addWidget(titled(m_memoryTitle, memBody));
     bottom->setStretchFactor(0, 1);
     bottom->setStretchFactor(1, 1);
     bottom->setSizes({480, 480});
@@ -364,6 +351,56 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     connect(m_metric, &QComboBox::currentIndexChanged, this, &CompareView::refresh);
     connect(m_xAxis, &QComboBox::currentIndexChanged, this, &CompareView::refresh);
     connect(m_diffOnly, &QCheckBox::toggled, this, &CompareView::refresh);
+    retranslate();
+}
+
+void CompareView::retranslate() {
+    m_listTitle->setText(tr("Runs to compare"));
+    m_hint->setText(tr("Tick two or more runs, or select them in the Runs panel and "
+                       "press Compare."));
+    m_empty->setText(
+        tr("<p style='font-size:14pt; font-weight:600; color:#374151'>Nothing to compare yet</p>"
+           "<p style='color:#6B7280'>Tick at least two runs on the left.</p>"));
+    {
+        // Renaming items keeps the chosen metric and x axis; nothing is redrawn twice.
+        const QSignalBlocker b1(m_metric), b2(m_xAxis);
+        for (int i = 0; i < m_metric->count(); ++i)
+            m_metric->setItemText(i,
+                                  metricLabel(static_cast<Metric>(m_metric->itemData(i).toInt())));
+        const QString xNames[] = {tr("Step"), tr("Wall time"), tr("Tokens")};
+        for (int i = 0; i < m_xAxis->count(); ++i)
+            m_xAxis->setItemText(i, xNames[i]);
+    }
+    m_metricLabel->setText(tr("Metric"));
+    m_xLabel->setText(tr("x axis"));
+    m_runTable->setHorizontalHeaderLabels({tr("Run"), tr("Segment"), tr("Stage"), tr("N"),
+                                           tr("Accum."), tr("Micro"), tr("States/rank"),
+                                           tr("Peak/rank")});
+    m_runTable->horizontalHeaderItem(5)->setToolTip(
+        tr("Micro-batch: samples per rank per micro-step"));
+    m_runTable->horizontalHeaderItem(6)->setToolTip(tr(
+        "Model states: params, master params, grads and optimizer m, v of the largest rank at the "
+        "segment's last logged step"));
+    m_runTable->horizontalHeaderItem(7)->setToolTip(
+        tr("Peak memory of the largest rank at the segment's last logged step"));
+    m_overlayTitle->setText(tr("Overlay"));
+    m_configTitle->setText(tr("Config"));
+    m_diffOnly->setText(tr("Differences only"));
+    m_memoryTitle->setText(tr("Memory, rank 0 at the last step"));
+    syncChecklist();
+    const QCPRange x = m_plot->plot()->xAxis->range(), y = m_plot->plot()->yAxis->range();
+    refresh();
+    if (!m_ids.isEmpty()) {
+        m_plot->plot()->xAxis->setRange(x);
+        m_plot->plot()->yAxis->setRange(y);
+        m_plot->plot()->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void CompareView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
 }
 
 void CompareView::syncChecklist() {

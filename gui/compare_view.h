@@ -15,6 +15,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QListWidget;
 class QStackedWidget;
 class QTableWidget;
@@ -57,7 +58,13 @@ public:
 signals:
     void loaded();
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Every text of the view in the current language; the checklist, tables, plot (zoom
+    // kept) and bars drawn again from the loaded runs.
+    void retranslate();
     void onChunk(const RunChunk& chunk);
     void syncChecklist();
     void refresh();
@@ -70,6 +77,14 @@ private:
     QMap<qint64, RunChunk> m_chunks;
     QSet<qint64> m_requested;
     QStackedWidget* m_stack;
+    QLabel* m_empty;
+    QLabel* m_listTitle;
+    QLabel* m_hint;
+    QLabel* m_metricLabel;
+    QLabel* m_xLabel;
+    QLabel* m_overlayTitle;
+    QLabel* m_configTitle;
+    QLabel* m_memoryTitle;
     QListWidget* m_runList;
     QComboBox* m_metric;
     QComboBox* m_xAxis;

@@ -2,6 +2,7 @@
 // ZeRO knobs say what each one changes, in one or two sentences.
 #include "gui/config_form.h"
 
+#include "gui/form_rows.h"
 #include "gui/json_path.h"
 #include "gui/units.h"
 
@@ -9,6 +10,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -54,8 +56,9 @@ QSpinBox* intSpin(int lo, int hi, int value) {
     return s;
 }
 
-QGroupBox* group(const QString& title, QFormLayout*& form) {
-    auto* box = new QGroupBox(title);
+// A group box with a form inside; its title is set in ConfigForm::retranslate().
+QGroupBox* group(QFormLayout*& form) {
+    auto* box = new QGroupBox;
     form = new QFormLayout(box);
     form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -100,7 +103,7 @@ ConfigForm::ConfigForm(QWidget* parent) : QWidget(parent) {
     layout->addWidget(buildDataGroup());
     layout->addWidget(buildLauncherGroup());
     layout->addStretch(1);
-    updateDerived();
+    retranslate();
 }
 
 void ConfigForm::bind(QWidget* w, const QString& path) {
@@ -124,7 +127,7 @@ void ConfigForm::bind(QWidget* w, const QString& path) {
 
 QWidget* ConfigForm::buildZeroGroup() {
     QFormLayout* form = nullptr;
-    auto* box = group(tr("ZeRO"), form);
+    m_zeroBox = group(form);
     auto* row = new QWidget;
     auto* buttons = new QHBoxLayout(row);
     buttons->setContentsMargins(0, 0, 0, 0);
@@ -136,7 +139,6 @@ QWidget* ConfigForm::buildZeroGroup() {
         b->setCheckable(true);
         b->setMinimumWidth(34);
         b->setMaximumWidth(48);
-        b->setToolTip(tr(kStageTips[s]));
         b->setObjectName(QStringLiteral("stage%1").arg(s));
         m_stage->addButton(b, s);
         buttons->addWidget(b);
@@ -149,78 +151,53 @@ QWidget* ConfigForm::buildZeroGroup() {
         if (!m_showing)
             emit edited(QStringLiteral("zero_optimization.stage"));
     });
-    form->addRow(tr("Stage"), row);
+    addFormRow(form, row);
 
-    m_overlap = new QCheckBox(tr("Overlap comm with backward"));
-    m_overlap->setToolTip(tr("overlap_comm: start each bucket's collective as soon as backward "
-                             "has filled it, hiding communication behind compute at the cost of "
-                             "bucket buffers."));
-    m_allgatherPartitions = new QCheckBox(tr("All-gather partitions"));
-    m_allgatherPartitions->setToolTip(
-        tr("allgather_partitions: after the update, all-gather the parameter shards in one "
-           "collective (on), or broadcast each owner's shard in turn (off)."));
-    m_reduceScatter = new QCheckBox(tr("Reduce-scatter gradients"));
-    m_reduceScatter->setToolTip(
-        tr("reduce_scatter: reduce gradients so that each rank receives only the shard it "
-           "updates (on), instead of a full all-reduce (off)."));
-    m_contiguous = new QCheckBox(tr("Contiguous gradients"));
-    m_contiguous->setToolTip(tr("contiguous_gradients: copy gradients into one contiguous buffer "
-                                "as they are produced, avoiding fragmentation."));
+    m_overlap = new QCheckBox;
+    m_allgatherPartitions = new QCheckBox;
+    m_reduceScatter = new QCheckBox;
+    m_contiguous = new QCheckBox;
     m_reduceBucket = intSpin(1, 2'000'000'000, 500'000'000);
-    m_reduceBucket->setToolTip(tr("reduce_bucket_size, in elements: larger buckets mean fewer, "
-                                  "more efficient collectives but bigger comm buffers."));
     m_allgatherBucket = intSpin(1, 2'000'000'000, 500'000'000);
-    m_allgatherBucket->setToolTip(tr("allgather_bucket_size, in elements: how much is gathered "
-                                     "per all-gather call; trades buffer memory for fewer calls."));
     form->addRow(QString(), m_overlap);
     form->addRow(QString(), m_allgatherPartitions);
     form->addRow(QString(), m_reduceScatter);
     form->addRow(QString(), m_contiguous);
-    form->addRow(tr("Reduce bucket"), m_reduceBucket);
-    form->addRow(tr("All-gather bucket"), m_allgatherBucket);
+    addFormRow(form, m_reduceBucket);
+    addFormRow(form, m_allgatherBucket);
     bind(m_overlap, QStringLiteral("zero_optimization.overlap_comm"));
     bind(m_allgatherPartitions, QStringLiteral("zero_optimization.allgather_partitions"));
     bind(m_reduceScatter, QStringLiteral("zero_optimization.reduce_scatter"));
     bind(m_contiguous, QStringLiteral("zero_optimization.contiguous_gradients"));
     bind(m_reduceBucket, QStringLiteral("zero_optimization.reduce_bucket_size"));
     bind(m_allgatherBucket, QStringLiteral("zero_optimization.allgather_bucket_size"));
-    return box;
+    return m_zeroBox;
 }
 
 QWidget* ConfigForm::buildBatchGroup() {
     QFormLayout* form = nullptr;
-    auto* box = group(tr("Batch and precision"), form);
+    m_batchBox = group(form);
     m_world = intSpin(1, 1024, 2);
-    m_world->setToolTip(tr("Data-parallel ranks (mpirun -np N). Sharded states are divided by "
-                           "N; the global batch grows with it."));
     m_micro = intSpin(1, 4096, 8);
-    m_micro->setToolTip(tr("train_micro_batch_size_per_gpu: samples per rank per micro-step; "
-                           "activation memory grows linearly with it."));
     m_accum = intSpin(1, 4096, 1);
-    m_accum->setToolTip(tr("gradient_accumulation_steps: micro-steps per optimizer step. A "
-                           "smaller micro-batch reaches the same global batch, shrinking "
-                           "activations; it does not shrink gradient memory."));
     m_globalBatch = new QLabel;
     m_globalBatch->setObjectName(QStringLiteral("muted"));
     m_precision = new QComboBox;
     m_precision->addItems({QStringLiteral("fp32"), QStringLiteral("bf16")});
-    m_precision->setToolTip(tr("bf16: bf16 params and grads with an fp32 master copy and fp32 "
-                               "Adam states (16 bytes per parameter); fp32: no master copy."));
-    form->addRow(tr("Ranks N"), m_world);
-    form->addRow(tr("Micro-batch"), m_micro);
-    form->addRow(tr("Accumulation"), m_accum);
-    form->addRow(tr("Global batch"), m_globalBatch);
-    form->addRow(tr("Precision"), m_precision);
+    for (QWidget* w : {static_cast<QWidget*>(m_world), static_cast<QWidget*>(m_micro),
+                       static_cast<QWidget*>(m_accum), static_cast<QWidget*>(m_globalBatch),
+                       static_cast<QWidget*>(m_precision)})
+        addFormRow(form, w);
     bind(m_world, QStringLiteral("world"));
     bind(m_micro, QStringLiteral("train_micro_batch_size_per_gpu"));
     bind(m_accum, QStringLiteral("gradient_accumulation_steps"));
     bind(m_precision, QStringLiteral("bf16.enabled"));
-    return box;
+    return m_batchBox;
 }
 
 QWidget* ConfigForm::buildOptimizerGroup() {
     QFormLayout* form = nullptr;
-    auto* box = group(tr("Optimizer and schedule"), form);
+    m_optimizerBox = group(form);
     m_optimizerForm = form;
     m_optimizer = new QComboBox;
     m_optimizer->addItems({QStringLiteral("AdamW"), QStringLiteral("Adam")});
@@ -235,21 +212,16 @@ QWidget* ConfigForm::buildOptimizerGroup() {
     m_clip = new QDoubleSpinBox;
     m_clip->setDecimals(2);
     m_clip->setRange(0, 1000);
-    m_clip->setSpecialValueText(tr("off"));
-    m_clip->setToolTip(tr("gradient_clipping: global L2 norm; under sharding each rank squares "
-                          "its own shard and one float is all-reduced."));
     m_scheduler = new QComboBox;
     m_scheduler->addItems({QStringLiteral("None"), QStringLiteral("WarmupLR"),
                            QStringLiteral("WarmupDecayLR"), QStringLiteral("WarmupCosineLR")});
     m_warmup = intSpin(0, 10'000'000, 1000);
     m_steps = intSpin(1, 100'000'000, 100);
-    form->addRow(tr("Optimizer"), m_optimizer);
-    form->addRow(tr("Learning rate"), m_lr);
-    form->addRow(tr("Weight decay"), m_weightDecay);
-    form->addRow(tr("Grad clipping"), m_clip);
-    form->addRow(tr("Schedule"), m_scheduler);
-    form->addRow(tr("Warmup steps"), m_warmup);
-    form->addRow(tr("Steps"), m_steps);
+    for (QWidget* w : {static_cast<QWidget*>(m_optimizer), static_cast<QWidget*>(m_lr),
+                       static_cast<QWidget*>(m_weightDecay), static_cast<QWidget*>(m_clip),
+                       static_cast<QWidget*>(m_scheduler), static_cast<QWidget*>(m_warmup),
+                       static_cast<QWidget*>(m_steps)})
+        addFormRow(form, w);
     bind(m_optimizer, QStringLiteral("optimizer.type"));
     bind(m_lr, QStringLiteral("optimizer.params.lr"));
     bind(m_weightDecay, QStringLiteral("optimizer.params.weight_decay"));
@@ -257,12 +229,12 @@ QWidget* ConfigForm::buildOptimizerGroup() {
     bind(m_scheduler, QStringLiteral("scheduler.type"));
     bind(m_warmup, QStringLiteral("scheduler.params.warmup_num_steps"));
     bind(m_steps, QStringLiteral("run.steps"));
-    return box;
+    return m_optimizerBox;
 }
 
 QWidget* ConfigForm::buildModelGroup() {
     QFormLayout* form = nullptr;
-    auto* box = group(tr("Model"), form);
+    m_modelBox = group(form);
     m_preset = new QComboBox;
     for (const auto& p : kModelPresets)
         m_preset->addItem(QString::fromUtf8(p.name.data(), int(p.name.size())));
@@ -274,8 +246,8 @@ QWidget* ConfigForm::buildModelGroup() {
     m_vocab = intSpin(1, 1 << 24, 256);
     m_paramCount = new QLabel;
     m_paramCount->setObjectName(QStringLiteral("muted"));
-    auto* shapeRow = new QWidget;
-    auto* grid = new QHBoxLayout(shapeRow);
+    m_shapeRow = new QWidget;
+    auto* grid = new QHBoxLayout(m_shapeRow);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setSpacing(4);
     for (auto [label, spin] : {std::pair{"L", m_layers}, {"H", m_heads}, {"C", m_embd}}) {
@@ -284,8 +256,8 @@ QWidget* ConfigForm::buildModelGroup() {
         grid->addWidget(l);
         grid->addWidget(spin, 1);
     }
-    auto* seqRow = new QWidget;
-    auto* seq = new QHBoxLayout(seqRow);
+    m_seqRow = new QWidget;
+    auto* seq = new QHBoxLayout(m_seqRow);
     seq->setContentsMargins(0, 0, 0, 0);
     seq->setSpacing(4);
     for (auto [label, spin] : {std::pair{"T", m_context}, {"V", m_vocab}}) {
@@ -294,21 +266,12 @@ QWidget* ConfigForm::buildModelGroup() {
         seq->addWidget(l);
         seq->addWidget(spin, 1);
     }
-    form->addRow(tr("Preset"), m_preset);
-    form->addRow(tr("Shape"), shapeRow);
-    form->addRow(tr("Context, vocab"), seqRow);
-    form->addRow(tr("Parameters ψ"), m_paramCount);
     m_recompute = new QComboBox;
     for (std::string_view name : kRecomputeNames)
         m_recompute->addItem(QString::fromUtf8(name.data(), int(name.size())));
-    m_recompute->setToolTip(
-        tr("model.recompute: which activations each layer keeps for backward.\n"
-           "none: all of them (64sbh + 4as²b bytes per layer in fp32).\n"
-           "selective: drop the layernorm and GELU outputs and recompute them in backward "
-           "(40sbh + 4as²b per layer; a few percent more time).\n"
-           "full: keep only each block's input (4sbh per layer) and run the block's forward "
-           "again in backward: about one more forward, 4/3 of the compute."));
-    form->addRow(tr("Recompute"), m_recompute);
+    for (QWidget* w : {static_cast<QWidget*>(m_preset), m_shapeRow, m_seqRow,
+                       static_cast<QWidget*>(m_paramCount), static_cast<QWidget*>(m_recompute)})
+        addFormRow(form, w);
     bind(m_recompute, QStringLiteral("model.recompute"));
     bind(m_preset, QStringLiteral("model.preset"));
     bind(m_layers, QStringLiteral("model.n_layer"));
@@ -316,29 +279,25 @@ QWidget* ConfigForm::buildModelGroup() {
     bind(m_embd, QStringLiteral("model.n_embd"));
     bind(m_context, QStringLiteral("model.seq_len"));
     bind(m_vocab, QStringLiteral("model.vocab_size"));
-    return box;
+    return m_modelBox;
 }
 
 QWidget* ConfigForm::buildDataGroup() {
     QFormLayout* form = nullptr;
-    auto* box = group(tr("Data and device"), form);
+    m_dataBox = group(form);
     m_dataType = new QComboBox;
     m_dataType->addItems(
         {QStringLiteral("synthetic"), QStringLiteral("text"), QStringLiteral("llmc")});
-    m_dataType->setToolTip(tr("synthetic: built-in seeded text, no download; text: any file, "
-                              "bytes as tokens; llmc: llm.c token shards."));
-    auto* pathRow = new QWidget;
-    auto* row = new QHBoxLayout(pathRow);
+    m_pathRow = new QWidget;
+    auto* row = new QHBoxLayout(m_pathRow);
     row->setContentsMargins(0, 0, 0, 0);
     row->setSpacing(4);
     m_dataPath = new QLineEdit;
-    m_dataPath->setPlaceholderText(tr("file for text / llmc"));
-    auto* browse = new QToolButton;
-    browse->setText(QStringLiteral("…"));
-    browse->setToolTip(tr("Choose a data file"));
+    m_browse = new QToolButton;
+    m_browse->setText(QStringLiteral("…"));
     row->addWidget(m_dataPath, 1);
-    row->addWidget(browse);
-    connect(browse, &QToolButton::clicked, this, [this] {
+    row->addWidget(m_browse);
+    connect(m_browse, &QToolButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Data file"));
         if (path.isEmpty())
             return;
@@ -347,32 +306,122 @@ QWidget* ConfigForm::buildDataGroup() {
     });
     m_device = new QComboBox;
     m_device->addItems({QStringLiteral("cpu"), QStringLiteral("cuda")});
-    form->addRow(tr("Data"), m_dataType);
-    form->addRow(tr("Path"), pathRow);
-    form->addRow(tr("Device"), m_device);
+    for (QWidget* w :
+         {static_cast<QWidget*>(m_dataType), m_pathRow, static_cast<QWidget*>(m_device)})
+        addFormRow(form, w);
     bind(m_dataType, QStringLiteral("data.type"));
     bind(m_dataPath, QStringLiteral("data.path"));
     bind(m_device, QStringLiteral("run.device"));
-    return box;
+    return m_dataBox;
 }
 
 QWidget* ConfigForm::buildLauncherGroup() {
     QFormLayout* form = nullptr;
-    auto* box = group(tr("Launcher"), form);
+    m_launcherBox = group(form);
     m_mpirun = new QLineEdit(QStringLiteral("mpirun"));
     m_hosts = new QLineEdit;
-    m_hosts->setPlaceholderText(tr("local; or host1:4,host2:4"));
     m_hostfile = new QLineEdit;
-    m_hostfile->setPlaceholderText(tr("used when hosts is empty"));
     m_extraArgs = new QLineEdit;
-    m_extraArgs->setPlaceholderText(tr("e.g. --bind-to core"));
-    form->addRow(tr("mpirun"), m_mpirun);
-    form->addRow(tr("Hosts"), m_hosts);
-    form->addRow(tr("Hostfile"), m_hostfile);
-    form->addRow(tr("Extra args"), m_extraArgs);
-    for (QLineEdit* e : {m_mpirun, m_hosts, m_hostfile, m_extraArgs})
+    for (QLineEdit* e : {m_mpirun, m_hosts, m_hostfile, m_extraArgs}) {
+        addFormRow(form, e);
         connect(e, &QLineEdit::textEdited, this, &ConfigForm::launcherEdited);
-    return box;
+    }
+    return m_launcherBox;
+}
+
+void ConfigForm::retranslate() {
+    m_zeroBox->setTitle(tr("ZeRO"));
+    for (int s = 0; s < 4; ++s)
+        m_stage->button(s)->setToolTip(tr(kStageTips[s]));
+    setFormRowLabel(m_fields.value(QStringLiteral("zero_optimization.stage")), tr("Stage"));
+    m_overlap->setText(tr("Overlap comm with backward"));
+    m_overlap->setToolTip(tr("overlap_comm: start each bucket's collective as soon as backward "
+                             "has filled it, hiding communication behind compute at the cost of "
+                             "bucket buffers."));
+    m_allgatherPartitions->setText(tr("All-gather partitions"));
+    m_allgatherPartitions->setToolTip(
+        tr("allgather_partitions: after the update, all-gather the parameter shards in one "
+           "collective (on), or broadcast each owner's shard in turn (off)."));
+    m_reduceScatter->setText(tr("Reduce-scatter gradients"));
+    m_reduceScatter->setToolTip(
+        tr("reduce_scatter: reduce gradients so that each rank receives only the shard it "
+           "updates (on), instead of a full all-reduce (off)."));
+    m_contiguous->setText(tr("Contiguous gradients"));
+    m_contiguous->setToolTip(tr("contiguous_gradients: copy gradients into one contiguous buffer "
+                                "as they are produced, avoiding fragmentation."));
+    m_reduceBucket->setToolTip(tr("reduce_bucket_size, in elements: larger buckets mean fewer, "
+                                  "more efficient collectives but bigger comm buffers."));
+    m_allgatherBucket->setToolTip(tr("allgather_bucket_size, in elements: how much is gathered "
+                                     "per all-gather call; trades buffer memory for fewer calls."));
+    setFormRowLabel(m_reduceBucket, tr("Reduce bucket"));
+    setFormRowLabel(m_allgatherBucket, tr("All-gather bucket"));
+
+    m_batchBox->setTitle(tr("Batch and precision"));
+    m_world->setToolTip(tr("Data-parallel ranks (mpirun -np N). Sharded states are divided by "
+                           "N; the global batch grows with it."));
+    m_micro->setToolTip(tr("train_micro_batch_size_per_gpu: samples per rank per micro-step; "
+                           "activation memory grows linearly with it."));
+    m_accum->setToolTip(tr("gradient_accumulation_steps: micro-steps per optimizer step. A "
+                           "smaller micro-batch reaches the same global batch, shrinking "
+                           "activations; it does not shrink gradient memory."));
+    m_precision->setToolTip(tr("bf16: bf16 params and grads with an fp32 master copy and fp32 "
+                               "Adam states (16 bytes per parameter); fp32: no master copy."));
+    setFormRowLabel(m_world, tr("Ranks N"));
+    setFormRowLabel(m_micro, tr("Micro-batch"));
+    setFormRowLabel(m_accum, tr("Accumulation"));
+    setFormRowLabel(m_globalBatch, tr("Global batch"));
+    setFormRowLabel(m_precision, tr("Precision"));
+
+    m_optimizerBox->setTitle(tr("Optimizer and schedule"));
+    m_clip->setSpecialValueText(tr("off"));
+    m_clip->setToolTip(tr("gradient_clipping: global L2 norm; under sharding each rank squares "
+                          "its own shard and one float is all-reduced."));
+    setFormRowLabel(m_optimizer, tr("Optimizer"));
+    setFormRowLabel(m_lr, tr("Learning rate"));
+    setFormRowLabel(m_weightDecay, tr("Weight decay"));
+    setFormRowLabel(m_clip, tr("Grad clipping"));
+    setFormRowLabel(m_scheduler, tr("Schedule"));
+    setFormRowLabel(m_warmup, tr("Warmup steps"));
+    setFormRowLabel(m_steps, tr("Steps"));
+
+    m_modelBox->setTitle(tr("Model"));
+    setFormRowLabel(m_preset, tr("Preset"));
+    setFormRowLabel(m_shapeRow, tr("Shape"));
+    setFormRowLabel(m_seqRow, tr("Context, vocab"));
+    setFormRowLabel(m_paramCount, tr("Parameters ψ"));
+    m_recompute->setToolTip(
+        tr("model.recompute: which activations each layer keeps for backward.\n"
+           "none: all of them (64sbh + 4as²b bytes per layer in fp32).\n"
+           "selective: drop the layernorm and GELU outputs and recompute them in backward "
+           "(40sbh + 4as²b per layer; a few percent more time).\n"
+           "full: keep only each block's input (4sbh per layer) and run the block's forward "
+           "again in backward: about one more forward, 4/3 of the compute."));
+    setFormRowLabel(m_recompute, tr("Recompute"));
+
+    m_dataBox->setTitle(tr("Data and device"));
+    m_dataType->setToolTip(tr("synthetic: built-in seeded text, no download; text: any file, "
+                              "bytes as tokens; llmc: llm.c token shards."));
+    m_dataPath->setPlaceholderText(tr("file for text / llmc"));
+    m_browse->setToolTip(tr("Choose a data file"));
+    setFormRowLabel(m_dataType, tr("Data"));
+    setFormRowLabel(m_pathRow, tr("Path"));
+    setFormRowLabel(m_device, tr("Device"));
+
+    m_launcherBox->setTitle(tr("Launcher"));
+    m_hosts->setPlaceholderText(tr("local; or host1:4,host2:4"));
+    m_hostfile->setPlaceholderText(tr("used when hosts is empty"));
+    m_extraArgs->setPlaceholderText(tr("e.g. --bind-to core"));
+    setFormRowLabel(m_mpirun, tr("mpirun"));
+    setFormRowLabel(m_hosts, tr("Hosts"));
+    setFormRowLabel(m_hostfile, tr("Hostfile"));
+    setFormRowLabel(m_extraArgs, tr("Extra args"));
+    updateDerived();
+}
+
+void ConfigForm::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
 }
 
 void ConfigForm::updateDerived() {

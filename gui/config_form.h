@@ -18,9 +18,11 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QToolButton;
 
 namespace zerolab {
 
@@ -59,7 +61,13 @@ signals:
     void edited(const QString& path);
     void launcherEdited();
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Group titles, row labels, check boxes, tooltips and placeholders in the current
+    // language, and the derived lines (global batch, ψ); values are not touched.
+    void retranslate();
     QWidget* buildZeroGroup();
     QWidget* buildBatchGroup();
     QWidget* buildOptimizerGroup();
@@ -107,6 +115,17 @@ private:
     QLineEdit* m_hosts;
     QLineEdit* m_hostfile;
     QLineEdit* m_extraArgs;
+    QToolButton* m_browse;
+    // Rows of several widgets, and the groups: their labels and titles are retranslated.
+    QWidget* m_shapeRow;
+    QWidget* m_seqRow;
+    QWidget* m_pathRow;
+    QGroupBox* m_zeroBox;
+    QGroupBox* m_batchBox;
+    QGroupBox* m_optimizerBox;
+    QGroupBox* m_modelBox;
+    QGroupBox* m_dataBox;
+    QGroupBox* m_launcherBox;
 };
 
 } // namespace zerolab

@@ -62,6 +62,12 @@ QVariant EventsModel::data(const QModelIndex& index, int role) const {
     return {};
 }
 
+void EventsModel::retranslate() {
+    emit headerDataChanged(Qt::Horizontal, 0, kColumnCount - 1);
+    if (!m_events.empty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, kColumnCount - 1));
+}
+
 QVariant EventsModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return {};

@@ -22,6 +22,8 @@ public:
     // Appends events newer than the last one held (the store's ids increase).
     void append(const std::vector<Event>& events);
     const std::vector<Event>& events() const { return m_events; }
+    // The language changed: the headers and the level and rank words are asked again.
+    void retranslate();
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -11,6 +11,7 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -27,39 +28,34 @@ long long hostMemoryBytes() {
     return pages > 0 && size > 0 ? 1LL * pages * size : 0;
 }
 
-ForecastPanel::ForecastPanel(const QString& title, QWidget* parent)
-    : QWidget(parent), m_chart(new MemoryBarChart(this)), m_device(new QComboBox(this)),
-      m_reserve(new QDoubleSpinBox(this)), m_verdict(new QLabel(this)), m_detail(new QLabel(this)) {
+ForecastPanel::ForecastPanel(QWidget* parent)
+    : QWidget(parent), m_chart(new MemoryBarChart(this)), m_heading(new QLabel(this)),
+      m_deviceLabel(new QLabel(this)), m_reserveLabel(new QLabel(this)),
+      m_device(new QComboBox(this)), m_reserve(new QDoubleSpinBox(this)),
+      m_verdict(new QLabel(this)), m_detail(new QLabel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 10, 12, 10);
     layout->setSpacing(6);
     // Title on its own row, the device and its reserve under it: one row of all four
     // made the panel wider than a 1280-pixel window's share.
-    auto* heading = new QLabel(title, this);
-    heading->setObjectName(QStringLiteral("cardTitle"));
-    layout->addWidget(heading);
+    m_heading->setObjectName(QStringLiteral("cardTitle"));
+    layout->addWidget(m_heading);
     auto* header = new QHBoxLayout;
-    auto* deviceLabel = new QLabel(tr("Device"), this);
-    deviceLabel->setObjectName(QStringLiteral("muted"));
-    header->addWidget(deviceLabel);
-    m_device->addItem(tr("Host RAM ÷ N (this machine)"), QStringLiteral("host"));
+    m_deviceLabel->setObjectName(QStringLiteral("muted"));
+    header->addWidget(m_deviceLabel);
+    m_device->addItem(QString(), QStringLiteral("host")); // named in retranslate()
     for (const auto& d : kDevicePresets)
         m_device->addItem(QString::fromUtf8(d.label.data(), int(d.label.size())),
                           QString::fromUtf8(d.key.data(), int(d.key.size())));
     m_device->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_device->setMinimumContentsLength(12);
     header->addWidget(m_device, 1);
-    auto* reserveLabel = new QLabel(tr("Reserve"), this);
-    reserveLabel->setObjectName(QStringLiteral("muted"));
-    header->addWidget(reserveLabel);
+    m_reserveLabel->setObjectName(QStringLiteral("muted"));
+    header->addWidget(m_reserveLabel);
     m_reserve->setRange(0, 1e4);
     m_reserve->setDecimals(2);
     m_reserve->setSingleStep(0.5);
     m_reserve->setSuffix(QStringLiteral(" GB"));
-    m_reserve->setToolTip(
-        tr("Memory a rank holds outside the forecast: the CUDA context, cuBLAS workspace, "
-           "NCCL's buffers and the allocator's fragmentation. Default on a GPU: 1 GiB + 5% "
-           "of its memory (docs/planner.md); 0 for host RAM. GB = 1e9 bytes."));
     header->addWidget(m_reserve);
     layout->addLayout(header);
     m_verdict->setWordWrap(true);
@@ -82,6 +78,29 @@ ForecastPanel::ForecastPanel(const QString& title, QWidget* parent)
     });
     connect(m_reserve, &QDoubleSpinBox::valueChanged, this, [this] { replan(); });
     connect(m_chart, &MemoryBarChart::groupClicked, this, &ForecastPanel::stageClicked);
+    retranslate();
+}
+
+void ForecastPanel::setTitle(const QString& title) {
+    m_heading->setText(title);
+}
+
+void ForecastPanel::retranslate() {
+    m_deviceLabel->setText(tr("Device"));
+    m_device->setItemText(m_device->findData(QStringLiteral("host")),
+                          tr("Host RAM ÷ N (this machine)"));
+    m_reserveLabel->setText(tr("Reserve"));
+    m_reserve->setToolTip(
+        tr("Memory a rank holds outside the forecast: the CUDA context, cuBLAS workspace, "
+           "NCCL's buffers and the allocator's fragmentation. Default on a GPU: 1 GiB + 5% "
+           "of its memory (docs/planner.md); 0 for host RAM. GB = 1e9 bytes."));
+    replan();
+}
+
+void ForecastPanel::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
 }
 
 void ForecastPanel::setDeviceKey(const QString& key) {

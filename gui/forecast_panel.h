@@ -21,7 +21,10 @@ class MemoryBarChart;
 class ForecastPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit ForecastPanel(const QString& title, QWidget* parent = nullptr);
+    explicit ForecastPanel(QWidget* parent = nullptr);
+
+    // The card's heading; its owner sets it (again on a language change).
+    void setTitle(const QString& title);
 
     // Plans `in` against the device chosen in the panel's combo; stages 0-3 are
     // drawn, in.stage is highlighted. Invalid input shows the planner's message.
@@ -43,10 +46,18 @@ signals:
     void deviceChanged();
     void stageClicked(int stage);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Every text of the panel in the current language, and the verdict planned again.
+    void retranslate();
     void replan();
 
     MemoryBarChart* m_chart;
+    QLabel* m_heading;
+    QLabel* m_deviceLabel;
+    QLabel* m_reserveLabel;
     QComboBox* m_device;
     QDoubleSpinBox* m_reserve;
     QLabel* m_verdict;

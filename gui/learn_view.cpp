@@ -4,6 +4,7 @@
 #include "gui/learn_view.h"
 
 #include "gui/forecast_panel.h"
+#include "gui/form_rows.h"
 #include "gui/memory_bar_chart.h"
 #include "gui/style.h"
 #include "gui/units.h"
@@ -11,6 +12,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -73,8 +75,8 @@ const ScenarioText kScenarios[3] = {
 } // namespace
 
 LearnView::LearnView(QWidget* parent)
-    : QWidget(parent), m_forecast(new ForecastPanel(tr("Per-GPU memory by ZeRO stage"))),
-      m_explain(new QPlainTextEdit), m_scenarioText(new QLabel), m_errata(new QTableWidget) {
+    : QWidget(parent), m_forecast(new ForecastPanel), m_explain(new QPlainTextEdit),
+      m_scenarioText(new QLabel), m_errata(new QTableWidget), m_tabs(new QTabWidget) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(12, 12, 12, 12);
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -95,16 +97,14 @@ LearnView::LearnView(QWidget* parent)
     right->setChildrenCollapsible(false);
     right->setHandleWidth(10);
     right->addWidget(makeCard(m_forecast));
-    auto* tabs = new QTabWidget;
     QFont mono(QStringLiteral("DejaVu Sans Mono"));
     mono.setStyleHint(QFont::Monospace);
     mono.setPointSizeF(8.5);
     m_explain->setFont(mono);
     m_explain->setReadOnly(true);
     m_explain->setLineWrapMode(QPlainTextEdit::NoWrap);
-    tabs->addTab(m_explain, tr("How it adds up"));
+    m_tabs->addTab(m_explain, QString());
     m_errata->setColumnCount(3);
-    m_errata->setHorizontalHeaderLabels({tr("Topic"), tr("The chapter says"), tr("Correct")});
     m_errata->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_errata->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     m_errata->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
@@ -112,8 +112,8 @@ LearnView::LearnView(QWidget* parent)
     m_errata->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_errata->setWordWrap(true);
     m_errata->setAlternatingRowColors(true);
-    tabs->addTab(m_errata, tr("Chapter errata"));
-    right->addWidget(tabs);
+    m_tabs->addTab(m_errata, QString());
+    right->addWidget(m_tabs);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
     split->addWidget(right);
@@ -126,18 +126,72 @@ LearnView::LearnView(QWidget* parent)
         m_stage = s;
         update();
     });
+    retranslate();
+}
+
+void LearnView::retranslate() {
+    m_forecast->setTitle(tr("Per-GPU memory by ZeRO stage"));
+    m_tabs->setTabText(0, tr("How it adds up"));
+    m_tabs->setTabText(1, tr("Chapter errata"));
+    m_errata->setHorizontalHeaderLabels({tr("Topic"), tr("The chapter says"), tr("Correct")});
+
+    m_controlsBox->setTitle(tr("Model and cluster"));
+    m_params->setSuffix(tr(" B params"));
+    for (int i = 0; i < m_presetButtons.size(); ++i)
+        m_presetButtons[i]->setToolTip(tr("ψ = %1 × 10⁹ parameters").arg(m_presetValues[i]));
+    m_precision->setItemText(0, tr("bf16 mixed (fp32 master, K = 12)"));
+    m_precision->setItemText(1, tr("fp32 (no master, K = 8)"));
+    m_convention->setItemText(0, tr("ZeRO paper / DeepSpeed"));
+    m_convention->setItemText(1, tr("The chapter's layout"));
+    m_convention->setToolTip(tr("The chapter keeps fp32 gradients and a replicated fp32 master; "
+                                "DeepSpeed shards the master with m and v."));
+    m_activationSource->setItemText(kNotCounted, tr("Not counted"));
+    m_activationSource->setItemText(kGiven, tr("Given per GPU"));
+    for (std::size_t m = 0; m < kRecomputeNames.size(); ++m)
+        m_activationSource->setItemText(
+            kPaper + int(m),
+            tr("Korthikanti et al., recompute %1")
+                .arg(QString::fromUtf8(kRecomputeNames[m].data(), int(kRecomputeNames[m].size()))));
+    m_activationSource->setToolTip(
+        tr("Activations per GPU. Korthikanti et al. 2022 (arXiv:2205.05198), 16-bit activations, "
+           "per layer: sbh(34 + 5as/h) without recompute, 34sbh with selective recompute of the "
+           "attention core, 2sbh with full recompute; needs the shape of a preset model."));
+    m_activations->setSuffix(tr(" GB"));
+    m_activations->setToolTip(tr("Activation memory per GPU given directly, e.g. the chapter's "
+                                 "10 GB with checkpointing."));
+    m_microBatch->setPrefix(tr("b = "));
+    m_microBatch->setToolTip(tr("Micro-batch per GPU (sequences) for the formula."));
+    m_logScale->setText(tr("Logarithmic memory axis"));
+    m_logScale->setToolTip(tr("Bars that differ by orders of magnitude (stage 0 and stage 3 at "
+                              "175B on 64 GPUs) all stay visible; segment heights within a bar "
+                              "are then not to scale."));
+    setFormRowLabel(m_params, tr("Parameters"));
+    setFormRowLabel(m_world->parentWidget(), tr("GPUs N"));
+    setFormRowLabel(m_precision, tr("Precision"));
+    setFormRowLabel(m_convention, tr("Convention"));
+    setFormRowLabel(m_activationSource->parentWidget(), tr("Activations"));
+
+    m_scenariosBox->setTitle(tr("The chapter's scenarios"));
+    for (int i = 0; i < m_scenarioButtons.size(); ++i)
+        m_scenarioButtons[i]->setText(tr(kScenarios[i].title));
+    showScenarioText();
     update();
 }
 
+void LearnView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
 QWidget* LearnView::buildControls() {
-    auto* box = new QGroupBox(tr("Model and cluster"));
-    auto* form = new QFormLayout(box);
+    m_controlsBox = new QGroupBox;
+    auto* form = new QFormLayout(m_controlsBox);
     form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
     form->setContentsMargins(10, 14, 10, 8);
     m_params = new QDoubleSpinBox;
     m_params->setRange(0.001, 10000);
     m_params->setDecimals(3);
-    m_params->setSuffix(tr(" B params"));
     m_params->setValue(6.7);
     m_params->setObjectName(QStringLiteral("params"));
     auto* presets = new QWidget;
@@ -147,9 +201,10 @@ QWidget* LearnView::buildControls() {
     for (double b : {1.5, 6.7, 13.0, 175.0}) {
         auto* button = new QPushButton(QStringLiteral("%1B").arg(b));
         button->setStyleSheet(QStringLiteral("padding: 4px 2px;"));
-        button->setToolTip(tr("ψ = %1 × 10⁹ parameters").arg(b));
         connect(button, &QPushButton::clicked, this, [this, b] { m_params->setValue(b); });
         presetRow->addWidget(button);
+        m_presetButtons << button;
+        m_presetValues << b;
     }
     m_worldSlider = new QSlider(Qt::Horizontal);
     m_worldSlider->setRange(0, kSliderMax);
@@ -171,37 +226,23 @@ QWidget* LearnView::buildControls() {
         m_worldSlider->setValue(sliderForWorld(n));
         update();
     });
+    // Items named in retranslate(); their order is what input() reads.
     m_precision = new QComboBox;
-    m_precision->addItem(tr("bf16 mixed (fp32 master, K = 12)"));
-    m_precision->addItem(tr("fp32 (no master, K = 8)"));
+    m_precision->addItems({QString(), QString()});
     m_convention = new QComboBox;
-    m_convention->addItem(tr("ZeRO paper / DeepSpeed"));
-    m_convention->addItem(tr("The chapter's layout"));
-    m_convention->setToolTip(tr("The chapter keeps fp32 gradients and a replicated fp32 master; "
-                                "DeepSpeed shards the master with m and v."));
+    m_convention->addItems({QString(), QString()});
     m_activationSource = new QComboBox;
-    m_activationSource->addItem(tr("Not counted"));
-    m_activationSource->addItem(tr("Given per GPU"));
-    for (std::string_view mode : kRecomputeNames)
-        m_activationSource->addItem(tr("Korthikanti et al., recompute %1")
-                                        .arg(QString::fromUtf8(mode.data(), int(mode.size()))));
-    m_activationSource->setToolTip(
-        tr("Activations per GPU. Korthikanti et al. 2022 (arXiv:2205.05198), 16-bit activations, "
-           "per layer: sbh(34 + 5as/h) without recompute, 34sbh with selective recompute of the "
-           "attention core, 2sbh with full recompute; needs the shape of a preset model."));
+    m_activationSource->addItems({QString(), QString()});
+    for (std::size_t m = 0; m < kRecomputeNames.size(); ++m)
+        m_activationSource->addItem(QString());
     // ZeRO runs nearly always recompute activations: the default shows that case.
     m_activationSource->setCurrentIndex(kPaper + static_cast<int>(Recompute::Full));
     m_activations = new QDoubleSpinBox;
     m_activations->setRange(0, 10000);
     m_activations->setDecimals(1);
-    m_activations->setSuffix(tr(" GB"));
-    m_activations->setToolTip(tr("Activation memory per GPU given directly, e.g. the chapter's "
-                                 "10 GB with checkpointing."));
     m_microBatch = new QSpinBox;
     m_microBatch->setRange(1, 4096);
     m_microBatch->setValue(1);
-    m_microBatch->setPrefix(tr("b = "));
-    m_microBatch->setToolTip(tr("Micro-batch per GPU (sequences) for the formula."));
     auto* activationRow = new QWidget;
     auto* activationLayout = new QHBoxLayout(activationRow);
     activationLayout->setContentsMargins(0, 0, 0, 0);
@@ -212,16 +253,13 @@ QWidget* LearnView::buildControls() {
     m_activationFormula = new QLabel;
     m_activationFormula->setObjectName(QStringLiteral("muted"));
     m_activationFormula->setWordWrap(true);
-    m_logScale = new QCheckBox(tr("Logarithmic memory axis"));
-    m_logScale->setToolTip(tr("Bars that differ by orders of magnitude (stage 0 and stage 3 at "
-                              "175B on 64 GPUs) all stay visible; segment heights within a bar "
-                              "are then not to scale."));
-    form->addRow(tr("Parameters"), m_params);
+    m_logScale = new QCheckBox;
+    addFormRow(form, m_params);
     form->addRow(QString(), presets);
-    form->addRow(tr("GPUs N"), worldRow);
-    form->addRow(tr("Precision"), m_precision);
-    form->addRow(tr("Convention"), m_convention);
-    form->addRow(tr("Activations"), activationRow);
+    addFormRow(form, worldRow);
+    addFormRow(form, m_precision);
+    addFormRow(form, m_convention);
+    addFormRow(form, activationRow);
     form->addRow(QString(), m_activationFormula);
     form->addRow(QString(), m_logScale);
     connect(m_params, &QDoubleSpinBox::valueChanged, this, &LearnView::update);
@@ -231,17 +269,18 @@ QWidget* LearnView::buildControls() {
     connect(m_activationSource, &QComboBox::currentIndexChanged, this, &LearnView::update);
     connect(m_microBatch, &QSpinBox::valueChanged, this, &LearnView::update);
     connect(m_logScale, &QCheckBox::toggled, m_forecast->chart(), &MemoryBarChart::setLogScale);
-    return box;
+    return m_controlsBox;
 }
 
 QWidget* LearnView::buildScenarios() {
-    auto* box = new QGroupBox(tr("The chapter's scenarios"));
-    auto* layout = new QVBoxLayout(box);
+    m_scenariosBox = new QGroupBox;
+    auto* layout = new QVBoxLayout(m_scenariosBox);
     layout->setContentsMargins(10, 14, 10, 8);
     const Scenario order[3] = {Scenario::TenBillionOptimizer, Scenario::SixPointSevenOnEight,
                                Scenario::OneSeventyFiveOnSixtyFour};
     for (int i = 0; i < 3; ++i) {
-        auto* b = new QPushButton(tr(kScenarios[i].title));
+        auto* b = new QPushButton;
+        m_scenarioButtons << b;
         b->setStyleSheet(QStringLiteral("text-align: left; padding: 6px 10px;"));
         const Scenario s = order[i];
         connect(b, &QPushButton::clicked, this, [this, s] { showScenario(s); });
@@ -249,15 +288,23 @@ QWidget* LearnView::buildScenarios() {
     }
     m_scenarioText->setWordWrap(true);
     m_scenarioText->setObjectName(QStringLiteral("muted"));
-    m_scenarioText->setText(tr("Pick a scenario to load it in the chapter's convention; the "
-                               "errata tab then shows each slip next to the correct sum."));
     m_scenarioText->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     layout->addWidget(m_scenarioText, 1);
-    return box;
+    return m_scenariosBox;
+}
+
+void LearnView::showScenarioText() {
+    if (!m_scenario) {
+        m_scenarioText->setText(tr("Pick a scenario to load it in the chapter's convention; the "
+                                   "errata tab then shows each slip next to the correct sum."));
+        return;
+    }
+    const int i = static_cast<int>(*m_scenario);
+    m_scenarioText->setText(
+        QStringLiteral("<b>%1</b><br>%2").arg(tr(kScenarios[i].title), tr(kScenarios[i].body)));
 }
 
 void LearnView::showScenario(Scenario s) {
-    const int i = static_cast<int>(s);
     const QSignalBlocker b1(m_params), b2(m_world), b3(m_precision), b4(m_convention),
         b5(m_activations), b6(m_worldSlider), b7(m_activationSource);
     m_precision->setCurrentIndex(0);
@@ -284,8 +331,8 @@ void LearnView::showScenario(Scenario s) {
     }
     m_worldSlider->setValue(sliderForWorld(m_world->value()));
     m_forecast->setDeviceKey(QStringLiteral("a100-80"));
-    m_scenarioText->setText(
-        QStringLiteral("<b>%1</b><br>%2").arg(tr(kScenarios[i].title), tr(kScenarios[i].body)));
+    m_scenario = s;
+    showScenarioText();
     m_scenarioText->setObjectName(QString());
     update();
 }

@@ -12,10 +12,13 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QPlainTextEdit;
+class QPushButton;
 class QSlider;
 class QSpinBox;
+class QTabWidget;
 class QTableWidget;
 
 namespace zerolab {
@@ -39,7 +42,14 @@ public:
     // The bars' logarithmic value axis (stage 3 at 175B is a sliver on a linear one).
     void setLogScale(bool on);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Every text of the view in the current language; the forecast, the explanation
+    // and the errata computed again from the same inputs.
+    void retranslate();
+    void showScenarioText();
     QWidget* buildControls();
     QWidget* buildScenarios();
     void update();
@@ -63,6 +73,13 @@ private:
     QPlainTextEdit* m_explain;
     QLabel* m_scenarioText;
     QTableWidget* m_errata;
+    QTabWidget* m_tabs;
+    QGroupBox* m_controlsBox = nullptr;
+    QGroupBox* m_scenariosBox = nullptr;
+    QList<QPushButton*> m_presetButtons; // ψ presets, with their values in billions
+    QList<double> m_presetValues;
+    QList<QPushButton*> m_scenarioButtons; // in Scenario order
+    std::optional<Scenario> m_scenario;    // the scenario last loaded, if any
 };
 
 } // namespace zerolab

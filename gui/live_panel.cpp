@@ -5,6 +5,7 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -44,14 +45,11 @@ StateLook lookOf(LiveController::State s) {
 
 LivePanel::LivePanel(LiveController* controller, QWidget* parent)
     : QWidget(parent), m_controller(controller), m_state(new QLabel), m_ranks(new QLabel),
-      m_banner(new QLabel), m_bannerRow(new QWidget), m_stop(new QPushButton(tr("Stop"))),
-      m_kill(new QPushButton(tr("Kill"))), m_pause(new QPushButton(tr("Pause"))),
-      m_resume(new QPushButton(tr("Resume"))), m_checkpoint(new QPushButton(tr("Checkpoint now"))),
-      m_lr(new QDoubleSpinBox), m_setLr(new QPushButton(tr("Set lr"))),
-      m_restart(new QPushButton(tr("Apply && restart…"))),
-      m_resumeCheckpoint(new QPushButton(tr("Resume from last checkpoint"))),
-      m_stallRow(new QWidget), m_stall(new QLabel), m_stallKill(new QPushButton(tr("Kill job"))),
-      m_stallResume(new QPushButton(tr("Kill && resume from last checkpoint"))) {
+      m_banner(new QLabel), m_bannerRow(new QWidget), m_stop(new QPushButton),
+      m_kill(new QPushButton), m_pause(new QPushButton), m_resume(new QPushButton),
+      m_checkpoint(new QPushButton), m_lr(new QDoubleSpinBox), m_setLr(new QPushButton),
+      m_restart(new QPushButton), m_resumeCheckpoint(new QPushButton), m_stallRow(new QWidget),
+      m_stall(new QLabel), m_stallKill(new QPushButton), m_stallResume(new QPushButton) {
     setProperty("card", true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 8, 12, 8);
@@ -59,21 +57,10 @@ LivePanel::LivePanel(LiveController* controller, QWidget* parent)
     auto* row = new QHBoxLayout;
     row->addWidget(m_state);
     row->addSpacing(8);
-    m_stop->setToolTip(tr("Graceful: SIGTERM to the job's process group; the ranks finish the "
-                          "step and write a checkpoint (status stopped). SIGKILL if they have not "
-                          "ended after the timeout."));
-    m_kill->setToolTip(tr("SIGKILL to every process of the job at once (status failed)."));
-    m_pause->setToolTip(tr("Rank 0 holds every rank before the next step (a store command)."));
-    m_checkpoint->setToolTip(tr("Write a checkpoint after the current step."));
     m_lr->setDecimals(6);
     m_lr->setRange(0.0, 10.0);
     m_lr->setSingleStep(1e-4);
     m_lr->setValue(6e-4);
-    m_lr->setToolTip(tr("New learning rate, applied from the next step on every rank."));
-    m_restart->setToolTip(
-        tr("Change ZeRO stage, world size or accumulation mid-run: stop with a checkpoint, "
-           "relaunch from it. The optimizer state is re-partitioned; the plots continue as a "
-           "new segment."));
     for (QWidget* w : {static_cast<QWidget*>(m_stop), static_cast<QWidget*>(m_kill),
                        static_cast<QWidget*>(m_pause), static_cast<QWidget*>(m_resume),
                        static_cast<QWidget*>(m_checkpoint), static_cast<QWidget*>(m_lr),
@@ -104,11 +91,6 @@ LivePanel::LivePanel(LiveController* controller, QWidget* parent)
     m_stall->setWordWrap(true);
     m_stall->setTextFormat(Qt::RichText);
     m_stall->setStyleSheet(QStringLiteral("color:#92400E;"));
-    m_stallKill->setToolTip(tr("SIGKILL to every process of the job (status failed). A stalled "
-                               "rank does not answer a graceful stop."));
-    m_stallResume->setToolTip(
-        tr("Kill the job, then relaunch it from its newest checkpoint with the same config "
-           "(a run started from this window)."));
     stallLayout->addWidget(m_stall, 1);
     stallLayout->addWidget(m_stallKill);
     stallLayout->addWidget(m_stallResume);
@@ -141,6 +123,47 @@ LivePanel::LivePanel(LiveController* controller, QWidget* parent)
         updateRanks();
     });
     onState(m_controller->state());
+    retranslate();
+}
+
+void LivePanel::retranslate() {
+    m_stop->setText(tr("Stop"));
+    m_stop->setToolTip(tr("Graceful: SIGTERM to the job's process group; the ranks finish the "
+                          "step and write a checkpoint (status stopped). SIGKILL if they have not "
+                          "ended after the timeout."));
+    m_kill->setText(tr("Kill"));
+    m_kill->setToolTip(tr("SIGKILL to every process of the job at once (status failed)."));
+    m_pause->setText(tr("Pause"));
+    m_pause->setToolTip(tr("Rank 0 holds every rank before the next step (a store command)."));
+    m_resume->setText(tr("Resume"));
+    m_checkpoint->setText(tr("Checkpoint now"));
+    m_checkpoint->setToolTip(tr("Write a checkpoint after the current step."));
+    m_lr->setToolTip(tr("New learning rate, applied from the next step on every rank."));
+    m_setLr->setText(tr("Set lr"));
+    m_restart->setText(tr("Apply && restart…"));
+    m_restart->setToolTip(
+        tr("Change ZeRO stage, world size or accumulation mid-run: stop with a checkpoint, "
+           "relaunch from it. The optimizer state is re-partitioned; the plots continue as a "
+           "new segment."));
+    m_resumeCheckpoint->setText(tr("Resume from last checkpoint"));
+    m_stallKill->setText(tr("Kill job"));
+    m_stallKill->setToolTip(tr("SIGKILL to every process of the job (status failed). A stalled "
+                               "rank does not answer a graceful stop."));
+    m_stallResume->setText(tr("Kill && resume from last checkpoint"));
+    m_stallResume->setToolTip(
+        tr("Kill the job, then relaunch it from its newest checkpoint with the same config "
+           "(a run started from this window)."));
+    showState(m_controller->state());
+    if (!m_stallRow->isHidden())
+        showStall();
+    if (!m_bannerRow->isHidden())
+        showBanner();
+}
+
+void LivePanel::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
 }
 
 void LivePanel::setShownRun(qint64 runId) {
@@ -157,9 +180,18 @@ void LivePanel::setStall(const QString& why) {
         m_stallRow->hide();
         return;
     }
-    m_stall->setText(tr("<b>Run stalled.</b> %1").arg(why.toHtmlEscaped()));
+    m_stallWhy = why;
+    showStall();
     m_stallResume->setVisible(m_controller->ownsProcess() && m_controller->config().has_value());
     m_stallRow->show();
+}
+
+void LivePanel::showBanner() {
+    m_banner->setText(tr("<b>Run failed.</b> %1").arg(m_failure.toHtmlEscaped()));
+}
+
+void LivePanel::showStall() {
+    m_stall->setText(tr("<b>Run stalled.</b> %1").arg(m_stallWhy.toHtmlEscaped()));
 }
 
 QString LivePanel::stallText() const {
@@ -167,6 +199,12 @@ QString LivePanel::stallText() const {
 }
 
 void LivePanel::onState(LiveController::State s) {
+    // A live run's controls start from its config's learning rate.
+    if (showState(s) && m_controller->config())
+        m_lr->setValue(m_controller->config()->optimizer.lr);
+}
+
+bool LivePanel::showState(LiveController::State s) {
     const StateLook look = lookOf(s);
     // Before rank 0 names its run, the job being launched is the one to control.
     const bool shown = m_controller->runId() < 0 || m_controller->runId() == m_shownRun;
@@ -185,24 +223,19 @@ void LivePanel::onState(LiveController::State s) {
     m_stop->setEnabled(live || (shown && s == LiveController::State::Restarting));
     m_kill->setEnabled(shown && m_controller->isLive());
     m_restart->setEnabled(live && own && m_controller->config().has_value());
-    if (live && m_controller->config())
-        m_lr->setValue(m_controller->config()->optimizer.lr);
     // An ended run's strip belongs to that run only; a live one stays in sight.
     setVisible(s != LiveController::State::Idle && (shown || m_controller->isLive()));
     updateRanks();
+    return live;
 }
 
 void LivePanel::onEnded(int exitCode, const QString& failure) {
     m_stallRow->hide();
     const RunExit& exit = m_controller->lastExit();
     m_deadRank = exit.failure ? exit.failure->rank : -1;
-    m_deadWhy = exit.failure && exit.failure->signal > 0
-                    ? tr("signal %1 (%2)")
-                          .arg(exit.failure->signal)
-                          .arg(QString::fromStdString(exit.failure->signal_name))
-                    : tr("exited");
     if (!failure.isEmpty()) {
-        m_banner->setText(tr("<b>Run failed.</b> %1").arg(failure.toHtmlEscaped()));
+        m_failure = failure;
+        showBanner();
         m_bannerRow->show();
     }
     m_resumeCheckpoint->setVisible(m_controller->config().has_value() && exitCode != 2);
@@ -220,8 +253,14 @@ void LivePanel::updateRanks() {
     for (int r = 0; r < cfg->batch.world; ++r) {
         QString colour = QStringLiteral("#16A34A"), what = tr("running");
         if (r == m_deadRank) {
+            const RunExit& exit = m_controller->lastExit();
             colour = QStringLiteral("#DC2626");
-            what = tr("died: %1").arg(m_deadWhy);
+            what = tr("died: %1")
+                       .arg(exit.failure && exit.failure->signal > 0
+                                ? tr("signal %1 (%2)")
+                                      .arg(exit.failure->signal)
+                                      .arg(QString::fromStdString(exit.failure->signal_name))
+                                : tr("exited"));
         } else if (s == LiveController::State::Ended) {
             colour = QStringLiteral("#6B7280");
             what = tr("ended");

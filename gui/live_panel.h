@@ -34,8 +34,20 @@ public:
     QPushButton* stallKillButton() const { return m_stallKill; }
     QPushButton* stallResumeButton() const { return m_stallResume; }
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Buttons, tooltips, the state word, the ranks line and a shown stall in the current
+    // language; the run, its controls' state and a typed learning rate are not touched.
+    // A failure banner keeps the sentence the controller gave it.
+    void retranslate();
     void onState(LiveController::State s);
+    // The state word, the controls' enabled state, visibility and ranks for `s`; true
+    // when the shown run is live (its controls act).
+    bool showState(LiveController::State s);
+    void showStall();
+    void showBanner();
     void onEnded(int exitCode, const QString& failure);
     void updateRanks();
     void openRestartDialog();
@@ -58,9 +70,10 @@ private:
     QLabel* m_stall;
     QPushButton* m_stallKill;
     QPushButton* m_stallResume;
+    QString m_stallWhy; // the shown stall's reason, from the store
     qint64 m_shownRun = -1;
     int m_deadRank = -1;
-    QString m_deadWhy;
+    QString m_failure; // the failure banner's sentence, as the controller gave it
 };
 
 } // namespace zerolab

@@ -433,10 +433,9 @@ void MainWindow::switchLanguage(int language) {
         showStatus(tr("No %1 translation in this build").arg(languageName(chosen)));
         return;
     }
-    // The run process and the store polling are not touched: only texts change.
-    showStatus(tr("Language: %1. Menus, tabs, the status bar, the runs panel and the Console "
-                  "changed now; the other views change when zerolab restarts.")
-                   .arg(languageName(chosen)));
+    // Every view retranslates itself on the LanguageChange this sends; the run process,
+    // the store polling and what each view shows are not touched: only texts change.
+    showStatus(tr("Language: %1").arg(languageName(chosen)));
 }
 
 std::optional<MainWindow::Tab> MainWindow::tabFromName(const QString& name) {

@@ -7,6 +7,7 @@
 #include "gui/style.h"
 #include "gui/units.h"
 
+#include <QEvent>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -34,7 +35,6 @@ MemoryBarChart::MemoryBarChart(QWidget* parent)
     for (std::size_t i = 0; i < kMemCategoryCount; ++i) {
         const auto c = static_cast<MemCategory>(i);
         auto* bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-        bars->setName(memCategoryLabel(c));
         bars->setBrush(memCategoryColor(c));
         bars->setPen(QPen(Qt::white, 1));
         bars->setWidth(0.56);
@@ -49,7 +49,19 @@ MemoryBarChart::MemoryBarChart(QWidget* parent)
         if (g >= 0)
             emit groupClicked(g);
     });
+    retranslate();
+}
+
+void MemoryBarChart::retranslate() {
+    for (std::size_t i = 0; i < kMemCategoryCount; ++i)
+        m_bars[qsizetype(i)]->setName(memCategoryLabel(static_cast<MemCategory>(i)));
     rebuild();
+}
+
+void MemoryBarChart::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
 }
 
 void MemoryBarChart::setGroups(const QVector<MemoryBarGroup>& groups) {

@@ -64,7 +64,13 @@ public:
 signals:
     void groupClicked(int index);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // The categories' names and the axis title in the current language (the groups'
+    // labels and the capacity's name are the owner's: it sets them again).
+    void retranslate();
     void rebuild();
     void showTooltip(QMouseEvent* event);
     int groupAt(double pixelX) const;

@@ -6,6 +6,7 @@
 #include "gui/style.h"
 #include "gui/units.h"
 
+#include <QEvent>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -40,14 +41,24 @@ ParetoChart::ParetoChart(QWidget* parent) : QWidget(parent), m_plot(new QCustomP
     placeLegendAbove(m_plot);
     m_plot->setMinimumHeight(220);
     m_plot->setMouseTracking(true);
-    m_plot->yAxis->setLabel(tr("Throughput (tokens/s)"));
     connect(m_plot, &QCustomPlot::mouseMove, this, &ParetoChart::showTooltip);
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent* e) {
         const int i = trialAt(e->position());
         if (i >= 0)
             emit trialActivated(m_trials[i].id);
     });
+    retranslate();
+}
+
+void ParetoChart::retranslate() {
+    m_plot->yAxis->setLabel(tr("Throughput (tokens/s)"));
     rebuild();
+}
+
+void ParetoChart::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
 }
 
 void ParetoChart::setTrials(const QVector<TrialPoint>& trials) {

@@ -42,7 +42,13 @@ public:
 signals:
     void trialActivated(long long id);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Axis titles, legend and notes in the current language (the capacity's name is the
+    // owner's to set again).
+    void retranslate();
     void rebuild();
     int trialAt(const QPointF& pixel) const; // index into m_trials, -1 when none
     void showTooltip(QMouseEvent* event);

@@ -22,6 +22,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QEvent>
 #include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -102,15 +103,10 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(m_stack);
 
-    auto* empty = new QLabel(
-        tr("<p style='font-size:14pt; font-weight:600; color:#374151'>No run open</p>"
-           "<p style='color:#6B7280'>Pick a run in the <b>Runs</b> panel to see its loss, "
-           "throughput, communication and per-rank memory.</p>"
-           "<p style='color:#6B7280'>No runs yet? Start one with <code>make run</code>, or<br>"
-           "<code>mpirun -np 2 build/bin/zerolab-train --config FILE</code></p>"));
-    empty->setAlignment(Qt::AlignCenter);
-    empty->setWordWrap(true);
-    m_stack->addWidget(empty);
+    m_empty = new QLabel;
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_stack->addWidget(m_empty);
 
     auto* content = new QWidget;
     auto* layout = new QVBoxLayout(content);
@@ -119,27 +115,20 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     layout->addWidget(buildHeader());
     auto* grid = new QGridLayout;
     grid->setSpacing(10);
-    m_loss->setAxisLabels(tr("Step"), tr("Loss"));
-    m_throughput->setAxisLabels(tr("Step"), tr("Throughput (tokens/s)"));
-    m_breakdown->setAxisLabels(tr("Step"), tr("Step time (ms)"));
-    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown, m_traffic})
-        p->setEmptyText(tr("No steps logged yet"));
     m_traffic->setMinimumHeight(200);
-    m_comm->setEmptyText(tr("No rank rows yet"));
 
     auto* lossBody = new QWidget;
     auto* lossLayout = new QVBoxLayout(lossBody);
     lossLayout->setContentsMargins(0, 0, 0, 0);
     auto* emaRow = new QHBoxLayout;
-    auto* emaTitle = new QLabel(tr("Smoothing"));
-    emaTitle->setObjectName(QStringLiteral("muted"));
+    m_emaTitle = new QLabel;
+    m_emaTitle->setObjectName(QStringLiteral("muted"));
     m_ema = new QSlider(Qt::Horizontal);
     m_ema->setRange(0, 999);
     m_ema->setValue(int(m_smoothing * 1000));
-    m_ema->setToolTip(tr("Exponential moving average of the loss; 0 shows the raw curve only."));
     m_emaLabel = new QLabel;
     m_emaLabel->setMinimumWidth(36);
-    emaRow->addWidget(emaTitle);
+    emaRow->addWidget(m_emaTitle);
     emaRow->addWidget(m_ema, 1);
     emaRow->addWidget(m_emaLabel);
     lossLayout->addLayout(emaRow);
@@ -151,15 +140,9 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     memLayout->setContentsMargins(0, 0, 0, 0);
     // Views that let two runs, or two stages, be compared by eye.
     auto* memOptions = new QHBoxLayout;
-    m_holdScale = new QCheckBox(tr("Hold scale"));
-    m_holdScale->setToolTip(tr("Keep the value axis at its current top while you open other "
-                               "runs, so their bars compare by eye."));
-    m_perParameter = new QCheckBox(tr("Bytes per parameter"));
-    m_perParameter->setToolTip(tr("Divide by ψ: a bf16 run at N = 2 reads 16, 10, 9 and 8 "
-                                  "bytes per parameter at stages 0-3."));
-    m_statesOnly = new QCheckBox(tr("Model states only"));
-    m_statesOnly->setToolTip(tr("Hide activations, comm buffers and workspace: what ZeRO "
-                                "shards (params, master, grads, Adam m and v)."));
+    m_holdScale = new QCheckBox;
+    m_perParameter = new QCheckBox;
+    m_statesOnly = new QCheckBox;
     for (QCheckBox* box : {m_holdScale, m_perParameter, m_statesOnly})
         memOptions->addWidget(box);
     for (QCheckBox* box : {m_perParameter, m_statesOnly})
@@ -173,22 +156,16 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     memLayout->addWidget(m_memory, 1);
     memLayout->addWidget(new CategoryLegend(memBody, 8));
 
-    grid->addWidget(card(tr("Loss"), lossBody, tr("Mean over the global batch")), 0, 0);
-    grid->addWidget(card(tr("Throughput"), m_throughput, tr("Global tokens / step time")), 0, 1);
-    grid->addWidget(card(tr("Step time breakdown"), m_breakdown, tr("Stacked, per step")), 1, 0);
-    grid->addWidget(card(tr("Collective time per rank"), m_comm), 1, 1);
-    grid->addWidget(card(tr("Memory per rank"), memBody,
-                         tr("Ledger categories; dashed outline: the planner's prediction")),
-                    2, 0, 1, 2);
-    grid->addWidget(card(tr("Bus bandwidth per rank"), m_busbw), 3, 0);
-    grid->addWidget(card(tr("Memory in use per rank"), m_rss), 3, 1);
-    grid->addWidget(card(tr("Traffic per rank per step"), m_traffic,
-                         tr("Sent under ring algorithms; dashed: forecast")),
-                    4, 0, 1, 2);
+    grid->addWidget(card(LossCard, lossBody), 0, 0);
+    grid->addWidget(card(ThroughputCard, m_throughput), 0, 1);
+    grid->addWidget(card(BreakdownCard, m_breakdown), 1, 0);
+    grid->addWidget(card(CommCard, m_comm), 1, 1);
+    grid->addWidget(card(MemoryCard, memBody), 2, 0, 1, 2);
+    grid->addWidget(card(BusbwCard, m_busbw), 3, 0);
+    grid->addWidget(card(RssCard, m_rss), 3, 1);
+    grid->addWidget(card(TrafficCard, m_traffic), 4, 0, 1, 2);
     m_timeline = new TimelinePanel;
-    grid->addWidget(card(tr("Step timeline"), m_timeline,
-                         tr("Inside one sampled step: each rank's compute and communication")),
-                    5, 0, 1, 2);
+    grid->addWidget(card(TimelineCard, m_timeline), 5, 0, 1, 2);
     connect(m_timeline, &TimelinePanel::stepRequested, this,
             [this](long long step) { m_store->loadTimeline(m_runId, step); });
     connect(store, &StoreClient::timelineLoaded, this, [this](qint64 runId, const StepTimeline& t) {
@@ -207,9 +184,7 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     events->setColumnWidth(EventsModel::Time, 150);
     events->setColumnWidth(EventsModel::Level, 60);
     events->setColumnWidth(EventsModel::Rank, 50);
-    grid->addWidget(
-        card(tr("Events"), events, tr("Start, checkpoints, commands, data epochs, errors")), 6, 0,
-        1, 2);
+    grid->addWidget(card(EventsCard, events), 6, 0, 1, 2);
     for (int r = 0; r < 4; ++r)
         grid->setRowMinimumHeight(r, 270);
     grid->setRowMinimumHeight(4, 200);
@@ -223,6 +198,7 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setWidget(content);
     m_stack->addWidget(scroll);
+    retranslate();
     setSmoothing(m_smoothing);
 
     connect(store, &StoreClient::runLoaded, this, &RunView::onChunk);
@@ -263,21 +239,82 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     });
 }
 
-QWidget* RunView::card(const QString& title, QWidget* body, const QString& hint) {
+void RunView::retranslate() {
+    m_empty->setText(
+        tr("<p style='font-size:14pt; font-weight:600; color:#374151'>No run open</p>"
+           "<p style='color:#6B7280'>Pick a run in the <b>Runs</b> panel to see its loss, "
+           "throughput, communication and per-rank memory.</p>"
+           "<p style='color:#6B7280'>No runs yet? Start one with <code>make run</code>, or<br>"
+           "<code>mpirun -np 2 build/bin/zerolab-train --config FILE</code></p>"));
+    const std::pair<QString, QString> cards[kCardCount] = {
+        {tr("Loss"), tr("Mean over the global batch")},
+        {tr("Throughput"), tr("Global tokens / step time")},
+        {tr("Step time breakdown"), tr("Stacked, per step")},
+        {tr("Collective time per rank"), QString()},
+        {tr("Memory per rank"), tr("Ledger categories; dashed outline: the planner's prediction")},
+        {tr("Bus bandwidth per rank"), QString()},
+        {tr("Memory in use per rank"), QString()},
+        {tr("Traffic per rank per step"), tr("Sent under ring algorithms; dashed: forecast")},
+        {tr("Step timeline"), tr("Inside one sampled step: each rank's compute and communication")},
+        {tr("Events"), tr("Start, checkpoints, commands, data epochs, errors")}};
+    for (int c = 0; c < kCardCount; ++c) {
+        m_cardTitles[c]->setText(cards[c].first);
+        m_cardHints[c]->setText(cards[c].second);
+        m_cardHints[c]->setVisible(!cards[c].second.isEmpty());
+    }
+    m_csvButton->setText(tr("Export CSV…"));
+    m_plotsButton->setText(tr("Export plots…"));
+    m_plotsButton->setToolTip(tr("Every plot as PNG and PDF into a folder. Right-click a plot to "
+                                 "export just that one."));
+    m_xLabel->setText(tr("x axis"));
+    const QString xNames[] = {tr("Step"), tr("Wall time"), tr("Tokens")};
+    for (int i = 0; i < m_xCombo->count(); ++i)
+        m_xCombo->setItemText(i, xNames[i]);
+    m_rankLabel->setText(tr("Per-rank charts at"));
+    m_rankStep->setToolTip(tr("Choose the logged step the per-rank charts show; the far right "
+                              "follows the latest step."));
+    m_rankStepLabel->setText(m_ranksStep >= 0 ? tr("step %1").arg(m_ranksStep) : QString());
+    m_emaTitle->setText(tr("Smoothing"));
+    m_ema->setToolTip(tr("Exponential moving average of the loss; 0 shows the raw curve only."));
+    m_holdScale->setText(tr("Hold scale"));
+    m_holdScale->setToolTip(tr("Keep the value axis at its current top while you open other "
+                               "runs, so their bars compare by eye."));
+    m_perParameter->setText(tr("Bytes per parameter"));
+    m_perParameter->setToolTip(tr("Divide by ψ: a bf16 run at N = 2 reads 16, 10, 9 and 8 "
+                                  "bytes per parameter at stages 0-3."));
+    m_statesOnly->setText(tr("Model states only"));
+    m_statesOnly->setToolTip(tr("Hide activations, comm buffers and workspace: what ZeRO "
+                                "shards (params, master, grads, Adam m and v)."));
+    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown, m_traffic})
+        p->setEmptyText(tr("No steps logged yet"));
+    m_comm->setEmptyText(tr("No rank rows yet"));
+    m_events->retranslate();
+    replotKeepingView();
+    if (m_runId >= 0 && !m_loading) {
+        updateHeader();
+        replotRanks();
+    }
+}
+
+void RunView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+QWidget* RunView::card(Card which, QWidget* body) {
     auto* frame = new QFrame;
     frame->setProperty("card", true);
     auto* layout = new QVBoxLayout(frame);
     layout->setContentsMargins(12, 10, 12, 10);
     layout->setSpacing(4);
     auto* header = new QHBoxLayout;
-    auto* t = new QLabel(title);
-    t->setObjectName(QStringLiteral("cardTitle"));
-    header->addWidget(t);
-    if (!hint.isEmpty()) {
-        auto* h = new QLabel(hint);
-        h->setObjectName(QStringLiteral("muted"));
-        header->addWidget(h);
-    }
+    m_cardTitles[which] = new QLabel;
+    m_cardTitles[which]->setObjectName(QStringLiteral("cardTitle"));
+    header->addWidget(m_cardTitles[which]);
+    m_cardHints[which] = new QLabel;
+    m_cardHints[which]->setObjectName(QStringLiteral("muted"));
+    header->addWidget(m_cardHints[which]);
     header->addStretch(1);
     layout->addLayout(header);
     layout->addWidget(body, 1);
@@ -299,12 +336,10 @@ QWidget* RunView::buildHeader() {
     top->addWidget(m_title);
     top->addWidget(m_status);
     top->addStretch(1);
-    auto* csv = new QPushButton(tr("Export CSV…"));
-    auto* plots = new QPushButton(tr("Export plots…"));
-    plots->setToolTip(tr("Every plot as PNG and PDF into a folder. Right-click a plot to export "
-                         "just that one."));
-    top->addWidget(csv);
-    top->addWidget(plots);
+    m_csvButton = new QPushButton;
+    m_plotsButton = new QPushButton;
+    top->addWidget(m_csvButton);
+    top->addWidget(m_plotsButton);
     layout->addLayout(top);
     m_facts = new QLabel;
     m_facts->setObjectName(QStringLiteral("muted"));
@@ -312,23 +347,20 @@ QWidget* RunView::buildHeader() {
     layout->addWidget(m_facts);
 
     auto* controls = new QHBoxLayout;
-    auto* xLabel = new QLabel(tr("x axis"));
-    xLabel->setObjectName(QStringLiteral("muted"));
-    m_xCombo = new QComboBox;
-    m_xCombo->addItem(tr("Step"), int(Metric::Step));
-    m_xCombo->addItem(tr("Wall time"), int(Metric::WallTime));
-    m_xCombo->addItem(tr("Tokens"), int(Metric::Tokens));
-    controls->addWidget(xLabel);
+    m_xLabel = new QLabel;
+    m_xLabel->setObjectName(QStringLiteral("muted"));
+    m_xCombo = new QComboBox; // items named in retranslate()
+    for (Metric m : {Metric::Step, Metric::WallTime, Metric::Tokens})
+        m_xCombo->addItem(QString(), int(m));
+    controls->addWidget(m_xLabel);
     controls->addWidget(m_xCombo);
     controls->addSpacing(24);
-    auto* rankLabel = new QLabel(tr("Per-rank charts at"));
-    rankLabel->setObjectName(QStringLiteral("muted"));
+    m_rankLabel = new QLabel;
+    m_rankLabel->setObjectName(QStringLiteral("muted"));
     m_rankStep = new QSlider(Qt::Horizontal);
     m_rankStep->setMinimumWidth(120);
-    m_rankStep->setToolTip(tr("Choose the logged step the per-rank charts show; the far right "
-                              "follows the latest step."));
     m_rankStepLabel = new QLabel;
-    controls->addWidget(rankLabel);
+    controls->addWidget(m_rankLabel);
     controls->addWidget(m_rankStep, 1);
     controls->addWidget(m_rankStepLabel);
     layout->addLayout(controls);
@@ -344,7 +376,7 @@ QWidget* RunView::buildHeader() {
         if (m_runId >= 0 && i >= 0 && i < m_steps.size())
             m_store->loadRanks(m_runId, qint64(m_steps[Metric::Step][i]));
     });
-    connect(csv, &QPushButton::clicked, this, [this] {
+    connect(m_csvButton, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export metrics"),
                                                           QStringLiteral("run-%1.csv").arg(m_runId),
                                                           tr("CSV (*.csv)"));
@@ -356,7 +388,7 @@ QWidget* RunView::buildHeader() {
         else if (!m_lod)
             emit statusMessage(tr("Wrote %1").arg(path));
     });
-    connect(plots, &QPushButton::clicked, this, [this] {
+    connect(m_plotsButton, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Export plots into"));
         if (!dir.isEmpty())
             emit statusMessage(tr("Wrote %1 files to %2").arg(exportPlots(dir).size()).arg(dir));

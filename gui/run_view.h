@@ -16,6 +16,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QSlider;
 class QStackedWidget;
 class QTimer;
@@ -70,9 +71,30 @@ signals:
     void detailShown(qint64 runId, qint64 firstStep, qint64 lastStep);
     void statusMessage(const QString& text);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // The cards of the grid, in the order they are laid out.
+    enum Card {
+        LossCard = 0,
+        ThroughputCard,
+        BreakdownCard,
+        CommCard,
+        MemoryCard,
+        BusbwCard,
+        RssCard,
+        TrafficCard,
+        TimelineCard,
+        EventsCard,
+        kCardCount
+    };
+    // Every text of the view in the current language; the shown run's header, series
+    // (zoom kept) and per-rank charts drawn again from what is loaded.
+    void retranslate();
     QWidget* buildHeader();
-    QWidget* card(const QString& title, QWidget* body, const QString& hint = {});
+    // A card around `body` with a title and a muted hint, named in retranslate().
+    QWidget* card(Card which, QWidget* body);
     void onChunk(const RunChunk& chunk);
     void onRanks(qint64 runId, qint64 step, const QVector<RankRecord>& ranks);
     void replotSeries();
@@ -108,6 +130,14 @@ private:
     double m_smoothing = 0.9;
 
     QStackedWidget* m_stack;
+    QLabel* m_empty;
+    QLabel* m_cardTitles[kCardCount] = {};
+    QLabel* m_cardHints[kCardCount] = {};
+    QPushButton* m_csvButton;
+    QPushButton* m_plotsButton;
+    QLabel* m_xLabel;
+    QLabel* m_rankLabel;
+    QLabel* m_emaTitle;
     QLabel* m_title;
     QLabel* m_status;
     QLabel* m_facts;

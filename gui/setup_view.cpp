@@ -8,6 +8,7 @@
 #include "gui/style.h"
 #include "runtime/config/bounded_file.h"
 
+#include <QEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -51,8 +52,9 @@ QString SetupView::defaultConfigText() {
 
 SetupView::SetupView(QWidget* parent)
     : QWidget(parent), m_form(new ConfigForm), m_editor(new JsonEditor),
-      m_forecast(new ForecastPanel(tr("Per-rank memory forecast"))), m_problems(new QListWidget),
-      m_status(new QLabel), m_pathLabel(new QLabel) {
+      m_forecast(new ForecastPanel), m_problems(new QListWidget), m_status(new QLabel),
+      m_pathLabel(new QLabel), m_editorTitle(new QLabel), m_open(new QPushButton),
+      m_import(new QPushButton), m_save(new QPushButton), m_saveAs(new QPushButton) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(12, 12, 12, 12);
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -80,19 +82,11 @@ SetupView::SetupView(QWidget* parent)
     editorLayout->setContentsMargins(12, 10, 12, 10);
     editorLayout->setSpacing(6);
     auto* bar = new QHBoxLayout;
-    auto* title = new QLabel(tr("Config JSON"));
-    title->setObjectName(QStringLiteral("cardTitle"));
-    bar->addWidget(title);
+    m_editorTitle->setObjectName(QStringLiteral("cardTitle"));
+    bar->addWidget(m_editorTitle);
     m_pathLabel->setObjectName(QStringLiteral("muted"));
     bar->addWidget(m_pathLabel, 1);
-    auto* open = new QPushButton(tr("Open…"));
-    auto* import = new QPushButton(tr("Import…"));
-    import->setToolTip(
-        tr("Import any DeepSpeed JSON: keys zerolab does not implement are listed as "
-           "warnings and ignored."));
-    auto* save = new QPushButton(tr("Save"));
-    auto* saveAs = new QPushButton(tr("Save as…"));
-    for (QPushButton* b : {open, import, save, saveAs})
+    for (QPushButton* b : {m_open, m_import, m_save, m_saveAs})
         bar->addWidget(b);
     editorLayout->addLayout(bar);
     editorLayout->addWidget(m_editor, 3);
@@ -126,16 +120,49 @@ SetupView::SetupView(QWidget* parent)
     connect(m_problems, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
         m_editor->goToLine(item->data(Qt::UserRole).toInt());
     });
-    connect(open, &QPushButton::clicked, this, [this] { openDialog(false); });
-    connect(import, &QPushButton::clicked, this, [this] { openDialog(true); });
-    connect(save, &QPushButton::clicked, this, [this] {
+    connect(m_open, &QPushButton::clicked, this, [this] { openDialog(false); });
+    connect(m_import, &QPushButton::clicked, this, [this] { openDialog(true); });
+    connect(m_save, &QPushButton::clicked, this, [this] {
         if (m_path.isEmpty())
             saveAsDialog();
         else
             saveFile(m_path);
     });
-    connect(saveAs, &QPushButton::clicked, this, &SetupView::saveAsDialog);
+    connect(m_saveAs, &QPushButton::clicked, this, &SetupView::saveAsDialog);
     setText(defaultConfigText());
+    retranslate();
+}
+
+void SetupView::retranslate() {
+    m_forecast->setTitle(tr("Per-rank memory forecast"));
+    m_editorTitle->setText(tr("Config JSON"));
+    m_open->setText(tr("Open…"));
+    m_import->setText(tr("Import…"));
+    m_import->setToolTip(
+        tr("Import any DeepSpeed JSON: keys zerolab does not implement are listed as "
+           "warnings and ignored."));
+    m_save->setText(tr("Save"));
+    m_saveAs->setText(tr("Save as…"));
+    showPathLabel();
+    // The findings rendered again; typing not yet validated is validated now rather
+    // than leave the last findings in the old language until its pause ends.
+    if (m_debounce.isActive())
+        validateNow();
+    else
+        applyValidation(false);
+}
+
+void SetupView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+void SetupView::showPathLabel() {
+    if (!m_importedFrom.isEmpty())
+        m_pathLabel->setText(tr("imported from %1").arg(m_importedFrom));
+    else
+        m_pathLabel->setText(m_path.isEmpty() ? QString() : QFileInfo(m_path).fileName());
 }
 
 void SetupView::setText(const QString& json) {
@@ -159,7 +186,8 @@ bool SetupView::loadFile(const QString& path) {
         return false;
     }
     m_path = path;
-    m_pathLabel->setText(QFileInfo(path).fileName());
+    m_importedFrom.clear();
+    showPathLabel();
     m_pathLabel->setToolTip(path);
     m_settingText = true;
     m_editor->setPlainText(QString::fromStdString(*file.text));
@@ -180,7 +208,8 @@ bool SetupView::saveFile(const QString& path) {
         return false;
     }
     m_path = path;
-    m_pathLabel->setText(QFileInfo(path).fileName());
+    m_importedFrom.clear();
+    showPathLabel();
     m_pathLabel->setToolTip(path);
     emit pathChanged(path);
     emit statusMessage(tr("Saved %1").arg(path));
@@ -197,7 +226,8 @@ void SetupView::openDialog(bool import) {
     if (import) {
         // An imported file is a starting point: saving asks where, never overwrites it.
         m_path.clear();
-        m_pathLabel->setText(tr("imported from %1").arg(QFileInfo(path).fileName()));
+        m_importedFrom = QFileInfo(path).fileName();
+        showPathLabel();
     }
 }
 

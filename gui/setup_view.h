@@ -11,6 +11,7 @@
 
 class QLabel;
 class QListWidget;
+class QPushButton;
 
 namespace zerolab {
 
@@ -47,7 +48,14 @@ signals:
     void pathChanged(const QString& path);
     void statusMessage(const QString& text);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Every text of the view in the current language; the validator's findings and
+    // the forecast rendered again (the config and the editor are not touched).
+    void retranslate();
+    void showPathLabel();
     void onFormEdited(const QString& path);
     void onTextChanged();
     void applyValidation(bool updateForm);
@@ -61,10 +69,16 @@ private:
     QListWidget* m_problems;
     QLabel* m_status;
     QLabel* m_pathLabel;
+    QLabel* m_editorTitle;
+    QPushButton* m_open;
+    QPushButton* m_import;
+    QPushButton* m_save;
+    QPushButton* m_saveAs;
     QTimer m_debounce;
     OrderedJson m_doc = OrderedJson::object();
     ConfigValidation m_validation;
     QString m_path;
+    QString m_importedFrom; // the file name an unsaved import came from
     bool m_settingText = false;
 };
 

@@ -10,6 +10,7 @@
 #include "gui/units.h"
 
 #include <QCoreApplication>
+#include <QEvent>
 #include <QFileDialog>
 #include <QLabel>
 #include <QMenu>
@@ -292,7 +293,6 @@ TimelineChart::TimelineChart(QWidget* parent)
     m_plot->yAxis->grid()->setVisible(false);
     m_plot->yAxis->setRangeReversed(true);
     m_plot->yAxis->setTickLength(0, 0);
-    m_plot->xAxis->setLabel(tr("Time since the step's start (ms)"));
     m_plot->setMouseTracking(true);
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -321,6 +321,28 @@ TimelineChart::TimelineChart(QWidget* parent)
     connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
             &TimelineChart::clampRange);
     showMessage(tr("No timeline yet"), QString());
+    retranslate();
+}
+
+void TimelineChart::retranslate() {
+    m_plot->xAxis->setLabel(tr("Time since the step's start (ms)"));
+    if (m_noSpansStep >= 0)
+        showNoSpans(m_noSpansStep);
+    else if (!showsMessage())
+        rebuild();
+}
+
+void TimelineChart::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+void TimelineChart::showNoSpans(long long step) {
+    showMessage(tr("No spans recorded in step %1").arg(step),
+                tr("The store holds this step's timeline, but no rank recorded an interval "
+                   "in it."));
+    m_noSpansStep = step;
 }
 
 void TimelineChart::showMessage(const QString& title, const QString& body) {
@@ -328,6 +350,7 @@ void TimelineChart::showMessage(const QString& title, const QString& body) {
                                       "color:#374151'>%1</p><p style='color:#6B7280'>%2</p>")
                            .arg(title.toHtmlEscaped(), body));
     m_message->setToolTip({});
+    m_noSpansStep = -1;
     m_layout = TimelineLayout();
     m_highlighted.clear();
     m_hoverText.clear();
@@ -353,12 +376,11 @@ void TimelineChart::setTimeline(const StepTimeline& timeline, bool keepZoom) {
     const bool keep = keepZoom && zoomed() && !showsMessage();
     const QCPRange range = m_plot->xAxis->range();
     if (timeline.spans.empty()) {
-        showMessage(tr("No spans recorded in step %1").arg(timeline.step),
-                    tr("The store holds this step's timeline, but no rank recorded an interval "
-                       "in it."));
+        showNoSpans(timeline.step);
         return;
     }
     m_layout = TimelineLayout(timeline);
+    m_noSpansStep = -1;
     m_highlighted.clear();
     m_hoverText.clear();
     rebuild();

@@ -61,7 +61,14 @@ public:
     bool exportTo(const QString& path);
     QCustomPlot* plot() const { return m_plot; }
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // The axis title, captions, rows and legend in the current language (the zoom is
+    // kept); a message this chart chose itself is shown again.
+    void retranslate();
+    void showNoSpans(long long step);
     void rebuild();
     void hover(const QPointF& pos, const QPoint& globalPos);
     void clampRange(const QCPRange& range);
@@ -77,6 +84,7 @@ private:
     QString m_flatCaption;
     QString m_hoverText;
     std::vector<int> m_highlighted;
+    long long m_noSpansStep = -1; // the step whose timeline had no span, while shown
 };
 
 } // namespace zerolab

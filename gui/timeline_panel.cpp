@@ -6,6 +6,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -23,24 +24,20 @@ constexpr const char* kTimelineKey = "run.timeline_every";
 } // namespace
 
 TimelinePanel::TimelinePanel(QWidget* parent)
-    : QWidget(parent), m_combo(new QComboBox), m_follow(new QCheckBox(tr("Follow latest"))),
+    : QWidget(parent), m_combo(new QComboBox), m_follow(new QCheckBox), m_stepLabel(new QLabel),
       m_summary(new QLabel), m_chart(new TimelineChart) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(6);
     auto* controls = new QHBoxLayout;
-    auto* stepLabel = new QLabel(tr("Step"));
-    stepLabel->setObjectName(QStringLiteral("muted"));
+    m_stepLabel->setObjectName(QStringLiteral("muted"));
     m_combo->setMinimumContentsLength(10);
     m_combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_combo->setToolTip(tr("The steps this run sampled (%1 in its config).")
-                            .arg(QString::fromLatin1(kTimelineKey)));
     m_follow->setChecked(true);
-    m_follow->setToolTip(tr("Show each newly sampled step as the run records it."));
     m_summary->setObjectName(QStringLiteral("muted"));
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setWordWrap(true); // never wider than the card
-    controls->addWidget(stepLabel);
+    controls->addWidget(m_stepLabel);
     controls->addWidget(m_combo);
     controls->addWidget(m_follow);
     controls->addSpacing(16);
@@ -57,6 +54,26 @@ TimelinePanel::TimelinePanel(QWidget* parent)
             request(m_steps.back());
     });
     clear();
+    retranslate();
+}
+
+void TimelinePanel::retranslate() {
+    m_stepLabel->setText(tr("Step"));
+    m_combo->setToolTip(tr("The steps this run sampled (%1 in its config).")
+                            .arg(QString::fromLatin1(kTimelineKey)));
+    m_follow->setText(tr("Follow latest"));
+    m_follow->setToolTip(tr("Show each newly sampled step as the run records it."));
+    for (std::size_t i = 0; i < m_steps.size(); ++i)
+        m_combo->setItemText(int(i), tr("step %1").arg(m_steps[i]));
+    if (m_steps.empty())
+        showNoTimeline();
+    m_summary->setText(summary());
+}
+
+void TimelinePanel::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
 }
 
 bool TimelinePanel::following() const {
@@ -80,6 +97,10 @@ void TimelinePanel::clear() {
         m_follow->setChecked(true);
     }
     m_summary->clear();
+    showNoTimeline();
+}
+
+void TimelinePanel::showNoTimeline() {
     m_chart->showMessage(tr("No timeline recorded"),
                          tr("This run sampled no step timeline. Set <code>%1</code> &gt; 0 in "
                             "the config (e.g. 50: every 50th step) to record what every rank "

@@ -52,12 +52,21 @@ public:
 signals:
     void stepRequested(long long step);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Every text of the panel in the current language (the chart retranslates itself);
+    // the picked step, following and the chart's zoom are kept.
+    void retranslate();
+    // The chart's explanation of how to record a timeline (a run that sampled none).
+    void showNoTimeline();
     void request(long long step);
     void selectInCombo(long long step);
 
     QComboBox* m_combo;
     QCheckBox* m_follow;
+    QLabel* m_stepLabel;
     QLabel* m_summary;
     TimelineChart* m_chart;
     std::vector<long long> m_steps;

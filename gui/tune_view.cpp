@@ -1,6 +1,7 @@
 #include "gui/tune_view.h"
 
 #include "gui/display_text.h"
+#include "gui/form_rows.h"
 #include "gui/pareto_chart.h"
 #include "gui/status_label.h"
 #include "gui/style.h"
@@ -16,6 +17,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFile>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -112,7 +114,73 @@ TuneView::TuneView(QWidget* parent)
     m_poll->setInterval(kPollMs);
     connect(m_poll, &QTimer::timeout, this, &TuneView::refresh);
     m_poll->start();
+    retranslate();
+    m_axes->resizeColumnToContents(0);
     updateButtons();
+}
+
+void TuneView::retranslate() {
+    m_editorTitle->setText(tr("Sweep"));
+    showBaseLabel();
+    m_axes->setHorizontalHeaderLabels({tr("Axis (config JSON path, or world)"), tr("Values")});
+    m_axes->setToolTip(
+        tr("Each row is an axis: a JSON path into the config (zero_optimization.stage, "
+           "train_micro_batch_size_per_gpu, model.recompute, zero_optimization.overlap_comm, "
+           "zero_optimization.reduce_bucket_size, …) or world for N, and its values as JSON "
+           "separated by commas (strings in quotes)."));
+    m_addAxis->setText(tr("Add axis"));
+    m_removeAxis->setText(tr("Remove axis"));
+    m_strategy->setItemText(0, tr("Guided (DeepSpeed's order)"));
+    m_strategy->setItemText(1, tr("Grid (every point)"));
+    m_strategy->setToolTip(
+        tr("Guided: per stage, raise the micro-batch while the forecast fits and throughput "
+           "rises, then tune the bucket sizes at the best point. Grid: every point that fits."));
+    m_capacityKind->setItemText(0, tr("Host RAM ÷ N"));
+    m_capacityKind->setItemText(1, tr("Fixed, per rank"));
+    m_capacityGb->setSuffix(tr(" GB"));
+    m_timeout->setSuffix(tr(" s"));
+    m_timeout->setToolTip(tr("A trial still running after this long is killed (its whole process "
+                             "group) and recorded as timeout; the sweep goes on."));
+    m_holdBatch->setText(tr("Hold the global batch (accumulation follows)"));
+    setFormRowLabel(m_strategy, tr("Strategy"));
+    setFormRowLabel(m_capacityRow, tr("Capacity"));
+    setFormRowLabel(m_warmup, tr("Warm-up steps"));
+    setFormRowLabel(m_measure, tr("Measured steps"));
+    setFormRowLabel(m_timeout, tr("Trial timeout"));
+    m_previewButton->setText(tr("Preview"));
+    m_previewButton->setToolTip(tr("Plan every candidate now: the table shows what would run "
+                                   "and what the planner prunes, before anything is launched."));
+    m_startButton->setText(tr("▶  Start sweep"));
+    m_stopButton->setText(tr("Stop"));
+    m_stopButton->setToolTip(tr("Stop the sweep; the trial in flight is ended and runs again "
+                                "on Resume."));
+    m_resumeButton->setText(tr("Resume"));
+
+    m_sweeps->setPlaceholderText(tr("No sweep in this store yet"));
+    m_sweepLabel->setText(tr("Sweep"));
+    m_chart->setToolTip(tr("Each finished trial: tokens/s against peak memory per rank. The "
+                           "staircase is the Pareto frontier; double-click a point to open "
+                           "its run."));
+    m_openButton->setText(tr("Open in Run view"));
+    m_useButton->setText(tr("Use this config"));
+    m_useButton->setToolTip(tr("Load the trial's config into Setup"));
+
+    // The sweeps' status words and the shown sweep (or preview), rendered again.
+    const int picked = m_sweeps->currentIndex();
+    m_listSignature.clear();
+    listSweeps(m_shown);
+    if (!m_shown && picked < m_sweeps->count())
+        m_sweeps->setCurrentIndex(picked);
+    if (m_shown)
+        showSweep(*m_shown);
+    else if (!m_trials.empty())
+        preview(nullptr);
+}
+
+void TuneView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
 }
 
 TuneView::~TuneView() {
@@ -128,62 +196,54 @@ QWidget* TuneView::buildEditor() {
     auto* v = new QVBoxLayout(box);
     v->setContentsMargins(0, 0, 6, 0);
 
-    auto* title = new QLabel(tr("Sweep"));
-    title->setObjectName(QStringLiteral("cardTitle"));
+    m_editorTitle = new QLabel;
+    m_editorTitle->setObjectName(QStringLiteral("cardTitle"));
     m_baseLabel = new QLabel;
     m_baseLabel->setObjectName(QStringLiteral("muted"));
     m_baseLabel->setWordWrap(true);
 
     m_axes = new QTableWidget(0, 2);
-    m_axes->setHorizontalHeaderLabels({tr("Axis (config JSON path, or world)"), tr("Values")});
     m_axes->horizontalHeader()->setStretchLastSection(true);
     m_axes->verticalHeader()->hide();
-    m_axes->setToolTip(
-        tr("Each row is an axis: a JSON path into the config (zero_optimization.stage, "
-           "train_micro_batch_size_per_gpu, model.recompute, zero_optimization.overlap_comm, "
-           "zero_optimization.reduce_bucket_size, …) or world for N, and its values as JSON "
-           "separated by commas (strings in quotes)."));
     for (const AxisDefault& a : kDefaultAxes) {
         const int row = m_axes->rowCount();
         m_axes->insertRow(row);
         m_axes->setItem(row, 0, new QTableWidgetItem(QString::fromLatin1(a.axis)));
         m_axes->setItem(row, 1, new QTableWidgetItem(QString::fromLatin1(a.values)));
     }
-    m_axes->resizeColumnToContents(0);
     m_axes->setMinimumHeight(150);
-    auto* addAxis = new QPushButton(tr("Add axis"));
-    auto* removeAxis = new QPushButton(tr("Remove axis"));
-    connect(addAxis, &QPushButton::clicked, this, [this] {
+    m_addAxis = new QPushButton;
+    m_removeAxis = new QPushButton;
+    connect(m_addAxis, &QPushButton::clicked, this, [this] {
         m_axes->insertRow(m_axes->rowCount());
         m_axes->editItem(nullptr);
     });
-    connect(removeAxis, &QPushButton::clicked, this, [this] {
+    connect(m_removeAxis, &QPushButton::clicked, this, [this] {
         if (m_axes->currentRow() >= 0)
             m_axes->removeRow(m_axes->currentRow());
     });
     auto* axisButtons = new QHBoxLayout;
-    axisButtons->addWidget(addAxis);
-    axisButtons->addWidget(removeAxis);
+    axisButtons->addWidget(m_addAxis);
+    axisButtons->addWidget(m_removeAxis);
     axisButtons->addStretch(1);
 
+    // Items named in retranslate().
     m_strategy = new QComboBox;
-    m_strategy->addItem(tr("Guided (DeepSpeed's order)"), QStringLiteral("guided"));
-    m_strategy->addItem(tr("Grid (every point)"), QStringLiteral("grid"));
-    m_strategy->setToolTip(
-        tr("Guided: per stage, raise the micro-batch while the forecast fits and throughput "
-           "rises, then tune the bucket sizes at the best point. Grid: every point that fits."));
+    m_strategy->addItem(QString(), QStringLiteral("guided"));
+    m_strategy->addItem(QString(), QStringLiteral("grid"));
     m_capacityKind = new QComboBox;
-    m_capacityKind->addItem(tr("Host RAM ÷ N"), QStringLiteral("host"));
-    m_capacityKind->addItem(tr("Fixed, per rank"), QStringLiteral("bytes"));
+    m_capacityKind->addItem(QString(), QStringLiteral("host"));
+    m_capacityKind->addItem(QString(), QStringLiteral("bytes"));
     m_capacityGb = new QDoubleSpinBox;
     m_capacityGb->setRange(0.001, 100000);
     m_capacityGb->setDecimals(3);
     m_capacityGb->setValue(1.0);
-    m_capacityGb->setSuffix(tr(" GB"));
     m_capacityGb->setEnabled(false);
     connect(m_capacityKind, &QComboBox::currentIndexChanged, this,
             [this](int i) { m_capacityGb->setEnabled(i == 1); });
-    auto* capacity = new QHBoxLayout;
+    m_capacityRow = new QWidget;
+    auto* capacity = new QHBoxLayout(m_capacityRow);
+    capacity->setContentsMargins(0, 0, 0, 0);
     capacity->addWidget(m_capacityKind, 1);
     capacity->addWidget(m_capacityGb);
     m_warmup = new QSpinBox;
@@ -196,27 +256,19 @@ QWidget* TuneView::buildEditor() {
     m_timeout->setRange(1, 7 * 86400);
     m_timeout->setDecimals(0);
     m_timeout->setValue(300);
-    m_timeout->setSuffix(tr(" s"));
-    m_timeout->setToolTip(tr("A trial still running after this long is killed (its whole process "
-                             "group) and recorded as timeout; the sweep goes on."));
-    m_holdBatch = new QCheckBox(tr("Hold the global batch (accumulation follows)"));
+    m_holdBatch = new QCheckBox;
 
     auto* form = new QFormLayout;
-    form->addRow(tr("Strategy"), m_strategy);
-    form->addRow(tr("Capacity"), capacity);
-    form->addRow(tr("Warm-up steps"), m_warmup);
-    form->addRow(tr("Measured steps"), m_measure);
-    form->addRow(tr("Trial timeout"), m_timeout);
+    for (QWidget* w :
+         {static_cast<QWidget*>(m_strategy), m_capacityRow, static_cast<QWidget*>(m_warmup),
+          static_cast<QWidget*>(m_measure), static_cast<QWidget*>(m_timeout)})
+        addFormRow(form, w);
     form->addRow(m_holdBatch);
 
-    m_previewButton = new QPushButton(tr("Preview"));
-    m_previewButton->setToolTip(tr("Plan every candidate now: the table shows what would run "
-                                   "and what the planner prunes, before anything is launched."));
-    m_startButton = new QPushButton(tr("▶  Start sweep"));
-    m_stopButton = new QPushButton(tr("Stop"));
-    m_stopButton->setToolTip(tr("Stop the sweep; the trial in flight is ended and runs again "
-                                "on Resume."));
-    m_resumeButton = new QPushButton(tr("Resume"));
+    m_previewButton = new QPushButton;
+    m_startButton = new QPushButton;
+    m_stopButton = new QPushButton;
+    m_resumeButton = new QPushButton;
     auto report = [this](bool ok, const QString& error) {
         if (!ok)
             emit statusMessage(error);
@@ -240,7 +292,7 @@ QWidget* TuneView::buildEditor() {
     buttons->addWidget(m_stopButton);
     buttons->addWidget(m_resumeButton);
 
-    v->addWidget(title);
+    v->addWidget(m_editorTitle);
     v->addWidget(m_baseLabel);
     v->addWidget(m_axes, 1);
     v->addLayout(axisButtons);
@@ -256,24 +308,20 @@ QWidget* TuneView::buildResults() {
 
     m_sweeps = new QComboBox;
     m_sweeps->setMinimumContentsLength(30);
-    m_sweeps->setPlaceholderText(tr("No sweep in this store yet"));
     connect(m_sweeps, &QComboBox::activated, this, [this](int i) {
         if (i >= 0)
             showSweep(m_sweeps->itemData(i).toLongLong());
     });
     auto* top = new QHBoxLayout;
-    auto* sweepLabel = new QLabel(tr("Sweep"));
-    sweepLabel->setObjectName(QStringLiteral("cardTitle"));
-    top->addWidget(sweepLabel);
+    m_sweepLabel = new QLabel;
+    m_sweepLabel->setObjectName(QStringLiteral("cardTitle"));
+    top->addWidget(m_sweepLabel);
     top->addWidget(m_sweeps, 1);
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
     m_summary->setObjectName(QStringLiteral("muted"));
 
     m_chart = new ParetoChart;
-    m_chart->setToolTip(tr("Each finished trial: tokens/s against peak memory per rank. The "
-                           "staircase is the Pareto frontier; double-click a point to open "
-                           "its run."));
     connect(m_chart, &ParetoChart::trialActivated, this, [this](long long idx) {
         for (const TrialRecord& t : m_trials)
             if (t.idx == idx && t.run_id >= 0)
@@ -300,9 +348,8 @@ QWidget* TuneView::buildResults() {
             emit openRunRequested(t->run_id);
     });
 
-    m_openButton = new QPushButton(tr("Open in Run view"));
-    m_useButton = new QPushButton(tr("Use this config"));
-    m_useButton->setToolTip(tr("Load the trial's config into Setup"));
+    m_openButton = new QPushButton;
+    m_useButton = new QPushButton;
     connect(m_openButton, &QPushButton::clicked, this, [this] {
         if (const TrialRecord* t = selectedTrial(); t && t->run_id >= 0)
             emit openRunRequested(t->run_id);
@@ -343,6 +390,7 @@ void TuneView::setStorePath(const QString& path) {
     m_listSignature.clear();
     m_trials.clear();
     m_model->clear();
+    m_summary->clear();
     m_chart->setTrials({});
     listSweeps(std::nullopt);
     if (m_sweeps->count() > 0)
@@ -353,9 +401,16 @@ void TuneView::setStorePath(const QString& path) {
 void TuneView::setBaseConfig(const QString& json, const QString& name) {
     m_baseJson = json;
     m_baseName = name;
-    m_baseLabel->setText(
-        tr("Base: the Setup config (%1). Each axis below overrides one key.")
-            .arg(name.isEmpty() ? tr("unsaved") : shownText(name.toStdString(), 60)));
+    m_baseSet = true;
+    showBaseLabel();
+}
+
+void TuneView::showBaseLabel() {
+    if (m_baseSet)
+        m_baseLabel->setText(tr("Base: the Setup config (%1). Each axis below overrides one key.")
+                                 .arg(m_baseName.isEmpty()
+                                          ? tr("unsaved")
+                                          : shownText(m_baseName.toStdString(), 60)));
 }
 
 std::optional<nlohmann::json> TuneView::sweepDocument(QString* error) const {

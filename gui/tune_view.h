@@ -81,7 +81,15 @@ signals:
     void useConfigRequested(const QString& json);
     void statusMessage(const QString& text);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Every text of the view in the current language; the sweep picker and the shown
+    // sweep read again (or the preview planned again). The axes being edited, the
+    // selection and the sort are kept.
+    void retranslate();
+    void showBaseLabel();
     QWidget* buildEditor();
     QWidget* buildResults();
     // The store's sweeps through one read-only connection, opened on first use. Throws.
@@ -96,9 +104,15 @@ private:
     std::optional<SweepStore> m_store; // reset with the path, and after a failed read
     QString m_baseJson;
     QString m_baseName;
+    bool m_baseSet = false; // setBaseConfig was called
     QString m_program;
     QString m_sweepFile; // the file of the sweep this view started, to find its id
 
+    QLabel* m_editorTitle;
+    QLabel* m_sweepLabel;
+    QPushButton* m_addAxis;
+    QPushButton* m_removeAxis;
+    QWidget* m_capacityRow;
     QTableWidget* m_axes;
     QComboBox* m_strategy;
     QComboBox* m_capacityKind;

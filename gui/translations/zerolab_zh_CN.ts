@@ -1812,12 +1812,12 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>此版本没有 %1 翻译</translation>
     </message>
     <message>
-        <source>Language: %1. Menus, tabs, the status bar, the runs panel and the Console changed now; the other views change when zerolab restarts.</source>
-        <translation>语言：%1。菜单、标签页、状态栏、运行列表面板和控制台已切换；其他视图在 zerolab 重启后切换。</translation>
-    </message>
-    <message>
         <source>Lab</source>
         <translation>实验室</translation>
+    </message>
+    <message>
+        <source>Language: %1</source>
+        <translation>语言：%1</translation>
     </message>
 </context>
 <context>

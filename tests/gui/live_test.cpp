@@ -5,6 +5,7 @@
 // failed naming the rank, and the scripted `zerolab --start --exit-when-done`.
 #include "gui/config_form.h"
 #include "gui/config_validation.h"
+#include "gui/language.h"
 #include "gui/live_controller.h"
 #include "gui/live_panel.h"
 #include "gui/log_console.h"
@@ -15,7 +16,10 @@
 #include "gui/time_series_plot.h"
 #include "storage/run_reader.h"
 
+#include <QAction>
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -58,11 +62,13 @@ class LiveTest : public QObject {
     Q_OBJECT
 private slots:
     void init();
+    void cleanup();
     void stopEscalatesToSigkill();
     void crashMessageNamesTheRank();
     void metricLinesOfWrongTypesAreIgnored();
     void missingLauncherIsAClearMessage();
     void realRunStartRestartStop();
+    void languageSwitchKeepsTheLiveRun();
     void killedRankFailsTheRun();
     void stalledRankShowsTheBanner();
     void runLeftRunningIsLiveAgainOnReopen();
@@ -79,6 +85,10 @@ void LiveTest::init() {
     delete m_dir;
     m_dir = new QTemporaryDir;
     m_db = m_dir->filePath(QStringLiteral("runs.db"));
+}
+
+void LiveTest::cleanup() {
+    QVERIFY(setLanguage(Language::English));
 }
 
 void LiveTest::openStore(StoreClient& store) {
@@ -239,6 +249,47 @@ void LiveTest::realRunStartRestartStop() {
         }(),
         10000);
     QVERIFY(view->events()->rowCount() >= 3);
+}
+
+// View → Language during a live run: the strip's words change, the run, its supervision,
+// the Run view following it and a learning rate being typed are untouched.
+void LiveTest::languageSwitchKeepsTheLiveRun() {
+    MainWindow window(false);
+    QVERIFY(openWithNano(window, 1, 2));
+    LiveController* live = window.live();
+    QString error;
+    QVERIFY2(window.startRun(&error), qPrintable(error));
+    RunView* view = window.runView();
+    QTRY_VERIFY_WITH_TIMEOUT(view->steps().size() >= 3 && view->runId() == live->runId(),
+                             kRunTimeoutMs);
+    const qint64 runId = live->runId();
+    auto* lr = window.livePanel()->findChild<QDoubleSpinBox*>();
+    QVERIFY(lr);
+    lr->setValue(0.00123);
+
+    window.findChild<QAction*>(QStringLiteral("language_zh_CN"))->trigger();
+    QCoreApplication::processEvents();
+    QCOMPARE(window.livePanel()->stopButton()->text(), QStringLiteral("停止"));
+    QStringList labels;
+    for (const QLabel* l : window.livePanel()->findChildren<QLabel*>())
+        labels << l->text();
+    QVERIFY2(labels.contains(QStringLiteral("运行中")), qPrintable(labels.join(QLatin1Char('|'))));
+    QCOMPARE(live->state(), LiveController::State::Running);
+    QCOMPARE(live->runId(), runId);
+    QCOMPARE(lr->value(), 0.00123);
+    QVERIFY(window.livePanel()->stopButton()->isEnabled());
+    // The run goes on and the Run view keeps following it.
+    const qsizetype steps = view->steps().size();
+    QTRY_VERIFY_WITH_TIMEOUT(view->steps().size() > steps + 2, kRunTimeoutMs);
+    QCOMPARE(view->runId(), runId);
+
+    window.findChild<QAction*>(QStringLiteral("language_en"))->trigger();
+    QCoreApplication::processEvents();
+    QCOMPARE(window.livePanel()->stopButton()->text(), QStringLiteral("Stop"));
+    QSignalSpy ended(live, &LiveController::ended);
+    live->stop();
+    QVERIFY(ended.wait(kRunTimeoutMs));
+    QCOMPARE(storedRun(m_db, runId).status, RunStatus::Stopped);
 }
 
 void LiveTest::killedRankFailsTheRun() {

@@ -4,10 +4,14 @@
 // kAllowed (names that stay English in Chinese text: ZeRO, NCCL, units, config values),
 // not a word of the data shown (run names, tags, hosts, the configs' keys and values),
 // not part of a file name, command line or config key, and not an English gloss in
-// parentheses right after Chinese text ("全规约 (all-reduce)"). docs/i18n.md.
+// parentheses right after Chinese text ("全规约 (all-reduce)"). The same check runs
+// after View → Language switches a window started in English, which must then keep what
+// it shows and, switched back, show no Chinese. docs/i18n.md.
 #include "fixture_store.h"
 #include "gui/compare_view.h"
+#include "gui/json_editor.h"
 #include "gui/language.h"
+#include "gui/live_panel.h"
 #include "gui/log_console.h"
 #include "gui/main_window.h"
 #include "gui/run_view.h"
@@ -15,6 +19,8 @@
 #include "gui/runs_model.h"
 #include "gui/setup_view.h"
 #include "gui/store_client.h"
+#include "gui/time_series_plot.h"
+#include "gui/tune_view.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -30,6 +36,7 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabBar>
@@ -184,6 +191,109 @@ void addWordsOf(const std::string& text, std::set<QString>& words) {
         words.insert(it.next().captured());
 }
 
+// Opens the fixture store, a run in Run and three runs in Compare, and waits for them.
+void loadFixture(MainWindow& window, const QString& db, const std::vector<std::int64_t>& ids) {
+    QSignalSpy listed(window.store(), &StoreClient::runsListed);
+    window.openStore(db);
+    QVERIFY(listed.wait(10000));
+    QSignalSpy loaded(window.runView(), &RunView::loaded);
+    window.openRun(ids[1]);
+    QVERIFY(loaded.wait(10000));
+    QSignalSpy compared(window.compareView(), &CompareView::loaded);
+    window.compareRuns({qint64(ids[0]), qint64(ids[1]), qint64(ids[3])});
+    QVERIFY(compared.wait(10000));
+}
+
+// The words of the data on screen: run names, hosts, tags, the shown run's config and
+// end message, the Setup config.
+std::set<QString> dataWordsOf(MainWindow& window) {
+    std::set<QString> dataWords;
+    for (const RunSummary& r : window.store()->runs()) {
+        addWordsOf(r.name, dataWords);
+        addWordsOf(r.host, dataWords);
+        for (const std::string& t : r.tags)
+            addWordsOf(t, dataWords);
+    }
+    const RunRecord& shown = window.runView()->record();
+    addWordsOf(shown.info.config_json, dataWords);
+    addWordsOf(shown.info.host, dataWords);
+    addWordsOf(shown.end_message, dataWords);
+    addWordsOf(window.setupView()->text().toStdString(), dataWords);
+    return dataWords;
+}
+
+// Every text on screen: each tab in turn, every page of the tab widgets inside the
+// views, the menus and the window title.
+QStringList textsOnScreen(MainWindow& window) {
+    TextCollector collector;
+    auto* mainTabs = window.centralWidget();
+    for (int t = 0; t < MainWindow::kTabCount; ++t) {
+        window.setTab(static_cast<MainWindow::Tab>(t));
+        QTest::qWait(200);
+        for (QWidget* w : window.findChildren<QWidget*>())
+            collector.addWidget(w);
+        // Every page of the tab widgets inside the views (Learn's explanation and
+        // errata), not only the page that happens to be current.
+        for (auto* inner : window.findChildren<QTabWidget*>()) {
+            if (inner == mainTabs || !inner->isVisible())
+                continue;
+            for (int p = 0; p < inner->count(); ++p) {
+                inner->setCurrentIndex(p);
+                for (QWidget* w : inner->widget(p)->findChildren<QWidget*>())
+                    collector.addWidget(w);
+                collector.addWidget(inner->widget(p));
+            }
+        }
+    }
+    for (QAction* a : window.menuBar()->actions())
+        if (a->menu())
+            collector.addMenu(QStringLiteral("menu"), a->menu());
+    collector.add(QStringLiteral("window title"), window.windowTitle());
+    return collector.texts;
+}
+
+// The texts that are still English in Chinese, each once with its English words.
+QStringList stillEnglish(const QStringList& texts, const std::set<QString>& dataWords) {
+    QStringList failures;
+    std::set<QString> seen;
+    for (const QString& text : texts) {
+        const QStringList words = englishWords(text.section(QStringLiteral(": "), 1), dataWords);
+        if (!words.isEmpty() && seen.insert(text).second)
+            failures << QStringLiteral("%1  [%2]").arg(text, words.join(QLatin1Char(' ')));
+    }
+    return failures;
+}
+
+// Han characters or CJK punctuation (，。：（）).
+bool hasChinese(const QString& text) {
+    static const QRegularExpression han(
+        QStringLiteral("[\\x{3000}-\\x{303f}\\x{4e00}-\\x{9fff}\\x{ff00}-\\x{ffef}]"));
+    return text.contains(han);
+}
+
+// The texts with Chinese in them, except the language menu's own name for Chinese
+// (always written in itself).
+QStringList stillChinese(const QStringList& texts) {
+    QStringList failures;
+    std::set<QString> seen;
+    for (const QString& text : texts) {
+        QString body = text.section(QStringLiteral(": "), 1);
+        body.remove(languageName(Language::Chinese));
+        if (hasChinese(body) && seen.insert(text).second)
+            failures << text;
+    }
+    return failures;
+}
+
+// Fails listing each text when `failures` is not empty.
+void expectNone(const QStringList& failures, const char* what) {
+    for (const QString& f : failures)
+        qWarning("%s: %s", what, qPrintable(f));
+    QVERIFY2(failures.isEmpty(), qPrintable(QStringLiteral("%1 texts %2 (listed above)")
+                                                .arg(failures.size())
+                                                .arg(QString::fromLatin1(what))));
+}
+
 } // namespace
 
 class TranslationTest : public QObject {
@@ -258,71 +368,82 @@ private slots:
         window.resize(1600, 1000);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QSignalSpy listed(window.store(), &StoreClient::runsListed);
-        window.openStore(m_db);
-        QVERIFY(listed.wait(10000));
-        QSignalSpy loaded(window.runView(), &RunView::loaded);
-        window.openRun(m_ids[1]);
-        QVERIFY(loaded.wait(10000));
-        QSignalSpy compared(window.compareView(), &CompareView::loaded);
-        window.compareRuns({qint64(m_ids[0]), qint64(m_ids[1]), qint64(m_ids[3])});
-        QVERIFY(compared.wait(10000));
+        loadFixture(window, m_db, m_ids);
+        if (QTest::currentTestFailed())
+            return;
+        const QStringList texts = textsOnScreen(window);
+        QVERIFY2(texts.size() > 200,
+                 qPrintable(QStringLiteral("only %1 texts found").arg(texts.size())));
+        qInfo("%lld texts on screen checked", qlonglong(texts.size()));
+        expectNone(stillEnglish(texts, dataWordsOf(window)), "still in English");
+    }
 
-        std::set<QString> dataWords;
-        for (const RunSummary& r : window.store()->runs()) {
-            addWordsOf(r.name, dataWords);
-            addWordsOf(r.host, dataWords);
-            for (const std::string& t : r.tags)
-                addWordsOf(t, dataWords);
-        }
-        const RunRecord& shown = window.runView()->record();
-        addWordsOf(shown.info.config_json, dataWords);
-        addWordsOf(shown.info.host, dataWords);
-        addWordsOf(shown.end_message, dataWords);
-        addWordsOf(window.setupView()->text().toStdString(), dataWords);
+    // View → Language from English to 简体中文 and back, with runs open in Run and
+    // Compare and a sweep previewed in Tune: every view follows at once, by the same
+    // check as a start in Chinese, and keeps what it shows (tab, config, zoom, runs).
+    void switchingRetranslatesEveryView() {
+        QCOMPARE(currentLanguage(), Language::English);
+        MainWindow window(false);
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        loadFixture(window, m_db, m_ids);
+        if (QTest::currentTestFailed())
+            return;
+        const std::set<QString> dataWords = dataWordsOf(window);
+        // Tune: a preview of the default sweep over the Setup config (set on showing it).
+        window.setTab(MainWindow::Tab::Tune);
+        QVERIFY(window.tuneView()->preview(nullptr));
+        const int trials = window.tuneView()->trialsModel()->rowCount();
+        QVERIFY(trials > 0);
+        // State the switch must keep: the tab, the config being edited, a zoom.
+        window.setTab(MainWindow::Tab::Run);
+        window.setupView()->editor()->appendPlainText(QStringLiteral(" "));
+        const QString config = window.setupView()->text();
+        QCPAxis* lossX = window.runView()->lossPlot()->plot()->xAxis;
+        lossX->setRange(20, 60);
+        const qint64 shownRun = window.runView()->runId();
+        const QList<qint64> compared = window.compareView()->runIds();
 
-        TextCollector collector;
-        auto* mainTabs = window.centralWidget();
-        for (int t = 0; t < MainWindow::kTabCount; ++t) {
-            window.setTab(static_cast<MainWindow::Tab>(t));
-            QTest::qWait(200);
-            for (QWidget* w : window.findChildren<QWidget*>())
-                collector.addWidget(w);
-            // Every page of the tab widgets inside the views (Learn's explanation and
-            // errata), not only the page that happens to be current.
-            for (auto* inner : window.findChildren<QTabWidget*>()) {
-                if (inner == mainTabs || !inner->isVisible())
-                    continue;
-                for (int p = 0; p < inner->count(); ++p) {
-                    inner->setCurrentIndex(p);
-                    for (QWidget* w : inner->widget(p)->findChildren<QWidget*>())
-                        collector.addWidget(w);
-                    collector.addWidget(inner->widget(p));
-                }
-            }
-        }
-        for (QAction* a : window.menuBar()->actions())
-            if (a->menu())
-                collector.addMenu(QStringLiteral("menu"), a->menu());
-        collector.add(QStringLiteral("window title"), window.windowTitle());
+        auto* chinese = window.findChild<QAction*>(QStringLiteral("language_zh_CN"));
+        QVERIFY(chinese);
+        chinese->trigger();
+        QCoreApplication::processEvents();
+        QCOMPARE(currentLanguage(), Language::Chinese);
+        auto* tabs = qobject_cast<QTabWidget*>(window.centralWidget());
+        QCOMPARE(tabs->currentIndex(), int(MainWindow::Tab::Run));
+        QCOMPARE(window.setupView()->text(), config);
+        QCOMPARE(lossX->range().lower, 20.0);
+        QCOMPARE(lossX->range().upper, 60.0);
+        QCOMPARE(window.runView()->runId(), shownRun);
+        QCOMPARE(window.compareView()->runIds(), compared);
+        // The preview was planned again in Chinese: same trials, its words translated.
+        QCOMPARE(window.tuneView()->trialsModel()->rowCount(), trials);
+        QCOMPARE(window.tuneView()->trialsModel()->headerData(0, Qt::Horizontal).toString(),
+                 QStringLiteral("#"));
+        QVERIFY2(hasChinese(window.tuneView()->summaryText()),
+                 qPrintable(window.tuneView()->summaryText()));
+        QVERIFY(window.statusBar()->currentMessage().startsWith(QStringLiteral("语言")));
+        // The live strip is hidden without a live run (so the screen check skips it); its
+        // controls follow too.
+        QCOMPARE(window.livePanel()->stopButton()->text(), QStringLiteral("停止"));
+        QCOMPARE(window.livePanel()->killButton()->text(), QStringLiteral("强制结束"));
+        QCOMPARE(window.livePanel()->resumeCheckpointButton()->text(),
+                 QStringLiteral("从最近的检查点恢复"));
 
-        QStringList failures;
-        std::set<QString> seen;
-        for (const QString& text : collector.texts) {
-            const QStringList words =
-                englishWords(text.section(QStringLiteral(": "), 1), dataWords);
-            if (!words.isEmpty() && seen.insert(text).second)
-                failures << QStringLiteral("%1  [%2]").arg(text, words.join(QLatin1Char(' ')));
-        }
-        QVERIFY2(collector.texts.size() > 200,
-                 qPrintable(QStringLiteral("only %1 texts found").arg(collector.texts.size())));
-        qInfo("%lld texts on screen checked", qlonglong(collector.texts.size()));
-        for (const QString& f : failures)
-            qWarning("still English: %s", qPrintable(f));
-        QVERIFY2(
-            failures.isEmpty(),
-            qPrintable(
-                QStringLiteral("%1 texts still in English (listed above)").arg(failures.size())));
+        // The trials' phase and reason are the runtime's words (docs/i18n.md): the
+        // screen is checked without the preview, as a start in Chinese is.
+        window.tuneView()->setStorePath(m_db);
+        const QStringList zh = textsOnScreen(window);
+        QVERIFY2(zh.size() > 200, qPrintable(QStringLiteral("only %1 texts found").arg(zh.size())));
+        qInfo("%lld texts on screen checked after the switch", qlonglong(zh.size()));
+        expectNone(stillEnglish(zh, dataWords), "still in English after switching to Chinese");
+
+        window.findChild<QAction*>(QStringLiteral("language_en"))->trigger();
+        QCoreApplication::processEvents();
+        QCOMPARE(currentLanguage(), Language::English);
+        QCOMPARE(window.setupView()->text(), config);
+        expectNone(stillChinese(textsOnScreen(window)), "still in Chinese after switching back");
     }
 
     // View → Language switches at run time: the window's own texts follow at once.

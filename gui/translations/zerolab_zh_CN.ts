@@ -2,6 +2,297 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ConfigCheck</name>
+    <message>
+        <source>Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size %1 != %2 * %3 * %4 (%5)</source>
+        <translation>请检查批次相关参数。train_batch_size 不等于 micro_batch_per_gpu * gradient_acc_step * world_size：%1 != %2 * %3 * %4（%5）</translation>
+    </message>
+    <message>
+        <source>%1 is not divisible by %2 %3 x world size %4 = %5</source>
+        <translation>%1 不能被 %2 %3 × 进程数 %4 = %5 整除</translation>
+    </message>
+    <message>
+        <source>world size must be &gt;= 1, got %1</source>
+        <translation>进程数必须 &gt;= 1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided; &quot;auto&quot; cannot be resolved when neither is a number</source>
+        <translation>必须给出 train_batch_size 或 train_micro_batch_size_per_gpu；两者都不是数字时无法解析 &quot;auto&quot;</translation>
+    </message>
+    <message>
+        <source>Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided</source>
+        <translation>必须给出 train_batch_size 或 train_micro_batch_size_per_gpu</translation>
+    </message>
+    <message>
+        <source>&quot;auto&quot; cannot be resolved: give both %1 and %2 as numbers, or a number here</source>
+        <translation>无法解析 &quot;auto&quot;：请把 %1 和 %2 都给成数字，或在此处给一个数字</translation>
+    </message>
+    <message>
+        <source>Check batch related parameters: train_batch_size %1 must equal train_micro_batch_size_per_gpu %2 * gradient_accumulation_steps %3 * world size, but %1 is not a multiple of %4</source>
+        <translation>请检查批次相关参数：train_batch_size %1 必须等于 train_micro_batch_size_per_gpu %2 * gradient_accumulation_steps %3 * 进程数，但 %1 不是 %4 的倍数</translation>
+    </message>
+    <message>
+        <source>the product is %1</source>
+        <translation>乘积为 %1</translation>
+    </message>
+    <message>
+        <source>%1 is not divisible by world size %2</source>
+        <translation>%1 不能被进程数 %2 整除</translation>
+    </message>
+    <message>
+        <source>train_batch_size %1 is too large</source>
+        <translation>train_batch_size %1 过大</translation>
+    </message>
+    <message>
+        <source>ignored: data.type &quot;synthetic&quot; reads no file</source>
+        <translation>已忽略：data.type &quot;synthetic&quot; 不读取文件</translation>
+    </message>
+    <message>
+        <source>required for data.type &quot;%1&quot;</source>
+        <translation>data.type &quot;%1&quot; 需要此项</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; does not exist</source>
+        <translation>&quot;%1&quot; 不存在</translation>
+    </message>
+    <message>
+        <source>must not be empty when run.checkpoint_every is &gt; 0</source>
+        <translation>run.checkpoint_every &gt; 0 时不能为空</translation>
+    </message>
+    <message>
+        <source>a number of seconds in [0, 604800] (0: max(10 x the median step time, 120 s))</source>
+        <translation>取值在 [0, 604800] 内的秒数（0：max(10 × 每步时间的中位数, 120 s)）</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>一个对象</translation>
+    </message>
+    <message>
+        <source>an array of two numbers in [0, 1)</source>
+        <translation>由两个 [0, 1) 内的数组成的数组</translation>
+    </message>
+    <message>
+        <source>a number in [0, 1)</source>
+        <translation>取值在 [0, 1) 内的数</translation>
+    </message>
+    <message>
+        <source>required when &quot;optimizer&quot; is given; expected &quot;Adam&quot; or &quot;AdamW&quot;</source>
+        <translation>给出 &quot;optimizer&quot; 时必须指定；应为 &quot;Adam&quot; 或 &quot;AdamW&quot;</translation>
+    </message>
+    <message>
+        <source>optimizer &quot;%1&quot; is not implemented by zerolab; expected &quot;Adam&quot; or &quot;AdamW&quot;</source>
+        <translation>zerolab 未实现优化器 &quot;%1&quot;；应为 &quot;Adam&quot; 或 &quot;AdamW&quot;</translation>
+    </message>
+    <message>
+        <source>unknown optimizer &quot;%1&quot;; expected &quot;Adam&quot; or &quot;AdamW&quot;%2</source>
+        <translation>未知的优化器 &quot;%1&quot;；应为 &quot;Adam&quot; 或 &quot;AdamW&quot;%2</translation>
+    </message>
+    <message>
+        <source>a number &gt; 0</source>
+        <translation>大于 0 的数</translation>
+    </message>
+    <message>
+        <source>a number &gt;= 0</source>
+        <translation>大于等于 0 的数</translation>
+    </message>
+    <message>
+        <source>ignored: AdamW always decouples weight decay (as in DeepSpeed)</source>
+        <translation>已忽略：AdamW 总是解耦权重衰减（与 DeepSpeed 相同）</translation>
+    </message>
+    <message>
+        <source>false is not implemented: zerolab&apos;s Adam always applies bias correction</source>
+        <translation>未实现 false：zerolab 的 Adam 总是做偏差校正</translation>
+    </message>
+    <message>
+        <source>true is not implemented: AMSGrad is not supported</source>
+        <translation>未实现 true：不支持 AMSGrad</translation>
+    </message>
+    <message>
+        <source>required when &quot;scheduler&quot; is given; expected &quot;WarmupLR&quot;, &quot;WarmupDecayLR&quot; or &quot;WarmupCosineLR&quot;</source>
+        <translation>给出 &quot;scheduler&quot; 时必须指定；应为 &quot;WarmupLR&quot;、&quot;WarmupDecayLR&quot; 或 &quot;WarmupCosineLR&quot;</translation>
+    </message>
+    <message>
+        <source>scheduler &quot;%1&quot; is not implemented by zerolab; expected &quot;WarmupLR&quot;, &quot;WarmupDecayLR&quot; or &quot;WarmupCosineLR&quot;</source>
+        <translation>zerolab 未实现学习率计划 &quot;%1&quot;；应为 &quot;WarmupLR&quot;、&quot;WarmupDecayLR&quot; 或 &quot;WarmupCosineLR&quot;</translation>
+    </message>
+    <message>
+        <source>unknown scheduler &quot;%1&quot;; expected &quot;WarmupLR&quot;, &quot;WarmupDecayLR&quot; or &quot;WarmupCosineLR&quot;%2</source>
+        <translation>未知的学习率计划 &quot;%1&quot;；应为 &quot;WarmupLR&quot;、&quot;WarmupDecayLR&quot; 或 &quot;WarmupCosineLR&quot;%2</translation>
+    </message>
+    <message>
+        <source>ignored: zerolab starts schedules at step 0</source>
+        <translation>已忽略：zerolab 的学习率计划总是从第 0 步开始</translation>
+    </message>
+    <message>
+        <source>not a parameter of %1</source>
+        <translation>不是 %1 的参数</translation>
+    </message>
+    <message>
+        <source>unknown parameter of %1%2</source>
+        <translation>%1 的未知参数%2</translation>
+    </message>
+    <message>
+        <source>a number in [0, 1]</source>
+        <translation>取值在 [0, 1] 内的数</translation>
+    </message>
+    <message>
+        <source>warmup_max_lr %1 is below warmup_min_lr %2</source>
+        <translation>warmup_max_lr %1 小于 warmup_min_lr %2</translation>
+    </message>
+    <message>
+        <source>required by %1; give a number, or &quot;auto&quot; for run.steps</source>
+        <translation>%1 需要此项；请给一个数字，或用 &quot;auto&quot; 取 run.steps</translation>
+    </message>
+    <message>
+        <source>%1 must exceed warmup_num_steps (%2, at least 2 as in DeepSpeed): the cosine phase would have no steps</source>
+        <translation>%1 必须大于 warmup_num_steps（%2，与 DeepSpeed 一样至少为 2）：否则余弦阶段没有步数</translation>
+    </message>
+    <message>
+        <source>%1 is below warmup_num_steps %2: the decay phase never starts</source>
+        <translation>%1 小于 warmup_num_steps %2：衰减阶段永远不会开始</translation>
+    </message>
+    <message>
+        <source>give either &quot;bf16&quot; or its legacy alias &quot;bfloat16&quot;, not both</source>
+        <translation>&quot;bf16&quot; 与其旧别名 &quot;bfloat16&quot; 只能给一个，不能同时给</translation>
+    </message>
+    <message>
+        <source>fp16 training is not implemented (it needs loss scaling); use &quot;bf16&quot;: {&quot;enabled&quot;: true} for mixed precision</source>
+        <translation>未实现 fp16 训练（它需要损失缩放）；混合精度请用 &quot;bf16&quot;: {&quot;enabled&quot;: true}</translation>
+    </message>
+    <message>
+        <source>ignored: model.recompute &quot;%1&quot; is given and wins over this section (which means &quot;full&quot;)</source>
+        <translation>已忽略：已给出 model.recompute &quot;%1&quot;，它优先于本节（本节表示 &quot;full&quot;）</translation>
+    </message>
+    <message>
+        <source>mapped to model.recompute &quot;full&quot;: every transformer block&apos;s forward is recomputed in backward (one checkpoint per block)</source>
+        <translation>映射为 model.recompute &quot;full&quot;：每个 Transformer 块的前向在反向时重计算（每块一个检查点）</translation>
+    </message>
+    <message>
+        <source>ignored: it splits checkpoints across model-parallel ranks; zerolab is data-parallel only, so each rank keeps its own</source>
+        <translation>已忽略：它把检查点拆分到模型并行的各进程上；zerolab 只做数据并行，每个进程保留自己的检查点</translation>
+    </message>
+    <message>
+        <source>not implemented, ignored: checkpoints stay in device memory</source>
+        <translation>未实现，已忽略：检查点留在设备内存中</translation>
+    </message>
+    <message>
+        <source>ignored: zerolab checkpoints every block (n_layer = %1), not %2</source>
+        <translation>已忽略：zerolab 为每个块设检查点（n_layer = %1），而不是 %2 个</translation>
+    </message>
+    <message>
+        <source>not implemented, ignored</source>
+        <translation>未实现，已忽略</translation>
+    </message>
+    <message>
+        <source>cannot read config file: %1</source>
+        <translation>无法读取配置文件：%1</translation>
+    </message>
+    <message>
+        <source>line %1, column %2: invalid JSON: %3</source>
+        <translation>第 %1 行第 %2 列：无效的 JSON：%3</translation>
+    </message>
+    <message>
+        <source>%1 differs from %2 (%3); remove it, or give a custom shape instead</source>
+        <translation>%1 与 %2（%3）不同；请删除它，或改为给出自定义形状</translation>
+    </message>
+    <message>
+        <source>unknown preset &quot;%1&quot;; expected one of %2%3</source>
+        <translation>未知的预设 &quot;%1&quot;；应为以下之一：%2%3</translation>
+    </message>
+    <message>
+        <source>the shape in %1</source>
+        <translation>%1 中的形状</translation>
+    </message>
+    <message>
+        <source>preset &quot;%1&quot; differs from %2; remove one of them</source>
+        <translation>预设 &quot;%1&quot; 与 %2 不同；请删除其中之一</translation>
+    </message>
+    <message>
+        <source>preset &quot;%1&quot;</source>
+        <translation>预设 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>%1 exceeds the maximum context %2 of %3</source>
+        <translation>%1 超过了 %3 的最大上下文长度 %2</translation>
+    </message>
+    <message>
+        <source>required for a custom shape (or give model.preset)</source>
+        <translation>自定义形状需要此项（或给出 model.preset）</translation>
+    </message>
+    <message>
+        <source>%1 is below vocab_size %2</source>
+        <translation>%1 小于 vocab_size %2</translation>
+    </message>
+    <message>
+        <source>%1 is not divisible by n_head %2</source>
+        <translation>%1 不能被 n_head %2 整除</translation>
+    </message>
+    <message>
+        <source>n_layer %1, n_embd %2, seq_len %3 and padded_vocab_size %4 make more than 2^48 parameters</source>
+        <translation>n_layer %1、n_embd %2、seq_len %3 和 padded_vocab_size %4 的参数超过 2^48 个</translation>
+    </message>
+    <message>
+        <source>data.type &quot;%1&quot; uses bytes as tokens and needs vocab_size &gt;= 256, got %2</source>
+        <translation>data.type &quot;%1&quot; 以字节为词元，需要 vocab_size &gt;= 256，实际为 %2</translation>
+    </message>
+    <message>
+        <source>%1 must hold a JSON object at the top level, got %2</source>
+        <translation>%1 的顶层必须是 JSON 对象，实际为 %2</translation>
+    </message>
+    <message>
+        <source>a number &gt;= 0 (0: off)</source>
+        <translation>大于等于 0 的数（0：关闭）</translation>
+    </message>
+    <message>
+        <source>an integer &gt;= %1</source>
+        <translation>不小于 %1 的整数</translation>
+    </message>
+    <message>
+        <source>an integer %1-%2</source>
+        <translation>介于 %1 和 %2 之间的整数</translation>
+    </message>
+    <message>
+        <source>expected %1, got %2</source>
+        <translation>应为%1，实际为 %2</translation>
+    </message>
+    <message>
+        <source>expected %1, got nothing</source>
+        <translation>应为%1，实际没有值</translation>
+    </message>
+    <message>
+        <source>&quot;auto&quot; cannot be resolved here: nothing else in the config decides this key; give a value</source>
+        <translation>此处无法解析 &quot;auto&quot;：配置中没有其他项决定这个键；请给出一个值</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>布尔值 true 或 false</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>one of %1</source>
+        <translation>以下之一：%1</translation>
+    </message>
+    <message>
+        <source> (did you mean &quot;%1&quot;?)</source>
+        <translation>（是否想写 &quot;%1&quot;？）</translation>
+    </message>
+    <message>
+        <source>DeepSpeed setting not implemented by zerolab; ignored</source>
+        <translation>zerolab 未实现的 DeepSpeed 设置；已忽略</translation>
+    </message>
+    <message>
+        <source>unknown key%1</source>
+        <translation>未知的键%1</translation>
+    </message>
+    <message>
+        <source>unknown key, not a setting zerolab knows; ignored</source>
+        <translation>未知的键，不是 zerolab 认识的设置；已忽略</translation>
+    </message>
+</context>
+<context>
     <name>ConfigValidation</name>
     <message>
         <source>JSON syntax: %1</source>

@@ -1,0 +1,16 @@
+// runtimeText: renderMessage (runtime/text/message.h) with Qt's catalogue as translator.
+#include "gui/runtime_text.h"
+
+#include <QCoreApplication>
+
+namespace zerolab {
+
+QString runtimeText(const Message& message) {
+    const std::string text =
+        renderMessage(message, [](const std::string& context, const std::string& source) {
+            return QCoreApplication::translate(context.c_str(), source.c_str()).toStdString();
+        });
+    return QString::fromStdString(text);
+}
+
+} // namespace zerolab

@@ -13,4 +13,11 @@ QString runtimeText(const Message& message) {
     return QString::fromStdString(text);
 }
 
+QString runtimeLines(const std::vector<Message>& lines) {
+    QString out;
+    for (const Message& line : lines)
+        out += runtimeText(line) + QLatin1Char('\n');
+    return out;
+}
+
 } // namespace zerolab

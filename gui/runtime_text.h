@@ -7,11 +7,16 @@
 
 #include <QString>
 
+#include <vector>
+
 namespace zerolab {
 
 // The message in the current language: QCoreApplication::translate(context, template)
 // for the message and each nested one, literal arguments (numbers, JSON paths, values)
 // as they are. English when the catalogue has no translation.
 QString runtimeText(const Message& message);
+
+// Lines (such as the planner's explainLines) as one text, each runtimeText and a newline.
+QString runtimeLines(const std::vector<Message>& lines);
 
 } // namespace zerolab

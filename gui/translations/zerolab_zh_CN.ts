@@ -531,6 +531,256 @@
     </message>
 </context>
 <context>
+    <name>PlanErrata</name>
+    <message>
+        <source>stage-1 total</source>
+        <translation>阶段 1 合计</translation>
+    </message>
+    <message>
+        <source>the table&apos;s total: %1</source>
+        <translation>表中的合计：%1</translation>
+    </message>
+    <message>
+        <source>the sum of its own rows (2 + 4 + 4 replicated, 4/N + 4/N sharded): %1</source>
+        <translation>表中各行之和（复制 2 + 4 + 4，分片 4/N + 4/N）：%1</translation>
+    </message>
+    <message>
+        <source>saving limit</source>
+        <translation>节省上限</translation>
+    </message>
+    <message>
+        <source>stage 1 saves about 22% as N grows</source>
+        <translation>随着 N 增大，阶段 1 约节省 22%</translation>
+    </message>
+    <message>
+        <source>sharding m and v (8 of 18 bytes per parameter) saves (8 - 8/N) / 18 = %1 at N = %2, tending to 8/18 = %3</source>
+        <translation>对 m 和 v 分片（每参数 18 字节中的 8 字节）节省 (8 - 8/N) / 18 = %1（N = %2），趋于 8/18 = %3</translation>
+    </message>
+    <message>
+        <source>master weights</source>
+        <translation>主参数</translation>
+    </message>
+    <message>
+        <source>its layout keeps the fp32 master and fp32 grads replicated: %1</source>
+        <translation>它的布局把 fp32 主参数和 fp32 梯度复制在每个进程上：%1</translation>
+    </message>
+    <message>
+        <source>DeepSpeed and the ZeRO paper shard the fp32 master with m and v and keep 16-bit grads (K = 12): %1</source>
+        <translation>DeepSpeed 和 ZeRO 论文把 fp32 主参数与 m、v 一起分片，梯度保持 16 位（K = 12）：%1</translation>
+    </message>
+    <message>
+        <source>gradient accumulation</source>
+        <translation>梯度累积</translation>
+    </message>
+    <message>
+        <source>gradient_accumulation_steps = %1 divides fp32 gradient memory by %1: 4 psi / %1 = %2</source>
+        <translation>gradient_accumulation_steps = %1 使 fp32 梯度内存除以 %1：4 psi / %1 = %2</translation>
+    </message>
+    <message>
+        <source>accumulation sums micro-batch gradients into the same 4 psi = %1 buffer; it shrinks activations by allowing a smaller micro-batch for the same global batch</source>
+        <translation>梯度累积把各微批次的梯度加到同一个 4 psi = %1 的缓冲区中；它让较小的微批次达到相同的全局批次，从而缩小激活值</translation>
+    </message>
+    <message>
+        <source>parameter sync</source>
+        <translation>参数同步</translation>
+    </message>
+    <message>
+        <source>after the local update each rank broadcasts its parameter shard</source>
+        <translation>本地更新之后，每个进程广播自己的参数分片</translation>
+    </message>
+    <message>
+        <source>DeepSpeed all-gathers the shards (allgather_partitions: true); a series of broadcasts only when allgather_partitions is false</source>
+        <translation>DeepSpeed 对各分片做全收集 (all-gather)（allgather_partitions: true）；只有 allgather_partitions 为 false 时才是一系列广播</translation>
+    </message>
+</context>
+<context>
+    <name>PlanExplain</name>
+    <message>
+        <source>ZeRO paper convention (the chapter defines stages 0 and 1 only; stages 2 and 3 are shown as ZeRO shards them)</source>
+        <translation>ZeRO 论文的约定（本章只定义了阶段 0 和 1；阶段 2 和 3 按 ZeRO 的分片方式显示）</translation>
+    </message>
+    <message>
+        <source>the chapter&apos;s layout</source>
+        <translation>本章的布局</translation>
+    </message>
+    <message>
+        <source>ZeRO paper convention</source>
+        <translation>ZeRO 论文的约定</translation>
+    </message>
+    <message>
+        <source>ZeRO stage %1, %2, %3 without master weights</source>
+        <translation>ZeRO 阶段 %1，%2，%3，无主参数</translation>
+    </message>
+    <message>
+        <source>ZeRO stage %1, %2, %3</source>
+        <translation>ZeRO 阶段 %1，%2，%3</translation>
+    </message>
+    <message>
+        <source>psi = %1 parameters (%2 with each gather unit padded to a multiple of N), N = %3 ranks; %4</source>
+        <translation>psi = %1 个参数（每个收集单元补齐到 N 的倍数后为 %2），N = %3 个进程；%4</translation>
+    </message>
+    <message>
+        <source>psi = %1 parameters, N = %2 ranks; %3</source>
+        <translation>psi = %1 个参数，N = %2 个进程；%3</translation>
+    </message>
+    <message>
+        <source>  %1: none (no fp32 master copy)</source>
+        <translation>  %1：无（没有 fp32 主参数副本）</translation>
+    </message>
+    <message>
+        <source>  %1 (%2): %3 x psi / N = %3 x %4 / %5 = %6  (sharded)</source>
+        <translation>  %1 (%2)：%3 x psi / N = %3 x %4 / %5 = %6  （分片）</translation>
+    </message>
+    <message>
+        <source>  %1 (%2): %3 x psi = %3 x %4 = %5  (replicated)</source>
+        <translation>  %1 (%2)：%3 x psi = %3 x %4 = %5  （复制）</translation>
+    </message>
+    <message>
+        <source>Model states per rank (bytes per parameter x psi, / N where sharded):</source>
+        <translation>每个进程的模型状态（每参数字节数 x psi，分片的再 / N）：</translation>
+    </message>
+    <message>
+        <source>  model states = %1 psi + %2 psi / N = %3 + %4 = %5</source>
+        <translation>  模型状态 = %1 psi + %2 psi / N = %3 + %4 = %5</translation>
+    </message>
+    <message>
+        <source>Activations per rank (replicated: every rank runs its own micro-batch):</source>
+        <translation>每个进程的激活值（复制：每个进程运行自己的微批次）：</translation>
+    </message>
+    <message>
+        <source>  unknown: give a model shape and micro-batch (counted as 0)</source>
+        <translation>  未知：请给出模型形状和微批次（按 0 计）</translation>
+    </message>
+    <message>
+        <source>  given directly: %1</source>
+        <translation>  直接给出：%1</translation>
+    </message>
+    <message>
+        <source>  GPT-2 activation arena, fp32 (4 bytes), s = T = %1, b = B = %2, h = C = %3, a = heads = %4, L = %5, Vp = %6; recompute %7</source>
+        <translation>  GPT-2 激活值区，fp32（4 字节），s = T = %1，b = B = %2，h = C = %3，a = 注意力头数 = %4，L = %5，Vp = %6；重计算 %7</translation>
+    </message>
+    <message>
+        <source>  per layer: 64sbh + 4as^2b + 16sb (ln1, qkv, atty, residual2, ln2, fch, gelu, residual3; attention probabilities; layernorm statistics) = %1</source>
+        <translation>  每层：64sbh + 4as^2b + 16sb（ln1、qkv、atty、residual2、ln2、fch、gelu、residual3；注意力概率；layernorm 统计量）= %1</translation>
+    </message>
+    <message>
+        <source>  (Korthikanti et al. 2022 count 34sbh + 5as^2b in fp16 with dropout masks)</source>
+        <translation>  （Korthikanti 等人 2022 按 fp16 并含 dropout 掩码计为 34sbh + 5as^2b）</translation>
+    </message>
+    <message>
+        <source>  per layer: 40sbh + 4as^2b + 16sb (the matmul outputs, attention probabilities, residuals; ln1, ln2 and gelu recomputed) = %1</source>
+        <translation>  每层：40sbh + 4as^2b + 16sb（矩阵乘输出、注意力概率、残差；ln1、ln2 和 gelu 重计算）= %1</translation>
+    </message>
+    <message>
+        <source>  once: 8sbh for the recomputed ln1 and ln2 = %1 (gelu is recomputed into the d fch gradient buffer)</source>
+        <translation>  一次：重计算的 ln1 和 ln2 占 8sbh = %1（gelu 重计算到 d fch 梯度缓冲区中）</translation>
+    </message>
+    <message>
+        <source>  per layer: 4sbh (the block&apos;s output, the next block&apos;s input) = %1</source>
+        <translation>  每层：4sbh（本块的输出，即下一块的输入）= %1</translation>
+    </message>
+    <message>
+        <source>  once: one block recomputed in backward, 44sbh + 4as^2b + 16sb = %1</source>
+        <translation>  一次：反向时重计算一个块，44sbh + 4as^2b + 16sb = %1</translation>
+    </message>
+    <message>
+        <source>  once: embeddings, final layernorm, logits and probs (8sbVp), gradient scratch = the rest of the arena</source>
+        <translation>  一次：嵌入、最后的 layernorm、logits 和概率（8sbVp）、梯度暂存 = 激活值区的其余部分</translation>
+    </message>
+    <message>
+        <source>  activations = %1  (%2)</source>
+        <translation>  激活值 = %1  （%2）</translation>
+    </message>
+    <message>
+        <source>Comm buffers: a reduce bucket of min(reduce_bucket_size = %1, psi) elements x %2 bytes (%3) + a gather buffer of the largest gather unit x %4 bytes (%5) = %6</source>
+        <translation>通信缓冲区：一个 min(reduce_bucket_size = %1, psi) 个元素的归约桶 x %2 字节 (%3) + 一个最大收集单元大小的收集缓冲区 x %4 字节 (%5) = %6</translation>
+    </message>
+    <message>
+        <source>Comm buffers: a reduce bucket of min(reduce_bucket_size = %1, psi) elements x %2 bytes (%3) = %4</source>
+        <translation>通信缓冲区：一个 min(reduce_bucket_size = %1, psi) 个元素的归约桶 x %2 字节 (%3) = %4</translation>
+    </message>
+    <message>
+        <source>Workspace: %1</source>
+        <translation>工作区：%1</translation>
+    </message>
+    <message>
+        <source>Comm buffers (zerolab&apos;s engine, exact): all-gather slots for the embedding and the largest block x %1 bytes (%2); fp32 reduce-scatter slots for the embedding and %3; = %4</source>
+        <translation>通信缓冲区（zerolab 引擎，精确）：嵌入和最大块的全收集槽 x %1 字节 (%2)；嵌入和%3的 fp32 归约-散射槽；= %4</translation>
+    </message>
+    <message>
+        <source>Comm buffers (zerolab&apos;s engine, exact): fp32 reduce-scatter slots for the embedding and %1; = %2</source>
+        <translation>通信缓冲区（zerolab 引擎，精确）：嵌入和%1的 fp32 归约-散射槽；= %2</translation>
+    </message>
+    <message>
+        <source>Comm buffers (zerolab&apos;s engine, exact): none beyond the gradient buffer (all-reduce in place); = %1</source>
+        <translation>通信缓冲区（zerolab 引擎，精确）：梯度缓冲区之外没有（原地全规约）；= %1</translation>
+    </message>
+    <message>
+        <source>Workspace (zerolab&apos;s engine, exact): fp32 copies of the embedding and one block where params are bf16, fp32 gradient staging where grads are not fp32 and not a comm bucket = %1</source>
+        <translation>工作区（zerolab 引擎，精确）：参数为 bf16 时嵌入和一个块的 fp32 副本，梯度不是 fp32 且不是通信桶时的 fp32 梯度暂存 = %1</translation>
+    </message>
+    <message>
+        <source>two blocks (overlap_comm)</source>
+        <translation>两个块 (overlap_comm)</translation>
+    </message>
+    <message>
+        <source>one block</source>
+        <translation>一个块</translation>
+    </message>
+    <message>
+        <source>Total per rank = model states + activations + comm buffers + workspace = %1</source>
+        <translation>每个进程合计 = 模型状态 + 激活值 + 通信缓冲区 + 工作区 = %1</translation>
+    </message>
+    <message>
+        <source>all-reduce of the grads: 2 psi</source>
+        <translation>梯度的全规约：2 psi</translation>
+    </message>
+    <message>
+        <source>reduce-scatter of the grads (psi) + all-gather of the params (psi): 2 psi</source>
+        <translation>梯度的归约-散射 (psi) + 参数的全收集 (psi)：2 psi</translation>
+    </message>
+    <message>
+        <source>reduce-scatter of the grads each micro-step (A psi) + all-gather of the params (psi): (A + 1) psi</source>
+        <translation>每个微步梯度的归约-散射 (A psi) + 参数的全收集 (psi)：(A + 1) psi</translation>
+    </message>
+    <message>
+        <source>all-gather of the params for forward and for backward (2 psi) + reduce-scatter of the grads (psi), each micro-step: 3 A psi</source>
+        <translation>每个微步：前向和反向各一次参数的全收集 (2 psi) + 梯度的归约-散射 (psi)：3 A psi</translation>
+    </message>
+    <message>
+        <source>Communication per optimizer step (A = %1 micro-steps): %2 = %3 elements = %4</source>
+        <translation>每个优化器步的通信量（A = %1 个微步）：%2 = %3 个元素 = %4</translation>
+    </message>
+    <message>
+        <source> (zerolab&apos;s engine gathers less than 2A psi: its slots keep the tied embedding for the whole step and the units at the forward/backward turn)</source>
+        <translation>（zerolab 引擎收集的少于 2A psi：它的槽在整步中保留共享的嵌入，并在前向/反向交界处保留各单元）</translation>
+    </message>
+    <message>
+        <source>  traffic per rank (ring: each psi above x (N - 1) / N) = %1 = %2 elements%3%4</source>
+        <translation>  每个进程的通信量（环形算法：上面每个 psi x (N - 1) / N）= %1 = %2 个元素%3%4</translation>
+    </message>
+    <message>
+        <source>  time = traffic / bandwidth = %1 / %2 GB/s = %3 s</source>
+        <translation>  时间 = 通信量 / 带宽 = %1 / %2 GB/s = %3 s</translation>
+    </message>
+    <message>
+        <source>Device %1: %2 - %3 reserved (CUDA context, cuBLAS, NCCL, fragmentation) = %4 usable; fits with %5 to spare</source>
+        <translation>设备 %1：%2 - %3 预留（CUDA 上下文、cuBLAS、NCCL、碎片）= %4 可用；放得下，余 %5</translation>
+    </message>
+    <message>
+        <source>Device %1: %2 - %3 reserved (CUDA context, cuBLAS, NCCL, fragmentation) = %4 usable; short by %5</source>
+        <translation>设备 %1：%2 - %3 预留（CUDA 上下文、cuBLAS、NCCL、碎片）= %4 可用；还差 %5</translation>
+    </message>
+    <message>
+        <source>binary units, 1 GiB = 2^30 bytes</source>
+        <translation>二进制单位，1 GiB = 2^30 字节</translation>
+    </message>
+    <message>
+        <source>decimal units, 1 GB = 1e9 bytes</source>
+        <translation>十进制单位，1 GB = 1e9 字节</translation>
+    </message>
+</context>
+<context>
     <name>Status</name>
     <message>
         <source>running</source>
@@ -591,6 +841,57 @@
     <message>
         <source>skipped</source>
         <translation>已跳过</translation>
+    </message>
+</context>
+<context>
+    <name>Sweep</name>
+    <message>
+        <source>search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>buckets</source>
+        <translation>桶大小</translation>
+    </message>
+    <message>
+        <source>repeat</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <source>forecast %1 per rank &gt; capacity %2 (%3)</source>
+        <translation>预测每个进程 %1 &gt; 容量 %2（%3）</translation>
+    </message>
+    <message>
+        <source>micro-batch %1 ended %2</source>
+        <translation>微批次 %1 的结果：%2</translation>
+    </message>
+    <message>
+        <source>throughput stopped rising at micro-batch %1 (%2 &lt;= %3 tokens/s)</source>
+        <translation>吞吐量在微批次 %1 处不再上升（%2 &lt;= %3 词元/s）</translation>
+    </message>
+    <message>
+        <source>the same config as trial %1</source>
+        <translation>与试验 %1 的配置相同</translation>
+    </message>
+    <message>
+        <source>interrupted by the sweep&apos;s stop</source>
+        <translation>因扫描停止而中断</translation>
+    </message>
+    <message>
+        <source>killed at the trial timeout of %1 s</source>
+        <translation>达到试验超时 %1 s，已强制结束</translation>
+    </message>
+    <message>
+        <source>no measured step was recorded</source>
+        <translation>没有记录到可测量的步</translation>
+    </message>
+    <message>
+        <source>the job printed no run line (stdout: %1)</source>
+        <translation>作业没有输出运行行（stdout：%1）</translation>
+    </message>
+    <message>
+        <source>interrupted (run %1); run again on resume</source>
+        <translation>已中断（运行 %1）；继续时重新运行</translation>
     </message>
 </context>
 <context>

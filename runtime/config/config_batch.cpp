@@ -77,10 +77,10 @@ std::optional<BatchConfig> resolveBatch(const BatchKeys& keys, std::optional<int
                                            "\"auto\" cannot be resolved when neither is a "
                                            "number")));
         else
-            diags.error(kTrainKey, Message(ZEROLAB_TR("ConfigCheck",
-                                                      "Either train_batch_size or "
-                                                      "train_micro_batch_size_per_gpu needs to "
-                                                      "be provided")));
+            diags.error(kTrainKey,
+                        Message(ZEROLAB_TR("ConfigCheck", "Either train_batch_size or "
+                                                          "train_micro_batch_size_per_gpu needs to "
+                                                          "be provided")));
         return std::nullopt;
     }
     // Only one of train / micro given: DeepSpeed sets accumulation to 1, which
@@ -149,8 +149,9 @@ std::optional<BatchConfig> resolveBatch(const BatchKeys& keys, std::optional<int
         return std::nullopt;
     }
     if (t > std::numeric_limits<int>::max()) {
-        diags.error(kTrainKey, Message(ZEROLAB_TR("ConfigCheck", "train_batch_size %1 is too large"),
-                                       {std::to_string(t)}));
+        diags.error(kTrainKey,
+                    Message(ZEROLAB_TR("ConfigCheck", "train_batch_size %1 is too large"),
+                            {std::to_string(t)}));
         return std::nullopt;
     }
     out.train_batch_size = static_cast<int>(t);

@@ -25,17 +25,17 @@ void parseData(const nlohmann::json* section, Diagnostics& diags, DataConfig& ou
         file.reset();
     if (out.type == DataType::Synthetic) {
         if (file)
-            diags.warning(r.pathOf("path"), Message(ZEROLAB_TR("ConfigCheck",
-                                                               "ignored: data.type \"synthetic\" "
-                                                               "reads no file")));
+            diags.warning(r.pathOf("path"),
+                          Message(ZEROLAB_TR("ConfigCheck", "ignored: data.type \"synthetic\" "
+                                                            "reads no file")));
         return;
     }
     const std::string type_name(toString(out.type));
     if (!file) {
         if (!r.has("path") || r.raw("path")->is_string())
-            diags.error(r.pathOf("path"),
-                        Message(ZEROLAB_TR("ConfigCheck", "required for data.type \"%1\""),
-                                {type_name}));
+            diags.error(
+                r.pathOf("path"),
+                Message(ZEROLAB_TR("ConfigCheck", "required for data.type \"%1\""), {type_name}));
         return;
     }
     std::error_code ec;

@@ -76,15 +76,17 @@ void parseBetas(SectionReader& p, OptimizerConfig& out) {
     if (betas == nullptr)
         return;
     if (p.isAuto("betas") || !betas->is_array() || betas->size() != 2) {
-        p.typeError("betas", Message(ZEROLAB_TR("ConfigCheck", "an array of two numbers in [0, 1)")));
+        p.typeError("betas",
+                    Message(ZEROLAB_TR("ConfigCheck", "an array of two numbers in [0, 1)")));
         return;
     }
     double* targets[2] = {&out.beta1, &out.beta2};
     for (std::size_t i = 0; i < 2; ++i) {
         const nlohmann::json& b = (*betas)[i];
         if (!b.is_number() || b.get<double>() < 0.0 || b.get<double>() >= 1.0) {
-            p.diags().error(p.pathOf("betas") + "[" + std::to_string(i) + "]",
-                            expectedGot(Message(ZEROLAB_TR("ConfigCheck", "a number in [0, 1)")), b));
+            p.diags().error(
+                p.pathOf("betas") + "[" + std::to_string(i) + "]",
+                expectedGot(Message(ZEROLAB_TR("ConfigCheck", "a number in [0, 1)")), b));
             continue;
         }
         *targets[i] = b.get<double>();
@@ -111,15 +113,17 @@ void parseOptimizer(const nlohmann::json* section, Diagnostics& diags, Optimizer
             out.type = OptimizerType::AdamW;
         } else if (std::find(kOtherDeepSpeedOptimizers.begin(), kOtherDeepSpeedOptimizers.end(),
                              l) != kOtherDeepSpeedOptimizers.end()) {
-            diags.error(r.pathOf("type"),
-                        Message(ZEROLAB_TR("ConfigCheck", "optimizer \"%1\" is not implemented by "
-                                                          "zerolab; expected \"Adam\" or \"AdamW\""),
-                                {*name}));
+            diags.error(
+                r.pathOf("type"),
+                Message(ZEROLAB_TR("ConfigCheck", "optimizer \"%1\" is not implemented by "
+                                                  "zerolab; expected \"Adam\" or \"AdamW\""),
+                        {*name}));
         } else {
-            diags.error(r.pathOf("type"),
-                        Message(ZEROLAB_TR("ConfigCheck",
-                                           "unknown optimizer \"%1\"; expected \"Adam\" or \"AdamW\"%2"),
-                                {*name, didYouMean(*name, kOptimizerNames)}));
+            diags.error(
+                r.pathOf("type"),
+                Message(ZEROLAB_TR("ConfigCheck",
+                                   "unknown optimizer \"%1\"; expected \"Adam\" or \"AdamW\"%2"),
+                        {*name, didYouMean(*name, kOptimizerNames)}));
         }
     }
 
@@ -129,11 +133,13 @@ void parseOptimizer(const nlohmann::json* section, Diagnostics& diags, Optimizer
         checkKeys(*params, p.path(), kOptimizerParamsSchema, UnknownKeyPolicy::WarnUnlessTypo,
                   diags);
     if (auto v = p.getNumber(
-            "lr", [](double x) { return x > 0; }, Message(ZEROLAB_TR("ConfigCheck", "a number > 0"))))
+            "lr", [](double x) { return x > 0; },
+            Message(ZEROLAB_TR("ConfigCheck", "a number > 0"))))
         out.lr = *v;
     parseBetas(p, out);
     if (auto v = p.getNumber(
-            "eps", [](double x) { return x > 0; }, Message(ZEROLAB_TR("ConfigCheck", "a number > 0"))))
+            "eps", [](double x) { return x > 0; },
+            Message(ZEROLAB_TR("ConfigCheck", "a number > 0"))))
         out.eps = *v;
     if (auto v = p.getNumber(
             "weight_decay", [](double x) { return x >= 0; },
@@ -143,10 +149,10 @@ void parseOptimizer(const nlohmann::json* section, Diagnostics& diags, Optimizer
     std::optional<bool> adam_w_mode = p.getBool("adam_w_mode");
     out.decoupled_weight_decay = out.type == OptimizerType::AdamW || adam_w_mode.value_or(true);
     if (out.type == OptimizerType::AdamW && adam_w_mode == false)
-        diags.warning(p.pathOf("adam_w_mode"),
-                      Message(ZEROLAB_TR("ConfigCheck",
-                                         "ignored: AdamW always decouples weight decay (as in "
-                                         "DeepSpeed)")));
+        diags.warning(
+            p.pathOf("adam_w_mode"),
+            Message(ZEROLAB_TR("ConfigCheck", "ignored: AdamW always decouples weight decay (as in "
+                                              "DeepSpeed)")));
     if (auto v = p.getBool("bias_correction"); v == false)
         diags.error(p.pathOf("bias_correction"),
                     Message(ZEROLAB_TR("ConfigCheck", "false is not implemented: zerolab's Adam "
@@ -179,12 +185,12 @@ void parseScheduler(const nlohmann::json* section, const OptimizerConfig& optimi
         bool other = std::find(kOtherDeepSpeedSchedulers.begin(), kOtherDeepSpeedSchedulers.end(),
                                *name) != kOtherDeepSpeedSchedulers.end();
         if (other)
-            diags.error(r.pathOf("type"),
-                        Message(ZEROLAB_TR("ConfigCheck",
-                                           "scheduler \"%1\" is not implemented by zerolab; "
-                                           "expected \"WarmupLR\", \"WarmupDecayLR\" or "
-                                           "\"WarmupCosineLR\""),
-                                {*name}));
+            diags.error(
+                r.pathOf("type"),
+                Message(ZEROLAB_TR("ConfigCheck", "scheduler \"%1\" is not implemented by zerolab; "
+                                                  "expected \"WarmupLR\", \"WarmupDecayLR\" or "
+                                                  "\"WarmupCosineLR\""),
+                        {*name}));
         else
             diags.error(r.pathOf("type"),
                         Message(ZEROLAB_TR("ConfigCheck",
@@ -238,10 +244,10 @@ void parseScheduler(const nlohmann::json* section, const OptimizerConfig& optimi
         else if (auto v = p.getNumber("warmup_max_lr", nonNegative, a_number_ge_0))
             out.warmup_max_lr = *v;
         if (out.warmup_max_lr < out.warmup_min_lr)
-            diags.error(p.pathOf("warmup_max_lr"),
-                        Message(ZEROLAB_TR("ConfigCheck", "warmup_max_lr %1 is below warmup_min_lr %2"),
-                                {std::to_string(out.warmup_max_lr),
-                                 std::to_string(out.warmup_min_lr)}));
+            diags.error(
+                p.pathOf("warmup_max_lr"),
+                Message(ZEROLAB_TR("ConfigCheck", "warmup_max_lr %1 is below warmup_min_lr %2"),
+                        {std::to_string(out.warmup_max_lr), std::to_string(out.warmup_min_lr)}));
     }
     if (auto v = p.getInt("warmup_num_steps", 0, kIntMax))
         out.warmup_num_steps = static_cast<int>(*v);
@@ -255,10 +261,11 @@ void parseScheduler(const nlohmann::json* section, const OptimizerConfig& optimi
             out.cos_min_ratio = *v;
     if (allowedHas("total_num_steps")) {
         if (!p.has("total_num_steps")) {
-            diags.error(p.pathOf("total_num_steps"),
-                        Message(ZEROLAB_TR("ConfigCheck",
-                                           "required by %1; give a number, or \"auto\" for run.steps"),
-                                {*name}));
+            diags.error(
+                p.pathOf("total_num_steps"),
+                Message(ZEROLAB_TR("ConfigCheck",
+                                   "required by %1; give a number, or \"auto\" for run.steps"),
+                        {*name}));
             return;
         }
         if (p.isAuto("total_num_steps"))
@@ -287,8 +294,9 @@ void parseScheduler(const nlohmann::json* section, const OptimizerConfig& optimi
 Precision parsePrecision(const nlohmann::json& doc, Diagnostics& diags) {
     bool bf16 = false;
     if (doc.contains("bf16") && doc.contains("bfloat16"))
-        diags.error("bfloat16", Message(ZEROLAB_TR("ConfigCheck", "give either \"bf16\" or its "
-                                                                  "legacy alias \"bfloat16\", not both")));
+        diags.error("bfloat16",
+                    Message(ZEROLAB_TR("ConfigCheck", "give either \"bf16\" or its "
+                                                      "legacy alias \"bfloat16\", not both")));
     for (const char* key : {"bf16", "bfloat16"}) {
         const nlohmann::json* section = sectionOf(doc, key, diags);
         if (section == nullptr)
@@ -303,11 +311,11 @@ Precision parsePrecision(const nlohmann::json& doc, Diagnostics& diags) {
         SectionReader r(fp16, "fp16", diags);
         // "auto" resolves to false: zerolab never trains in fp16.
         if (!r.isAuto("enabled") && r.getBool("enabled") == true)
-            diags.error("fp16.enabled",
-                        Message(ZEROLAB_TR("ConfigCheck",
-                                           "fp16 training is not implemented (it needs loss "
-                                           "scaling); use \"bf16\": {\"enabled\": true} for "
-                                           "mixed precision")));
+            diags.error(
+                "fp16.enabled",
+                Message(ZEROLAB_TR("ConfigCheck", "fp16 training is not implemented (it needs loss "
+                                                  "scaling); use \"bf16\": {\"enabled\": true} for "
+                                                  "mixed precision")));
     }
     return bf16 ? Precision::Bf16Mixed : Precision::Fp32;
 }
@@ -357,10 +365,10 @@ void parseActivationCheckpointing(const nlohmann::json* section, bool recompute_
                                   {std::string(recomputeName(model.recompute))}));
     } else {
         model.recompute = Recompute::Full;
-        diags.warning(path, Message(ZEROLAB_TR("ConfigCheck",
-                                               "mapped to model.recompute \"full\": every "
-                                               "transformer block's forward is recomputed in "
-                                               "backward (one checkpoint per block)")));
+        diags.warning(
+            path, Message(ZEROLAB_TR("ConfigCheck", "mapped to model.recompute \"full\": every "
+                                                    "transformer block's forward is recomputed in "
+                                                    "backward (one checkpoint per block)")));
     }
     if (r.getBool("partition_activations") == true)
         diags.warning(r.pathOf("partition_activations"),

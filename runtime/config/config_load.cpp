@@ -39,10 +39,10 @@ ConfigResult loadConfigFile(const std::string& path, std::optional<int> world) {
             return {std::nullopt, {makeDiagnostic(Severity::Error, e->path, e->message)}};
         auto [line, column] = lineColumn(text, *e->byte);
         return {std::nullopt,
-                {makeDiagnostic(Severity::Error, "",
-                                Message(ZEROLAB_TR("ConfigCheck", "line %1, column %2: invalid JSON: %3"),
-                                        {std::to_string(line), std::to_string(column),
-                                         e->message}))}};
+                {makeDiagnostic(
+                    Severity::Error, "",
+                    Message(ZEROLAB_TR("ConfigCheck", "line %1, column %2: invalid JSON: %3"),
+                            {std::to_string(line), std::to_string(column), e->message}))}};
     }
     return parseConfig(*parsed.doc, world, path);
 }

@@ -79,9 +79,10 @@ void parseModel(const nlohmann::json* section, Diagnostics& diags, ModelConfig& 
         std::string list;
         for (auto n : names)
             list += (list.empty() ? "\"" : ", \"") + std::string(n) + "\"";
-        diags.error(r.pathOf("preset"),
-                    Message(ZEROLAB_TR("ConfigCheck", "unknown preset \"%1\"; expected one of %2%3"),
-                            {*preset, list, didYouMean(*preset, names)}));
+        diags.error(
+            r.pathOf("preset"),
+            Message(ZEROLAB_TR("ConfigCheck", "unknown preset \"%1\"; expected one of %2%3"),
+                    {*preset, list, didYouMean(*preset, names)}));
         return;
     }
 
@@ -126,9 +127,10 @@ void parseModel(const nlohmann::json* section, Diagnostics& diags, ModelConfig& 
         out.seq_len = fixed->seq_len;
         if (auto t = r.getInt("seq_len", 1, kIntMax)) {
             if (*t > fixed->seq_len)
-                diags.error(r.pathOf("seq_len"),
-                            Message(ZEROLAB_TR("ConfigCheck", "%1 exceeds the maximum context %2 of %3"),
-                                    {std::to_string(*t), std::to_string(fixed->seq_len), origin}));
+                diags.error(
+                    r.pathOf("seq_len"),
+                    Message(ZEROLAB_TR("ConfigCheck", "%1 exceeds the maximum context %2 of %3"),
+                            {std::to_string(*t), std::to_string(fixed->seq_len), origin}));
             else
                 out.seq_len = static_cast<int>(*t);
         }
@@ -140,9 +142,9 @@ void parseModel(const nlohmann::json* section, Diagnostics& diags, ModelConfig& 
     bool complete = true;
     for (const ShapeKey& k : kFixedShapeKeys) {
         if (!r.has(k.key)) {
-            diags.error(r.pathOf(k.key), Message(ZEROLAB_TR("ConfigCheck",
-                                                            "required for a custom shape (or give "
-                                                            "model.preset)")));
+            diags.error(r.pathOf(k.key),
+                        Message(ZEROLAB_TR("ConfigCheck", "required for a custom shape (or give "
+                                                          "model.preset)")));
             complete = false;
         } else if (auto v = r.getInt(k.key, 1, k.max)) {
             s.*k.field = static_cast<int>(*v);
@@ -151,9 +153,9 @@ void parseModel(const nlohmann::json* section, Diagnostics& diags, ModelConfig& 
         }
     }
     if (!r.has("seq_len")) {
-        diags.error(r.pathOf("seq_len"), Message(ZEROLAB_TR("ConfigCheck",
-                                                            "required for a custom shape (or give "
-                                                            "model.preset)")));
+        diags.error(r.pathOf("seq_len"),
+                    Message(ZEROLAB_TR("ConfigCheck", "required for a custom shape (or give "
+                                                      "model.preset)")));
         complete = false;
     } else if (auto v = r.getInt("seq_len", 1, kIntMax)) {
         s.seq_len = static_cast<int>(*v);
@@ -175,12 +177,12 @@ void parseModel(const nlohmann::json* section, Diagnostics& diags, ModelConfig& 
                     Message(ZEROLAB_TR("ConfigCheck", "%1 is not divisible by n_head %2"),
                             {std::to_string(s.n_embd), std::to_string(s.n_head)}));
     if (!checkedParamCount(s))
-        diags.error(path, Message(ZEROLAB_TR("ConfigCheck",
-                                             "n_layer %1, n_embd %2, seq_len %3 and "
-                                             "padded_vocab_size %4 make more than 2^48 parameters"),
-                                  {std::to_string(s.n_layer), std::to_string(s.n_embd),
-                                   std::to_string(s.seq_len),
-                                   std::to_string(s.padded_vocab_size)}));
+        diags.error(path,
+                    Message(ZEROLAB_TR("ConfigCheck",
+                                       "n_layer %1, n_embd %2, seq_len %3 and "
+                                       "padded_vocab_size %4 make more than 2^48 parameters"),
+                            {std::to_string(s.n_layer), std::to_string(s.n_embd),
+                             std::to_string(s.seq_len), std::to_string(s.padded_vocab_size)}));
     out.shape = s;
     out.seq_len = s.seq_len;
 }

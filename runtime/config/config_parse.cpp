@@ -38,11 +38,11 @@ void checkVocabularyFitsData(const TrainConfig& c, Diagnostics& diags) {
     if (c.data.type == DataType::Llmc || c.model.shape.vocab_size == 0 ||
         c.model.shape.vocab_size >= kByteVocab)
         return;
-    diags.error("model.vocab_size",
-                Message(ZEROLAB_TR("ConfigCheck", "data.type \"%1\" uses bytes as tokens and needs "
-                                                  "vocab_size >= 256, got %2"),
-                        {std::string(toString(c.data.type)),
-                         std::to_string(c.model.shape.vocab_size)}));
+    diags.error(
+        "model.vocab_size",
+        Message(ZEROLAB_TR("ConfigCheck", "data.type \"%1\" uses bytes as tokens and needs "
+                                          "vocab_size >= 256, got %2"),
+                {std::string(toString(c.data.type)), std::to_string(c.model.shape.vocab_size)}));
 }
 
 } // namespace

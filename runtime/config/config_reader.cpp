@@ -89,10 +89,10 @@ void SectionReader::typeError(std::string_view key, Message expected) {
 bool SectionReader::rejectAuto(std::string_view key) {
     if (!isAuto(key))
         return false;
-    m_diags.error(pathOf(key),
-                  Message(ZEROLAB_TR("ConfigCheck",
-                                     "\"auto\" cannot be resolved here: nothing else in the "
-                                     "config decides this key; give a value")));
+    m_diags.error(
+        pathOf(key),
+        Message(ZEROLAB_TR("ConfigCheck", "\"auto\" cannot be resolved here: nothing else in the "
+                                          "config decides this key; give a value")));
     return true;
 }
 

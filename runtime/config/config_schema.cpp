@@ -247,9 +247,9 @@ void checkKeys(const nlohmann::json& obj, const std::string& path, const Section
             continue;
         std::string key_path = joinPath(path, key);
         if (contains(schema.ignored, key)) {
-            diags.warning(key_path,
-                          Message(ZEROLAB_TR("ConfigCheck",
-                                             "DeepSpeed setting not implemented by zerolab; ignored")));
+            diags.warning(key_path, Message(ZEROLAB_TR(
+                                        "ConfigCheck",
+                                        "DeepSpeed setting not implemented by zerolab; ignored")));
             continue;
         }
         if (policy == UnknownKeyPolicy::Error || closestName(key, schema.implemented))

@@ -47,9 +47,9 @@ private:
     void header() {
         Message convention;
         if (chapterUndefined(m_in, m_sp.stage))
-            convention = Message(ZEROLAB_TR("PlanExplain",
-                                        "ZeRO paper convention (the chapter defines stages 0 and 1 "
-                                        "only; stages 2 and 3 are shown as ZeRO shards them)"));
+            convention = Message(ZEROLAB_TR(
+                "PlanExplain", "ZeRO paper convention (the chapter defines stages 0 and 1 "
+                               "only; stages 2 and 3 are shown as ZeRO shards them)"));
         else if (m_in.convention == Convention::Chapter)
             convention = Message(ZEROLAB_TR("PlanExplain", "the chapter's layout"));
         else
@@ -82,20 +82,22 @@ private:
         const std::string shown = bytes(static_cast<double>(m_sp.per_rank[c]));
         const std::string dtype(dtypeName(bytes_per_elem));
         if (sharded)
-            line(Message(ZEROLAB_TR("PlanExplain",
-                                    "  %1 (%2): %3 x psi / N = %3 x %4 / %5 = %6  (sharded)"),
-                         {name, dtype, k, psi(), n(), shown}));
+            line(Message(
+                ZEROLAB_TR("PlanExplain", "  %1 (%2): %3 x psi / N = %3 x %4 / %5 = %6  (sharded)"),
+                {name, dtype, k, psi(), n(), shown}));
         else
-            line(Message(ZEROLAB_TR("PlanExplain", "  %1 (%2): %3 x psi = %3 x %4 = %5  (replicated)"),
-                         {name, dtype, k, psi(), shown}));
+            line(Message(
+                ZEROLAB_TR("PlanExplain", "  %1 (%2): %3 x psi = %3 x %4 = %5  (replicated)"),
+                {name, dtype, k, psi(), shown}));
     }
 
     void modelStates() {
         const StateBytes b = stateBytes(m_in, m_sp.stage);
         const ShardedBy s = shardedBy(m_in.convention, m_sp.stage);
         blank();
-        line(Message(ZEROLAB_TR("PlanExplain",
-                            "Model states per rank (bytes per parameter x psi, / N where sharded):")));
+        line(Message(
+            ZEROLAB_TR("PlanExplain",
+                       "Model states per rank (bytes per parameter x psi, / N where sharded):")));
         stateLine(MemCategory::Params, b.param, s.params);
         stateLine(MemCategory::MasterParams, b.master, s.master);
         stateLine(MemCategory::Grads, b.grad, s.grads);
@@ -103,19 +105,21 @@ private:
         stateLine(MemCategory::OptimV, b.moment, s.optim);
         const StateCoefficients k = stateCoefficients(m_in, m_sp.stage);
         const double p = static_cast<double>(m_plan.psi_padded);
-        line(Message(ZEROLAB_TR("PlanExplain", "  model states = %1 psi + %2 psi / N = %3 + %4 = %5"),
-                     {std::to_string(k.replicated), std::to_string(k.sharded),
-                      bytes(k.replicated * p), bytes(k.sharded * p / m_in.world),
-                      bytes(static_cast<double>(m_sp.model_states_bytes))}));
+        line(Message(
+            ZEROLAB_TR("PlanExplain", "  model states = %1 psi + %2 psi / N = %3 + %4 = %5"),
+            {std::to_string(k.replicated), std::to_string(k.sharded), bytes(k.replicated * p),
+             bytes(k.sharded * p / m_in.world),
+             bytes(static_cast<double>(m_sp.model_states_bytes))}));
     }
 
     void activations() {
         blank();
-        line(Message(ZEROLAB_TR("PlanExplain", "Activations per rank (replicated: every rank runs its "
-                                           "own micro-batch):")));
+        line(Message(ZEROLAB_TR("PlanExplain",
+                                "Activations per rank (replicated: every rank runs its "
+                                "own micro-batch):")));
         if (!m_sp.activations_known) {
-            line(Message(ZEROLAB_TR("PlanExplain",
-                                "  unknown: give a model shape and micro-batch (counted as 0)")));
+            line(Message(ZEROLAB_TR(
+                "PlanExplain", "  unknown: give a model shape and micro-batch (counted as 0)")));
             return;
         }
         if (m_in.activation_bytes) {
@@ -138,13 +142,15 @@ private:
         // buffers to 64 bytes is in the total, not in these terms.
         switch (m_in.recompute) {
         case Recompute::None:
+            line(
+                Message(ZEROLAB_TR("PlanExplain",
+                                   "  per layer: 64sbh + 4as^2b + 16sb (ln1, qkv, atty, residual2, "
+                                   "ln2, fch, gelu, residual3; attention probabilities; layernorm "
+                                   "statistics) = %1"),
+                        {bytes(64 * sbh + 4 * as2b + 16 * sb)}));
             line(Message(ZEROLAB_TR("PlanExplain",
-                                    "  per layer: 64sbh + 4as^2b + 16sb (ln1, qkv, atty, residual2, "
-                                    "ln2, fch, gelu, residual3; attention probabilities; layernorm "
-                                    "statistics) = %1"),
-                         {bytes(64 * sbh + 4 * as2b + 16 * sb)}));
-            line(Message(ZEROLAB_TR("PlanExplain", "  (Korthikanti et al. 2022 count 34sbh + 5as^2b in "
-                                               "fp16 with dropout masks)")));
+                                    "  (Korthikanti et al. 2022 count 34sbh + 5as^2b in "
+                                    "fp16 with dropout masks)")));
             break;
         case Recompute::Selective:
             line(Message(ZEROLAB_TR("PlanExplain",
@@ -152,23 +158,27 @@ private:
                                     "attention probabilities, residuals; ln1, ln2 and gelu "
                                     "recomputed) = %1"),
                          {bytes(40 * sbh + 4 * as2b + 16 * sb)}));
-            line(Message(ZEROLAB_TR("PlanExplain", "  once: 8sbh for the recomputed ln1 and ln2 = %1 "
-                                                   "(gelu is recomputed into the d fch gradient "
-                                                   "buffer)"),
+            line(Message(ZEROLAB_TR("PlanExplain",
+                                    "  once: 8sbh for the recomputed ln1 and ln2 = %1 "
+                                    "(gelu is recomputed into the d fch gradient "
+                                    "buffer)"),
                          {bytes(8 * sbh)}));
             break;
         case Recompute::Full:
-            line(Message(ZEROLAB_TR("PlanExplain",
-                                    "  per layer: 4sbh (the block's output, the next block's input) "
-                                    "= %1"),
-                         {bytes(4 * sbh)}));
-            line(Message(ZEROLAB_TR("PlanExplain", "  once: one block recomputed in backward, 44sbh "
-                                                   "+ 4as^2b + 16sb = %1"),
-                         {bytes(44 * sbh + 4 * as2b + 16 * sb)}));
+            line(
+                Message(ZEROLAB_TR("PlanExplain",
+                                   "  per layer: 4sbh (the block's output, the next block's input) "
+                                   "= %1"),
+                        {bytes(4 * sbh)}));
+            line(
+                Message(ZEROLAB_TR("PlanExplain", "  once: one block recomputed in backward, 44sbh "
+                                                  "+ 4as^2b + 16sb = %1"),
+                        {bytes(44 * sbh + 4 * as2b + 16 * sb)}));
             break;
         }
-        line(Message(ZEROLAB_TR("PlanExplain", "  once: embeddings, final layernorm, logits and probs "
-                                           "(8sbVp), gradient scratch = the rest of the arena")));
+        line(Message(ZEROLAB_TR("PlanExplain",
+                                "  once: embeddings, final layernorm, logits and probs "
+                                "(8sbVp), gradient scratch = the rest of the arena")));
         std::string modes;
         for (std::size_t m = 0; m < kRecomputeNames.size(); ++m)
             modes += (m == 0 ? "" : ", ") + std::string(kRecomputeNames[m]) + " " +
@@ -186,13 +196,14 @@ private:
         const std::string total = bytes(static_cast<double>(m_sp.comm_buffer_bytes));
         blank();
         if (m_sp.stage == 3)
-            line(Message(ZEROLAB_TR("PlanExplain",
-                                    "Comm buffers: a reduce bucket of min(reduce_bucket_size = %1, "
-                                    "psi) elements x %2 bytes (%3) + a gather buffer of the largest "
-                                    "gather unit x %4 bytes (%5) = %6"),
-                         {std::to_string(m_in.reduce_bucket_elements), std::to_string(b.grad),
-                          std::string(dtypeName(b.grad)), std::to_string(b.param),
-                          std::string(dtypeName(b.param)), total}));
+            line(
+                Message(ZEROLAB_TR("PlanExplain",
+                                   "Comm buffers: a reduce bucket of min(reduce_bucket_size = %1, "
+                                   "psi) elements x %2 bytes (%3) + a gather buffer of the largest "
+                                   "gather unit x %4 bytes (%5) = %6"),
+                        {std::to_string(m_in.reduce_bucket_elements), std::to_string(b.grad),
+                         std::string(dtypeName(b.grad)), std::to_string(b.param),
+                         std::string(dtypeName(b.param)), total}));
         else
             line(Message(ZEROLAB_TR("PlanExplain",
                                     "Comm buffers: a reduce bucket of min(reduce_bucket_size = %1, "
@@ -209,11 +220,12 @@ private:
         const std::string total = bytes(static_cast<double>(m_sp.comm_buffer_bytes));
         blank();
         if (m_sp.stage == 3)
-            line(Message(ZEROLAB_TR("PlanExplain",
-                                    "Comm buffers (zerolab's engine, exact): all-gather slots for "
-                                    "the embedding and the largest block x %1 bytes (%2); fp32 "
-                                    "reduce-scatter slots for the embedding and %3; = %4"),
-                         {std::to_string(b.param), std::string(dtypeName(b.param)), blocks(), total}));
+            line(Message(
+                ZEROLAB_TR("PlanExplain",
+                           "Comm buffers (zerolab's engine, exact): all-gather slots for "
+                           "the embedding and the largest block x %1 bytes (%2); fp32 "
+                           "reduce-scatter slots for the embedding and %3; = %4"),
+                {std::to_string(b.param), std::string(dtypeName(b.param)), blocks(), total}));
         else if (m_sp.stage == 2)
             line(Message(ZEROLAB_TR("PlanExplain",
                                     "Comm buffers (zerolab's engine, exact): fp32 reduce-scatter "
@@ -268,17 +280,19 @@ private:
         }
         const Message engine_note =
             m_sp.stage == 3 && m_sp.engine_buffers
-                ? Message(ZEROLAB_TR("PlanExplain",
+                ? Message(
+                      ZEROLAB_TR("PlanExplain",
                                  " (zerolab's engine gathers less than 2A psi: its slots keep the "
                                  "tied embedding for the whole step and the units at the "
                                  "forward/backward turn)"))
                 : Message();
-        line(Message(ZEROLAB_TR("PlanExplain", "  traffic per rank (ring: each psi above x (N - 1) "
-                                               "/ N) = %1 = %2 elements%3%4"),
-                     {bytes(m_sp.traffic.total()), formatPsi(m_sp.traffic_elements), ratio,
-                      engine_note}));
-        line(Message(ZEROLAB_TR("PlanExplain", "  time = traffic / bandwidth = %1 / %2 GB/s = %3 s"),
-                     {bytes(m_sp.traffic.total()), num(m_in.bandwidth_gbps), num(m_sp.comm_seconds)}));
+        line(Message(
+            ZEROLAB_TR("PlanExplain", "  traffic per rank (ring: each psi above x (N - 1) "
+                                      "/ N) = %1 = %2 elements%3%4"),
+            {bytes(m_sp.traffic.total()), formatPsi(m_sp.traffic_elements), ratio, engine_note}));
+        line(Message(
+            ZEROLAB_TR("PlanExplain", "  time = traffic / bandwidth = %1 / %2 GB/s = %3 s"),
+            {bytes(m_sp.traffic.total()), num(m_in.bandwidth_gbps), num(m_sp.comm_seconds)}));
     }
 
     void verdict() {

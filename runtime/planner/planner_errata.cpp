@@ -26,9 +26,9 @@ std::string sum(int r, int s, double psi, int n) {
 // One erratum: its strings are the English renderings of its Messages.
 Erratum erratum(Message topic, Message claimed, Message correct, double claimed_value,
                 double correct_value, std::string unit) {
-    return {renderEnglish(topic),  renderEnglish(claimed), renderEnglish(correct),
-            claimed_value,         correct_value,          std::move(unit),
-            std::move(topic),      std::move(claimed),     std::move(correct)};
+    return {renderEnglish(topic), renderEnglish(claimed), renderEnglish(correct),
+            claimed_value,        correct_value,          std::move(unit),
+            std::move(topic),     std::move(claimed),     std::move(correct)};
 }
 
 } // namespace
@@ -40,13 +40,13 @@ std::vector<Erratum> chapterErrata(const PlanInput& in, std::int64_t psi_count) 
 
     const double claimed_total = 14 * psi + 4 * psi / n;
     const double rows_total = 10 * psi + 8 * psi / n;
-    out.push_back(erratum(Message(ZEROLAB_TR("PlanErrata", "stage-1 total")),
-                          Message(ZEROLAB_TR("PlanErrata", "the table's total: %1"),
-                                  {sum(14, 4, psi, n)}),
-                          Message(ZEROLAB_TR("PlanErrata", "the sum of its own rows (2 + 4 + 4 "
-                                                           "replicated, 4/N + 4/N sharded): %1"),
-                                  {sum(10, 8, psi, n)}),
-                          claimed_total, rows_total, "bytes"));
+    out.push_back(
+        erratum(Message(ZEROLAB_TR("PlanErrata", "stage-1 total")),
+                Message(ZEROLAB_TR("PlanErrata", "the table's total: %1"), {sum(14, 4, psi, n)}),
+                Message(ZEROLAB_TR("PlanErrata", "the sum of its own rows (2 + 4 + 4 "
+                                                 "replicated, 4/N + 4/N sharded): %1"),
+                        {sum(10, 8, psi, n)}),
+                claimed_total, rows_total, "bytes"));
 
     out.push_back(erratum(
         Message(ZEROLAB_TR("PlanErrata", "saving limit")),

@@ -58,6 +58,7 @@ inline std::string renderEnglish(const Message& m) {
 // taken as a literal argument (the longest match for the last one, the shortest for
 // the others); nullopt when none fits. For texts stored in English (a sweep trial's
 // reason): the reader can translate those it recognises and show the rest as stored.
-std::optional<Message> matchMessage(std::string_view text, std::span<const MessageSource> templates);
+std::optional<Message> matchMessage(std::string_view text,
+                                    std::span<const MessageSource> templates);
 
 } // namespace zerolab

@@ -93,8 +93,8 @@ void guidedSkips(const std::vector<TrialRecord>& trials, SweepStep& step) {
             continue;
         if (t.status != TrialStatus::Finished) {
             g.stopped = true;
-            g.why = renderEnglish(Message(kReasonMicroBatchEnded,
-                                          {micro, std::string(trialStatusName(t.status))}));
+            g.why = renderEnglish(
+                Message(kReasonMicroBatchEnded, {micro, std::string(trialStatusName(t.status))}));
         } else if (std::isfinite(g.last_tps) && !(t.tokens_per_s > g.last_tps)) {
             g.stopped = true;
             g.why = renderEnglish(Message(kReasonThroughputFlat,

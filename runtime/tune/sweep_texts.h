@@ -26,7 +26,8 @@ inline constexpr MessageSource kReasonThroughputFlat =
     ZEROLAB_TR("Sweep", "throughput stopped rising at micro-batch %1 (%2 <= %3 tokens/s)");
 inline constexpr MessageSource kReasonSameConfig =
     ZEROLAB_TR("Sweep", "the same config as trial %1");
-inline constexpr MessageSource kReasonStopped = ZEROLAB_TR("Sweep", "interrupted by the sweep's stop");
+inline constexpr MessageSource kReasonStopped =
+    ZEROLAB_TR("Sweep", "interrupted by the sweep's stop");
 inline constexpr MessageSource kReasonTimeout =
     ZEROLAB_TR("Sweep", "killed at the trial timeout of %1 s");
 inline constexpr MessageSource kReasonNoMeasuredStep =

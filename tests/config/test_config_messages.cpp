@@ -49,12 +49,13 @@ TEST(ConfigMessages, EnglishIsThePreviousText) {
               "test.json: warning: zero_optimization.offload_optimizer: DeepSpeed setting not "
               "implemented by zerolab; ignored\n"
               "test.json: zero_optimization.stagee: unknown key (did you mean \"stage\"?)\n");
-    EXPECT_EQ(dump(parse(R"({"train_batch_size": 8, "model": {"preset": "nano", "n_layer": 99,
+    EXPECT_EQ(
+        dump(parse(R"({"train_batch_size": 8, "model": {"preset": "nano", "n_layer": 99,
         "seq_len": 99999}})",
-                         2)),
-              "test.json: model.n_layer: 99 differs from preset \"nano\" (2); remove it, or give "
-              "a custom shape instead\n"
-              "test.json: model.seq_len: 99999 exceeds the maximum context 64 of preset \"nano\"\n");
+                   2)),
+        "test.json: model.n_layer: 99 differs from preset \"nano\" (2); remove it, or give "
+        "a custom shape instead\n"
+        "test.json: model.seq_len: 99999 exceeds the maximum context 64 of preset \"nano\"\n");
 }
 
 TEST(ConfigMessages, EveryDiagnosticIsItsMessageRendered) {
@@ -72,7 +73,8 @@ TEST(ConfigMessages, EveryDiagnosticIsItsMessageRendered) {
 // Every template, nested ones too, goes through the translator; literal arguments (the
 // value quoted from the JSON, the numbers) do not.
 TEST(ConfigMessages, TranslatorReachesNestedTemplatesNotValues) {
-    const ConfigResult r = parse(R"({"train_batch_size": 8, "zero_optimization": {"stage": 7}})", 2);
+    const ConfigResult r =
+        parse(R"({"train_batch_size": 8, "zero_optimization": {"stage": 7}})", 2);
     const ConfigDiagnostic* d = test::findError(r, "zero_optimization.stage");
     ASSERT_NE(d, nullptr) << dump(r);
     std::vector<std::string> seen;

@@ -70,8 +70,8 @@ private slots:
         QStringList shown;
         for (int i = 0; i < problems->count(); ++i)
             shown << problems->item(i)->text();
-        QVERIFY2(shown.join('\n').contains(
-                     QStringLiteral("zero_optimization.stage: 应为介于 0 和 3 之间的整数，实际为 7")),
+        QVERIFY2(shown.join('\n').contains(QStringLiteral(
+                     "zero_optimization.stage: 应为介于 0 和 3 之间的整数，实际为 7")),
                  qPrintable(shown.join('\n')));
     }
 
@@ -100,9 +100,11 @@ private slots:
                                                 "psi = 6.7e9 个参数，N = 8 个进程；十进制单位，"
                                                 "1 GB = 1e9 字节\n")),
                  qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("每个进程的模型状态（每参数字节数 x psi，分片的再 / N）：")),
+        QVERIFY2(text.contains(
+                     QStringLiteral("每个进程的模型状态（每参数字节数 x psi，分片的再 / N）：")),
                  qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("每个进程合计 = 模型状态 + 激活值 + 通信缓冲区 + 工作区 = ")),
+        QVERIFY2(text.contains(
+                     QStringLiteral("每个进程合计 = 模型状态 + 激活值 + 通信缓冲区 + 工作区 = ")),
                  qPrintable(text));
         auto* errata = view.findChild<QTableWidget*>();
         QVERIFY(errata);
@@ -158,7 +160,8 @@ private slots:
         QCOMPARE(m->index(1, phase).data().toString(), QStringLiteral("重复"));
         QCOMPARE(m->index(2, phase).data().toString(), QStringLiteral("桶大小"));
         QCOMPARE(m->index(0, reason).data().toString(),
-                 QStringLiteral("预测每个进程 3.00 GiB > 容量 1.00 GiB（params 1.00 GiB, grads 2.00 GiB）"));
+                 QStringLiteral(
+                     "预测每个进程 3.00 GiB > 容量 1.00 GiB（params 1.00 GiB, grads 2.00 GiB）"));
         QCOMPARE(m->index(1, reason).data().toString(),
                  QStringLiteral("微批次 16 的结果：%1")
                      .arg(QCoreApplication::translate("Status", "oom")));

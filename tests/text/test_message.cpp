@@ -20,7 +20,8 @@ std::string fake(const std::string& context, const std::string& source) {
 }
 
 TEST(Message, EnglishFillsPlaceholdersInOrderOfNumber) {
-    const Message m(ZEROLAB_TR("T", "%2 before %1, %1 again"), {std::string("a"), std::string("b")});
+    const Message m(ZEROLAB_TR("T", "%2 before %1, %1 again"),
+                    {std::string("a"), std::string("b")});
     EXPECT_EQ(renderEnglish(m), "b before a, a again");
 }
 

@@ -3,6 +3,8 @@
 // config findings from their JSON paths.
 #include "gui/config_validation.h"
 
+#include "gui/runtime_text.h"
+
 #include "runtime/config/json_text.h"
 
 #include <QCoreApplication>
@@ -67,8 +69,8 @@ ConfigValidation validateConfigText(const QString& text, std::optional<int> worl
     ConfigResult result = parseConfig(nlohmann::json(*out.doc), world, "editor");
     for (const auto& d : result.diagnostics) {
         const QString path = QString::fromStdString(d.path);
-        out.diagnostics.push_back({d.severity == Severity::Error, path,
-                                   QString::fromStdString(d.message), lineOfJsonPath(text, path)});
+        out.diagnostics.push_back(
+            {d.severity == Severity::Error, path, runtimeText(d.text), lineOfJsonPath(text, path)});
     }
     out.config = std::move(result.config);
     return out;

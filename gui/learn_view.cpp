@@ -6,6 +6,7 @@
 #include "gui/forecast_panel.h"
 #include "gui/form_rows.h"
 #include "gui/memory_bar_chart.h"
+#include "gui/runtime_text.h"
 #include "gui/style.h"
 #include "gui/units.h"
 
@@ -402,7 +403,7 @@ void LearnView::update() {
             tr("The formula needs a model's shape: pick 1.5B, 6.7B, 13B or 175B. Not counted."));
     m_forecast->setInput(in);
     try {
-        m_explain->setPlainText(QString::fromStdString(explain(in, m_stage, ByteUnit::GB)));
+        m_explain->setPlainText(runtimeLines(explainLines(in, m_stage, ByteUnit::GB)));
     } catch (const PlanError& e) {
         m_explain->setPlainText(QString::fromStdString(e.what()));
     }
@@ -414,17 +415,17 @@ void LearnView::update() {
         const int row = m_errata->rowCount();
         m_errata->insertRow(row);
         // A statement ("text") has no number to show; the others add their value.
-        const auto cell = [&](const std::string& said, double v) {
-            const QString text = QString::fromStdString(said);
+        const auto cell = [&](const Message& said, double v) {
+            const QString text = runtimeText(said);
             if (e.unit == "text")
                 return text;
             return QStringLiteral("%1\n= %2")
                 .arg(text, e.unit == "fraction" ? QStringLiteral("%1%").arg(v * 100, 0, 'f', 1)
                                                 : formatBytes(v));
         };
-        m_errata->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(e.topic)));
-        m_errata->setItem(row, 1, new QTableWidgetItem(cell(e.claimed, e.claimed_value)));
-        auto* correct = new QTableWidgetItem(cell(e.correct, e.correct_value));
+        m_errata->setItem(row, 0, new QTableWidgetItem(runtimeText(e.topic_text)));
+        m_errata->setItem(row, 1, new QTableWidgetItem(cell(e.claimed_text, e.claimed_value)));
+        auto* correct = new QTableWidgetItem(cell(e.correct_text, e.correct_value));
         correct->setForeground(kOkColor);
         m_errata->setItem(row, 2, correct);
     }

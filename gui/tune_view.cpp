@@ -3,12 +3,14 @@
 #include "gui/display_text.h"
 #include "gui/form_rows.h"
 #include "gui/pareto_chart.h"
+#include "gui/runtime_text.h"
 #include "gui/status_label.h"
 #include "gui/style.h"
 #include "gui/units.h"
 #include "runtime/tune/sweep_candidates.h"
 #include "runtime/tune/sweep_spec.h"
 #include "runtime/tune/sweep_strategy.h"
+#include "runtime/tune/sweep_texts.h"
 #include "storage/run_store.h"
 
 #include <QCheckBox>
@@ -742,7 +744,7 @@ void TuneView::showTrials(const std::vector<TrialRecord>& trials, const QString&
         QList<QStandardItem*> row;
         auto* idx = numberItem(t.idx, QString::number(t.idx));
         idx->setData(t.idx, kIdxRole);
-        row << idx << textItem(QString::fromStdString(t.phase));
+        row << idx << textItem(runtimeText(sweepPhaseMessage(t.phase)));
         const auto a = nlohmann::json::parse(t.axes_json, nullptr, false);
         for (const std::string& axis : axes) {
             if (a.is_object() && a.contains(axis)) {
@@ -770,8 +772,9 @@ void TuneView::showTrials(const std::vector<TrialRecord>& trials, const QString&
         row << numberItem(double(t.peak_bytes), formatBytes(double(t.peak_bytes)));
         row << numberItem(t.exposed_ms, QString::number(t.exposed_ms, 'f', 1));
         row << numberItem(double(t.run_id), QString::number(t.run_id));
-        auto* reason = textItem(shownText(t.reason, 200));
-        reason->setToolTip(shownText(t.reason, 2000));
+        const std::string said = runtimeText(sweepReasonMessage(t.reason)).toStdString();
+        auto* reason = textItem(shownText(said, 200));
+        reason->setToolTip(shownText(said, 2000));
         row << reason;
         m_model->appendRow(row);
 

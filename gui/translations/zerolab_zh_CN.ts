@@ -2,6 +2,297 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ConfigCheck</name>
+    <message>
+        <source>Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size %1 != %2 * %3 * %4 (%5)</source>
+        <translation>请检查批次相关参数。train_batch_size 不等于 micro_batch_per_gpu * gradient_acc_step * world_size：%1 != %2 * %3 * %4（%5）</translation>
+    </message>
+    <message>
+        <source>%1 is not divisible by %2 %3 x world size %4 = %5</source>
+        <translation>%1 不能被 %2 %3 × 进程数 %4 = %5 整除</translation>
+    </message>
+    <message>
+        <source>world size must be &gt;= 1, got %1</source>
+        <translation>进程数必须 &gt;= 1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided; &quot;auto&quot; cannot be resolved when neither is a number</source>
+        <translation>必须给出 train_batch_size 或 train_micro_batch_size_per_gpu；两者都不是数字时无法解析 &quot;auto&quot;</translation>
+    </message>
+    <message>
+        <source>Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided</source>
+        <translation>必须给出 train_batch_size 或 train_micro_batch_size_per_gpu</translation>
+    </message>
+    <message>
+        <source>&quot;auto&quot; cannot be resolved: give both %1 and %2 as numbers, or a number here</source>
+        <translation>无法解析 &quot;auto&quot;：请把 %1 和 %2 都给成数字，或在此处给一个数字</translation>
+    </message>
+    <message>
+        <source>Check batch related parameters: train_batch_size %1 must equal train_micro_batch_size_per_gpu %2 * gradient_accumulation_steps %3 * world size, but %1 is not a multiple of %4</source>
+        <translation>请检查批次相关参数：train_batch_size %1 必须等于 train_micro_batch_size_per_gpu %2 * gradient_accumulation_steps %3 * 进程数，但 %1 不是 %4 的倍数</translation>
+    </message>
+    <message>
+        <source>the product is %1</source>
+        <translation>乘积为 %1</translation>
+    </message>
+    <message>
+        <source>%1 is not divisible by world size %2</source>
+        <translation>%1 不能被进程数 %2 整除</translation>
+    </message>
+    <message>
+        <source>train_batch_size %1 is too large</source>
+        <translation>train_batch_size %1 过大</translation>
+    </message>
+    <message>
+        <source>ignored: data.type &quot;synthetic&quot; reads no file</source>
+        <translation>已忽略：data.type &quot;synthetic&quot; 不读取文件</translation>
+    </message>
+    <message>
+        <source>required for data.type &quot;%1&quot;</source>
+        <translation>data.type &quot;%1&quot; 需要此项</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; does not exist</source>
+        <translation>&quot;%1&quot; 不存在</translation>
+    </message>
+    <message>
+        <source>must not be empty when run.checkpoint_every is &gt; 0</source>
+        <translation>run.checkpoint_every &gt; 0 时不能为空</translation>
+    </message>
+    <message>
+        <source>a number of seconds in [0, 604800] (0: max(10 x the median step time, 120 s))</source>
+        <translation>取值在 [0, 604800] 内的秒数（0：max(10 × 每步时间的中位数, 120 s)）</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>一个对象</translation>
+    </message>
+    <message>
+        <source>an array of two numbers in [0, 1)</source>
+        <translation>由两个 [0, 1) 内的数组成的数组</translation>
+    </message>
+    <message>
+        <source>a number in [0, 1)</source>
+        <translation>取值在 [0, 1) 内的数</translation>
+    </message>
+    <message>
+        <source>required when &quot;optimizer&quot; is given; expected &quot;Adam&quot; or &quot;AdamW&quot;</source>
+        <translation>给出 &quot;optimizer&quot; 时必须指定；应为 &quot;Adam&quot; 或 &quot;AdamW&quot;</translation>
+    </message>
+    <message>
+        <source>optimizer &quot;%1&quot; is not implemented by zerolab; expected &quot;Adam&quot; or &quot;AdamW&quot;</source>
+        <translation>zerolab 未实现优化器 &quot;%1&quot;；应为 &quot;Adam&quot; 或 &quot;AdamW&quot;</translation>
+    </message>
+    <message>
+        <source>unknown optimizer &quot;%1&quot;; expected &quot;Adam&quot; or &quot;AdamW&quot;%2</source>
+        <translation>未知的优化器 &quot;%1&quot;；应为 &quot;Adam&quot; 或 &quot;AdamW&quot;%2</translation>
+    </message>
+    <message>
+        <source>a number &gt; 0</source>
+        <translation>大于 0 的数</translation>
+    </message>
+    <message>
+        <source>a number &gt;= 0</source>
+        <translation>大于等于 0 的数</translation>
+    </message>
+    <message>
+        <source>ignored: AdamW always decouples weight decay (as in DeepSpeed)</source>
+        <translation>已忽略：AdamW 总是解耦权重衰减（与 DeepSpeed 相同）</translation>
+    </message>
+    <message>
+        <source>false is not implemented: zerolab&apos;s Adam always applies bias correction</source>
+        <translation>未实现 false：zerolab 的 Adam 总是做偏差校正</translation>
+    </message>
+    <message>
+        <source>true is not implemented: AMSGrad is not supported</source>
+        <translation>未实现 true：不支持 AMSGrad</translation>
+    </message>
+    <message>
+        <source>required when &quot;scheduler&quot; is given; expected &quot;WarmupLR&quot;, &quot;WarmupDecayLR&quot; or &quot;WarmupCosineLR&quot;</source>
+        <translation>给出 &quot;scheduler&quot; 时必须指定；应为 &quot;WarmupLR&quot;、&quot;WarmupDecayLR&quot; 或 &quot;WarmupCosineLR&quot;</translation>
+    </message>
+    <message>
+        <source>scheduler &quot;%1&quot; is not implemented by zerolab; expected &quot;WarmupLR&quot;, &quot;WarmupDecayLR&quot; or &quot;WarmupCosineLR&quot;</source>
+        <translation>zerolab 未实现学习率计划 &quot;%1&quot;；应为 &quot;WarmupLR&quot;、&quot;WarmupDecayLR&quot; 或 &quot;WarmupCosineLR&quot;</translation>
+    </message>
+    <message>
+        <source>unknown scheduler &quot;%1&quot;; expected &quot;WarmupLR&quot;, &quot;WarmupDecayLR&quot; or &quot;WarmupCosineLR&quot;%2</source>
+        <translation>未知的学习率计划 &quot;%1&quot;；应为 &quot;WarmupLR&quot;、&quot;WarmupDecayLR&quot; 或 &quot;WarmupCosineLR&quot;%2</translation>
+    </message>
+    <message>
+        <source>ignored: zerolab starts schedules at step 0</source>
+        <translation>已忽略：zerolab 的学习率计划总是从第 0 步开始</translation>
+    </message>
+    <message>
+        <source>not a parameter of %1</source>
+        <translation>不是 %1 的参数</translation>
+    </message>
+    <message>
+        <source>unknown parameter of %1%2</source>
+        <translation>%1 的未知参数%2</translation>
+    </message>
+    <message>
+        <source>a number in [0, 1]</source>
+        <translation>取值在 [0, 1] 内的数</translation>
+    </message>
+    <message>
+        <source>warmup_max_lr %1 is below warmup_min_lr %2</source>
+        <translation>warmup_max_lr %1 小于 warmup_min_lr %2</translation>
+    </message>
+    <message>
+        <source>required by %1; give a number, or &quot;auto&quot; for run.steps</source>
+        <translation>%1 需要此项；请给一个数字，或用 &quot;auto&quot; 取 run.steps</translation>
+    </message>
+    <message>
+        <source>%1 must exceed warmup_num_steps (%2, at least 2 as in DeepSpeed): the cosine phase would have no steps</source>
+        <translation>%1 必须大于 warmup_num_steps（%2，与 DeepSpeed 一样至少为 2）：否则余弦阶段没有步数</translation>
+    </message>
+    <message>
+        <source>%1 is below warmup_num_steps %2: the decay phase never starts</source>
+        <translation>%1 小于 warmup_num_steps %2：衰减阶段永远不会开始</translation>
+    </message>
+    <message>
+        <source>give either &quot;bf16&quot; or its legacy alias &quot;bfloat16&quot;, not both</source>
+        <translation>&quot;bf16&quot; 与其旧别名 &quot;bfloat16&quot; 只能给一个，不能同时给</translation>
+    </message>
+    <message>
+        <source>fp16 training is not implemented (it needs loss scaling); use &quot;bf16&quot;: {&quot;enabled&quot;: true} for mixed precision</source>
+        <translation>未实现 fp16 训练（它需要损失缩放）；混合精度请用 &quot;bf16&quot;: {&quot;enabled&quot;: true}</translation>
+    </message>
+    <message>
+        <source>ignored: model.recompute &quot;%1&quot; is given and wins over this section (which means &quot;full&quot;)</source>
+        <translation>已忽略：已给出 model.recompute &quot;%1&quot;，它优先于本节（本节表示 &quot;full&quot;）</translation>
+    </message>
+    <message>
+        <source>mapped to model.recompute &quot;full&quot;: every transformer block&apos;s forward is recomputed in backward (one checkpoint per block)</source>
+        <translation>映射为 model.recompute &quot;full&quot;：每个 Transformer 块的前向在反向时重计算（每块一个检查点）</translation>
+    </message>
+    <message>
+        <source>ignored: it splits checkpoints across model-parallel ranks; zerolab is data-parallel only, so each rank keeps its own</source>
+        <translation>已忽略：它把检查点拆分到模型并行的各进程上；zerolab 只做数据并行，每个进程保留自己的检查点</translation>
+    </message>
+    <message>
+        <source>not implemented, ignored: checkpoints stay in device memory</source>
+        <translation>未实现，已忽略：检查点留在设备内存中</translation>
+    </message>
+    <message>
+        <source>ignored: zerolab checkpoints every block (n_layer = %1), not %2</source>
+        <translation>已忽略：zerolab 为每个块设检查点（n_layer = %1），而不是 %2 个</translation>
+    </message>
+    <message>
+        <source>not implemented, ignored</source>
+        <translation>未实现，已忽略</translation>
+    </message>
+    <message>
+        <source>cannot read config file: %1</source>
+        <translation>无法读取配置文件：%1</translation>
+    </message>
+    <message>
+        <source>line %1, column %2: invalid JSON: %3</source>
+        <translation>第 %1 行第 %2 列：无效的 JSON：%3</translation>
+    </message>
+    <message>
+        <source>%1 differs from %2 (%3); remove it, or give a custom shape instead</source>
+        <translation>%1 与 %2（%3）不同；请删除它，或改为给出自定义形状</translation>
+    </message>
+    <message>
+        <source>unknown preset &quot;%1&quot;; expected one of %2%3</source>
+        <translation>未知的预设 &quot;%1&quot;；应为以下之一：%2%3</translation>
+    </message>
+    <message>
+        <source>the shape in %1</source>
+        <translation>%1 中的形状</translation>
+    </message>
+    <message>
+        <source>preset &quot;%1&quot; differs from %2; remove one of them</source>
+        <translation>预设 &quot;%1&quot; 与 %2 不同；请删除其中之一</translation>
+    </message>
+    <message>
+        <source>preset &quot;%1&quot;</source>
+        <translation>预设 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>%1 exceeds the maximum context %2 of %3</source>
+        <translation>%1 超过了 %3 的最大上下文长度 %2</translation>
+    </message>
+    <message>
+        <source>required for a custom shape (or give model.preset)</source>
+        <translation>自定义形状需要此项（或给出 model.preset）</translation>
+    </message>
+    <message>
+        <source>%1 is below vocab_size %2</source>
+        <translation>%1 小于 vocab_size %2</translation>
+    </message>
+    <message>
+        <source>%1 is not divisible by n_head %2</source>
+        <translation>%1 不能被 n_head %2 整除</translation>
+    </message>
+    <message>
+        <source>n_layer %1, n_embd %2, seq_len %3 and padded_vocab_size %4 make more than 2^48 parameters</source>
+        <translation>n_layer %1、n_embd %2、seq_len %3 和 padded_vocab_size %4 的参数超过 2^48 个</translation>
+    </message>
+    <message>
+        <source>data.type &quot;%1&quot; uses bytes as tokens and needs vocab_size &gt;= 256, got %2</source>
+        <translation>data.type &quot;%1&quot; 以字节为词元，需要 vocab_size &gt;= 256，实际为 %2</translation>
+    </message>
+    <message>
+        <source>%1 must hold a JSON object at the top level, got %2</source>
+        <translation>%1 的顶层必须是 JSON 对象，实际为 %2</translation>
+    </message>
+    <message>
+        <source>a number &gt;= 0 (0: off)</source>
+        <translation>大于等于 0 的数（0：关闭）</translation>
+    </message>
+    <message>
+        <source>an integer &gt;= %1</source>
+        <translation>不小于 %1 的整数</translation>
+    </message>
+    <message>
+        <source>an integer %1-%2</source>
+        <translation>介于 %1 和 %2 之间的整数</translation>
+    </message>
+    <message>
+        <source>expected %1, got %2</source>
+        <translation>应为%1，实际为 %2</translation>
+    </message>
+    <message>
+        <source>expected %1, got nothing</source>
+        <translation>应为%1，实际没有值</translation>
+    </message>
+    <message>
+        <source>&quot;auto&quot; cannot be resolved here: nothing else in the config decides this key; give a value</source>
+        <translation>此处无法解析 &quot;auto&quot;：配置中没有其他项决定这个键；请给出一个值</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>布尔值 true 或 false</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>one of %1</source>
+        <translation>以下之一：%1</translation>
+    </message>
+    <message>
+        <source> (did you mean &quot;%1&quot;?)</source>
+        <translation>（是否想写 &quot;%1&quot;？）</translation>
+    </message>
+    <message>
+        <source>DeepSpeed setting not implemented by zerolab; ignored</source>
+        <translation>zerolab 未实现的 DeepSpeed 设置；已忽略</translation>
+    </message>
+    <message>
+        <source>unknown key%1</source>
+        <translation>未知的键%1</translation>
+    </message>
+    <message>
+        <source>unknown key, not a setting zerolab knows; ignored</source>
+        <translation>未知的键，不是 zerolab 认识的设置；已忽略</translation>
+    </message>
+</context>
+<context>
     <name>ConfigValidation</name>
     <message>
         <source>JSON syntax: %1</source>
@@ -240,6 +531,256 @@
     </message>
 </context>
 <context>
+    <name>PlanErrata</name>
+    <message>
+        <source>stage-1 total</source>
+        <translation>阶段 1 合计</translation>
+    </message>
+    <message>
+        <source>the table&apos;s total: %1</source>
+        <translation>表中的合计：%1</translation>
+    </message>
+    <message>
+        <source>the sum of its own rows (2 + 4 + 4 replicated, 4/N + 4/N sharded): %1</source>
+        <translation>表中各行之和（复制 2 + 4 + 4，分片 4/N + 4/N）：%1</translation>
+    </message>
+    <message>
+        <source>saving limit</source>
+        <translation>节省上限</translation>
+    </message>
+    <message>
+        <source>stage 1 saves about 22% as N grows</source>
+        <translation>随着 N 增大，阶段 1 约节省 22%</translation>
+    </message>
+    <message>
+        <source>sharding m and v (8 of 18 bytes per parameter) saves (8 - 8/N) / 18 = %1 at N = %2, tending to 8/18 = %3</source>
+        <translation>对 m 和 v 分片（每参数 18 字节中的 8 字节）节省 (8 - 8/N) / 18 = %1（N = %2），趋于 8/18 = %3</translation>
+    </message>
+    <message>
+        <source>master weights</source>
+        <translation>主参数</translation>
+    </message>
+    <message>
+        <source>its layout keeps the fp32 master and fp32 grads replicated: %1</source>
+        <translation>它的布局把 fp32 主参数和 fp32 梯度复制在每个进程上：%1</translation>
+    </message>
+    <message>
+        <source>DeepSpeed and the ZeRO paper shard the fp32 master with m and v and keep 16-bit grads (K = 12): %1</source>
+        <translation>DeepSpeed 和 ZeRO 论文把 fp32 主参数与 m、v 一起分片，梯度保持 16 位（K = 12）：%1</translation>
+    </message>
+    <message>
+        <source>gradient accumulation</source>
+        <translation>梯度累积</translation>
+    </message>
+    <message>
+        <source>gradient_accumulation_steps = %1 divides fp32 gradient memory by %1: 4 psi / %1 = %2</source>
+        <translation>gradient_accumulation_steps = %1 使 fp32 梯度内存除以 %1：4 psi / %1 = %2</translation>
+    </message>
+    <message>
+        <source>accumulation sums micro-batch gradients into the same 4 psi = %1 buffer; it shrinks activations by allowing a smaller micro-batch for the same global batch</source>
+        <translation>梯度累积把各微批次的梯度加到同一个 4 psi = %1 的缓冲区中；它让较小的微批次达到相同的全局批次，从而缩小激活值</translation>
+    </message>
+    <message>
+        <source>parameter sync</source>
+        <translation>参数同步</translation>
+    </message>
+    <message>
+        <source>after the local update each rank broadcasts its parameter shard</source>
+        <translation>本地更新之后，每个进程广播自己的参数分片</translation>
+    </message>
+    <message>
+        <source>DeepSpeed all-gathers the shards (allgather_partitions: true); a series of broadcasts only when allgather_partitions is false</source>
+        <translation>DeepSpeed 对各分片做全收集 (all-gather)（allgather_partitions: true）；只有 allgather_partitions 为 false 时才是一系列广播</translation>
+    </message>
+</context>
+<context>
+    <name>PlanExplain</name>
+    <message>
+        <source>ZeRO paper convention (the chapter defines stages 0 and 1 only; stages 2 and 3 are shown as ZeRO shards them)</source>
+        <translation>ZeRO 论文的约定（本章只定义了阶段 0 和 1；阶段 2 和 3 按 ZeRO 的分片方式显示）</translation>
+    </message>
+    <message>
+        <source>the chapter&apos;s layout</source>
+        <translation>本章的布局</translation>
+    </message>
+    <message>
+        <source>ZeRO paper convention</source>
+        <translation>ZeRO 论文的约定</translation>
+    </message>
+    <message>
+        <source>ZeRO stage %1, %2, %3 without master weights</source>
+        <translation>ZeRO 阶段 %1，%2，%3，无主参数</translation>
+    </message>
+    <message>
+        <source>ZeRO stage %1, %2, %3</source>
+        <translation>ZeRO 阶段 %1，%2，%3</translation>
+    </message>
+    <message>
+        <source>psi = %1 parameters (%2 with each gather unit padded to a multiple of N), N = %3 ranks; %4</source>
+        <translation>psi = %1 个参数（每个收集单元补齐到 N 的倍数后为 %2），N = %3 个进程；%4</translation>
+    </message>
+    <message>
+        <source>psi = %1 parameters, N = %2 ranks; %3</source>
+        <translation>psi = %1 个参数，N = %2 个进程；%3</translation>
+    </message>
+    <message>
+        <source>  %1: none (no fp32 master copy)</source>
+        <translation>  %1：无（没有 fp32 主参数副本）</translation>
+    </message>
+    <message>
+        <source>  %1 (%2): %3 x psi / N = %3 x %4 / %5 = %6  (sharded)</source>
+        <translation>  %1 (%2)：%3 x psi / N = %3 x %4 / %5 = %6  （分片）</translation>
+    </message>
+    <message>
+        <source>  %1 (%2): %3 x psi = %3 x %4 = %5  (replicated)</source>
+        <translation>  %1 (%2)：%3 x psi = %3 x %4 = %5  （复制）</translation>
+    </message>
+    <message>
+        <source>Model states per rank (bytes per parameter x psi, / N where sharded):</source>
+        <translation>每个进程的模型状态（每参数字节数 x psi，分片的再 / N）：</translation>
+    </message>
+    <message>
+        <source>  model states = %1 psi + %2 psi / N = %3 + %4 = %5</source>
+        <translation>  模型状态 = %1 psi + %2 psi / N = %3 + %4 = %5</translation>
+    </message>
+    <message>
+        <source>Activations per rank (replicated: every rank runs its own micro-batch):</source>
+        <translation>每个进程的激活值（复制：每个进程运行自己的微批次）：</translation>
+    </message>
+    <message>
+        <source>  unknown: give a model shape and micro-batch (counted as 0)</source>
+        <translation>  未知：请给出模型形状和微批次（按 0 计）</translation>
+    </message>
+    <message>
+        <source>  given directly: %1</source>
+        <translation>  直接给出：%1</translation>
+    </message>
+    <message>
+        <source>  GPT-2 activation arena, fp32 (4 bytes), s = T = %1, b = B = %2, h = C = %3, a = heads = %4, L = %5, Vp = %6; recompute %7</source>
+        <translation>  GPT-2 激活值区，fp32（4 字节），s = T = %1，b = B = %2，h = C = %3，a = 注意力头数 = %4，L = %5，Vp = %6；重计算 %7</translation>
+    </message>
+    <message>
+        <source>  per layer: 64sbh + 4as^2b + 16sb (ln1, qkv, atty, residual2, ln2, fch, gelu, residual3; attention probabilities; layernorm statistics) = %1</source>
+        <translation>  每层：64sbh + 4as^2b + 16sb（ln1、qkv、atty、residual2、ln2、fch、gelu、residual3；注意力概率；layernorm 统计量）= %1</translation>
+    </message>
+    <message>
+        <source>  (Korthikanti et al. 2022 count 34sbh + 5as^2b in fp16 with dropout masks)</source>
+        <translation>  （Korthikanti 等人 2022 按 fp16 并含 dropout 掩码计为 34sbh + 5as^2b）</translation>
+    </message>
+    <message>
+        <source>  per layer: 40sbh + 4as^2b + 16sb (the matmul outputs, attention probabilities, residuals; ln1, ln2 and gelu recomputed) = %1</source>
+        <translation>  每层：40sbh + 4as^2b + 16sb（矩阵乘输出、注意力概率、残差；ln1、ln2 和 gelu 重计算）= %1</translation>
+    </message>
+    <message>
+        <source>  once: 8sbh for the recomputed ln1 and ln2 = %1 (gelu is recomputed into the d fch gradient buffer)</source>
+        <translation>  一次：重计算的 ln1 和 ln2 占 8sbh = %1（gelu 重计算到 d fch 梯度缓冲区中）</translation>
+    </message>
+    <message>
+        <source>  per layer: 4sbh (the block&apos;s output, the next block&apos;s input) = %1</source>
+        <translation>  每层：4sbh（本块的输出，即下一块的输入）= %1</translation>
+    </message>
+    <message>
+        <source>  once: one block recomputed in backward, 44sbh + 4as^2b + 16sb = %1</source>
+        <translation>  一次：反向时重计算一个块，44sbh + 4as^2b + 16sb = %1</translation>
+    </message>
+    <message>
+        <source>  once: embeddings, final layernorm, logits and probs (8sbVp), gradient scratch = the rest of the arena</source>
+        <translation>  一次：嵌入、最后的 layernorm、logits 和概率（8sbVp）、梯度暂存 = 激活值区的其余部分</translation>
+    </message>
+    <message>
+        <source>  activations = %1  (%2)</source>
+        <translation>  激活值 = %1  （%2）</translation>
+    </message>
+    <message>
+        <source>Comm buffers: a reduce bucket of min(reduce_bucket_size = %1, psi) elements x %2 bytes (%3) + a gather buffer of the largest gather unit x %4 bytes (%5) = %6</source>
+        <translation>通信缓冲区：一个 min(reduce_bucket_size = %1, psi) 个元素的归约桶 x %2 字节 (%3) + 一个最大收集单元大小的收集缓冲区 x %4 字节 (%5) = %6</translation>
+    </message>
+    <message>
+        <source>Comm buffers: a reduce bucket of min(reduce_bucket_size = %1, psi) elements x %2 bytes (%3) = %4</source>
+        <translation>通信缓冲区：一个 min(reduce_bucket_size = %1, psi) 个元素的归约桶 x %2 字节 (%3) = %4</translation>
+    </message>
+    <message>
+        <source>Workspace: %1</source>
+        <translation>工作区：%1</translation>
+    </message>
+    <message>
+        <source>Comm buffers (zerolab&apos;s engine, exact): all-gather slots for the embedding and the largest block x %1 bytes (%2); fp32 reduce-scatter slots for the embedding and %3; = %4</source>
+        <translation>通信缓冲区（zerolab 引擎，精确）：嵌入和最大块的全收集槽 x %1 字节 (%2)；嵌入和%3的 fp32 归约-散射槽；= %4</translation>
+    </message>
+    <message>
+        <source>Comm buffers (zerolab&apos;s engine, exact): fp32 reduce-scatter slots for the embedding and %1; = %2</source>
+        <translation>通信缓冲区（zerolab 引擎，精确）：嵌入和%1的 fp32 归约-散射槽；= %2</translation>
+    </message>
+    <message>
+        <source>Comm buffers (zerolab&apos;s engine, exact): none beyond the gradient buffer (all-reduce in place); = %1</source>
+        <translation>通信缓冲区（zerolab 引擎，精确）：梯度缓冲区之外没有（原地全规约）；= %1</translation>
+    </message>
+    <message>
+        <source>Workspace (zerolab&apos;s engine, exact): fp32 copies of the embedding and one block where params are bf16, fp32 gradient staging where grads are not fp32 and not a comm bucket = %1</source>
+        <translation>工作区（zerolab 引擎，精确）：参数为 bf16 时嵌入和一个块的 fp32 副本，梯度不是 fp32 且不是通信桶时的 fp32 梯度暂存 = %1</translation>
+    </message>
+    <message>
+        <source>two blocks (overlap_comm)</source>
+        <translation>两个块 (overlap_comm)</translation>
+    </message>
+    <message>
+        <source>one block</source>
+        <translation>一个块</translation>
+    </message>
+    <message>
+        <source>Total per rank = model states + activations + comm buffers + workspace = %1</source>
+        <translation>每个进程合计 = 模型状态 + 激活值 + 通信缓冲区 + 工作区 = %1</translation>
+    </message>
+    <message>
+        <source>all-reduce of the grads: 2 psi</source>
+        <translation>梯度的全规约：2 psi</translation>
+    </message>
+    <message>
+        <source>reduce-scatter of the grads (psi) + all-gather of the params (psi): 2 psi</source>
+        <translation>梯度的归约-散射 (psi) + 参数的全收集 (psi)：2 psi</translation>
+    </message>
+    <message>
+        <source>reduce-scatter of the grads each micro-step (A psi) + all-gather of the params (psi): (A + 1) psi</source>
+        <translation>每个微步梯度的归约-散射 (A psi) + 参数的全收集 (psi)：(A + 1) psi</translation>
+    </message>
+    <message>
+        <source>all-gather of the params for forward and for backward (2 psi) + reduce-scatter of the grads (psi), each micro-step: 3 A psi</source>
+        <translation>每个微步：前向和反向各一次参数的全收集 (2 psi) + 梯度的归约-散射 (psi)：3 A psi</translation>
+    </message>
+    <message>
+        <source>Communication per optimizer step (A = %1 micro-steps): %2 = %3 elements = %4</source>
+        <translation>每个优化器步的通信量（A = %1 个微步）：%2 = %3 个元素 = %4</translation>
+    </message>
+    <message>
+        <source> (zerolab&apos;s engine gathers less than 2A psi: its slots keep the tied embedding for the whole step and the units at the forward/backward turn)</source>
+        <translation>（zerolab 引擎收集的少于 2A psi：它的槽在整步中保留共享的嵌入，并在前向/反向交界处保留各单元）</translation>
+    </message>
+    <message>
+        <source>  traffic per rank (ring: each psi above x (N - 1) / N) = %1 = %2 elements%3%4</source>
+        <translation>  每个进程的通信量（环形算法：上面每个 psi x (N - 1) / N）= %1 = %2 个元素%3%4</translation>
+    </message>
+    <message>
+        <source>  time = traffic / bandwidth = %1 / %2 GB/s = %3 s</source>
+        <translation>  时间 = 通信量 / 带宽 = %1 / %2 GB/s = %3 s</translation>
+    </message>
+    <message>
+        <source>Device %1: %2 - %3 reserved (CUDA context, cuBLAS, NCCL, fragmentation) = %4 usable; fits with %5 to spare</source>
+        <translation>设备 %1：%2 - %3 预留（CUDA 上下文、cuBLAS、NCCL、碎片）= %4 可用；放得下，余 %5</translation>
+    </message>
+    <message>
+        <source>Device %1: %2 - %3 reserved (CUDA context, cuBLAS, NCCL, fragmentation) = %4 usable; short by %5</source>
+        <translation>设备 %1：%2 - %3 预留（CUDA 上下文、cuBLAS、NCCL、碎片）= %4 可用；还差 %5</translation>
+    </message>
+    <message>
+        <source>binary units, 1 GiB = 2^30 bytes</source>
+        <translation>二进制单位，1 GiB = 2^30 字节</translation>
+    </message>
+    <message>
+        <source>decimal units, 1 GB = 1e9 bytes</source>
+        <translation>十进制单位，1 GB = 1e9 字节</translation>
+    </message>
+</context>
+<context>
     <name>Status</name>
     <message>
         <source>running</source>
@@ -300,6 +841,57 @@
     <message>
         <source>skipped</source>
         <translation>已跳过</translation>
+    </message>
+</context>
+<context>
+    <name>Sweep</name>
+    <message>
+        <source>search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>buckets</source>
+        <translation>桶大小</translation>
+    </message>
+    <message>
+        <source>repeat</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <source>forecast %1 per rank &gt; capacity %2 (%3)</source>
+        <translation>预测每个进程 %1 &gt; 容量 %2（%3）</translation>
+    </message>
+    <message>
+        <source>micro-batch %1 ended %2</source>
+        <translation>微批次 %1 的结果：%2</translation>
+    </message>
+    <message>
+        <source>throughput stopped rising at micro-batch %1 (%2 &lt;= %3 tokens/s)</source>
+        <translation>吞吐量在微批次 %1 处不再上升（%2 &lt;= %3 词元/s）</translation>
+    </message>
+    <message>
+        <source>the same config as trial %1</source>
+        <translation>与试验 %1 的配置相同</translation>
+    </message>
+    <message>
+        <source>interrupted by the sweep&apos;s stop</source>
+        <translation>因扫描停止而中断</translation>
+    </message>
+    <message>
+        <source>killed at the trial timeout of %1 s</source>
+        <translation>达到试验超时 %1 s，已强制结束</translation>
+    </message>
+    <message>
+        <source>no measured step was recorded</source>
+        <translation>没有记录到可测量的步</translation>
+    </message>
+    <message>
+        <source>the job printed no run line (stdout: %1)</source>
+        <translation>作业没有输出运行行（stdout：%1）</translation>
+    </message>
+    <message>
+        <source>interrupted (run %1); run again on resume</source>
+        <translation>已中断（运行 %1）；继续时重新运行</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 
 #include "runtime/model/model_shape.h"
 #include "runtime/model/recompute.h"
+#include "runtime/text/message.h"
 
 #include <nlohmann/json.hpp>
 
@@ -149,14 +150,22 @@ struct TrainConfig {
 enum class Severity { Error, Warning };
 
 // One finding about a config. path is a JSON path ("zero_optimization.stage",
-// "optimizer.params.betas[1]"), empty for the document as a whole.
+// "optimizer.params.betas[1]"), empty for the document as a whole. text is the finding
+// as a Message (context "ConfigCheck"), for a reader that translates it; message is
+// its English rendering, what the command-line tools print. Make one with
+// makeDiagnostic, which keeps the two together.
 struct ConfigDiagnostic {
     Severity severity = Severity::Error;
     std::string path;
     std::string message;
+    Message text;
 
     bool operator==(const ConfigDiagnostic&) const = default;
 };
+
+// A diagnostic with message = renderEnglish(text); path and message are cut to a
+// bounded size (1 KiB, 8 KiB).
+ConfigDiagnostic makeDiagnostic(Severity severity, std::string path, Message text);
 
 // config is set exactly when no diagnostic is an Error. Every error is reported at
 // once (parsing never stops at the first), grouped by section.

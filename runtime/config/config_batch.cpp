@@ -27,12 +27,21 @@ bool given(const BatchValue& v) {
 }
 
 // DeepSpeed's assertion, word for word, then why in plain terms.
-std::string mismatchMessage(long long train, long long micro, long long accum, long long world,
-                            const std::string& why) {
-    return "Check batch related parameters. train_batch_size is not equal to "
-           "micro_batch_per_gpu * gradient_acc_step * world_size " +
-           std::to_string(train) + " != " + std::to_string(micro) + " * " + std::to_string(accum) +
-           " * " + std::to_string(world) + " (" + why + ")";
+Message mismatchMessage(long long train, long long micro, long long accum, long long world,
+                        Message why) {
+    return Message(ZEROLAB_TR("ConfigCheck",
+                              "Check batch related parameters. train_batch_size is not equal to "
+                              "micro_batch_per_gpu * gradient_acc_step * world_size %1 != %2 * %3 "
+                              "* %4 (%5)"),
+                   {std::to_string(train), std::to_string(micro), std::to_string(accum),
+                    std::to_string(world), std::move(why)});
+}
+
+// "T is not divisible by KEY V x world size W = P".
+Message notDivisible(long long train, const char* key, long long value, long long world) {
+    return Message(ZEROLAB_TR("ConfigCheck", "%1 is not divisible by %2 %3 x world size %4 = %5"),
+                   {std::to_string(train), std::string(key), std::to_string(value),
+                    std::to_string(world), std::to_string(value * world)});
 }
 
 } // namespace
@@ -48,7 +57,8 @@ std::optional<BatchConfig> resolveBatch(const BatchKeys& keys, std::optional<int
         keys.grad_accum.state == State::Invalid)
         return std::nullopt; // the type error is already reported
     if (world && *world < 1) {
-        diags.error("", "world size must be >= 1, got " + std::to_string(*world));
+        diags.error("", Message(ZEROLAB_TR("ConfigCheck", "world size must be >= 1, got %1"),
+                                {std::to_string(*world)}));
         return std::nullopt;
     }
     const bool has_train = given(keys.train_batch_size);
@@ -59,18 +69,27 @@ std::optional<BatchConfig> resolveBatch(const BatchKeys& keys, std::optional<int
     const long long accum = keys.grad_accum.value;
 
     if (!has_train && !has_micro) {
-        std::string msg = "Either train_batch_size or train_micro_batch_size_per_gpu needs to be "
-                          "provided";
         if (keys.train_batch_size.state == State::Auto || keys.micro_batch.state == State::Auto)
-            msg += "; \"auto\" cannot be resolved when neither is a number";
-        diags.error(kTrainKey, msg);
+            diags.error(kTrainKey,
+                        Message(ZEROLAB_TR("ConfigCheck",
+                                           "Either train_batch_size or "
+                                           "train_micro_batch_size_per_gpu needs to be provided; "
+                                           "\"auto\" cannot be resolved when neither is a "
+                                           "number")));
+        else
+            diags.error(kTrainKey,
+                        Message(ZEROLAB_TR("ConfigCheck", "Either train_batch_size or "
+                                                          "train_micro_batch_size_per_gpu needs to "
+                                                          "be provided")));
         return std::nullopt;
     }
     // Only one of train / micro given: DeepSpeed sets accumulation to 1, which
     // "auto" must not silently receive.
     if (!(has_train && has_micro) && !has_accum && keys.grad_accum.state == State::Auto) {
-        diags.error(kAccumKey, std::string("\"auto\" cannot be resolved: give both ") + kTrainKey +
-                                   " and " + kMicroKey + " as numbers, or a number here");
+        diags.error(kAccumKey,
+                    Message(ZEROLAB_TR("ConfigCheck", "\"auto\" cannot be resolved: give both %1 "
+                                                      "and %2 as numbers, or a number here"),
+                            {std::string(kTrainKey), std::string(kMicroKey)}));
         return std::nullopt;
     }
 
@@ -78,11 +97,13 @@ std::optional<BatchConfig> resolveBatch(const BatchKeys& keys, std::optional<int
     if (!world && has_train && has_micro && has_accum) {
         if (train % (micro * accum) != 0) {
             diags.error(kTrainKey,
-                        "Check batch related parameters: train_batch_size " +
-                            std::to_string(train) + " must equal train_micro_batch_size_per_gpu " +
-                            std::to_string(micro) + " * gradient_accumulation_steps " +
-                            std::to_string(accum) + " * world size, but " + std::to_string(train) +
-                            " is not a multiple of " + std::to_string(micro * accum));
+                        Message(ZEROLAB_TR("ConfigCheck",
+                                           "Check batch related parameters: train_batch_size %1 "
+                                           "must equal train_micro_batch_size_per_gpu %2 * "
+                                           "gradient_accumulation_steps %3 * world size, but %1 "
+                                           "is not a multiple of %4"),
+                                {std::to_string(train), std::to_string(micro),
+                                 std::to_string(accum), std::to_string(micro * accum)}));
             return std::nullopt;
         }
         w = train / (micro * accum);
@@ -97,30 +118,28 @@ std::optional<BatchConfig> resolveBatch(const BatchKeys& keys, std::optional<int
         if (train != micro * accum * w) {
             diags.error(kTrainKey,
                         mismatchMessage(train, micro, accum, w,
-                                        "the product is " + std::to_string(micro * accum * w)));
+                                        Message(ZEROLAB_TR("ConfigCheck", "the product is %1"),
+                                                {std::to_string(micro * accum * w)})));
             return std::nullopt;
         }
         return out;
     }
 
     long long m = micro, a = accum, t = train;
-    std::string why;
+    Message why;
     if (has_train && has_micro) {
         a = train / micro / w;
-        why = std::to_string(train) + " is not divisible by train_micro_batch_size_per_gpu " +
-              std::to_string(micro) + " x world size " + std::to_string(w) + " = " +
-              std::to_string(micro * w);
+        why = notDivisible(train, kMicroKey, micro, w);
     } else if (has_train && has_accum) {
         m = train / w / accum;
-        why = std::to_string(train) + " is not divisible by gradient_accumulation_steps " +
-              std::to_string(accum) + " x world size " + std::to_string(w) + " = " +
-              std::to_string(accum * w);
+        why = notDivisible(train, kAccumKey, accum, w);
     } else if (has_micro && has_accum) {
         t = micro * accum * w;
     } else if (has_train) {
         a = 1;
         m = train / w;
-        why = std::to_string(train) + " is not divisible by world size " + std::to_string(w);
+        why = Message(ZEROLAB_TR("ConfigCheck", "%1 is not divisible by world size %2"),
+                      {std::to_string(train), std::to_string(w)});
     } else {
         a = 1;
         t = micro * w;
@@ -130,7 +149,9 @@ std::optional<BatchConfig> resolveBatch(const BatchKeys& keys, std::optional<int
         return std::nullopt;
     }
     if (t > std::numeric_limits<int>::max()) {
-        diags.error(kTrainKey, "train_batch_size " + std::to_string(t) + " is too large");
+        diags.error(kTrainKey,
+                    Message(ZEROLAB_TR("ConfigCheck", "train_batch_size %1 is too large"),
+                            {std::to_string(t)}));
         return std::nullopt;
     }
     out.train_batch_size = static_cast<int>(t);

@@ -25,18 +25,23 @@ void parseData(const nlohmann::json* section, Diagnostics& diags, DataConfig& ou
         file.reset();
     if (out.type == DataType::Synthetic) {
         if (file)
-            diags.warning(r.pathOf("path"), "ignored: data.type \"synthetic\" reads no file");
+            diags.warning(r.pathOf("path"),
+                          Message(ZEROLAB_TR("ConfigCheck", "ignored: data.type \"synthetic\" "
+                                                            "reads no file")));
         return;
     }
     const std::string type_name(toString(out.type));
     if (!file) {
         if (!r.has("path") || r.raw("path")->is_string())
-            diags.error(r.pathOf("path"), "required for data.type \"" + type_name + "\"");
+            diags.error(
+                r.pathOf("path"),
+                Message(ZEROLAB_TR("ConfigCheck", "required for data.type \"%1\""), {type_name}));
         return;
     }
     std::error_code ec;
     if (!std::filesystem::exists(*file, ec))
-        diags.error(r.pathOf("path"), "\"" + *file + "\" does not exist");
+        diags.error(r.pathOf("path"),
+                    Message(ZEROLAB_TR("ConfigCheck", "\"%1\" does not exist"), {*file}));
     else
         out.path = *file;
 }
@@ -60,7 +65,8 @@ void parseRun(const nlohmann::json* section, Diagnostics& diags, RunConfig& out)
         out.checkpoint_dir = *v;
     if (out.checkpoint_every > 0 && out.checkpoint_dir.empty())
         diags.error(r.pathOf("checkpoint_dir"),
-                    "must not be empty when run.checkpoint_every is > 0");
+                    Message(ZEROLAB_TR("ConfigCheck",
+                                       "must not be empty when run.checkpoint_every is > 0")));
     if (auto p = r.getChoice("on_checkpoint_error", {"continue", "stop"}))
         out.on_checkpoint_error = static_cast<CheckpointErrorPolicy>(*p);
     if (auto v = r.getInt("threads", 0, 1024))
@@ -70,7 +76,8 @@ void parseRun(const nlohmann::json* section, Diagnostics& diags, RunConfig& out)
     // A week bounds it: beyond that a stall is never reported, which 0 does not mean.
     if (auto v = r.getNumber(
             "collective_timeout_s", [](double x) { return x >= 0 && x <= kMaxCollectiveTimeoutS; },
-            "a number of seconds in [0, 604800] (0: max(10 x the median step time, 120 s))"))
+            Message(ZEROLAB_TR("ConfigCheck", "a number of seconds in [0, 604800] (0: max(10 x "
+                                              "the median step time, 120 s))"))))
         out.collective_timeout_s = *v;
     if (auto v = r.getChoice("on_stall", {"kill", "flag"}))
         out.on_stall = static_cast<OnStall>(*v);

@@ -64,7 +64,8 @@ const nlohmann::json* subsection(const nlohmann::json& section, const std::strin
     if (it == section.end())
         return nullptr;
     if (!it->is_object()) {
-        diags.error(joinPath(path, key), "expected an object, got " + describeJson(*it));
+        diags.error(joinPath(path, key),
+                    expectedGot(Message(ZEROLAB_TR("ConfigCheck", "an object")), *it));
         return nullptr;
     }
     return &*it;
@@ -75,15 +76,17 @@ void parseBetas(SectionReader& p, OptimizerConfig& out) {
     if (betas == nullptr)
         return;
     if (p.isAuto("betas") || !betas->is_array() || betas->size() != 2) {
-        p.typeError("betas", "an array of two numbers in [0, 1)");
+        p.typeError("betas",
+                    Message(ZEROLAB_TR("ConfigCheck", "an array of two numbers in [0, 1)")));
         return;
     }
     double* targets[2] = {&out.beta1, &out.beta2};
     for (std::size_t i = 0; i < 2; ++i) {
         const nlohmann::json& b = (*betas)[i];
         if (!b.is_number() || b.get<double>() < 0.0 || b.get<double>() >= 1.0) {
-            p.diags().error(p.pathOf("betas") + "[" + std::to_string(i) + "]",
-                            "expected a number in [0, 1), got " + describeJson(b));
+            p.diags().error(
+                p.pathOf("betas") + "[" + std::to_string(i) + "]",
+                expectedGot(Message(ZEROLAB_TR("ConfigCheck", "a number in [0, 1)")), b));
             continue;
         }
         *targets[i] = b.get<double>();
@@ -99,8 +102,9 @@ void parseOptimizer(const nlohmann::json* section, Diagnostics& diags, Optimizer
     checkKeys(*section, path, kOptimizerSchema, UnknownKeyPolicy::WarnUnlessTypo, diags);
     SectionReader r(section, path, diags);
     if (!r.has("type")) {
-        diags.error(r.pathOf("type"), "required when \"optimizer\" is given; expected \"Adam\" "
-                                      "or \"AdamW\"");
+        diags.error(r.pathOf("type"),
+                    Message(ZEROLAB_TR("ConfigCheck", "required when \"optimizer\" is given; "
+                                                      "expected \"Adam\" or \"AdamW\"")));
     } else if (auto name = r.getString("type")) {
         const std::string l = lower(*name);
         if (l == "adam") {
@@ -109,13 +113,17 @@ void parseOptimizer(const nlohmann::json* section, Diagnostics& diags, Optimizer
             out.type = OptimizerType::AdamW;
         } else if (std::find(kOtherDeepSpeedOptimizers.begin(), kOtherDeepSpeedOptimizers.end(),
                              l) != kOtherDeepSpeedOptimizers.end()) {
-            diags.error(r.pathOf("type"), "optimizer \"" + *name +
-                                              "\" is not implemented by zerolab; expected "
-                                              "\"Adam\" or \"AdamW\"");
+            diags.error(
+                r.pathOf("type"),
+                Message(ZEROLAB_TR("ConfigCheck", "optimizer \"%1\" is not implemented by "
+                                                  "zerolab; expected \"Adam\" or \"AdamW\""),
+                        {*name}));
         } else {
-            diags.error(r.pathOf("type"), "unknown optimizer \"" + *name +
-                                              "\"; expected \"Adam\" or \"AdamW\"" +
-                                              didYouMean(*name, kOptimizerNames));
+            diags.error(
+                r.pathOf("type"),
+                Message(ZEROLAB_TR("ConfigCheck",
+                                   "unknown optimizer \"%1\"; expected \"Adam\" or \"AdamW\"%2"),
+                        {*name, didYouMean(*name, kOptimizerNames)}));
         }
     }
 
@@ -125,26 +133,34 @@ void parseOptimizer(const nlohmann::json* section, Diagnostics& diags, Optimizer
         checkKeys(*params, p.path(), kOptimizerParamsSchema, UnknownKeyPolicy::WarnUnlessTypo,
                   diags);
     if (auto v = p.getNumber(
-            "lr", [](double x) { return x > 0; }, "a number > 0"))
+            "lr", [](double x) { return x > 0; },
+            Message(ZEROLAB_TR("ConfigCheck", "a number > 0"))))
         out.lr = *v;
     parseBetas(p, out);
     if (auto v = p.getNumber(
-            "eps", [](double x) { return x > 0; }, "a number > 0"))
+            "eps", [](double x) { return x > 0; },
+            Message(ZEROLAB_TR("ConfigCheck", "a number > 0"))))
         out.eps = *v;
     if (auto v = p.getNumber(
-            "weight_decay", [](double x) { return x >= 0; }, "a number >= 0"))
+            "weight_decay", [](double x) { return x >= 0; },
+            Message(ZEROLAB_TR("ConfigCheck", "a number >= 0"))))
         out.weight_decay = *v;
     // DeepSpeed: effective AdamW mode = (type is AdamW) or adam_w_mode, default true.
     std::optional<bool> adam_w_mode = p.getBool("adam_w_mode");
     out.decoupled_weight_decay = out.type == OptimizerType::AdamW || adam_w_mode.value_or(true);
     if (out.type == OptimizerType::AdamW && adam_w_mode == false)
-        diags.warning(p.pathOf("adam_w_mode"),
-                      "ignored: AdamW always decouples weight decay (as in DeepSpeed)");
+        diags.warning(
+            p.pathOf("adam_w_mode"),
+            Message(ZEROLAB_TR("ConfigCheck", "ignored: AdamW always decouples weight decay (as in "
+                                              "DeepSpeed)")));
     if (auto v = p.getBool("bias_correction"); v == false)
         diags.error(p.pathOf("bias_correction"),
-                    "false is not implemented: zerolab's Adam always applies bias correction");
+                    Message(ZEROLAB_TR("ConfigCheck", "false is not implemented: zerolab's Adam "
+                                                      "always applies bias correction")));
     if (auto v = p.getBool("amsgrad"); v == true)
-        diags.error(p.pathOf("amsgrad"), "true is not implemented: AMSGrad is not supported");
+        diags.error(p.pathOf("amsgrad"),
+                    Message(ZEROLAB_TR("ConfigCheck",
+                                       "true is not implemented: AMSGrad is not supported")));
 }
 
 void parseScheduler(const nlohmann::json* section, const OptimizerConfig& optimizer,
@@ -156,8 +172,10 @@ void parseScheduler(const nlohmann::json* section, const OptimizerConfig& optimi
     SectionReader r(section, path, diags);
     std::optional<std::string> name;
     if (!r.has("type"))
-        diags.error(r.pathOf("type"), "required when \"scheduler\" is given; expected "
-                                      "\"WarmupLR\", \"WarmupDecayLR\" or \"WarmupCosineLR\"");
+        diags.error(r.pathOf("type"),
+                    Message(ZEROLAB_TR("ConfigCheck",
+                                       "required when \"scheduler\" is given; expected "
+                                       "\"WarmupLR\", \"WarmupDecayLR\" or \"WarmupCosineLR\"")));
     else
         name = r.getString("type");
     if (!name)
@@ -166,11 +184,19 @@ void parseScheduler(const nlohmann::json* section, const OptimizerConfig& optimi
     if (known == kSchedulerNames.end()) {
         bool other = std::find(kOtherDeepSpeedSchedulers.begin(), kOtherDeepSpeedSchedulers.end(),
                                *name) != kOtherDeepSpeedSchedulers.end();
-        diags.error(r.pathOf("type"),
-                    (other ? "scheduler \"" + *name + "\" is not implemented by zerolab"
-                           : "unknown scheduler \"" + *name + "\"") +
-                        "; expected \"WarmupLR\", \"WarmupDecayLR\" or \"WarmupCosineLR\"" +
-                        (other ? std::string() : didYouMean(*name, kSchedulerNames)));
+        if (other)
+            diags.error(
+                r.pathOf("type"),
+                Message(ZEROLAB_TR("ConfigCheck", "scheduler \"%1\" is not implemented by zerolab; "
+                                                  "expected \"WarmupLR\", \"WarmupDecayLR\" or "
+                                                  "\"WarmupCosineLR\""),
+                        {*name}));
+        else
+            diags.error(r.pathOf("type"),
+                        Message(ZEROLAB_TR("ConfigCheck",
+                                           "unknown scheduler \"%1\"; expected \"WarmupLR\", "
+                                           "\"WarmupDecayLR\" or \"WarmupCosineLR\"%2"),
+                                {*name, didYouMean(*name, kSchedulerNames)}));
         return;
     }
     out.type = kSchedulerTypes[static_cast<std::size_t>(known - kSchedulerNames.begin())];
@@ -183,13 +209,17 @@ void parseScheduler(const nlohmann::json* section, const OptimizerConfig& optimi
             if (std::find(allowed.begin(), allowed.end(), key) != allowed.end())
                 continue;
             if (key == "last_batch_iteration")
-                diags.warning(p.pathOf(key), "ignored: zerolab starts schedules at step 0");
+                diags.warning(p.pathOf(key),
+                              Message(ZEROLAB_TR("ConfigCheck",
+                                                 "ignored: zerolab starts schedules at step 0")));
             else if (std::find(kAllSchedulerParams.begin(), kAllSchedulerParams.end(), key) !=
                      kAllSchedulerParams.end())
-                diags.error(p.pathOf(key), "not a parameter of " + *name);
+                diags.error(p.pathOf(key),
+                            Message(ZEROLAB_TR("ConfigCheck", "not a parameter of %1"), {*name}));
             else
                 diags.error(p.pathOf(key),
-                            "unknown parameter of " + *name + didYouMean(key, allowed));
+                            Message(ZEROLAB_TR("ConfigCheck", "unknown parameter of %1%2"),
+                                    {*name, didYouMean(key, allowed)}));
         }
     }
     auto allowedHas = [&](std::string_view k) {
@@ -197,9 +227,11 @@ void parseScheduler(const nlohmann::json* section, const OptimizerConfig& optimi
     };
     auto nonNegative = [](double x) { return x >= 0; };
     auto ratio = [](double x) { return x >= 0 && x <= 1; };
+    const Message a_number_ge_0(ZEROLAB_TR("ConfigCheck", "a number >= 0"));
+    const Message a_ratio(ZEROLAB_TR("ConfigCheck", "a number in [0, 1]"));
 
     if (allowedHas("warmup_min_lr"))
-        if (auto v = p.getNumber("warmup_min_lr", nonNegative, "a number >= 0"))
+        if (auto v = p.getNumber("warmup_min_lr", nonNegative, a_number_ge_0))
             out.warmup_min_lr = *v;
     if (allowedHas("warmup_max_lr")) {
         // DeepSpeed's WarmupLR peaks at the optimizer's lr when warmup_max_lr is not
@@ -209,27 +241,31 @@ void parseScheduler(const nlohmann::json* section, const OptimizerConfig& optimi
             (out.type == SchedulerType::WarmupLR && !p.has("warmup_max_lr"));
         if (from_optimizer)
             out.warmup_max_lr = optimizer.lr;
-        else if (auto v = p.getNumber("warmup_max_lr", nonNegative, "a number >= 0"))
+        else if (auto v = p.getNumber("warmup_max_lr", nonNegative, a_number_ge_0))
             out.warmup_max_lr = *v;
         if (out.warmup_max_lr < out.warmup_min_lr)
-            diags.error(p.pathOf("warmup_max_lr"),
-                        "warmup_max_lr " + std::to_string(out.warmup_max_lr) +
-                            " is below warmup_min_lr " + std::to_string(out.warmup_min_lr));
+            diags.error(
+                p.pathOf("warmup_max_lr"),
+                Message(ZEROLAB_TR("ConfigCheck", "warmup_max_lr %1 is below warmup_min_lr %2"),
+                        {std::to_string(out.warmup_max_lr), std::to_string(out.warmup_min_lr)}));
     }
     if (auto v = p.getInt("warmup_num_steps", 0, kIntMax))
         out.warmup_num_steps = static_cast<int>(*v);
     if (auto v = p.getChoice("warmup_type", {"log", "linear"}))
         out.warmup_type = *v == 0 ? WarmupType::Log : WarmupType::Linear;
     if (allowedHas("warmup_min_ratio"))
-        if (auto v = p.getNumber("warmup_min_ratio", ratio, "a number in [0, 1]"))
+        if (auto v = p.getNumber("warmup_min_ratio", ratio, a_ratio))
             out.warmup_min_ratio = *v;
     if (allowedHas("cos_min_ratio"))
-        if (auto v = p.getNumber("cos_min_ratio", ratio, "a number in [0, 1]"))
+        if (auto v = p.getNumber("cos_min_ratio", ratio, a_ratio))
             out.cos_min_ratio = *v;
     if (allowedHas("total_num_steps")) {
         if (!p.has("total_num_steps")) {
-            diags.error(p.pathOf("total_num_steps"),
-                        "required by " + *name + "; give a number, or \"auto\" for run.steps");
+            diags.error(
+                p.pathOf("total_num_steps"),
+                Message(ZEROLAB_TR("ConfigCheck",
+                                   "required by %1; give a number, or \"auto\" for run.steps"),
+                        {*name}));
             return;
         }
         if (p.isAuto("total_num_steps"))
@@ -241,21 +277,26 @@ void parseScheduler(const nlohmann::json* section, const OptimizerConfig& optimi
         if (out.type == SchedulerType::WarmupCosineLR &&
             out.total_num_steps <= std::max(2, out.warmup_num_steps))
             diags.error(p.pathOf("total_num_steps"),
-                        std::to_string(out.total_num_steps) + " must exceed warmup_num_steps (" +
-                            std::to_string(std::max(2, out.warmup_num_steps)) +
-                            ", at least 2 as in DeepSpeed): the cosine phase would have no steps");
+                        Message(ZEROLAB_TR("ConfigCheck",
+                                           "%1 must exceed warmup_num_steps (%2, at least 2 as in "
+                                           "DeepSpeed): the cosine phase would have no steps"),
+                                {std::to_string(out.total_num_steps),
+                                 std::to_string(std::max(2, out.warmup_num_steps))}));
         if (out.type == SchedulerType::WarmupDecayLR && out.total_num_steps < out.warmup_num_steps)
-            diags.warning(p.pathOf("total_num_steps"), std::to_string(out.total_num_steps) +
-                                                           " is below warmup_num_steps " +
-                                                           std::to_string(out.warmup_num_steps) +
-                                                           ": the decay phase never starts");
+            diags.warning(p.pathOf("total_num_steps"),
+                          Message(ZEROLAB_TR("ConfigCheck", "%1 is below warmup_num_steps %2: the "
+                                                            "decay phase never starts"),
+                                  {std::to_string(out.total_num_steps),
+                                   std::to_string(out.warmup_num_steps)}));
     }
 }
 
 Precision parsePrecision(const nlohmann::json& doc, Diagnostics& diags) {
     bool bf16 = false;
     if (doc.contains("bf16") && doc.contains("bfloat16"))
-        diags.error("bfloat16", "give either \"bf16\" or its legacy alias \"bfloat16\", not both");
+        diags.error("bfloat16",
+                    Message(ZEROLAB_TR("ConfigCheck", "give either \"bf16\" or its "
+                                                      "legacy alias \"bfloat16\", not both")));
     for (const char* key : {"bf16", "bfloat16"}) {
         const nlohmann::json* section = sectionOf(doc, key, diags);
         if (section == nullptr)
@@ -270,9 +311,11 @@ Precision parsePrecision(const nlohmann::json& doc, Diagnostics& diags) {
         SectionReader r(fp16, "fp16", diags);
         // "auto" resolves to false: zerolab never trains in fp16.
         if (!r.isAuto("enabled") && r.getBool("enabled") == true)
-            diags.error("fp16.enabled",
-                        "fp16 training is not implemented (it needs loss scaling); use "
-                        "\"bf16\": {\"enabled\": true} for mixed precision");
+            diags.error(
+                "fp16.enabled",
+                Message(ZEROLAB_TR("ConfigCheck", "fp16 training is not implemented (it needs loss "
+                                                  "scaling); use \"bf16\": {\"enabled\": true} for "
+                                                  "mixed precision")));
     }
     return bf16 ? Precision::Bf16Mixed : Precision::Fp32;
 }
@@ -313,34 +356,43 @@ void parseActivationCheckpointing(const nlohmann::json* section, bool recompute_
     SectionReader r(section, path, diags);
     // In DeepSpeed the section configures deepspeed.checkpointing.checkpoint(), which
     // the model calls around each transformer block: our "full" recompute.
-    const std::string current =
-        "model.recompute \"" + std::string(recomputeName(model.recompute)) + "\"";
     if (recompute_given) {
         if (model.recompute != Recompute::Full)
-            diags.warning(path, "ignored: " + current +
-                                    " is given and wins over this section (which means \"full\")");
+            diags.warning(path,
+                          Message(ZEROLAB_TR("ConfigCheck",
+                                             "ignored: model.recompute \"%1\" is given and wins "
+                                             "over this section (which means \"full\")"),
+                                  {std::string(recomputeName(model.recompute))}));
     } else {
         model.recompute = Recompute::Full;
-        diags.warning(path, "mapped to model.recompute \"full\": every transformer block's "
-                            "forward is recomputed in backward (one checkpoint per block)");
+        diags.warning(
+            path, Message(ZEROLAB_TR("ConfigCheck", "mapped to model.recompute \"full\": every "
+                                                    "transformer block's forward is recomputed in "
+                                                    "backward (one checkpoint per block)")));
     }
     if (r.getBool("partition_activations") == true)
         diags.warning(r.pathOf("partition_activations"),
-                      "ignored: it splits checkpoints across model-parallel ranks; zerolab is "
-                      "data-parallel only, so each rank keeps its own");
+                      Message(ZEROLAB_TR("ConfigCheck",
+                                         "ignored: it splits checkpoints across model-parallel "
+                                         "ranks; zerolab is data-parallel only, so each rank "
+                                         "keeps its own")));
     if (r.getBool("cpu_checkpointing") == true)
         diags.warning(r.pathOf("cpu_checkpointing"),
-                      "not implemented, ignored: checkpoints stay in device memory");
+                      Message(ZEROLAB_TR("ConfigCheck",
+                                         "not implemented, ignored: checkpoints stay in device "
+                                         "memory")));
     // contiguous_memory_optimization: the arena is always one contiguous allocation.
     r.getBool("contiguous_memory_optimization");
     if (auto n = r.getInt("number_checkpoints", 1, std::numeric_limits<int>::max());
         n && *n != model.shape.n_layer)
         diags.warning(r.pathOf("number_checkpoints"),
-                      "ignored: zerolab checkpoints every block (n_layer = " +
-                          std::to_string(model.shape.n_layer) + "), not " + std::to_string(*n));
+                      Message(ZEROLAB_TR("ConfigCheck", "ignored: zerolab checkpoints every "
+                                                        "block (n_layer = %1), not %2"),
+                              {std::to_string(model.shape.n_layer), std::to_string(*n)}));
     for (const char* key : {"synchronize_checkpoint_boundary", "profile"})
         if (r.getBool(key) == true)
-            diags.warning(r.pathOf(key), "not implemented, ignored");
+            diags.warning(r.pathOf(key),
+                          Message(ZEROLAB_TR("ConfigCheck", "not implemented, ignored")));
 }
 
 } // namespace zerolab

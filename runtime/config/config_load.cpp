@@ -28,17 +28,21 @@ std::pair<int, int> lineColumn(const std::string& text, std::size_t offset) {
 ConfigResult loadConfigFile(const std::string& path, std::optional<int> world) {
     const BoundedFileText file = readBoundedTextFile(path);
     if (!file.text)
-        return {std::nullopt, {{Severity::Error, "", "cannot read config file: " + file.error}}};
+        return {std::nullopt,
+                {makeDiagnostic(Severity::Error, "",
+                                Message(ZEROLAB_TR("ConfigCheck", "cannot read config file: %1"),
+                                        {file.error}))}};
     const std::string& text = *file.text;
     JsonText<nlohmann::json> parsed = parseJsonText<nlohmann::json>(text);
     if (const auto& e = parsed.error) {
         if (!e->byte)
-            return {std::nullopt, {{Severity::Error, e->path, e->message}}};
+            return {std::nullopt, {makeDiagnostic(Severity::Error, e->path, e->message)}};
         auto [line, column] = lineColumn(text, *e->byte);
         return {std::nullopt,
-                {{Severity::Error, "",
-                  "line " + std::to_string(line) + ", column " + std::to_string(column) +
-                      ": invalid JSON: " + e->message}}};
+                {makeDiagnostic(
+                    Severity::Error, "",
+                    Message(ZEROLAB_TR("ConfigCheck", "line %1, column %2: invalid JSON: %3"),
+                            {std::to_string(line), std::to_string(column), e->message}))}};
     }
     return parseConfig(*parsed.doc, world, path);
 }

@@ -24,7 +24,8 @@ std::optional<ModelShape> readLlmcShape(const std::string& file, const std::stri
     try {
         return readLlmcModelHeader(file);
     } catch (const LlmcModelFileError& e) {
-        diags.error(path_key, e.what());
+        // The model file's reader speaks English only (it has no Message).
+        diags.error(path_key, Message(std::string(e.what())));
         return std::nullopt;
     }
 }
@@ -43,13 +44,14 @@ constexpr std::array<ShapeKey, 4> kFixedShapeKeys = {{
 }};
 
 // With a preset or a model file the shape is fixed: shape keys may only repeat it.
-void checkMatches(SectionReader& r, const ModelShape& shape, const std::string& origin) {
+void checkMatches(SectionReader& r, const ModelShape& shape, const Message& origin) {
     auto check = [&](const char* key, int expected) {
         auto v = r.getInt(key, 1, kIntMax);
         if (v && *v != expected)
-            r.diags().error(r.pathOf(key), std::to_string(*v) + " differs from " + origin + " (" +
-                                               std::to_string(expected) +
-                                               "); remove it, or give a custom shape instead");
+            r.diags().error(r.pathOf(key),
+                            Message(ZEROLAB_TR("ConfigCheck", "%1 differs from %2 (%3); remove it, "
+                                                              "or give a custom shape instead"),
+                                    {std::to_string(*v), origin, std::to_string(expected)}));
     };
     for (const ShapeKey& k : kFixedShapeKeys)
         check(k.key, shape.*k.field);
@@ -77,31 +79,35 @@ void parseModel(const nlohmann::json* section, Diagnostics& diags, ModelConfig& 
         std::string list;
         for (auto n : names)
             list += (list.empty() ? "\"" : ", \"") + std::string(n) + "\"";
-        diags.error(r.pathOf("preset"), "unknown preset \"" + *preset + "\"; expected one of " +
-                                            list + didYouMean(*preset, names));
+        diags.error(
+            r.pathOf("preset"),
+            Message(ZEROLAB_TR("ConfigCheck", "unknown preset \"%1\"; expected one of %2%3"),
+                    {*preset, list, didYouMean(*preset, names)}));
         return;
     }
 
     std::optional<ModelShape> fixed;
-    std::string origin;
+    Message origin;
     if (init_from) {
         out.init_from = *init_from;
         fixed = readLlmcShape(*init_from, r.pathOf("init_from"), diags);
         if (!fixed)
             return;
-        origin = "the shape in " + *init_from;
+        origin = Message(ZEROLAB_TR("ConfigCheck", "the shape in %1"), {*init_from});
         if (preset) {
             ModelShape p = *findModelPreset(*preset);
             if (p != *fixed) {
-                diags.error(r.pathOf("preset"), "preset \"" + *preset + "\" differs from " +
-                                                    origin + "; remove one of them");
+                diags.error(r.pathOf("preset"),
+                            Message(ZEROLAB_TR("ConfigCheck",
+                                               "preset \"%1\" differs from %2; remove one of them"),
+                                    {*preset, origin}));
                 return;
             }
             out.preset = *preset;
         }
     } else if (preset) {
         fixed = findModelPreset(*preset);
-        origin = "preset \"" + *preset + "\"";
+        origin = Message(ZEROLAB_TR("ConfigCheck", "preset \"%1\""), {*preset});
         out.preset = *preset;
     } else {
         bool any = false;
@@ -110,7 +116,7 @@ void parseModel(const nlohmann::json* section, Diagnostics& diags, ModelConfig& 
         if (!any) {
             // No shape at all: the smallest preset.
             fixed = findModelPreset("nano");
-            origin = "preset \"nano\"";
+            origin = Message(ZEROLAB_TR("ConfigCheck", "preset \"%1\""), {std::string("nano")});
             out.preset = "nano";
         }
     }
@@ -121,9 +127,10 @@ void parseModel(const nlohmann::json* section, Diagnostics& diags, ModelConfig& 
         out.seq_len = fixed->seq_len;
         if (auto t = r.getInt("seq_len", 1, kIntMax)) {
             if (*t > fixed->seq_len)
-                diags.error(r.pathOf("seq_len"),
-                            std::to_string(*t) + " exceeds the maximum context " +
-                                std::to_string(fixed->seq_len) + " of " + origin);
+                diags.error(
+                    r.pathOf("seq_len"),
+                    Message(ZEROLAB_TR("ConfigCheck", "%1 exceeds the maximum context %2 of %3"),
+                            {std::to_string(*t), std::to_string(fixed->seq_len), origin}));
             else
                 out.seq_len = static_cast<int>(*t);
         }
@@ -135,7 +142,9 @@ void parseModel(const nlohmann::json* section, Diagnostics& diags, ModelConfig& 
     bool complete = true;
     for (const ShapeKey& k : kFixedShapeKeys) {
         if (!r.has(k.key)) {
-            diags.error(r.pathOf(k.key), "required for a custom shape (or give model.preset)");
+            diags.error(r.pathOf(k.key),
+                        Message(ZEROLAB_TR("ConfigCheck", "required for a custom shape (or give "
+                                                          "model.preset)")));
             complete = false;
         } else if (auto v = r.getInt(k.key, 1, k.max)) {
             s.*k.field = static_cast<int>(*v);
@@ -144,7 +153,9 @@ void parseModel(const nlohmann::json* section, Diagnostics& diags, ModelConfig& 
         }
     }
     if (!r.has("seq_len")) {
-        diags.error(r.pathOf("seq_len"), "required for a custom shape (or give model.preset)");
+        diags.error(r.pathOf("seq_len"),
+                    Message(ZEROLAB_TR("ConfigCheck", "required for a custom shape (or give "
+                                                      "model.preset)")));
         complete = false;
     } else if (auto v = r.getInt("seq_len", 1, kIntMax)) {
         s.seq_len = static_cast<int>(*v);
@@ -156,19 +167,22 @@ void parseModel(const nlohmann::json* section, Diagnostics& diags, ModelConfig& 
     s.padded_vocab_size = padVocab(s.vocab_size);
     if (auto vp = r.getInt("padded_vocab_size", 1, kIntMax)) {
         if (*vp < s.vocab_size)
-            diags.error(r.pathOf("padded_vocab_size"), std::to_string(*vp) +
-                                                           " is below vocab_size " +
-                                                           std::to_string(s.vocab_size));
+            diags.error(r.pathOf("padded_vocab_size"),
+                        Message(ZEROLAB_TR("ConfigCheck", "%1 is below vocab_size %2"),
+                                {std::to_string(*vp), std::to_string(s.vocab_size)}));
         s.padded_vocab_size = static_cast<int>(*vp);
     }
     if (s.n_embd % s.n_head != 0)
-        diags.error(r.pathOf("n_embd"), std::to_string(s.n_embd) + " is not divisible by n_head " +
-                                            std::to_string(s.n_head));
+        diags.error(r.pathOf("n_embd"),
+                    Message(ZEROLAB_TR("ConfigCheck", "%1 is not divisible by n_head %2"),
+                            {std::to_string(s.n_embd), std::to_string(s.n_head)}));
     if (!checkedParamCount(s))
-        diags.error(path, "n_layer " + std::to_string(s.n_layer) + ", n_embd " +
-                              std::to_string(s.n_embd) + ", seq_len " + std::to_string(s.seq_len) +
-                              " and padded_vocab_size " + std::to_string(s.padded_vocab_size) +
-                              " make more than 2^48 parameters");
+        diags.error(path,
+                    Message(ZEROLAB_TR("ConfigCheck",
+                                       "n_layer %1, n_embd %2, seq_len %3 and "
+                                       "padded_vocab_size %4 make more than 2^48 parameters"),
+                            {std::to_string(s.n_layer), std::to_string(s.n_embd),
+                             std::to_string(s.seq_len), std::to_string(s.padded_vocab_size)}));
     out.shape = s;
     out.seq_len = s.seq_len;
 }

@@ -38,10 +38,11 @@ void checkVocabularyFitsData(const TrainConfig& c, Diagnostics& diags) {
     if (c.data.type == DataType::Llmc || c.model.shape.vocab_size == 0 ||
         c.model.shape.vocab_size >= kByteVocab)
         return;
-    diags.error("model.vocab_size", "data.type \"" + std::string(toString(c.data.type)) +
-                                        "\" uses bytes as tokens and needs vocab_size >= 256, "
-                                        "got " +
-                                        std::to_string(c.model.shape.vocab_size));
+    diags.error(
+        "model.vocab_size",
+        Message(ZEROLAB_TR("ConfigCheck", "data.type \"%1\" uses bytes as tokens and needs "
+                                          "vocab_size >= 256, got %2"),
+                {std::string(toString(c.data.type)), std::to_string(c.model.shape.vocab_size)}));
 }
 
 } // namespace
@@ -55,7 +56,7 @@ const nlohmann::json* sectionOf(const nlohmann::json& doc, const char* key, Diag
     if (it == doc.end())
         return nullptr;
     if (!it->is_object()) {
-        diags.error(key, "expected an object, got " + describeJson(*it));
+        diags.error(key, expectedGot(Message(ZEROLAB_TR("ConfigCheck", "an object")), *it));
         return nullptr;
     }
     return &*it;
@@ -65,8 +66,9 @@ ConfigResult parseConfig(const nlohmann::json& doc, std::optional<int> world,
                          const std::string& source_name) {
     Diagnostics diags;
     if (!doc.is_object()) {
-        diags.error("", source_name + " must hold a JSON object at the top level, got " +
-                            describeJson(doc));
+        diags.error("", Message(ZEROLAB_TR("ConfigCheck",
+                                           "%1 must hold a JSON object at the top level, got %2"),
+                                {source_name, describeJson(doc)}));
         return {std::nullopt, diags.take()};
     }
     checkKeys(doc, "", kTopLevelSchema, UnknownKeyPolicy::WarnUnlessTypo, diags);
@@ -87,7 +89,8 @@ ConfigResult parseConfig(const nlohmann::json& doc, std::optional<int> world,
     parseOptimizer(sectionOf(doc, "optimizer", diags), diags, c.optimizer);
     parseScheduler(sectionOf(doc, "scheduler", diags), c.optimizer, c.run, diags, c.scheduler);
     if (auto v = top.getNumber(
-            "gradient_clipping", [](double x) { return x >= 0; }, "a number >= 0 (0: off)"))
+            "gradient_clipping", [](double x) { return x >= 0; },
+            Message(ZEROLAB_TR("ConfigCheck", "a number >= 0 (0: off)"))))
         c.gradient_clipping = *v;
     c.precision = parsePrecision(doc, diags);
     parseZero(sectionOf(doc, "zero_optimization", diags), c.model, diags, c.zero);

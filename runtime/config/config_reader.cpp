@@ -19,14 +19,17 @@ constexpr std::size_t kMaxMessageBytes = 8192;
 
 } // namespace
 
-void Diagnostics::error(std::string path, std::string message) {
-    m_items.push_back(
-        {Severity::Error, shortened(path, kMaxPathBytes), shortened(message, kMaxMessageBytes)});
+ConfigDiagnostic makeDiagnostic(Severity severity, std::string path, Message text) {
+    std::string message = shortened(renderEnglish(text), kMaxMessageBytes);
+    return {severity, shortened(path, kMaxPathBytes), std::move(message), std::move(text)};
 }
 
-void Diagnostics::warning(std::string path, std::string message) {
-    m_items.push_back(
-        {Severity::Warning, shortened(path, kMaxPathBytes), shortened(message, kMaxMessageBytes)});
+void Diagnostics::error(std::string path, Message text) {
+    m_items.push_back(makeDiagnostic(Severity::Error, std::move(path), std::move(text)));
+}
+
+void Diagnostics::warning(std::string path, Message text) {
+    m_items.push_back(makeDiagnostic(Severity::Warning, std::move(path), std::move(text)));
 }
 
 bool Diagnostics::hasErrors() const {
@@ -41,11 +44,12 @@ std::string joinPath(const std::string& parent, std::string_view key) {
     return parent + "." + shown;
 }
 
-std::string describeIntRange(std::int64_t lo, std::int64_t hi) {
+Message describeIntRange(std::int64_t lo, std::int64_t hi) {
     // Limits that only guard the storage type are not worth printing.
     if (hi >= std::numeric_limits<int>::max())
-        return "an integer >= " + std::to_string(lo);
-    return "an integer " + std::to_string(lo) + "-" + std::to_string(hi);
+        return Message(ZEROLAB_TR("ConfigCheck", "an integer >= %1"), {std::to_string(lo)});
+    return Message(ZEROLAB_TR("ConfigCheck", "an integer %1-%2"),
+                   {std::to_string(lo), std::to_string(hi)});
 }
 
 SectionReader::SectionReader(const nlohmann::json* obj, std::string path, Diagnostics& diags)
@@ -67,17 +71,28 @@ bool SectionReader::isAuto(std::string_view key) const {
     return v != nullptr && v->is_string() && v->get<std::string>() == "auto";
 }
 
-void SectionReader::typeError(std::string_view key, std::string_view expected) {
+Message expectedGot(Message expected, const nlohmann::json& got) {
+    return Message(ZEROLAB_TR("ConfigCheck", "expected %1, got %2"),
+                   {std::move(expected), describeJson(got)});
+}
+
+void SectionReader::typeError(std::string_view key, Message expected) {
     const nlohmann::json* v = raw(key);
-    m_diags.error(pathOf(key), "expected " + std::string(expected) + ", got " +
-                                   (v ? describeJson(*v) : std::string("nothing")));
+    if (v == nullptr) {
+        m_diags.error(pathOf(key), Message(ZEROLAB_TR("ConfigCheck", "expected %1, got nothing"),
+                                           {std::move(expected)}));
+        return;
+    }
+    m_diags.error(pathOf(key), expectedGot(std::move(expected), *v));
 }
 
 bool SectionReader::rejectAuto(std::string_view key) {
     if (!isAuto(key))
         return false;
-    m_diags.error(pathOf(key), "\"auto\" cannot be resolved here: nothing else in the config "
-                               "decides this key; give a value");
+    m_diags.error(
+        pathOf(key),
+        Message(ZEROLAB_TR("ConfigCheck", "\"auto\" cannot be resolved here: nothing else in the "
+                                          "config decides this key; give a value")));
     return true;
 }
 
@@ -109,7 +124,7 @@ std::optional<std::int64_t> SectionReader::getInt(std::string_view key, std::int
 
 std::optional<double> SectionReader::getNumber(std::string_view key,
                                                const std::function<bool(double)>& valid,
-                                               std::string_view expected) {
+                                               const Message& expected) {
     const nlohmann::json* v = raw(key);
     if (v == nullptr || rejectAuto(key))
         return std::nullopt;
@@ -125,7 +140,7 @@ std::optional<bool> SectionReader::getBool(std::string_view key) {
     if (v == nullptr || rejectAuto(key))
         return std::nullopt;
     if (!v->is_boolean()) {
-        typeError(key, "true or false");
+        typeError(key, Message(ZEROLAB_TR("ConfigCheck", "true or false")));
         return std::nullopt;
     }
     return v->get<bool>();
@@ -136,13 +151,21 @@ std::optional<std::string> SectionReader::getString(std::string_view key) {
     if (v == nullptr || rejectAuto(key))
         return std::nullopt;
     if (!v->is_string()) {
-        typeError(key, "a string");
+        typeError(key, Message(ZEROLAB_TR("ConfigCheck", "a string")));
         return std::nullopt;
     }
     return v->get<std::string>();
 }
 
 namespace {
+
+// "\"a\", \"b\"": config values, never translated.
+std::string quotedList(const std::vector<std::string_view>& choices) {
+    std::string out;
+    for (std::size_t i = 0; i < choices.size(); ++i)
+        out += (i ? ", \"" : "\"") + std::string(choices[i]) + "\"";
+    return out;
+}
 
 std::string lower(std::string_view s) {
     std::string out(s);
@@ -164,10 +187,7 @@ std::optional<std::size_t> SectionReader::getChoice(std::string_view key,
         if (same)
             return i;
     }
-    std::string expected = "one of ";
-    for (std::size_t i = 0; i < choices.size(); ++i)
-        expected += (i ? ", \"" : "\"") + std::string(choices[i]) + "\"";
-    typeError(key, expected);
+    typeError(key, Message(ZEROLAB_TR("ConfigCheck", "one of %1"), {quotedList(choices)}));
     return std::nullopt;
 }
 

@@ -17,12 +17,13 @@
 
 namespace zerolab {
 
-// Collects the diagnostics of one parse, in the order they were found. Paths and
-// messages are cut to a bounded size (1 KiB, 8 KiB).
+// Collects the diagnostics of one parse, in the order they were found (makeDiagnostic:
+// paths and messages cut to a bounded size). Every text is a Message of context
+// "ConfigCheck", so that the GUI can translate it.
 class Diagnostics {
 public:
-    void error(std::string path, std::string message);
-    void warning(std::string path, std::string message);
+    void error(std::string path, Message text);
+    void warning(std::string path, Message text);
     bool hasErrors() const;
     std::vector<ConfigDiagnostic> take() { return std::move(m_items); }
 
@@ -54,7 +55,7 @@ public:
     std::optional<std::int64_t> getInt(std::string_view key, std::int64_t lo, std::int64_t hi);
     // A number accepted by `valid`; `expected` describes valid values ("a number > 0").
     std::optional<double> getNumber(std::string_view key, const std::function<bool(double)>& valid,
-                                    std::string_view expected);
+                                    const Message& expected);
     std::optional<bool> getBool(std::string_view key);
     std::optional<std::string> getString(std::string_view key);
     // One of `choices`; `case_insensitive` as DeepSpeed treats optimizer names.
@@ -64,7 +65,7 @@ public:
                                          bool case_insensitive = false);
 
     // Records PATH.key: expected ..., got ... (for checks a getter cannot express).
-    void typeError(std::string_view key, std::string_view expected);
+    void typeError(std::string_view key, Message expected);
     Diagnostics& diags() { return m_diags; }
 
 private:
@@ -75,7 +76,10 @@ private:
     Diagnostics& m_diags;
 };
 
+// "expected EXPECTED, got VALUE" (the value as describeJson quotes it).
+Message expectedGot(Message expected, const nlohmann::json& got);
+
 // Describes [lo, hi] for messages: "an integer 0-3", "an integer >= 1".
-std::string describeIntRange(std::int64_t lo, std::int64_t hi);
+Message describeIntRange(std::int64_t lo, std::int64_t hi);
 
 } // namespace zerolab

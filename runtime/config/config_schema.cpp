@@ -230,9 +230,11 @@ std::optional<std::string_view> closestName(std::string_view word,
     return best;
 }
 
-std::string didYouMean(std::string_view word, std::span<const std::string_view> names) {
+Message didYouMean(std::string_view word, std::span<const std::string_view> names) {
     auto name = closestName(word, names);
-    return name ? " (did you mean \"" + std::string(*name) + "\"?)" : std::string();
+    if (!name)
+        return Message();
+    return Message(ZEROLAB_TR("ConfigCheck", " (did you mean \"%1\"?)"), {std::string(*name)});
 }
 
 void checkKeys(const nlohmann::json& obj, const std::string& path, const SectionSchema& schema,
@@ -245,13 +247,17 @@ void checkKeys(const nlohmann::json& obj, const std::string& path, const Section
             continue;
         std::string key_path = joinPath(path, key);
         if (contains(schema.ignored, key)) {
-            diags.warning(key_path, "DeepSpeed setting not implemented by zerolab; ignored");
+            diags.warning(key_path, Message(ZEROLAB_TR(
+                                        "ConfigCheck",
+                                        "DeepSpeed setting not implemented by zerolab; ignored")));
             continue;
         }
         if (policy == UnknownKeyPolicy::Error || closestName(key, schema.implemented))
-            diags.error(key_path, "unknown key" + didYouMean(key, schema.implemented));
+            diags.error(key_path, Message(ZEROLAB_TR("ConfigCheck", "unknown key%1"),
+                                          {didYouMean(key, schema.implemented)}));
         else
-            diags.warning(key_path, "unknown key, not a setting zerolab knows; ignored");
+            diags.warning(key_path, Message(ZEROLAB_TR("ConfigCheck", "unknown key, not a setting "
+                                                                      "zerolab knows; ignored")));
     }
 }
 

@@ -44,8 +44,8 @@ int editDistance(std::string_view a, std::string_view b);
 std::optional<std::string_view> closestName(std::string_view word,
                                             std::span<const std::string_view> names);
 
-// " (did you mean \"x\"?)" or "" when nothing is close.
-std::string didYouMean(std::string_view word, std::span<const std::string_view> names);
+// " (did you mean \"x\"?)", or an empty message when nothing is close.
+Message didYouMean(std::string_view word, std::span<const std::string_view> names);
 
 extern const SectionSchema kTopLevelSchema;
 extern const SectionSchema kOptimizerSchema;

@@ -1,5 +1,6 @@
 // explain(): one stage's plan as formulas with the numbers plugged in, line by
-// line. The CLI's --explain and the GUI's Learn view print exactly this text.
+// line. The CLI's --explain prints explain(); the GUI's Learn view shows the same lines
+// (explainLines, Messages of context "PlanExplain") in its language.
 #include "runtime/planner/planner.h"
 #include "runtime/planner/planner_layout.h"
 #include "runtime/planner/planner_units.h"
@@ -13,12 +14,19 @@ namespace zerolab {
 
 namespace {
 
+// A number as an ostream writes it (6 significant digits): the text explain() always had.
+std::string num(double v) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
+}
+
 class Explainer {
 public:
     Explainer(const Plan& p, int stage, ByteUnit unit)
         : m_plan(p), m_in(p.input), m_sp(p.stages[stage]), m_unit(unit) {}
 
-    std::string text() {
+    std::vector<Message> lines() {
         header();
         modelStates();
         activations();
@@ -26,50 +34,70 @@ public:
         total();
         communication();
         verdict();
-        return m_out.str();
+        return std::move(m_lines);
     }
 
 private:
     std::string bytes(double b) const { return formatBytes(b, m_unit); }
     std::string psi() const { return formatPsi(static_cast<double>(m_plan.psi_padded)); }
-    int n() const { return m_in.world; }
+    std::string n() const { return std::to_string(m_in.world); }
+    void line(Message m) { m_lines.push_back(std::move(m)); }
+    void blank() { m_lines.emplace_back(std::string()); }
 
     void header() {
-        m_out << "ZeRO stage " << m_sp.stage << ", "
-              << (chapterUndefined(m_in, m_sp.stage)
-                      ? "ZeRO paper convention (the chapter defines stages 0 and 1 only; "
-                        "stages 2 and 3 are shown as ZeRO shards them)"
-                  : m_in.convention == Convention::Chapter ? "the chapter's layout"
-                                                           : "ZeRO paper convention")
-              << ", " << toString(m_in.precision)
-              << (m_in.precision == Precision::Bf16Mixed && !m_in.master_weights
-                      ? " without master weights"
-                      : "")
-              << "\n";
-        m_out << "psi = " << formatPsi(static_cast<double>(m_plan.psi)) << " parameters";
+        Message convention;
+        if (chapterUndefined(m_in, m_sp.stage))
+            convention = Message(ZEROLAB_TR(
+                "PlanExplain", "ZeRO paper convention (the chapter defines stages 0 and 1 "
+                               "only; stages 2 and 3 are shown as ZeRO shards them)"));
+        else if (m_in.convention == Convention::Chapter)
+            convention = Message(ZEROLAB_TR("PlanExplain", "the chapter's layout"));
+        else
+            convention = Message(ZEROLAB_TR("PlanExplain", "ZeRO paper convention"));
+        const std::string precision(toString(m_in.precision));
+        if (m_in.precision == Precision::Bf16Mixed && !m_in.master_weights)
+            line(Message(ZEROLAB_TR("PlanExplain", "ZeRO stage %1, %2, %3 without master weights"),
+                         {std::to_string(m_sp.stage), convention, precision}));
+        else
+            line(Message(ZEROLAB_TR("PlanExplain", "ZeRO stage %1, %2, %3"),
+                         {std::to_string(m_sp.stage), convention, precision}));
+        const std::string count = formatPsi(static_cast<double>(m_plan.psi));
         if (m_plan.psi_padded != m_plan.psi)
-            m_out << " (" << psi() << " with each gather unit padded to a multiple of N)";
-        m_out << ", N = " << n() << " ranks; " << unitLegend(m_unit) << "\n";
+            line(Message(ZEROLAB_TR("PlanExplain",
+                                    "psi = %1 parameters (%2 with each gather unit padded to a "
+                                    "multiple of N), N = %3 ranks; %4"),
+                         {count, psi(), n(), unitLegend(m_unit)}));
+        else
+            line(Message(ZEROLAB_TR("PlanExplain", "psi = %1 parameters, N = %2 ranks; %3"),
+                         {count, n(), unitLegend(m_unit)}));
     }
 
     void stateLine(MemCategory c, int bytes_per_elem, bool sharded) {
+        const std::string name(memCategoryName(c));
         if (bytes_per_elem == 0) {
-            m_out << "  " << memCategoryName(c) << ": none (no fp32 master copy)\n";
+            line(Message(ZEROLAB_TR("PlanExplain", "  %1: none (no fp32 master copy)"), {name}));
             return;
         }
-        m_out << "  " << memCategoryName(c) << " (" << dtypeName(bytes_per_elem)
-              << "): " << bytes_per_elem << " x psi" << (sharded ? " / N" : "") << " = "
-              << bytes_per_elem << " x " << psi();
+        const std::string k = std::to_string(bytes_per_elem);
+        const std::string shown = bytes(static_cast<double>(m_sp.per_rank[c]));
+        const std::string dtype(dtypeName(bytes_per_elem));
         if (sharded)
-            m_out << " / " << n();
-        m_out << " = " << bytes(static_cast<double>(m_sp.per_rank[c]))
-              << (sharded ? "  (sharded)" : "  (replicated)") << "\n";
+            line(Message(
+                ZEROLAB_TR("PlanExplain", "  %1 (%2): %3 x psi / N = %3 x %4 / %5 = %6  (sharded)"),
+                {name, dtype, k, psi(), n(), shown}));
+        else
+            line(Message(
+                ZEROLAB_TR("PlanExplain", "  %1 (%2): %3 x psi = %3 x %4 = %5  (replicated)"),
+                {name, dtype, k, psi(), shown}));
     }
 
     void modelStates() {
         const StateBytes b = stateBytes(m_in, m_sp.stage);
         const ShardedBy s = shardedBy(m_in.convention, m_sp.stage);
-        m_out << "\nModel states per rank (bytes per parameter x psi, / N where sharded):\n";
+        blank();
+        line(Message(
+            ZEROLAB_TR("PlanExplain",
+                       "Model states per rank (bytes per parameter x psi, / N where sharded):")));
         stateLine(MemCategory::Params, b.param, s.params);
         stateLine(MemCategory::MasterParams, b.master, s.master);
         stateLine(MemCategory::Grads, b.grad, s.grads);
@@ -77,20 +105,26 @@ private:
         stateLine(MemCategory::OptimV, b.moment, s.optim);
         const StateCoefficients k = stateCoefficients(m_in, m_sp.stage);
         const double p = static_cast<double>(m_plan.psi_padded);
-        m_out << "  model states = " << k.replicated << " psi + " << k.sharded
-              << " psi / N = " << bytes(k.replicated * p) << " + " << bytes(k.sharded * p / n())
-              << " = " << bytes(static_cast<double>(m_sp.model_states_bytes)) << "\n";
+        line(Message(
+            ZEROLAB_TR("PlanExplain", "  model states = %1 psi + %2 psi / N = %3 + %4 = %5"),
+            {std::to_string(k.replicated), std::to_string(k.sharded), bytes(k.replicated * p),
+             bytes(k.sharded * p / m_in.world),
+             bytes(static_cast<double>(m_sp.model_states_bytes))}));
     }
 
     void activations() {
-        m_out << "\nActivations per rank (replicated: every rank runs its own micro-batch):\n";
+        blank();
+        line(Message(ZEROLAB_TR("PlanExplain",
+                                "Activations per rank (replicated: every rank runs its "
+                                "own micro-batch):")));
         if (!m_sp.activations_known) {
-            m_out << "  unknown: give a model shape and micro-batch (counted as 0)\n";
+            line(Message(ZEROLAB_TR(
+                "PlanExplain", "  unknown: give a model shape and micro-batch (counted as 0)")));
             return;
         }
         if (m_in.activation_bytes) {
-            m_out << "  given directly: " << bytes(static_cast<double>(*m_in.activation_bytes))
-                  << "\n";
+            line(Message(ZEROLAB_TR("PlanExplain", "  given directly: %1"),
+                         {bytes(static_cast<double>(*m_in.activation_bytes))}));
             return;
         }
         const ModelShape& s = *m_in.shape;
@@ -98,41 +132,59 @@ private:
         const long long C = s.n_embd, a = s.n_head, L = s.n_layer;
         const double sbh = static_cast<double>(B * T * C),
                      as2b = static_cast<double>(a * T * T * B), sb = static_cast<double>(B * T);
-        m_out << "  GPT-2 activation arena, fp32 (4 bytes), s = T = " << T << ", b = B = " << B
-              << ", h = C = " << C << ", a = heads = " << a << ", L = " << L
-              << ", Vp = " << s.padded_vocab_size << "; recompute " << recomputeName(m_in.recompute)
-              << "\n";
+        line(Message(ZEROLAB_TR("PlanExplain",
+                                "  GPT-2 activation arena, fp32 (4 bytes), s = T = %1, b = B = %2, "
+                                "h = C = %3, a = heads = %4, L = %5, Vp = %6; recompute %7"),
+                     {std::to_string(T), std::to_string(B), std::to_string(C), std::to_string(a),
+                      std::to_string(L), std::to_string(s.padded_vocab_size),
+                      std::string(recomputeName(m_in.recompute))}));
         // Bytes kept per layer and once, by mode (activation_layout.h); the padding of
         // buffers to 64 bytes is in the total, not in these terms.
         switch (m_in.recompute) {
         case Recompute::None:
-            m_out
-                << "  per layer: 64sbh + 4as^2b + 16sb (ln1, qkv, atty, residual2, ln2, fch, "
-                   "gelu, residual3; attention probabilities; layernorm statistics) = "
-                << bytes(64 * sbh + 4 * as2b + 16 * sb) << "\n"
-                << "  (Korthikanti et al. 2022 count 34sbh + 5as^2b in fp16 with dropout masks)\n";
+            line(
+                Message(ZEROLAB_TR("PlanExplain",
+                                   "  per layer: 64sbh + 4as^2b + 16sb (ln1, qkv, atty, residual2, "
+                                   "ln2, fch, gelu, residual3; attention probabilities; layernorm "
+                                   "statistics) = %1"),
+                        {bytes(64 * sbh + 4 * as2b + 16 * sb)}));
+            line(Message(ZEROLAB_TR("PlanExplain",
+                                    "  (Korthikanti et al. 2022 count 34sbh + 5as^2b in "
+                                    "fp16 with dropout masks)")));
             break;
         case Recompute::Selective:
-            m_out << "  per layer: 40sbh + 4as^2b + 16sb (the matmul outputs, attention "
-                     "probabilities, residuals; ln1, ln2 and gelu recomputed) = "
-                  << bytes(40 * sbh + 4 * as2b + 16 * sb) << "\n"
-                  << "  once: 8sbh for the recomputed ln1 and ln2 = " << bytes(8 * sbh)
-                  << " (gelu is recomputed into the d fch gradient buffer)\n";
+            line(Message(ZEROLAB_TR("PlanExplain",
+                                    "  per layer: 40sbh + 4as^2b + 16sb (the matmul outputs, "
+                                    "attention probabilities, residuals; ln1, ln2 and gelu "
+                                    "recomputed) = %1"),
+                         {bytes(40 * sbh + 4 * as2b + 16 * sb)}));
+            line(Message(ZEROLAB_TR("PlanExplain",
+                                    "  once: 8sbh for the recomputed ln1 and ln2 = %1 "
+                                    "(gelu is recomputed into the d fch gradient "
+                                    "buffer)"),
+                         {bytes(8 * sbh)}));
             break;
         case Recompute::Full:
-            m_out << "  per layer: 4sbh (the block's output, the next block's input) = "
-                  << bytes(4 * sbh) << "\n"
-                  << "  once: one block recomputed in backward, 44sbh + 4as^2b + 16sb = "
-                  << bytes(44 * sbh + 4 * as2b + 16 * sb) << "\n";
+            line(
+                Message(ZEROLAB_TR("PlanExplain",
+                                   "  per layer: 4sbh (the block's output, the next block's input) "
+                                   "= %1"),
+                        {bytes(4 * sbh)}));
+            line(
+                Message(ZEROLAB_TR("PlanExplain", "  once: one block recomputed in backward, 44sbh "
+                                                  "+ 4as^2b + 16sb = %1"),
+                        {bytes(44 * sbh + 4 * as2b + 16 * sb)}));
             break;
         }
-        m_out << "  once: embeddings, final layernorm, logits and probs (8sbVp), gradient scratch "
-                 "= the rest of the arena\n";
-        m_out << "  activations = " << bytes(static_cast<double>(m_sp.activation_bytes));
+        line(Message(ZEROLAB_TR("PlanExplain",
+                                "  once: embeddings, final layernorm, logits and probs "
+                                "(8sbVp), gradient scratch = the rest of the arena")));
+        std::string modes;
         for (std::size_t m = 0; m < kRecomputeNames.size(); ++m)
-            m_out << (m == 0 ? "  (" : ", ") << kRecomputeNames[m] << " "
-                  << bytes(static_cast<double>(m_sp.activation_bytes_by_mode[m]));
-        m_out << ")\n";
+            modes += (m == 0 ? "" : ", ") + std::string(kRecomputeNames[m]) + " " +
+                     bytes(static_cast<double>(m_sp.activation_bytes_by_mode[m]));
+        line(Message(ZEROLAB_TR("PlanExplain", "  activations = %1  (%2)"),
+                     {bytes(static_cast<double>(m_sp.activation_bytes)), modes}));
     }
 
     void buffers() {
@@ -141,92 +193,148 @@ private:
             return;
         }
         const StateBytes b = stateBytes(m_in, m_sp.stage);
-        m_out << "\nComm buffers: a reduce bucket of min(reduce_bucket_size = "
-              << m_in.reduce_bucket_elements << ", psi) elements x " << b.grad << " bytes ("
-              << dtypeName(b.grad) << ")";
+        const std::string total = bytes(static_cast<double>(m_sp.comm_buffer_bytes));
+        blank();
         if (m_sp.stage == 3)
-            m_out << " + a gather buffer of the largest gather unit x " << b.param << " bytes ("
-                  << dtypeName(b.param) << ")";
-        m_out << " = " << bytes(static_cast<double>(m_sp.comm_buffer_bytes)) << "\n";
-        m_out << "Workspace: " << bytes(static_cast<double>(m_sp.workspace_bytes)) << "\n";
+            line(
+                Message(ZEROLAB_TR("PlanExplain",
+                                   "Comm buffers: a reduce bucket of min(reduce_bucket_size = %1, "
+                                   "psi) elements x %2 bytes (%3) + a gather buffer of the largest "
+                                   "gather unit x %4 bytes (%5) = %6"),
+                        {std::to_string(m_in.reduce_bucket_elements), std::to_string(b.grad),
+                         std::string(dtypeName(b.grad)), std::to_string(b.param),
+                         std::string(dtypeName(b.param)), total}));
+        else
+            line(Message(ZEROLAB_TR("PlanExplain",
+                                    "Comm buffers: a reduce bucket of min(reduce_bucket_size = %1, "
+                                    "psi) elements x %2 bytes (%3) = %4"),
+                         {std::to_string(m_in.reduce_bucket_elements), std::to_string(b.grad),
+                          std::string(dtypeName(b.grad)), total}));
+        line(Message(ZEROLAB_TR("PlanExplain", "Workspace: %1"),
+                     {bytes(static_cast<double>(m_sp.workspace_bytes))}));
     }
 
     // zerolab's own GPT-2: the buffers engine_buffers.h allocates, slot by slot.
     void engineBuffers() {
         const StateBytes b = stateBytes(m_in, m_sp.stage);
-        m_out << "\nComm buffers (zerolab's engine, exact):";
+        const std::string total = bytes(static_cast<double>(m_sp.comm_buffer_bytes));
+        blank();
         if (m_sp.stage == 3)
-            m_out << " all-gather slots for the embedding and the largest block x " << b.param
-                  << " bytes (" << dtypeName(b.param) << ");";
-        if (m_sp.stage >= 2)
-            m_out << " fp32 reduce-scatter slots for the embedding and "
-                  << (m_in.overlap_comm ? "two blocks (overlap_comm)" : "one block") << ";";
-        if (m_sp.stage < 2)
-            m_out << " none beyond the gradient buffer (all-reduce in place);";
-        m_out << " = " << bytes(static_cast<double>(m_sp.comm_buffer_bytes)) << "\n";
-        m_out << "Workspace (zerolab's engine, exact): fp32 copies of the embedding and one "
-                 "block where params are bf16, fp32 gradient staging where grads are not fp32 "
-                 "and not a comm bucket = "
-              << bytes(static_cast<double>(m_sp.workspace_bytes)) << "\n";
+            line(Message(
+                ZEROLAB_TR("PlanExplain",
+                           "Comm buffers (zerolab's engine, exact): all-gather slots for "
+                           "the embedding and the largest block x %1 bytes (%2); fp32 "
+                           "reduce-scatter slots for the embedding and %3; = %4"),
+                {std::to_string(b.param), std::string(dtypeName(b.param)), blocks(), total}));
+        else if (m_sp.stage == 2)
+            line(Message(ZEROLAB_TR("PlanExplain",
+                                    "Comm buffers (zerolab's engine, exact): fp32 reduce-scatter "
+                                    "slots for the embedding and %1; = %2"),
+                         {blocks(), total}));
+        else
+            line(Message(ZEROLAB_TR("PlanExplain",
+                                    "Comm buffers (zerolab's engine, exact): none beyond the "
+                                    "gradient buffer (all-reduce in place); = %1"),
+                         {total}));
+        line(Message(ZEROLAB_TR("PlanExplain",
+                                "Workspace (zerolab's engine, exact): fp32 copies of the embedding "
+                                "and one block where params are bf16, fp32 gradient staging where "
+                                "grads are not fp32 and not a comm bucket = %1"),
+                     {bytes(static_cast<double>(m_sp.workspace_bytes))}));
+    }
+
+    Message blocks() const {
+        return m_in.overlap_comm ? Message(ZEROLAB_TR("PlanExplain", "two blocks (overlap_comm)"))
+                                 : Message(ZEROLAB_TR("PlanExplain", "one block"));
     }
 
     void total() {
-        m_out << "\nTotal per rank = model states + activations + comm buffers + workspace = "
-              << bytes(static_cast<double>(m_sp.total_bytes)) << "\n";
+        blank();
+        line(Message(ZEROLAB_TR("PlanExplain", "Total per rank = model states + activations + comm "
+                                               "buffers + workspace = %1"),
+                     {bytes(static_cast<double>(m_sp.total_bytes))}));
     }
 
     void communication() {
-        static constexpr const char* kPattern[] = {
-            "all-reduce of the grads: 2 psi",
-            "reduce-scatter of the grads (psi) + all-gather of the params (psi): 2 psi",
-            "reduce-scatter of the grads each micro-step (A psi) + all-gather of the params "
-            "(psi): (A + 1) psi",
-            "all-gather of the params for forward and for backward (2 psi) + reduce-scatter of "
-            "the grads (psi), each micro-step: 3 A psi",
+        static const MessageSource kPattern[] = {
+            ZEROLAB_TR("PlanExplain", "all-reduce of the grads: 2 psi"),
+            ZEROLAB_TR("PlanExplain",
+                       "reduce-scatter of the grads (psi) + all-gather of the params (psi): 2 psi"),
+            ZEROLAB_TR("PlanExplain",
+                       "reduce-scatter of the grads each micro-step (A psi) + all-gather of the "
+                       "params (psi): (A + 1) psi"),
+            ZEROLAB_TR("PlanExplain",
+                       "all-gather of the params for forward and for backward (2 psi) + "
+                       "reduce-scatter of the grads (psi), each micro-step: 3 A psi"),
         };
-        m_out << "\nCommunication per optimizer step (A = " << m_in.grad_accumulation
-              << " micro-steps): " << kPattern[m_sp.stage] << " = " << formatPsi(m_sp.comm_elements)
-              << " elements = " << bytes(m_sp.comm_bytes) << "\n";
-        m_out << "  traffic per rank (ring: each psi above x (N - 1) / N) = "
-              << bytes(m_sp.traffic.total()) << " = " << formatPsi(m_sp.traffic_elements)
-              << " elements";
+        blank();
+        line(Message(ZEROLAB_TR("PlanExplain", "Communication per optimizer step (A = %1 "
+                                               "micro-steps): %2 = %3 elements = %4"),
+                     {std::to_string(m_in.grad_accumulation), Message(kPattern[m_sp.stage]),
+                      formatPsi(m_sp.comm_elements), bytes(m_sp.comm_bytes)}));
+        std::string ratio;
         if (m_plan.psi > 0) {
             char v[32];
             std::snprintf(v, sizeof v, "%.3f", m_sp.traffic_elements / double(m_plan.psi));
-            m_out << " = " << v << " psi";
+            ratio = std::string(" = ") + v + " psi";
         }
-        if (m_sp.stage == 3 && m_sp.engine_buffers)
-            m_out << " (zerolab's engine gathers less than 2A psi: its slots keep the tied "
-                     "embedding for the whole step and the units at the forward/backward turn)";
-        m_out << "\n  time = traffic / bandwidth = " << bytes(m_sp.traffic.total()) << " / "
-              << m_in.bandwidth_gbps << " GB/s = " << m_sp.comm_seconds << " s\n";
+        const Message engine_note =
+            m_sp.stage == 3 && m_sp.engine_buffers
+                ? Message(
+                      ZEROLAB_TR("PlanExplain",
+                                 " (zerolab's engine gathers less than 2A psi: its slots keep the "
+                                 "tied embedding for the whole step and the units at the "
+                                 "forward/backward turn)"))
+                : Message();
+        line(Message(
+            ZEROLAB_TR("PlanExplain", "  traffic per rank (ring: each psi above x (N - 1) "
+                                      "/ N) = %1 = %2 elements%3%4"),
+            {bytes(m_sp.traffic.total()), formatPsi(m_sp.traffic_elements), ratio, engine_note}));
+        line(Message(
+            ZEROLAB_TR("PlanExplain", "  time = traffic / bandwidth = %1 / %2 GB/s = %3 s"),
+            {bytes(m_sp.traffic.total()), num(m_in.bandwidth_gbps), num(m_sp.comm_seconds)}));
     }
 
     void verdict() {
-        m_out << "\nDevice " << m_in.device.label << ": "
-              << bytes(static_cast<double>(m_in.device.capacity_bytes)) << " - "
-              << bytes(static_cast<double>(m_in.device.reserve_bytes))
-              << " reserved (CUDA context, cuBLAS, NCCL, fragmentation) = "
-              << bytes(static_cast<double>(m_in.device.usableBytes())) << " usable; "
-              << (m_sp.fits ? "fits with " : "short by ")
-              << bytes(static_cast<double>(m_sp.fits ? m_sp.margin_bytes : -m_sp.margin_bytes))
-              << (m_sp.fits ? " to spare" : "") << "\n";
+        const std::string capacity = bytes(static_cast<double>(m_in.device.capacity_bytes));
+        const std::string reserve = bytes(static_cast<double>(m_in.device.reserve_bytes));
+        const std::string usable = bytes(static_cast<double>(m_in.device.usableBytes()));
+        const std::string margin =
+            bytes(static_cast<double>(m_sp.fits ? m_sp.margin_bytes : -m_sp.margin_bytes));
+        blank();
+        if (m_sp.fits)
+            line(Message(ZEROLAB_TR("PlanExplain",
+                                    "Device %1: %2 - %3 reserved (CUDA context, cuBLAS, NCCL, "
+                                    "fragmentation) = %4 usable; fits with %5 to spare"),
+                         {m_in.device.label, capacity, reserve, usable, margin}));
+        else
+            line(Message(ZEROLAB_TR("PlanExplain",
+                                    "Device %1: %2 - %3 reserved (CUDA context, cuBLAS, NCCL, "
+                                    "fragmentation) = %4 usable; short by %5"),
+                         {m_in.device.label, capacity, reserve, usable, margin}));
     }
 
     const Plan& m_plan;
     const PlanInput& m_in;
     const StagePlan& m_sp;
     ByteUnit m_unit;
-    std::ostringstream m_out;
+    std::vector<Message> m_lines;
 };
 
 } // namespace
 
-std::string explain(const PlanInput& in, int stage, ByteUnit unit) {
+std::vector<Message> explainLines(const PlanInput& in, int stage, ByteUnit unit) {
     PlanInput at = in;
     at.stage = stage;
     const Plan p = plan(at);
-    return Explainer(p, stage, unit).text();
+    return Explainer(p, stage, unit).lines();
+}
+
+std::string explain(const PlanInput& in, int stage, ByteUnit unit) {
+    std::string out;
+    for (const Message& m : explainLines(in, stage, unit))
+        out += renderEnglish(m) + "\n";
+    return out;
 }
 
 } // namespace zerolab

@@ -147,7 +147,7 @@ std::string formatTable(const Plan& p, ByteUnit unit) {
     const PlanInput& in = p.input;
     auto b = [unit](long long v) { return formatBytes(static_cast<double>(v), unit); };
     std::ostringstream out;
-    out << "Per-rank memory, " << unitLegend(unit) << "; psi = " << formatPsi(p.psi)
+    out << "Per-rank memory, " << renderEnglish(unitLegend(unit)) << "; psi = " << formatPsi(p.psi)
         << ", N = " << in.world << ", " << toString(in.precision)
         << (in.precision == Precision::Bf16Mixed && !in.master_weights ? " (no master)" : "")
         << ", "

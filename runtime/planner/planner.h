@@ -6,6 +6,7 @@
 #include "runtime/config/config.h"
 #include "runtime/model/model_shape.h"
 #include "runtime/model/recompute.h"
+#include "runtime/text/message.h"
 #include "storage/comm_traffic.h"
 #include "storage/mem_category.h"
 
@@ -93,6 +94,9 @@ struct PlanInput {
 };
 
 // One chapter slip: what it claims next to the correct value, at this input's psi, N.
+// topic is its id (lessons name it); the three texts are Messages of context
+// "PlanErrata" for a reader that translates them, the strings their English renderings
+// (planner_errata.cpp makes both from one Message).
 struct Erratum {
     std::string topic;   // "stage-1 total", "saving limit", ...
     std::string claimed; // the chapter's formula or statement, numbers plugged in
@@ -100,6 +104,9 @@ struct Erratum {
     double claimed_value = 0;
     double correct_value = 0;
     std::string unit; // "bytes" or "fraction"
+    Message topic_text;
+    Message claimed_text;
+    Message correct_text;
 };
 
 struct StagePlan {
@@ -180,7 +187,11 @@ long long workspaceBytes(const PlanInput& in, int stage, std::int64_t psi);
 // shape the whole buffer is one unit.
 std::int64_t psiPadded(const PlanInput& in, std::int64_t psi, int world);
 
-// The formula with the numbers plugged in, line by line (the GUI's Learn view).
+// The formula with the numbers plugged in, line by line: each line a Message of
+// context "PlanExplain" (the GUI's Learn view shows them in its language; a blank line
+// is an empty literal). explain() is their English rendering, one per line, what
+// zerolab-plan --explain prints.
+std::vector<Message> explainLines(const PlanInput& in, int stage, ByteUnit unit = ByteUnit::GB);
 std::string explain(const PlanInput& in, int stage, ByteUnit unit = ByteUnit::GB);
 // {"input": {...}, "psi", "psi_padded", "stages": [{"stage", "per_rank": {category: bytes},
 //  "model_states_bytes", ...}], "verdict": {...}, "errata": [...]}

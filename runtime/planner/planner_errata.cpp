@@ -23,6 +23,14 @@ std::string sum(int r, int s, double psi, int n) {
            std::to_string(n) + " = " + formatBytes(r * psi + s * psi / n, ByteUnit::GB);
 }
 
+// One erratum: its strings are the English renderings of its Messages.
+Erratum erratum(Message topic, Message claimed, Message correct, double claimed_value,
+                double correct_value, std::string unit) {
+    return {renderEnglish(topic), renderEnglish(claimed), renderEnglish(correct),
+            claimed_value,        correct_value,          std::move(unit),
+            std::move(topic),     std::move(claimed),     std::move(correct)};
+}
+
 } // namespace
 
 std::vector<Erratum> chapterErrata(const PlanInput& in, std::int64_t psi_count) {
@@ -33,42 +41,54 @@ std::vector<Erratum> chapterErrata(const PlanInput& in, std::int64_t psi_count) 
     const double claimed_total = 14 * psi + 4 * psi / n;
     const double rows_total = 10 * psi + 8 * psi / n;
     out.push_back(
-        {"stage-1 total", "the table's total: " + sum(14, 4, psi, n),
-         "the sum of its own rows (2 + 4 + 4 replicated, 4/N + 4/N sharded): " + sum(10, 8, psi, n),
-         claimed_total, rows_total, "bytes"});
+        erratum(Message(ZEROLAB_TR("PlanErrata", "stage-1 total")),
+                Message(ZEROLAB_TR("PlanErrata", "the table's total: %1"), {sum(14, 4, psi, n)}),
+                Message(ZEROLAB_TR("PlanErrata", "the sum of its own rows (2 + 4 + 4 "
+                                                 "replicated, 4/N + 4/N sharded): %1"),
+                        {sum(10, 8, psi, n)}),
+                claimed_total, rows_total, "bytes"));
 
-    out.push_back({"saving limit", "stage 1 saves about 22% as N grows",
-                   "sharding m and v (8 of 18 bytes per parameter) saves (8 - 8/N) / 18 = " +
-                       percent((8.0 - 8.0 / n) / 18) + " at N = " + std::to_string(n) +
-                       ", tending to 8/18 = " + percent(8.0 / 18),
-                   0.22, 8.0 / 18, "fraction"});
+    out.push_back(erratum(
+        Message(ZEROLAB_TR("PlanErrata", "saving limit")),
+        Message(ZEROLAB_TR("PlanErrata", "stage 1 saves about 22% as N grows")),
+        Message(ZEROLAB_TR("PlanErrata", "sharding m and v (8 of 18 bytes per parameter) saves "
+                                         "(8 - 8/N) / 18 = %1 at N = %2, tending to 8/18 = %3"),
+                {percent((8.0 - 8.0 / n) / 18), std::to_string(n), percent(8.0 / 18)}),
+        0.22, 8.0 / 18, "fraction"));
 
-    out.push_back(
-        {"master weights",
-         "its layout keeps the fp32 master and fp32 grads replicated: " + sum(10, 8, psi, n),
-         "DeepSpeed and the ZeRO paper shard the fp32 master with m and v and keep "
-         "16-bit grads (K = 12): " +
-             sum(4, 12, psi, n),
-         rows_total, 4 * psi + 12 * psi / n, "bytes"});
+    out.push_back(erratum(
+        Message(ZEROLAB_TR("PlanErrata", "master weights")),
+        Message(ZEROLAB_TR("PlanErrata",
+                           "its layout keeps the fp32 master and fp32 grads replicated: %1"),
+                {sum(10, 8, psi, n)}),
+        Message(ZEROLAB_TR("PlanErrata", "DeepSpeed and the ZeRO paper shard the fp32 master with "
+                                         "m and v and keep 16-bit grads (K = 12): %1"),
+                {sum(4, 12, psi, n)}),
+        rows_total, 4 * psi + 12 * psi / n, "bytes"));
 
     if (in.grad_accumulation > 1) {
         const int a = in.grad_accumulation;
-        out.push_back({"gradient accumulation",
-                       "gradient_accumulation_steps = " + std::to_string(a) +
-                           " divides fp32 gradient memory by " + std::to_string(a) + ": 4 psi / " +
-                           std::to_string(a) + " = " + formatBytes(4 * psi / a, ByteUnit::GB),
-                       "accumulation sums micro-batch gradients into the same 4 psi = " +
-                           formatBytes(4 * psi, ByteUnit::GB) +
-                           " buffer; it shrinks activations by allowing a smaller micro-batch "
-                           "for the same global batch",
-                       4 * psi / a, 4 * psi, "bytes"});
+        out.push_back(erratum(
+            Message(ZEROLAB_TR("PlanErrata", "gradient accumulation")),
+            Message(ZEROLAB_TR("PlanErrata", "gradient_accumulation_steps = %1 divides fp32 "
+                                             "gradient memory by %1: 4 psi / %1 = %2"),
+                    {std::to_string(a), formatBytes(4 * psi / a, ByteUnit::GB)}),
+            Message(ZEROLAB_TR("PlanErrata",
+                               "accumulation sums micro-batch gradients into the same 4 psi = %1 "
+                               "buffer; it shrinks activations by allowing a smaller micro-batch "
+                               "for the same global batch"),
+                    {formatBytes(4 * psi, ByteUnit::GB)}),
+            4 * psi / a, 4 * psi, "bytes"));
     }
 
-    out.push_back({"parameter sync",
-                   "after the local update each rank broadcasts its parameter shard",
-                   "DeepSpeed all-gathers the shards (allgather_partitions: true); a series of "
-                   "broadcasts only when allgather_partitions is false",
-                   0, 0, "text"});
+    out.push_back(erratum(
+        Message(ZEROLAB_TR("PlanErrata", "parameter sync")),
+        Message(ZEROLAB_TR("PlanErrata",
+                           "after the local update each rank broadcasts its parameter shard")),
+        Message(ZEROLAB_TR("PlanErrata", "DeepSpeed all-gathers the shards (allgather_partitions: "
+                                         "true); a series of broadcasts only when "
+                                         "allgather_partitions is false")),
+        0, 0, "text"));
     return out;
 }
 

@@ -31,10 +31,12 @@ inline ByteScale byteScaleFor(double maxBytes, ByteUnit family) {
     return s;
 }
 
-// "decimal units, 1 GB = 1e9 bytes" / "binary units, 1 GiB = 2^30 bytes", for headers.
-inline std::string unitLegend(ByteUnit u) {
-    return u == ByteUnit::GiB ? "binary units, 1 GiB = 2^30 bytes"
-                              : "decimal units, 1 GB = 1e9 bytes";
+// "decimal units, 1 GB = 1e9 bytes" / "binary units, 1 GiB = 2^30 bytes", for headers
+// (a Message: the Learn view shows it translated).
+inline Message unitLegend(ByteUnit u) {
+    return u == ByteUnit::GiB
+               ? Message(ZEROLAB_TR("PlanExplain", "binary units, 1 GiB = 2^30 bytes"))
+               : Message(ZEROLAB_TR("PlanExplain", "decimal units, 1 GB = 1e9 bytes"));
 }
 
 // A number at three significant digits: "31.4", "640", "2.05" (the GUI's labels).

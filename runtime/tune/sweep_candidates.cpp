@@ -3,6 +3,7 @@
 
 #include "runtime/planner/plan_devices.h"
 #include "runtime/planner/planner.h"
+#include "runtime/tune/sweep_texts.h"
 
 #include <unistd.h>
 
@@ -136,8 +137,8 @@ TrialRecord planTrial(const SweepSpec& spec, const nlohmann::json& point,
                 if (p.per_rank.bytes[c] > 0)
                     parts += (parts.empty() ? "" : ", ") + std::string(kMemCategoryNames[c]) + " " +
                              gib(p.per_rank.bytes[c]);
-            t.reason = "forecast " + gib(t.forecast_bytes) + " per rank > capacity " +
-                       gib(t.capacity_bytes) + " (" + parts + ")";
+            t.reason = renderEnglish(Message(
+                kReasonOverCapacity, {gib(t.forecast_bytes), gib(t.capacity_bytes), parts}));
         }
     } catch (const PlanError& e) {
         t.status = TrialStatus::Invalid;

@@ -2,6 +2,7 @@
 #include "runtime/tune/sweep_strategy.h"
 
 #include "runtime/tune/sweep_candidates.h"
+#include "runtime/tune/sweep_texts.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,9 +13,9 @@ namespace zerolab {
 
 namespace {
 
-constexpr const char* kSearch = "search";
-constexpr const char* kBuckets = "buckets";
-constexpr const char* kRepeat = "repeat";
+constexpr const char* kSearch = kPhaseSearch.source;
+constexpr const char* kBuckets = kPhaseBuckets.source;
+constexpr const char* kRepeat = kPhaseRepeat.source;
 
 std::string fmtTps(double v) {
     char buf[32];
@@ -92,11 +93,12 @@ void guidedSkips(const std::vector<TrialRecord>& trials, SweepStep& step) {
             continue;
         if (t.status != TrialStatus::Finished) {
             g.stopped = true;
-            g.why = "micro-batch " + micro + " ended " + std::string(trialStatusName(t.status));
+            g.why = renderEnglish(
+                Message(kReasonMicroBatchEnded, {micro, std::string(trialStatusName(t.status))}));
         } else if (std::isfinite(g.last_tps) && !(t.tokens_per_s > g.last_tps)) {
             g.stopped = true;
-            g.why = "throughput stopped rising at micro-batch " + micro + " (" +
-                    fmtTps(t.tokens_per_s) + " <= " + fmtTps(g.last_tps) + " tokens/s)";
+            g.why = renderEnglish(Message(kReasonThroughputFlat,
+                                          {micro, fmtTps(t.tokens_per_s), fmtTps(g.last_tps)}));
         }
         g.last_tps = t.tokens_per_s;
     }
@@ -149,7 +151,7 @@ SweepStep nextStep(const SweepSpec& spec, const std::vector<TrialRecord>& trials
             TrialRecord t = planTrial(spec, point, kBuckets);
             if (t.config_json == b.config_json && t.status == TrialStatus::Pending) {
                 t.status = TrialStatus::Skipped;
-                t.reason = "the same config as trial " + std::to_string(b.idx);
+                t.reason = renderEnglish(Message(kReasonSameConfig, {std::to_string(b.idx)}));
             }
             step.additions.push_back(std::move(t));
         }

@@ -4,6 +4,7 @@
 
 #include "runtime/launch/job_runner.h"
 #include "runtime/launch/launch_failure.h"
+#include "runtime/tune/sweep_texts.h"
 #include "storage/run_reader.h"
 #include "storage/settle_run.h"
 #include "storage/store_clock.h"
@@ -184,13 +185,12 @@ TrialRecord runTrial(const SweepSpec& spec, const TrialEnvironment& env, TrialRe
     const bool timed_out = job.timed_out;
     if (stopped && !timed_out) {
         t.status = TrialStatus::Pending; // run again on resume
-        t.reason = "interrupted by the sweep's stop";
+        t.reason = renderEnglish(Message(kReasonStopped));
     } else if (timed_out) {
         t.status = TrialStatus::Timeout;
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "killed at the trial timeout of %.0f s",
-                      spec.trial_timeout_s);
-        t.reason = buf;
+        char seconds[64];
+        std::snprintf(seconds, sizeof seconds, "%.0f", spec.trial_timeout_s);
+        t.reason = renderEnglish(Message(kReasonTimeout, {std::string(seconds)}));
     } else if (job.exit_code == 0) {
         t.status = TrialStatus::Finished;
     } else {
@@ -206,12 +206,12 @@ TrialRecord runTrial(const SweepSpec& spec, const TrialEnvironment& env, TrialRe
             measure(env.db_path, spec.warmup_steps, t);
             if (!std::isfinite(t.tokens_per_s)) {
                 t.status = TrialStatus::Failed;
-                t.reason = "no measured step was recorded";
+                t.reason = renderEnglish(Message(kReasonNoMeasuredStep));
             }
         }
     } else if (t.status == TrialStatus::Finished) {
         t.status = TrialStatus::Failed;
-        t.reason = "the job printed no run line (stdout: " + out_path.string() + ")";
+        t.reason = renderEnglish(Message(kReasonNoRunLine, {out_path.string()}));
     }
     return t;
 }
@@ -236,7 +236,7 @@ TrialRecord abandonTrial(const TrialEnvironment& env, TrialRecord t) {
     settleTrialRun(env, run_id, RunStatus::Failed,
                    "zerolab-sweep: the sweep was interrupted during this trial; it runs again");
     t.status = TrialStatus::Pending;
-    t.reason = "interrupted (run " + std::to_string(run_id) + "); run again on resume";
+    t.reason = renderEnglish(Message(kReasonInterrupted, {std::to_string(run_id)}));
     t.pid = -1;
     t.run_id = -1;
     return t;

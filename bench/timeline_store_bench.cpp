@@ -1,11 +1,11 @@
 // timeline_store_bench: what storing one step timeline costs the thread that stores it,
-// RunWriter::appendTimeline for a nano-sized step (per rank: the control all-reduce, data,
-// 5 forwards, 4 backwards, 8 collectives, 7 waits, 3 optimizer parts; 8 memory samples),
-// the work rank 0's timeline writer thread does for every recorded step. Prints medians
-// and p90 of the thread's CPU time and wall time per timeline, the write-ahead log's
-// frames (4 KiB pages) per timeline and the stored bytes per timeline. Build it at two
-// commits to compare store layouts (docs/metrics.md#cost).
-// Usage: timeline_store_bench [--timelines N] [--ranks R] [--reps K] [--dir FOLDER]
+// RunWriter::appendTimelines for nano-sized steps, one transaction per --batch timelines (per rank:
+// the control all-reduce, data, 5 forwards, 4 backwards, 8 collectives, 7 waits, 3 optimizer parts;
+// 8 memory samples), the work rank 0's timeline writer thread does for every recorded step. Prints
+// medians and p90 of the thread's CPU time and wall time per timeline, the write-ahead log's frames
+// (4 KiB pages) per timeline and the stored bytes per timeline. Build it at two commits to compare
+// store layouts (docs/metrics.md#cost). Usage: timeline_store_bench [--timelines N] [--ranks R]
+// [--batch B] [--reps K] [--dir FOLDER]
 #include "storage/run_store.h"
 #include "storage/run_writer.h"
 #include "storage/sqlite_db.h"
@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -97,7 +98,8 @@ struct Result {
     double cpu_med, cpu_p90, wall_med, wall_p90, frames, bytes;
 };
 
-Result runOnce(const std::string& path, int n, int world) {
+// Per-timeline CPU and wall times are a batch's divided by its size.
+Result runOnce(const std::string& path, int n, int world, int batch) {
     std::filesystem::remove(path);
     std::filesystem::remove(path + "-wal");
     std::filesystem::remove(path + "-shm");
@@ -115,14 +117,16 @@ Result runOnce(const std::string& path, int n, int world) {
         tls.push_back(nanoStep(10 + i, world));
     const long long frames0 = wal.appended;
     std::vector<double> cpu, wall;
-    for (const StepTimeline& tl : tls) {
+    for (std::size_t first = 0; first < tls.size(); first += static_cast<std::size_t>(batch)) {
+        const std::size_t count = std::min<std::size_t>(batch, tls.size() - first);
         const double c0 = threadCpuUs();
         const auto w0 = std::chrono::steady_clock::now();
-        w.appendTimeline(tl);
+        w.appendTimelines(std::span<const StepTimeline>(tls.data() + first, count));
         wall.push_back(
             std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - w0)
-                .count());
-        cpu.push_back(threadCpuUs() - c0);
+                .count() /
+            static_cast<double>(count));
+        cpu.push_back((threadCpuUs() - c0) / static_cast<double>(count));
     }
     const double frames = double(wal.appended - frames0) / n;
     RunStore other = RunStore::open(path);
@@ -141,7 +145,7 @@ Result runOnce(const std::string& path, int n, int world) {
 } // namespace
 
 int main(int argc, char** argv) {
-    int n = 2000, world = 2, reps = 5;
+    int n = 2000, world = 2, reps = 5, batch = 1;
     std::string dir = std::filesystem::temp_directory_path() / "zerolab-timeline-store-bench";
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
@@ -149,6 +153,8 @@ int main(int argc, char** argv) {
             n = std::atoi(argv[i + 1]);
         else if (a == "--ranks")
             world = std::atoi(argv[i + 1]);
+        else if (a == "--batch")
+            batch = std::atoi(argv[i + 1]);
         else if (a == "--reps")
             reps = std::atoi(argv[i + 1]);
         else if (a == "--dir")
@@ -158,8 +164,9 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    if (n < 1 || world < 1 || reps < 1) {
-        std::fprintf(stderr, "timeline_store_bench: --timelines, --ranks, --reps must be >= 1\n");
+    if (n < 1 || world < 1 || reps < 1 || batch < 1) {
+        std::fprintf(stderr,
+                     "timeline_store_bench: --timelines, --ranks, --batch, --reps must be >= 1\n");
         return 2;
     }
     std::filesystem::create_directories(dir);
@@ -169,7 +176,7 @@ int main(int argc, char** argv) {
     std::printf("rep  cpu_med_us  cpu_p90_us  wall_med_us  wall_p90_us  wal_frames  bytes\n");
     std::vector<double> cpu, wall, frames, bytes;
     for (int r = 0; r < reps; ++r) {
-        const Result x = runOnce(path, n, world);
+        const Result x = runOnce(path, n, world, batch);
         std::printf("%3d  %10.1f  %10.1f  %11.1f  %11.1f  %10.2f  %5.0f\n", r + 1, x.cpu_med,
                     x.cpu_p90, x.wall_med, x.wall_p90, x.frames, x.bytes);
         cpu.push_back(x.cpu_med);

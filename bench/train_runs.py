@@ -54,8 +54,8 @@ def micro_config(world, stage, overlap, steps, micro_batch=8, reduce_scatter=Tru
     }
 
 
-def run_train(bin_dir, world, config, timeout=900):
-    """Runs mpirun -np world zerolab-train; returns (run line, [step lines])."""
+def run_train_lines(bin_dir, world, config, timeout=900):
+    """Runs mpirun -np world zerolab-train; returns every metric line (run, event, step, end)."""
     with tempfile.TemporaryDirectory(prefix="zerolab-bench-") as tmp:
         cfg = os.path.join(tmp, "config.json")
         with open(cfg, "w") as f:
@@ -71,11 +71,17 @@ def run_train(bin_dir, world, config, timeout=900):
     if p.returncode != 0:
         raise BenchError(f"{' '.join(cmd)} exited {p.returncode}:\n{p.stderr[-2000:]}")
     lines = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
-    run = next((j for j in lines if j.get("type") == "run"), None)
-    steps = [j for j in lines if j.get("type") == "step"]
-    if run is None or not steps:
+    if not any(j.get("type") == "run" for j in lines) or not any(
+            j.get("type") == "step" for j in lines):
         raise BenchError(f"{' '.join(cmd)}: no run or step lines on stdout")
-    return run, steps
+    return lines
+
+
+def run_train(bin_dir, world, config, timeout=900):
+    """Runs mpirun -np world zerolab-train; returns (run line, [step lines])."""
+    lines = run_train_lines(bin_dir, world, config, timeout)
+    run = next(j for j in lines if j.get("type") == "run")
+    return run, [j for j in lines if j.get("type") == "step"]
 
 
 def comm_total_ms(step):

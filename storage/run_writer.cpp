@@ -319,23 +319,38 @@ void RunWriter::appendSteps(std::span<const StepRecord> steps) {
 }
 
 void RunWriter::appendTimeline(const StepTimeline& timeline) {
+    appendTimelines({&timeline, 1});
+}
+
+void RunWriter::appendTimelines(std::span<const StepTimeline> timelines) {
     Impl& m = *m_impl;
     m.requireRun("appendTimeline");
     // The step transaction's prepared BEGIN and COMMIT (appendStep): at every step the
     // parse of an exec() showed in the timeline's cost.
+    const StepTimeline* current = nullptr;
     try {
         m.begin.run();
         try {
-            insertTimelineRows(m.db, m.runId, timeline);
+            for (const StepTimeline& tl : timelines) {
+                current = &tl;
+                insertTimelineRows(m.db, m.runId, tl);
+            }
+            current = nullptr;
             m.commit.run();
         } catch (...) {
             m.db.rollback();
             throw;
         }
     } catch (const StoreError& e) {
-        throw StoreError(std::string(e.what()) + " (run " + std::to_string(m.runId) +
-                             ", timeline of step " + std::to_string(timeline.step) + ")",
-                         e.kind());
+        std::string what = std::string(e.what()) + " (run " + std::to_string(m.runId);
+        if (!current && timelines.size() == 1)
+            current = &timelines.front();
+        if (current)
+            what += ", timeline of step " + std::to_string(current->step);
+        else if (!timelines.empty())
+            what += ", timelines of steps " + std::to_string(timelines.front().step) + "-" +
+                    std::to_string(timelines.back().step);
+        throw StoreError(what + ")", e.kind());
     }
 }
 

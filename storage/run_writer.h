@@ -55,6 +55,9 @@ public:
     // One transaction: a sampled step's timeline, every rank's spans and memory samples.
     // Requires createRun or attachRun first; the step must have no timeline yet.
     void appendTimeline(const StepTimeline& timeline);
+    // One transaction for several steps' timelines (rank 0's timeline writer batches
+    // them): all are stored, or none.
+    void appendTimelines(std::span<const StepTimeline> timelines);
 
     void addEvent(EventLevel level, int rank, const std::string& message);
     // Stores cp with the current segment and the current time.

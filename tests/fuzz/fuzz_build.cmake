@@ -17,8 +17,8 @@ find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED) # storage/CMakeLists.txt names zerolab-runs' CLI11 (not built)
 
 # The libraries' own CMakeLists.txt; EXCLUDE_FROM_ALL: only what a fuzzer links is built.
-foreach(dir storage runtime/model runtime/config runtime/data runtime/launch runtime/engine
-            runtime/planner runtime/lab)
+foreach(dir storage runtime/text runtime/model runtime/config runtime/data runtime/launch
+            runtime/engine runtime/planner runtime/lab)
   add_subdirectory(${dir} EXCLUDE_FROM_ALL)
 endforeach()
 

@@ -136,7 +136,11 @@ TEST(LessonHeadless, InterruptStopsTheRunAndExitsThree) {
     const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
     fs::create_directories(dir);
     auto doc = nlohmann::json::parse(std::ifstream(lessonFile("broken-formula.json")));
-    doc["steps"][0]["experiment"]["steps"] = 50;
+    doc["steps"][0]["experiment"]["steps"] = 50; // the most a lesson may ask for
+    // Steps of ~0.1 s rather than nano's ~1 ms: 50 of these outlast the polling below, which
+    // a loaded machine once let the 50 ms nano run finish before the signal came.
+    doc["base_config"]["model"] = {{"preset", "micro"}};
+    doc["base_config"]["train_micro_batch_size_per_gpu"] = 4;
     const fs::path lesson = dir / ("long-run-" + std::to_string(::getpid()) + ".json");
     std::ofstream(lesson) << doc.dump(2);
     const std::string db = freshDb("interrupt");

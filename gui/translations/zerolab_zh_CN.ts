@@ -300,6 +300,13 @@
     </message>
 </context>
 <context>
+    <name>Job</name>
+    <message>
+        <source>the job printed no run line (stdout: %1)</source>
+        <translation>作业没有输出运行行（stdout：%1）</translation>
+    </message>
+</context>
+<context>
     <name>LabReport</name>
     <message>
         <source>Lesson %1</source>
@@ -884,10 +891,6 @@
     <message>
         <source>no measured step was recorded</source>
         <translation>没有记录到可测量的步</translation>
-    </message>
-    <message>
-        <source>the job printed no run line (stdout: %1)</source>
-        <translation>作业没有输出运行行（stdout：%1）</translation>
     </message>
     <message>
         <source>interrupted (run %1); run again on resume</source>

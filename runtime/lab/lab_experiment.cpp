@@ -122,7 +122,7 @@ LabStepRuns runStepExperiment(const Lesson& lesson, const LessonStep& step,
         } else if (job.exit_code != 0) {
             reason = jobFailureReason(job);
         } else if (job.run_id < 0) {
-            reason = "the job printed no run line (stdout: " + request.stdout_path + ")";
+            reason = renderEnglish(Message(kJobNoRunLine, {request.stdout_path}));
         }
         settleRun(env.db_path, job.run_id, tags, RunStatus::Failed,
                   reason.empty() ? std::string() : "zerolab lab: " + reason);

@@ -16,9 +16,16 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/text/message.h"
+
 #include <nlohmann/json.hpp>
 
 namespace zerolab {
+
+// Why a job that exited 0 gave no run: it printed no `run` line (%1: its stdout's file).
+// The sweep's trials and the Lab's runs say it alike.
+inline constexpr MessageSource kJobNoRunLine =
+    ZEROLAB_TR("Job", "the job printed no run line (stdout: %1)");
 
 struct JobRequest {
     std::vector<std::string> argv;                        // launcher first (launchArgv)

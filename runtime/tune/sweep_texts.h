@@ -6,6 +6,7 @@
 // failure), comes back as a literal and shows as stored.
 #pragma once
 
+#include "runtime/launch/job_runner.h"
 #include "runtime/text/message.h"
 
 #include <string>
@@ -32,8 +33,7 @@ inline constexpr MessageSource kReasonTimeout =
     ZEROLAB_TR("Sweep", "killed at the trial timeout of %1 s");
 inline constexpr MessageSource kReasonNoMeasuredStep =
     ZEROLAB_TR("Sweep", "no measured step was recorded");
-inline constexpr MessageSource kReasonNoRunLine =
-    ZEROLAB_TR("Sweep", "the job printed no run line (stdout: %1)");
+inline constexpr MessageSource kReasonNoRunLine = kJobNoRunLine; // job_runner.h
 inline constexpr MessageSource kReasonInterrupted =
     ZEROLAB_TR("Sweep", "interrupted (run %1); run again on resume");
 

@@ -6,7 +6,6 @@
 
 #include "storage/sqlite_db.h"
 
-#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>

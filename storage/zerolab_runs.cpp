@@ -266,7 +266,10 @@ void printShow(RunReader& reader, std::int64_t id) {
         }
     }
     const std::vector<Event> events = reader.events(id);
-    std::cout << "events (last " << kShownEvents << " of " << events.size() << "):\n";
+    if (events.size() > kShownEvents)
+        std::cout << "events (last " << kShownEvents << " of " << events.size() << "):\n";
+    else
+        std::cout << "events (" << events.size() << "):\n";
     for (std::size_t i = events.size() > kShownEvents ? events.size() - kShownEvents : 0;
          i < events.size(); ++i) {
         const Event& e = events[i];

@@ -37,6 +37,15 @@ constexpr int kChartWidth = 560;
 
 } // namespace
 
+QStringList labCheckHeadings() {
+    return {QCoreApplication::translate("LabReport", "Check"),
+            QCoreApplication::translate("LabReport", "Your answer"),
+            QCoreApplication::translate("LabReport", "Formula"),
+            QCoreApplication::translate("LabReport", "Planner"),
+            QCoreApplication::translate("LabReport", "Measured"),
+            QCoreApplication::translate("LabReport", "Agrees")};
+}
+
 QString labReportHtml(const LabReport& report) {
     QString html = QStringLiteral(
         "<html><head><style>"
@@ -70,12 +79,7 @@ QString labReportHtml(const LabReport& report) {
             html += QStringLiteral("<p class=\"formula\">%1</p>").arg(step.formula.toHtmlEscaped());
         if (!step.rows.isEmpty()) {
             html += QStringLiteral("<table class=\"checks\" width=\"100%\"><tr>");
-            for (const QString& h : {QCoreApplication::translate("LabReport", "Check"),
-                                     QCoreApplication::translate("LabReport", "Your answer"),
-                                     QCoreApplication::translate("LabReport", "Formula"),
-                                     QCoreApplication::translate("LabReport", "Planner"),
-                                     QCoreApplication::translate("LabReport", "Measured"),
-                                     QCoreApplication::translate("LabReport", "Agrees")})
+            for (const QString& h : labCheckHeadings())
                 html += QStringLiteral("<th>%1</th>").arg(h.toHtmlEscaped());
             html += QStringLiteral("</tr>");
             for (const LabReportRow& row : step.rows) {

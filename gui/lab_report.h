@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QImage>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 namespace zerolab {
@@ -21,6 +22,11 @@ struct LabReportRow {
     bool agrees = false;
     QString explain; // why formula, planner and measurement may differ
 };
+
+// The headings of a step's check table, one per LabReportRow column (label, prediction,
+// formula, planner, measured, agrees), in the current language: the Lab view's table
+// and the report's.
+QStringList labCheckHeadings();
 
 struct LabReportStep {
     QString title;

@@ -324,8 +324,7 @@ void LabView::retranslate() {
                               "describes"));
     m_predictHeading->setText(tr("1 · Predict"));
     m_checksHeading->setText(tr("3 · Check: your answer, the formula, the planner, the run"));
-    m_checks->setHorizontalHeaderLabels({tr("Check"), tr("Your answer"), tr("Formula"),
-                                         tr("Planner"), tr("Measured"), tr("Agrees")});
+    m_checks->setHorizontalHeaderLabels(labCheckHeadings());
     m_stopButton->setText(tr("Stop"));
     m_prev->setText(tr("← Previous step"));
     m_next->setText(tr("Next step →"));

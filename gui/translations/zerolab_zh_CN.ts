@@ -1616,30 +1616,6 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>3 · 核对：你的答案、公式、规划器与实际运行</translation>
     </message>
     <message>
-        <source>Check</source>
-        <translation>核对项</translation>
-    </message>
-    <message>
-        <source>Your answer</source>
-        <translation>你的答案</translation>
-    </message>
-    <message>
-        <source>Formula</source>
-        <translation>公式</translation>
-    </message>
-    <message>
-        <source>Planner</source>
-        <translation>规划器</translation>
-    </message>
-    <message>
-        <source>Measured</source>
-        <translation>实测</translation>
-    </message>
-    <message>
-        <source>Agrees</source>
-        <translation>一致</translation>
-    </message>
-    <message>
         <source>Stop</source>
         <translation>停止</translation>
     </message>

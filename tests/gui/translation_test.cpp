@@ -192,7 +192,12 @@ void addWordsOf(const std::string& text, std::set<QString>& words) {
 }
 
 // Opens the fixture store, a run in Run and three runs in Compare, and waits for them.
+// Shows the window at 1600x1000 and opens the fixture: its store, a run in Run, three in
+// Compare. The caller checks QTest::currentTestFailed() after it.
 void loadFixture(MainWindow& window, const QString& db, const std::vector<std::int64_t>& ids) {
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
     QSignalSpy listed(window.store(), &StoreClient::runsListed);
     window.openStore(db);
     QVERIFY(listed.wait(10000));
@@ -365,9 +370,6 @@ private slots:
     void noEnglishLeftInChinese() {
         QVERIFY(setLanguage(Language::Chinese));
         MainWindow window(false);
-        window.resize(1600, 1000);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
         loadFixture(window, m_db, m_ids);
         if (QTest::currentTestFailed())
             return;
@@ -384,9 +386,6 @@ private slots:
     void switchingRetranslatesEveryView() {
         QCOMPARE(currentLanguage(), Language::English);
         MainWindow window(false);
-        window.resize(1600, 1000);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
         loadFixture(window, m_db, m_ids);
         if (QTest::currentTestFailed())
             return;

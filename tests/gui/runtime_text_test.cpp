@@ -2,10 +2,10 @@
 // findings (JSON path and value kept), Learn's "How it adds up" and its chapter errata,
 // and a Tune trial's phase and reason (a stored reason no template fits stays as
 // stored). In English each is the runtime's own text, the one the command-line tools print.
-#include "gui/language.h"
-#include "gui/learn_view.h"
-#include "gui/setup_view.h"
-#include "gui/tune_view.h"
+#include "gui/core/language.h"
+#include "gui/views/learn/learn_view.h"
+#include "gui/views/setup/setup_view.h"
+#include "gui/views/tune/tune_view.h"
 #include "runtime/planner/planner.h"
 #include "runtime/tune/sweep_texts.h"
 #include "storage/run_store.h"

@@ -8,19 +8,19 @@
 // after View → Language switches a window started in English, which must then keep what
 // it shows and, switched back, show no Chinese. docs/i18n.md.
 #include "fixture_store.h"
-#include "gui/compare_view.h"
-#include "gui/json_editor.h"
-#include "gui/language.h"
-#include "gui/live_panel.h"
-#include "gui/log_console.h"
-#include "gui/main_window.h"
-#include "gui/run_view.h"
-#include "gui/runs_dock.h"
-#include "gui/runs_model.h"
-#include "gui/setup_view.h"
-#include "gui/store_client.h"
-#include "gui/time_series_plot.h"
-#include "gui/tune_view.h"
+#include "gui/views/compare/compare_view.h"
+#include "gui/widgets/json_editor.h"
+#include "gui/core/language.h"
+#include "gui/views/run/live_panel.h"
+#include "gui/widgets/log_console.h"
+#include "gui/app/main_window.h"
+#include "gui/views/run/run_view.h"
+#include "gui/views/run/runs_dock.h"
+#include "gui/core/runs_model.h"
+#include "gui/views/setup/setup_view.h"
+#include "gui/client/store_client.h"
+#include "gui/widgets/time_series_plot.h"
+#include "gui/views/tune/tune_view.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>

@@ -1,9 +1,9 @@
 // The Tune view over a fixture sweep in a real store file (storage/sweep_store.h): the
 // sortable table of every axis and metric, the Pareto chart of the finished trials, the
 // trial actions, the preview that plans without running, and the editor's errors.
-#include "gui/pareto_chart.h"
-#include "gui/style.h"
-#include "gui/tune_view.h"
+#include "gui/widgets/pareto_chart.h"
+#include "gui/widgets/style.h"
+#include "gui/views/tune/tune_view.h"
 #include "storage/run_store.h"
 #include "storage/run_writer.h"
 #include "storage/sweep_store.h"

@@ -2,9 +2,9 @@
 // is what the chart shows.
 #include "gui/app/forecast_json.h"
 
+#include "gui/views/setup/setup_view.h"
 #include "gui/widgets/forecast_panel.h"
 #include "gui/widgets/memory_bar_chart.h"
-#include "gui/views/setup/setup_view.h"
 
 namespace zerolab {
 

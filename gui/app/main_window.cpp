@@ -1,19 +1,19 @@
 // Main window assembly, menus, status bar and settings persistence.
 #include "gui/app/main_window.h"
 
-#include "gui/views/compare/compare_view.h"
-#include "gui/views/setup/config_form.h"
-#include "gui/views/lab/lab_view.h"
-#include "gui/core/language.h"
-#include "gui/views/learn/learn_view.h"
 #include "gui/client/live_controller.h"
+#include "gui/client/store_client.h"
+#include "gui/core/language.h"
+#include "gui/views/compare/compare_view.h"
+#include "gui/views/lab/lab_view.h"
+#include "gui/views/learn/learn_view.h"
 #include "gui/views/run/live_panel.h"
-#include "gui/widgets/log_console.h"
 #include "gui/views/run/run_view.h"
 #include "gui/views/run/runs_dock.h"
+#include "gui/views/setup/config_form.h"
 #include "gui/views/setup/setup_view.h"
-#include "gui/client/store_client.h"
 #include "gui/views/tune/tune_view.h"
+#include "gui/widgets/log_console.h"
 
 #include <QAction>
 #include <QActionGroup>

@@ -3,6 +3,7 @@
 // fires there.
 #include "gui/client/store_client.h"
 
+#include "gui/client/store_thread.h"
 #include "gui/core/csv_export.h"
 #include "storage/run_reader.h"
 #include "storage/run_writer.h"
@@ -23,6 +24,7 @@ StoreWorker::~StoreWorker() = default;
 
 template <typename F> void StoreWorker::guarded(F&& f) {
     try {
+        requireOffGuiThread("the run store");
         if (!m_reader)
             throw StoreError("no run store is open");
         f();
@@ -35,7 +37,7 @@ template <typename F> void StoreWorker::guarded(F&& f) {
 void StoreWorker::open(const QString& path) {
     try {
         m_reader.reset();
-        m_reader = std::make_unique<RunReader>(RunStore::open(path.toStdString()));
+        m_reader = std::make_unique<RunReader>(openStoreOffGuiThread(path));
         m_path = path;
         m_version = m_reader->dataVersion();
         if (!m_timer) {
@@ -177,7 +179,7 @@ void StoreWorker::recordFailure(qint64 runId, int rank, const QString& message) 
         if (said && run.status == RunStatus::Failed)
             return;
         // A second connection: the reader's is read-mostly and RunWriter owns its store.
-        RunWriter writer(RunStore::open(m_path.toStdString()));
+        RunWriter writer(openStoreOffGuiThread(m_path));
         writer.attachRun(runId);
         if (!said)
             writer.addEvent(EventLevel::Error, rank, text);

@@ -4,10 +4,10 @@
 // value axis lists the rows top-down; only the time axis zooms and pans.
 #include "gui/timeline/timeline_chart.h"
 
+#include "gui/core/units.h"
+#include "gui/timeline/timeline_style.h"
 #include "gui/widgets/category_colors.h"
 #include "gui/widgets/style.h"
-#include "gui/timeline/timeline_style.h"
-#include "gui/core/units.h"
 
 #include <QCoreApplication>
 #include <QEvent>

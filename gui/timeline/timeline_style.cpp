@@ -5,8 +5,8 @@
 // readers, and every bar wide enough carries its label.
 #include "gui/timeline/timeline_style.h"
 
-#include "gui/widgets/flow_layout.h"
 #include "gui/core/units.h"
+#include "gui/widgets/flow_layout.h"
 #include "runtime/planner/planner_units.h"
 
 #include <QCoreApplication>

@@ -3,10 +3,10 @@
 // every rank of a local CPU run shares it.
 #include "gui/widgets/forecast_panel.h"
 
+#include "gui/core/units.h"
 #include "gui/widgets/category_colors.h"
 #include "gui/widgets/memory_bar_chart.h"
 #include "gui/widgets/style.h"
-#include "gui/core/units.h"
 #include "runtime/planner/plan_devices.h"
 
 #include <QComboBox>

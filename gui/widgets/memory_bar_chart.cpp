@@ -3,9 +3,9 @@
 // always reads in small numbers with the unit in its title.
 #include "gui/widgets/memory_bar_chart.h"
 
+#include "gui/core/units.h"
 #include "gui/widgets/category_colors.h"
 #include "gui/widgets/style.h"
-#include "gui/core/units.h"
 
 #include <QEvent>
 #include <QToolTip>
@@ -110,37 +110,45 @@ int MemoryBarChart::groupAt(double pixelX) const {
 
 void MemoryBarChart::rebuild() {
     m_plot->clearItems();
-    double maxBytes = 0;
+    const Scale scale = computeScale();
+    setUpAxes(scale.unit);
+    fillBars(scale.unit);
+    addGroupItems(scale.unit);
+    showCapacity(scale);
+    setValueRange(scale);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+MemoryBarChart::Scale MemoryBarChart::computeScale() {
+    Scale s;
     for (const auto& g : m_groups) {
-        maxBytes = std::max(maxBytes, double(g.bytes.total()));
+        s.maxBytes = std::max(s.maxBytes, double(g.bytes.total()));
         if (g.predictedBytes)
-            maxBytes = std::max(maxBytes, *g.predictedBytes);
+            s.maxBytes = std::max(s.maxBytes, *g.predictedBytes);
     }
     // A capacity far above every bar (a CPU host's RAM) would flatten linear bars: it
     // is then only named above the plot. A log axis has room for it.
-    const bool capacityOnScale =
-        m_capacity && (m_log || maxBytes <= 0 || *m_capacity <= 4 * maxBytes);
-    if (capacityOnScale)
-        maxBytes = std::max(maxBytes, *m_capacity);
+    s.capacityOnScale = m_capacity && (m_log || s.maxBytes <= 0 || *m_capacity <= 4 * s.maxBytes);
+    if (s.capacityOnScale)
+        s.maxBytes = std::max(s.maxBytes, *m_capacity);
     if (m_floor)
-        maxBytes = std::max(maxBytes, *m_floor);
-    m_topBytes = maxBytes;
+        s.maxBytes = std::max(s.maxBytes, *m_floor);
+    m_topBytes = s.maxBytes;
     // Per parameter: bytes / psi on the axis and the labels ("10.0 B/param").
-    const DisplayUnit unit =
-        m_psi > 0 ? DisplayUnit{m_psi, tr("bytes per parameter")} : byteUnitFor(maxBytes);
-    const auto valueText = [&](double bytes) {
-        return m_psi > 0 ? QStringLiteral("%1 B/ψ").arg(bytes / m_psi, 0, 'f', 2)
-                         : formatBytes(bytes);
-    };
+    s.unit = m_psi > 0 ? DisplayUnit{m_psi, tr("bytes per parameter")} : byteUnitFor(s.maxBytes);
     // The log axis starts a decade below the smallest total (or capacity) so every
     // bar rises visibly from the bottom.
-    double minBytes = maxBytes;
+    s.minBytes = s.maxBytes;
     for (const auto& g : m_groups)
         if (g.bytes.total() > 0)
-            minBytes = std::min(minBytes, double(g.bytes.total()));
-    if (capacityOnScale)
-        minBytes = std::min(minBytes, *m_capacity);
+            s.minBytes = std::min(s.minBytes, double(g.bytes.total()));
+    if (s.capacityOnScale)
+        s.minBytes = std::min(s.minBytes, *m_capacity);
+    return s;
+}
 
+// One tick per group, named by its label; the value axis titled in `unit`.
+void MemoryBarChart::setUpAxes(const DisplayUnit& unit) {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (int g = 0; g < m_groups.size(); ++g)
         ticker->addTick(g, m_groups[g].label);
@@ -151,7 +159,10 @@ void MemoryBarChart::rebuild() {
         m_psi > 0 ? unit.name
                   : QStringLiteral("%1 (%2)").arg(
                         m_axisTitle.isEmpty() ? tr("Memory per rank") : m_axisTitle, unit.name));
+}
 
+// The stacked bars: one QCPBars per category, a value per group.
+void MemoryBarChart::fillBars(const DisplayUnit& unit) {
     for (std::size_t i = 0; i < kMemCategoryCount; ++i) {
         QVector<double> keys, values;
         for (int g = 0; g < m_groups.size(); ++g) {
@@ -160,7 +171,14 @@ void MemoryBarChart::rebuild() {
         }
         m_bars[int(i)]->setData(keys, values, true);
     }
+}
 
+// Per group: the forecast's dashed outline, the highlight band, the total above the bar.
+void MemoryBarChart::addGroupItems(const DisplayUnit& unit) {
+    const auto valueText = [&](double bytes) {
+        return m_psi > 0 ? QStringLiteral("%1 B/ψ").arg(bytes / m_psi, 0, 'f', 2)
+                         : formatBytes(bytes);
+    };
     QFont labelFont = m_plot->font();
     labelFont.setPointSizeF(8.5);
     for (int g = 0; g < m_groups.size(); ++g) {
@@ -199,7 +217,12 @@ void MemoryBarChart::rebuild() {
         text->setColor(g == m_highlighted ? kAccent : QColor(0x37, 0x41, 0x51));
         text->setSelectable(false);
     }
+}
 
+// The capacity: named in a caption row above the plot, and a dashed line when on scale.
+void MemoryBarChart::showCapacity(const Scale& scale) {
+    const bool capacityOnScale = scale.capacityOnScale;
+    const DisplayUnit& unit = scale.unit;
     const QString capacityName =
         m_capacity ? (m_capacityLabel.isEmpty() ? formatBytes(*m_capacity) : m_capacityLabel)
                    : QString();
@@ -225,6 +248,12 @@ void MemoryBarChart::rebuild() {
         line->setPen(QPen(kErrorColor, 1.5, Qt::DashLine));
         line->setSelectable(false);
     }
+}
+
+void MemoryBarChart::setValueRange(const Scale& scale) {
+    const double maxBytes = scale.maxBytes;
+    const double minBytes = scale.minBytes;
+    const DisplayUnit& unit = scale.unit;
     if (m_log && maxBytes > 0) {
         const double lo = std::pow(10.0, std::floor(std::log10(minBytes / unit.divisor)) - 1);
         const double hi = maxBytes / unit.divisor;
@@ -233,7 +262,6 @@ void MemoryBarChart::rebuild() {
     } else {
         m_plot->yAxis->setRange(0, maxBytes > 0 ? maxBytes / unit.divisor * 1.15 : 1.0);
     }
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void MemoryBarChart::setPerParameter(double psi) {

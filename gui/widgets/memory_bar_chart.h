@@ -5,6 +5,7 @@
 // covers another; a log axis keeps a tiny bar (stage 3 at 175B) in sight.
 #pragma once
 
+#include "gui/core/units.h"
 #include "storage/mem_category.h"
 
 #include <QString>
@@ -71,7 +72,21 @@ private:
     // The categories' names and the axis title in the current language (the groups'
     // labels and the capacity's name are the owner's: it sets them again).
     void retranslate();
+    // What rebuild draws, one step a function: the scale first, then the axes, the bars,
+    // the groups' outlines and labels, the capacity and the value range.
+    struct Scale {
+        double maxBytes = 0;
+        double minBytes = 0;
+        bool capacityOnScale = false;
+        DisplayUnit unit{1, QString()};
+    };
     void rebuild();
+    Scale computeScale();
+    void setUpAxes(const DisplayUnit& unit);
+    void fillBars(const DisplayUnit& unit);
+    void addGroupItems(const DisplayUnit& unit);
+    void showCapacity(const Scale& scale);
+    void setValueRange(const Scale& scale);
     void showTooltip(QMouseEvent* event);
     int groupAt(double pixelX) const;
 

@@ -3,8 +3,8 @@
 #include "gui/widgets/pareto_chart.h"
 
 #include "gui/core/pareto_frontier.h"
-#include "gui/widgets/style.h"
 #include "gui/core/units.h"
+#include "gui/widgets/style.h"
 
 #include <QEvent>
 #include <QToolTip>

@@ -3,8 +3,8 @@
 // that pdftoppm renders to a page with ink; the stored results shown again when the
 // lesson is reopened; a broken lesson file named with its JSON path; a stopped step.
 // ZEROLAB_SHOT_DIR=DIR keeps DIR/lab-report-lesson2.png to look at.
-#include "gui/views/lab/lab_view.h"
 #include "gui/core/language.h"
+#include "gui/views/lab/lab_view.h"
 #include "gui/widgets/memory_bar_chart.h"
 #include "gui/widgets/style.h"
 #include "runtime/lab/shipped_lessons.h"

@@ -1,7 +1,7 @@
 // Learn tab: the bars are the planner's numbers, explain() text is shown, and the
 // chapter scenarios load in the chapter's convention with their errata listed.
-#include "gui/widgets/forecast_panel.h"
 #include "gui/views/learn/learn_view.h"
+#include "gui/widgets/forecast_panel.h"
 #include "gui/widgets/memory_bar_chart.h"
 
 #include <QComboBox>

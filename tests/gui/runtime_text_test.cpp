@@ -153,6 +153,7 @@ private slots:
         TuneView view;
         view.setStorePath(db);
         QVERIFY(view.showSweep(id));
+        view.waitIdle();
         const QStandardItemModel* m = view.trialsModel();
         QCOMPARE(m->rowCount(), 3);
         const int phase = 1, reason = m->columnCount() - 1;
@@ -171,6 +172,7 @@ private slots:
         QVERIFY(setLanguage(Language::English));
         view.refresh();
         QVERIFY(view.showSweep(id));
+        view.waitIdle();
         QCOMPARE(m->index(0, phase).data().toString(), QStringLiteral("search"));
         QCOMPARE(m->index(0, reason).data().toString(), QString::fromStdString(over));
     }

@@ -3,15 +3,15 @@
 // arrived. Columns, rows and bars follow the order of the runs being compared.
 #include "gui/views/compare/compare_view.h"
 
-#include "gui/widgets/category_colors.h"
+#include "gui/client/store_client.h"
 #include "gui/core/config_validation.h"
 #include "gui/core/display_text.h"
 #include "gui/core/json_path.h"
+#include "gui/core/units.h"
+#include "gui/widgets/category_colors.h"
 #include "gui/widgets/memory_bar_chart.h"
-#include "gui/client/store_client.h"
 #include "gui/widgets/style.h"
 #include "gui/widgets/time_series_plot.h"
-#include "gui/core/units.h"
 
 #include <QCheckBox>
 #include <QComboBox>

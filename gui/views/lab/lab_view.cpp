@@ -1,23 +1,21 @@
-// The Lab view. A LabJob is one piece of work for the worker thread: run a step's
-// experiment (or only read what is stored) and evaluate its checks, reading back what
-// its chart draws. Results come back to the UI thread in the LabJob, once it has finished.
+// The Lab view: the lesson list, the step's cards and what LabClient (gui/client) sends
+// back: the progress of a step's runs, then its outcome.
 
 #include "gui/views/lab/lab_view.h"
 
-#include "gui/widgets/grouped_bar_chart.h"
-#include "gui/views/lab/lab_values.h"
 #include "gui/core/language.h"
-#include "gui/widgets/memory_bar_chart.h"
-#include "gui/widgets/style.h"
 #include "gui/timeline/timeline_chart.h"
-#include "runtime/lab/lab_experiment.h"
+#include "gui/views/lab/lab_values.h"
+#include "gui/widgets/grouped_bar_chart.h"
+#include "gui/widgets/memory_bar_chart.h"
+#include "gui/widgets/side_pane.h"
+#include "gui/widgets/style.h"
 #include "runtime/lab/lesson_parse.h"
 #include "runtime/lab/shipped_lessons.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QEvent>
-#include <QEventLoop>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -27,7 +25,6 @@
 #include <QListWidget>
 #include <QLocale>
 #include <QMessageBox>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -35,7 +32,6 @@
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTableWidget>
-#include <QThread>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -43,70 +39,10 @@
 
 namespace zerolab {
 
-struct LabJob {
-    Lesson lesson;
-    std::vector<int> steps; // indices into lesson.steps
-    bool run = false;       // run the experiment (one step) or only read what is stored
-    LabEnvironment env;
-    std::shared_ptr<std::atomic<bool>> stop;
-    std::map<int, LabStepOutcome> outcomes; // filled by the worker
-};
-
 namespace {
 
 QString qs(const std::string& s) {
     return QString::fromStdString(s);
-}
-
-// Evaluates the checks of a step whose runs are known and reads its chart's runs.
-void evaluate(const Lesson& lesson, int index, const std::string& db, LabStepOutcome& out) {
-    const LessonStep& step = lesson.steps[std::size_t(index)];
-    try {
-        out.checks = evaluateStepChecks(lesson, step, out.run_ids, db);
-        if (step.chart && step.experiment && !out.run_ids.empty()) {
-            std::vector<std::string> ids = step.chart->runs;
-            if (ids.empty())
-                for (const LessonRun& r : step.experiment->runs)
-                    ids.push_back(r.id);
-            std::map<std::string, LabRunData> runs = readStepRuns(out.run_ids, db);
-            for (const std::string& id : ids)
-                if (auto it = runs.find(id); it != runs.end())
-                    out.chart_runs.push_back(std::move(it->second));
-        }
-    } catch (const std::exception& e) {
-        out.error = qs(e.what());
-    }
-}
-
-// The worker's whole task: run (or look up) each step's runs, then evaluate.
-void runJob(LabJob& job, const LabProgressFn& progress) {
-    for (int index : job.steps) {
-        const LessonStep& step = job.lesson.steps[std::size_t(index)];
-        LabStepOutcome out;
-        if (job.run) {
-            try {
-                const LabStepRuns runs = runStepExperiment(job.lesson, step, job.env, progress);
-                out.run_ids = runs.run_ids;
-                out.stopped = runs.stopped;
-            } catch (const std::exception& e) {
-                out.error = qs(e.what());
-            }
-            if (out.error.isEmpty() && !out.stopped)
-                evaluate(job.lesson, index, job.env.db_path, out);
-        } else {
-            if (!step.experiment)
-                continue; // a planner-only step waits for the student's click
-            try {
-                out.run_ids = findStoredStepRuns(job.lesson, step, job.env.db_path);
-            } catch (const std::exception& e) {
-                out.error = qs(e.what());
-            }
-            if (!out.error.isEmpty() || out.run_ids.size() != step.experiment->runs.size())
-                continue; // not (completely) run yet: nothing to show
-            evaluate(job.lesson, index, job.env.db_path, out);
-        }
-        job.outcomes[index] = std::move(out);
-    }
 }
 
 } // namespace
@@ -114,18 +50,13 @@ void runJob(LabJob& job, const LabProgressFn& progress) {
 LabView::LabView(QWidget* parent)
     : QWidget(parent),
       m_trainProgram(
-          QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("zerolab-train"))) {
+          QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("zerolab-train"))),
+      m_client(new LabClient(this)) {
+    connect(m_client, &LabClient::progress, this, &LabView::showProgress);
+    connect(m_client, &LabClient::finished, this, &LabView::requestFinished);
     buildUi();
     fillLessonList();
     retranslate();
-}
-
-LabView::~LabView() {
-    stop();
-    if (m_worker) {
-        m_worker->wait();
-        delete m_worker;
-    }
 }
 
 std::string LabView::language() {
@@ -133,12 +64,26 @@ std::string LabView::language() {
 }
 
 void LabView::buildUi() {
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(12, 12, 12, 12);
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->setChildrenCollapsible(false);
-    split->setHandleWidth(10);
+    auto* page = new QWidget;
+    auto* pageLayout = new QVBoxLayout(page);
+    pageLayout->setSpacing(10);
+    pageLayout->addLayout(buildHeader());
+    pageLayout->addWidget(buildStepCard());
+    pageLayout->addWidget(buildPredictCard());
+    pageLayout->addWidget(buildChecksCard());
+    pageLayout->addWidget(buildChartCard());
+    pageLayout->addLayout(buildFooter());
+    pageLayout->addStretch(1);
 
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(page);
+    layOutWithSidePane(this, buildLessonList(), scroll)->setSizes({260, 1000});
+    connectUi();
+}
+
+QWidget* LabView::buildLessonList() {
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -149,11 +94,12 @@ void LabView::buildUi() {
     m_openFile = new QPushButton;
     leftLayout->addWidget(m_lessons, 1);
     leftLayout->addWidget(m_openFile);
-    split->addWidget(left);
+    return left;
+}
 
-    auto* page = new QWidget;
-    auto* pageLayout = new QVBoxLayout(page);
-    pageLayout->setSpacing(10);
+QLayout* LabView::buildHeader() {
+    auto* header = new QVBoxLayout;
+    header->setSpacing(10);
     m_title = new QLabel;
     m_title->setObjectName(QStringLiteral("pageTitle"));
     m_title->setStyleSheet(QStringLiteral("font-size: 17pt; font-weight: 600;"));
@@ -164,11 +110,14 @@ void LabView::buildUi() {
     m_steps = new QTabBar;
     m_steps->setExpanding(false);
     m_steps->setDrawBase(false);
-    pageLayout->addWidget(m_title);
-    pageLayout->addWidget(m_summary);
-    pageLayout->addWidget(m_steps);
+    header->addWidget(m_title);
+    header->addWidget(m_summary);
+    header->addWidget(m_steps);
+    return header;
+}
 
-    // The step: its text and formula.
+// The step: its text and formula.
+QWidget* LabView::buildStepCard() {
     auto* textBox = new QWidget;
     auto* textLayout = new QVBoxLayout(textBox);
     textLayout->setContentsMargins(0, 0, 0, 0);
@@ -186,9 +135,11 @@ void LabView::buildUi() {
     textLayout->addWidget(m_stepTitle);
     textLayout->addWidget(m_stepText);
     textLayout->addWidget(m_formula);
-    pageLayout->addWidget(makeCard(textBox));
+    return makeCard(textBox);
+}
 
-    // Predict, then run.
+// Predict, then run.
+QWidget* LabView::buildPredictCard() {
     auto* predictBox = new QWidget;
     auto* predictLayout = new QVBoxLayout(predictBox);
     predictLayout->setContentsMargins(0, 0, 0, 0);
@@ -218,9 +169,11 @@ void LabView::buildUi() {
     predictLayout->addWidget(m_predictError);
     predictLayout->addLayout(runRow);
     predictLayout->addWidget(m_progress);
-    pageLayout->addWidget(makeCard(predictBox));
+    return makeCard(predictBox);
+}
 
-    // Check: the answer, the formula, the planner and the measurement side by side.
+// Check: the answer, the formula, the planner and the measurement side by side.
+QWidget* LabView::buildChecksCard() {
     auto* checkBox = new QWidget;
     auto* checkLayout = new QVBoxLayout(checkBox);
     checkLayout->setContentsMargins(0, 0, 0, 0);
@@ -240,8 +193,10 @@ void LabView::buildUi() {
     checkLayout->addWidget(m_checksHeading);
     checkLayout->addWidget(m_checks);
     checkLayout->addWidget(m_explain);
-    pageLayout->addWidget(makeCard(checkBox));
+    return makeCard(checkBox);
+}
 
+QWidget* LabView::buildChartCard() {
     auto* chartBox = new QWidget;
     m_chartBox = new QVBoxLayout(chartBox);
     m_chartBox->setContentsMargins(0, 0, 0, 0);
@@ -249,8 +204,11 @@ void LabView::buildUi() {
     m_chartHeading->setObjectName(QStringLiteral("cardTitle"));
     m_chartBox->addWidget(m_chartHeading);
     m_chartCard = makeCard(chartBox);
-    pageLayout->addWidget(m_chartCard);
+    return m_chartCard;
+}
 
+// Previous and next step, the student's name, Compare and the report.
+QLayout* LabView::buildFooter() {
     auto* bottom = new QHBoxLayout;
     m_prev = new QPushButton;
     m_next = new QPushButton;
@@ -266,18 +224,10 @@ void LabView::buildUi() {
     bottom->addWidget(m_student);
     bottom->addWidget(m_compare);
     bottom->addWidget(m_export);
-    pageLayout->addLayout(bottom);
-    pageLayout->addStretch(1);
+    return bottom;
+}
 
-    auto* scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(page);
-    split->addWidget(scroll);
-    split->setStretchFactor(1, 1);
-    split->setSizes({260, 1000});
-    layout->addWidget(split);
-
+void LabView::connectUi() {
     connect(m_lessons, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row < 0)
             return;
@@ -427,12 +377,12 @@ void LabView::showLesson() {
 void LabView::loadStoredResults() {
     if (!m_lesson || m_storePath.isEmpty() || isBusy())
         return;
-    auto job = std::make_shared<LabJob>();
-    job->lesson = *m_lesson;
+    LabRequest request;
+    request.lesson = *m_lesson;
     for (std::size_t i = 0; i < m_lesson->steps.size(); ++i)
-        job->steps.push_back(int(i));
-    job->env.db_path = m_storePath.toStdString();
-    startJob(job);
+        request.steps.push_back(int(i));
+    request.env.db_path = m_storePath.toStdString();
+    startRequest(std::move(request));
 }
 
 bool LabView::runCurrentStep() {
@@ -454,27 +404,24 @@ bool LabView::runCurrentStep() {
         emit statusMessage(tr("Open a store first (File → Open store): the runs are kept there."));
         return false;
     }
-    auto job = std::make_shared<LabJob>();
-    job->lesson = *m_lesson;
-    job->steps = {m_step};
-    job->run = true;
-    job->env.db_path = m_storePath.toStdString();
-    job->env.train_program = m_trainProgram.toStdString();
+    LabRequest request;
+    request.lesson = *m_lesson;
+    request.steps = {m_step};
+    request.run = true;
+    request.env.db_path = m_storePath.toStdString();
+    request.env.train_program = m_trainProgram.toStdString();
     // One folder for the runs' configs and logs, re-used by every click (not one per run
     // left in /tmp); a failed run's log stays there to read.
-    job->env.work_dir = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
-                            .filePath(QStringLiteral("lab"))
-                            .toStdString();
-    startJob(job);
+    request.env.work_dir = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
+                               .filePath(QStringLiteral("lab"))
+                               .toStdString();
+    startRequest(std::move(request));
     return true;
 }
 
-void LabView::startJob(std::shared_ptr<LabJob> job) {
-    m_stop = std::make_shared<std::atomic<bool>>(false);
-    job->stop = m_stop;
-    job->env.stop = m_stop.get();
-    if (job->run && m_lesson) {
-        const LessonStep& step = m_lesson->steps[std::size_t(job->steps.front())];
+void LabView::startRequest(LabRequest request) {
+    if (request.run && m_lesson) {
+        const LessonStep& step = m_lesson->steps[std::size_t(request.steps.front())];
         const int runs = step.experiment ? int(step.experiment->runs.size()) : 0;
         m_progress->setRange(0, std::max(1, runs));
         m_progress->setValue(0);
@@ -482,59 +429,49 @@ void LabView::startJob(std::shared_ptr<LabJob> job) {
         m_progressText->setText(runs > 0 ? tr("Starting %n run(s)…", nullptr, runs)
                                          : tr("Asking the planner…"));
     }
-    // Progress is reported from the worker; it reaches the labels through the event loop.
-    QPointer<LabView> self(this);
-    const int step = job->steps.front();
-    auto progress = [self, step](const LabProgress& p) {
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, step, p] {
-                if (!self || self->m_step != step)
-                    return;
-                self->m_progress->setRange(0, p.run_count * std::max(1, p.steps));
-                self->m_progress->setValue(p.run_index * std::max(1, p.steps) + int(p.step));
-                const QString label =
-                    p.label.en.empty() ? qs(p.run_id) : qs(p.label.in(LabView::language()));
-                self->m_progressText->setText(tr("Run %1 of %2: %3 · step %4 of %5")
-                                                  .arg(p.run_index + 1)
-                                                  .arg(p.run_count)
-                                                  .arg(label)
-                                                  .arg(p.step)
-                                                  .arg(p.steps));
-            },
-            Qt::QueuedConnection);
-    };
-    m_worker = QThread::create([job, progress] { runJob(*job, progress); });
-    connect(m_worker, &QThread::finished, this, [this, job] { jobFinished(job); });
+    const bool run = request.run;
+    if (!m_client->start(std::move(request)))
+        return;
     m_run->setEnabled(false);
-    m_stopButton->setEnabled(job->run);
-    m_worker->start();
+    m_stopButton->setEnabled(run);
 }
 
-void LabView::jobFinished(std::shared_ptr<LabJob> job) {
-    m_worker->deleteLater();
-    m_worker = nullptr;
+void LabView::showProgress(int step, const LabProgress& p) {
+    if (m_step != step)
+        return;
+    m_progress->setRange(0, p.run_count * std::max(1, p.steps));
+    m_progress->setValue(p.run_index * std::max(1, p.steps) + int(p.step));
+    const QString label = p.label.en.empty() ? qs(p.run_id) : qs(p.label.in(language()));
+    m_progressText->setText(tr("Run %1 of %2: %3 · step %4 of %5")
+                                .arg(p.run_index + 1)
+                                .arg(p.run_count)
+                                .arg(label)
+                                .arg(p.step)
+                                .arg(p.steps));
+}
+
+void LabView::requestFinished(const LabResult& result) {
     m_stopButton->setEnabled(false);
     m_progress->hide();
     const bool sameLesson =
-        m_lesson && m_lesson->id == job->lesson.id && m_lesson->source == job->lesson.source;
+        m_lesson && m_lesson->id == result.lesson.id && m_lesson->source == result.lesson.source;
     if (!sameLesson) {
         loadStoredResults(); // the lesson changed while the worker ran
         renderStep();
         return;
     }
-    for (auto& [index, out] : job->outcomes) {
-        if (job->run) {
+    for (const auto& [index, out] : result.outcomes) {
+        if (result.run) {
             if (!out.error.isEmpty())
                 emit statusMessage(tr("The experiment failed: %1").arg(out.error));
             else if (out.stopped)
                 emit statusMessage(tr("Stopped: the runs that finished are in the store."));
         }
-        if (out.stopped || (job->run && !out.error.isEmpty() && out.checks.empty())) {
+        if (out.stopped || (result.run && !out.error.isEmpty() && out.checks.empty())) {
             m_progressText->setText(out.stopped ? tr("Stopped.") : out.error);
             continue;
         }
-        m_outcomes[index] = std::move(out);
+        m_outcomes[index] = out;
         if (index == m_step)
             m_progressText->clear();
         emit outcomeReady(index);
@@ -543,13 +480,11 @@ void LabView::jobFinished(std::shared_ptr<LabJob> job) {
 }
 
 void LabView::stop() {
-    if (m_stop)
-        m_stop->store(true);
+    m_client->stop();
 }
 
 void LabView::waitIdle() {
-    while (isBusy())
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    m_client->waitIdle();
 }
 
 const LabStepOutcome* LabView::outcome(int step) const {

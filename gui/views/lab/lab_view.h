@@ -1,11 +1,13 @@
 // The Lab tab: guided lessons (runtime/lab/). A list of lessons; a lesson one step at a
 // time: its text and formula, the predictions the student types, one click that runs
-// the real experiment into the open store (a worker thread runs the lesson's runs), the
+// the real experiment into the open store (LabClient runs the lesson's runs off the UI
+// thread), the
 // checks side by side (your answer, formula, planner, measured) and the step's chart.
 // A finished lesson exports as one PDF (gui/views/lab/lab_report.h). Opening a lesson shows the
 // newest stored results of its steps, so a lesson run earlier (or headless) is reviewable.
 #pragma once
 
+#include "gui/client/lab_client.h"
 #include "gui/views/lab/lab_report.h"
 #include "runtime/lab/lab_check.h"
 #include "runtime/lab/lab_quantity.h"
@@ -15,42 +17,27 @@
 #include <QMap>
 #include <QWidget>
 
-#include <atomic>
-#include <memory>
 #include <optional>
 #include <vector>
 
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QTabBar;
 class QTableWidget;
-class QThread;
 class QVBoxLayout;
 class QFormLayout;
 
 namespace zerolab {
 
-struct LabJob;
-
-// What a step has shown: its runs, its checks and the data its chart draws.
-struct LabStepOutcome {
-    LabRunIds run_ids;
-    std::vector<CheckResult> checks;
-    std::vector<LabRunData> chart_runs; // the chart's runs, in its order
-    QString error;                      // a run failed, or the store could not be read
-    bool stopped = false;
-};
-
-// UI thread only; the experiment runs on a worker thread that this view owns.
+// UI thread only; the experiment runs in its LabClient.
 class LabView : public QWidget {
     Q_OBJECT
 public:
     explicit LabView(QWidget* parent = nullptr);
-    // Stops a running experiment and waits for its worker.
-    ~LabView() override;
 
     void setStorePath(const QString& path);
     // zerolab-train; default: next to this executable.
@@ -65,7 +52,7 @@ public:
     // evaluates it). False when busy, no store is open or there is nothing to do.
     bool runCurrentStep();
     void stop();
-    bool isBusy() const { return m_worker != nullptr; }
+    bool isBusy() const { return m_client->isBusy(); }
     // Blocks the UI thread's event loop (tests, screenshots) until the worker is done.
     void waitIdle();
 
@@ -90,15 +77,25 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // The view's parts, one function a card or row; connectUi wires their signals.
     void buildUi();
+    QWidget* buildLessonList();
+    QLayout* buildHeader();
+    QWidget* buildStepCard();
+    QWidget* buildPredictCard();
+    QWidget* buildChecksCard();
+    QWidget* buildChartCard();
+    QLayout* buildFooter();
+    void connectUi();
     void retranslate();
     void fillLessonList();
     void showLesson();
     void renderStep();
     void renderChecks();
     void renderChart();
-    void startJob(std::shared_ptr<LabJob> job);
-    void jobFinished(std::shared_ptr<LabJob> job);
+    void startRequest(LabRequest request);
+    void showProgress(int step, const LabProgress& progress);
+    void requestFinished(const LabResult& result);
     void loadStoredResults();
     void exportClicked();
     // "step-id/prediction-id": where the typed answers are kept.
@@ -114,8 +111,7 @@ private:
     QString m_storePath;
     QString m_trainProgram;
 
-    QThread* m_worker = nullptr;
-    std::shared_ptr<std::atomic<bool>> m_stop;
+    LabClient* m_client;
 
     QListWidget* m_lessons;
     QPushButton* m_openFile;

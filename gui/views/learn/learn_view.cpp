@@ -3,12 +3,13 @@
 // the planner lists each slip next to the correct number.
 #include "gui/views/learn/learn_view.h"
 
+#include "gui/core/runtime_text.h"
+#include "gui/core/units.h"
 #include "gui/widgets/forecast_panel.h"
 #include "gui/widgets/form_rows.h"
 #include "gui/widgets/memory_bar_chart.h"
-#include "gui/core/runtime_text.h"
+#include "gui/widgets/side_pane.h"
 #include "gui/widgets/style.h"
-#include "gui/core/units.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -78,12 +79,6 @@ const ScenarioText kScenarios[3] = {
 LearnView::LearnView(QWidget* parent)
     : QWidget(parent), m_forecast(new ForecastPanel), m_explain(new QPlainTextEdit),
       m_scenarioText(new QLabel), m_errata(new QTableWidget), m_tabs(new QTabWidget) {
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(12, 12, 12, 12);
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->setChildrenCollapsible(false);
-    split->setHandleWidth(10);
-
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -92,11 +87,8 @@ LearnView::LearnView(QWidget* parent)
     leftLayout->addWidget(buildScenarios(), 1);
     left->setMinimumWidth(300);
     left->setMaximumWidth(400);
-    split->addWidget(left);
 
-    auto* right = new QSplitter(Qt::Vertical);
-    right->setChildrenCollapsible(false);
-    right->setHandleWidth(10);
+    QSplitter* right = makeSplitter(Qt::Vertical);
     right->addWidget(makeCard(m_forecast));
     QFont mono(QStringLiteral("DejaVu Sans Mono"));
     mono.setStyleHint(QFont::Monospace);
@@ -117,9 +109,7 @@ LearnView::LearnView(QWidget* parent)
     right->addWidget(m_tabs);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
-    split->addWidget(right);
-    split->setStretchFactor(1, 1);
-    layout->addWidget(split);
+    layOutWithSidePane(this, left, right);
 
     m_forecast->setDeviceKey(QStringLiteral("a100-80"));
     connect(m_forecast, &ForecastPanel::deviceChanged, this, &LearnView::update);

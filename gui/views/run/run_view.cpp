@@ -4,20 +4,20 @@
 // charts show the rank rows of one step (the latest unless chosen).
 #include "gui/views/run/run_view.h"
 
-#include "gui/widgets/category_colors.h"
+#include "gui/client/store_client.h"
 #include "gui/core/config_validation.h"
 #include "gui/core/csv_export.h"
 #include "gui/core/display_text.h"
-#include "gui/widgets/grouped_bar_chart.h"
-#include "gui/widgets/memory_bar_chart.h"
 #include "gui/core/runs_model.h"
 #include "gui/core/status_label.h"
 #include "gui/core/step_detail.h"
-#include "gui/client/store_client.h"
+#include "gui/core/units.h"
+#include "gui/timeline/timeline_panel.h"
+#include "gui/widgets/category_colors.h"
+#include "gui/widgets/grouped_bar_chart.h"
+#include "gui/widgets/memory_bar_chart.h"
 #include "gui/widgets/style.h"
 #include "gui/widgets/time_series_plot.h"
-#include "gui/timeline/timeline_panel.h"
-#include "gui/core/units.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -113,10 +113,46 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     layout->setContentsMargins(12, 12, 12, 12);
     layout->setSpacing(10);
     layout->addWidget(buildHeader());
+    layout->addLayout(buildCards(), 1);
+
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(content);
+    m_stack->addWidget(scroll);
+    retranslate();
+    setSmoothing(m_smoothing);
+    connectStore();
+    setUpZoomDetail();
+}
+
+// The cards in their grid: two columns, the wide ones spanning both.
+QGridLayout* RunView::buildCards() {
     auto* grid = new QGridLayout;
     grid->setSpacing(10);
     m_traffic->setMinimumHeight(200);
+    grid->addWidget(card(LossCard, buildLossCard()), 0, 0);
+    grid->addWidget(card(ThroughputCard, m_throughput), 0, 1);
+    grid->addWidget(card(BreakdownCard, m_breakdown), 1, 0);
+    grid->addWidget(card(CommCard, m_comm), 1, 1);
+    grid->addWidget(card(MemoryCard, buildMemoryCard()), 2, 0, 1, 2);
+    grid->addWidget(card(BusbwCard, m_busbw), 3, 0);
+    grid->addWidget(card(RssCard, m_rss), 3, 1);
+    grid->addWidget(card(TrafficCard, m_traffic), 4, 0, 1, 2);
+    m_timeline = new TimelinePanel;
+    grid->addWidget(card(TimelineCard, m_timeline), 5, 0, 1, 2);
+    grid->addWidget(card(EventsCard, buildEventsTable()), 6, 0, 1, 2);
+    for (int r = 0; r < 4; ++r)
+        grid->setRowMinimumHeight(r, 270);
+    grid->setRowMinimumHeight(4, 200);
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
+    return grid;
+}
 
+// The loss plot under its smoothing slider.
+QWidget* RunView::buildLossCard() {
     auto* lossBody = new QWidget;
     auto* lossLayout = new QVBoxLayout(lossBody);
     lossLayout->setContentsMargins(0, 0, 0, 0);
@@ -135,6 +171,11 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     lossLayout->addWidget(m_loss, 1);
     connect(m_ema, &QSlider::valueChanged, this, [this](int v) { setSmoothing(v / 1000.0); });
 
+    return lossBody;
+}
+
+// The per-rank memory bars, their view options and the category legend.
+QWidget* RunView::buildMemoryCard() {
     auto* memBody = new QWidget;
     auto* memLayout = new QVBoxLayout(memBody);
     memLayout->setContentsMargins(0, 0, 0, 0);
@@ -156,22 +197,10 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     memLayout->addWidget(m_memory, 1);
     memLayout->addWidget(new CategoryLegend(memBody, 8));
 
-    grid->addWidget(card(LossCard, lossBody), 0, 0);
-    grid->addWidget(card(ThroughputCard, m_throughput), 0, 1);
-    grid->addWidget(card(BreakdownCard, m_breakdown), 1, 0);
-    grid->addWidget(card(CommCard, m_comm), 1, 1);
-    grid->addWidget(card(MemoryCard, memBody), 2, 0, 1, 2);
-    grid->addWidget(card(BusbwCard, m_busbw), 3, 0);
-    grid->addWidget(card(RssCard, m_rss), 3, 1);
-    grid->addWidget(card(TrafficCard, m_traffic), 4, 0, 1, 2);
-    m_timeline = new TimelinePanel;
-    grid->addWidget(card(TimelineCard, m_timeline), 5, 0, 1, 2);
-    connect(m_timeline, &TimelinePanel::stepRequested, this,
-            [this](long long step) { m_store->loadTimeline(m_runId, step); });
-    connect(store, &StoreClient::timelineLoaded, this, [this](qint64 runId, const StepTimeline& t) {
-        if (runId == m_runId)
-            m_timeline->setTimeline(t);
-    });
+    return memBody;
+}
+
+QTableView* RunView::buildEventsTable() {
     auto* events = new QTableView;
     events->setModel(m_events);
     events->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -184,30 +213,34 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     events->setColumnWidth(EventsModel::Time, 150);
     events->setColumnWidth(EventsModel::Level, 60);
     events->setColumnWidth(EventsModel::Rank, 50);
-    grid->addWidget(card(EventsCard, events), 6, 0, 1, 2);
-    for (int r = 0; r < 4; ++r)
-        grid->setRowMinimumHeight(r, 270);
-    grid->setRowMinimumHeight(4, 200);
-    grid->setColumnStretch(0, 1);
-    grid->setColumnStretch(1, 1);
-    layout->addLayout(grid, 1);
+    return events;
+}
 
-    auto* scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setWidget(content);
-    m_stack->addWidget(scroll);
-    retranslate();
-    setSmoothing(m_smoothing);
-
-    connect(store, &StoreClient::runLoaded, this, &RunView::onChunk);
-    connect(store, &StoreClient::ranksLoaded, this, &RunView::onRanks);
-    connect(store, &StoreClient::detailLoaded, this, &RunView::onDetail);
-    connect(store, &StoreClient::csvExported, this,
+// The store's answers: chunks of the run, rank rows, zoomed detail, the CSV export,
+// the sampled step's timeline, and a commit by another connection.
+void RunView::connectStore() {
+    connect(m_timeline, &TimelinePanel::stepRequested, this,
+            [this](long long step) { m_store->loadTimeline(m_runId, step); });
+    connect(m_store, &StoreClient::timelineLoaded, this,
+            [this](qint64 runId, const StepTimeline& t) {
+                if (runId == m_runId)
+                    m_timeline->setTimeline(t);
+            });
+    connect(m_store, &StoreClient::runLoaded, this, &RunView::onChunk);
+    connect(m_store, &StoreClient::ranksLoaded, this, &RunView::onRanks);
+    connect(m_store, &StoreClient::detailLoaded, this, &RunView::onDetail);
+    connect(m_store, &StoreClient::csvExported, this,
             [this](qint64, const QString& path, const QString& error) {
                 emit statusMessage(error.isEmpty() ? tr("Wrote %1").arg(path) : error);
             });
+    connect(m_store, &StoreClient::changed, this, [this] {
+        if (m_runId >= 0 && !m_loading)
+            m_store->loadNewer(m_runId, m_steps.isEmpty() ? -1 : qint64(m_steps.last(Metric::Step)),
+                               m_lastEventId);
+    });
+}
+
+void RunView::setUpZoomDetail() {
     // Zoom and pan of a long run ask the store for the visible range once the wheel or
     // the drag pauses, not at every intermediate range.
     m_zoomTimer = new QTimer(this);
@@ -232,11 +265,6 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown, m_traffic})
         connect(p->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
                 [this](const QCPRange& r) { onXRange(r.lower, r.upper); });
-    connect(store, &StoreClient::changed, this, [this] {
-        if (m_runId >= 0 && !m_loading)
-            m_store->loadNewer(m_runId, m_steps.isEmpty() ? -1 : qint64(m_steps.last(Metric::Step)),
-                               m_lastEventId);
-    });
 }
 
 void RunView::retranslate() {

@@ -15,10 +15,12 @@
 
 class QCheckBox;
 class QComboBox;
+class QGridLayout;
 class QLabel;
 class QPushButton;
 class QSlider;
 class QStackedWidget;
+class QTableView;
 class QTimer;
 
 namespace zerolab {
@@ -92,7 +94,15 @@ private:
     // Every text of the view in the current language; the shown run's header, series
     // (zoom kept) and per-rank charts drawn again from what is loaded.
     void retranslate();
+    // The view's parts, one function a card; connectStore and setUpZoomDetail wire them.
     QWidget* buildHeader();
+    QGridLayout* buildCards();
+    QWidget* buildLossCard();
+    QWidget* buildMemoryCard();
+    QTableView* buildEventsTable();
+    void connectStore();
+    // Zoom and pan of a long run ask the store for the visible range's detail.
+    void setUpZoomDetail();
     // A card around `body` with a title and a muted hint, named in retranslate().
     QWidget* card(Card which, QWidget* body);
     void onChunk(const RunChunk& chunk);

@@ -1,9 +1,9 @@
 // Runs dock: table over RunsModel through RunsFilterProxy, empty state, details.
 #include "gui/views/run/runs_dock.h"
 
+#include "gui/client/store_client.h"
 #include "gui/core/display_text.h"
 #include "gui/core/runs_model.h"
-#include "gui/client/store_client.h"
 #include "storage/stored_text.h"
 
 #include <QHBoxLayout>

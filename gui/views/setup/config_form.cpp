@@ -2,9 +2,9 @@
 // ZeRO knobs say what each one changes, in one or two sentences.
 #include "gui/views/setup/config_form.h"
 
-#include "gui/widgets/form_rows.h"
 #include "gui/core/json_path.h"
 #include "gui/core/units.h"
+#include "gui/widgets/form_rows.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>

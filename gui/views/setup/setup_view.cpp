@@ -5,6 +5,7 @@
 #include "gui/views/setup/config_form.h"
 #include "gui/widgets/forecast_panel.h"
 #include "gui/widgets/json_editor.h"
+#include "gui/widgets/side_pane.h"
 #include "gui/widgets/style.h"
 #include "runtime/config/bounded_file.h"
 
@@ -55,12 +56,6 @@ SetupView::SetupView(QWidget* parent)
       m_forecast(new ForecastPanel), m_problems(new QListWidget), m_status(new QLabel),
       m_pathLabel(new QLabel), m_editorTitle(new QLabel), m_open(new QPushButton),
       m_import(new QPushButton), m_save(new QPushButton), m_saveAs(new QPushButton) {
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(12, 12, 12, 12);
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->setChildrenCollapsible(false);
-    split->setHandleWidth(10);
-
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -70,11 +65,8 @@ SetupView::SetupView(QWidget* parent)
     // Wide enough for the form's own minimum, so the form never clips sideways.
     scroll->setMinimumWidth(m_form->minimumSizeHint().width() +
                             scroll->verticalScrollBar()->sizeHint().width() + 6);
-    split->addWidget(scroll);
 
-    auto* right = new QSplitter(Qt::Vertical);
-    right->setChildrenCollapsible(false);
-    right->setHandleWidth(10);
+    QSplitter* right = makeSplitter(Qt::Vertical);
     right->addWidget(makeCard(m_forecast));
 
     auto* editorPane = new QWidget;
@@ -98,11 +90,7 @@ SetupView::SetupView(QWidget* parent)
     right->addWidget(makeCard(editorPane));
     right->setStretchFactor(0, 5);
     right->setStretchFactor(1, 4);
-    split->addWidget(right);
-    split->setStretchFactor(0, 0);
-    split->setStretchFactor(1, 1);
-    split->setSizes({scroll->minimumWidth(), 700});
-    layout->addWidget(split);
+    layOutWithSidePane(this, scroll, right)->setSizes({scroll->minimumWidth(), 700});
 
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(kDebounceMs);

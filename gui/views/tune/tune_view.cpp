@@ -1,17 +1,16 @@
 #include "gui/views/tune/tune_view.h"
 
 #include "gui/core/display_text.h"
-#include "gui/widgets/form_rows.h"
-#include "gui/widgets/pareto_chart.h"
 #include "gui/core/runtime_text.h"
 #include "gui/core/status_label.h"
-#include "gui/widgets/style.h"
 #include "gui/core/units.h"
+#include "gui/widgets/form_rows.h"
+#include "gui/widgets/pareto_chart.h"
+#include "gui/widgets/style.h"
 #include "runtime/tune/sweep_candidates.h"
 #include "runtime/tune/sweep_spec.h"
 #include "runtime/tune/sweep_strategy.h"
 #include "runtime/tune/sweep_texts.h"
-#include "storage/run_store.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -33,7 +32,6 @@
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QTableWidget>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -44,7 +42,6 @@ namespace zerolab {
 
 namespace {
 
-constexpr int kPollMs = 1000;
 constexpr int kIdxRole = Qt::UserRole + 1; // column 0: the trial's idx
 constexpr int kSortRole = Qt::UserRole;    // numbers sort as numbers
 
@@ -103,7 +100,7 @@ QString statusText(TrialStatus s, bool preview) {
 TuneView::TuneView(QWidget* parent)
     : QWidget(parent),
       m_program(QDir(QCoreApplication::applicationDirPath()).filePath("zerolab-sweep")),
-      m_poll(new QTimer(this)) {
+      m_client(new SweepClient(this)) {
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(buildEditor());
     split->addWidget(buildResults());
@@ -113,9 +110,26 @@ TuneView::TuneView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 12, 12, 12);
     layout->addWidget(split);
-    m_poll->setInterval(kPollMs);
-    connect(m_poll, &QTimer::timeout, this, &TuneView::refresh);
-    m_poll->start();
+    connect(m_client, &SweepClient::sweepsListed, this, &TuneView::sweepsListed);
+    connect(m_client, &SweepClient::sweepLoaded, this, &TuneView::sweepLoaded);
+    connect(m_client, &SweepClient::failed, this, [this](const QString& message) {
+        m_summary->setText(shownText(message.toStdString(), 500));
+    });
+    connect(m_client, &SweepClient::processOutput, this, [this](const QString& line) {
+        emit statusMessage(shownText(line.toStdString(), 300));
+    });
+    connect(m_client, &SweepClient::processEnded, this, [this](int code, const QString& last) {
+        emit statusMessage(
+            tr("zerolab-sweep ended (exit %1)%2")
+                .arg(code)
+                .arg(last.isEmpty() ? QString() : ": " + shownText(last.toStdString(), 300)));
+        refresh();
+        updateButtons();
+    });
+    connect(m_client, &SweepClient::processFailedToStart, this, [this](const QString& why) {
+        emit statusMessage(tr("cannot start %1: %2").arg(m_program, why));
+        updateButtons();
+    });
     retranslate();
     m_axes->resizeColumnToContents(0);
     updateButtons();
@@ -167,15 +181,12 @@ void TuneView::retranslate() {
     m_useButton->setText(tr("Use this config"));
     m_useButton->setToolTip(tr("Load the trial's config into Setup"));
 
-    // The sweeps' status words and the shown sweep (or preview), rendered again.
-    const int picked = m_sweeps->currentIndex();
+    // The sweeps' status words and the shown sweep (or preview), rendered again when
+    // the client answers.
     m_listSignature.clear();
-    listSweeps(m_shown);
-    if (!m_shown && picked < m_sweeps->count())
-        m_sweeps->setCurrentIndex(picked);
-    if (m_shown)
-        showSweep(*m_shown);
-    else if (!m_trials.empty())
+    m_shownStatus.reset();
+    refresh();
+    if (!m_shown && !m_trials.empty())
         preview(nullptr);
 }
 
@@ -185,12 +196,14 @@ void TuneView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
 }
 
-TuneView::~TuneView() {
-    if (m_process && m_process->state() != QProcess::NotRunning) {
-        // The sweep outlives the window only as a stopped, resumable sweep.
-        m_process->terminate();
-        m_process->waitForFinished(5000);
-    }
+void TuneView::showEvent(QShowEvent* event) {
+    m_client->setPolling(true);
+    QWidget::showEvent(event);
+}
+
+void TuneView::hideEvent(QHideEvent* event) {
+    m_client->setPolling(false);
+    QWidget::hideEvent(event);
 }
 
 QWidget* TuneView::buildEditor() {
@@ -386,7 +399,7 @@ QWidget* TuneView::buildResults() {
 
 void TuneView::setStorePath(const QString& path) {
     m_storePath = path;
-    m_store.reset();
+    m_client->setPath(path);
     m_shown.reset();
     m_shownStatus.reset();
     m_listSignature.clear();
@@ -394,9 +407,8 @@ void TuneView::setStorePath(const QString& path) {
     m_model->clear();
     m_summary->clear();
     m_chart->setTrials({});
-    listSweeps(std::nullopt);
-    if (m_sweeps->count() > 0)
-        showSweep(m_sweeps->itemData(0).toLongLong());
+    m_pickNewest = true;
+    m_client->listSweeps();
     updateButtons();
 }
 
@@ -486,6 +498,7 @@ bool TuneView::preview(QString* error) {
                                                : invalid)++;
         m_shown.reset();
         m_shownStatus.reset();
+        m_pickNewest = false;
         QString summary =
             tr("Preview of %1 candidates: %2 fit and would run, %3 pruned by the planner "
                "(forecast above the capacity), %4 invalid. Nothing has run.")
@@ -508,32 +521,7 @@ bool TuneView::preview(QString* error) {
 }
 
 void TuneView::launch(const QStringList& args) {
-    delete m_process;
-    m_process = new QProcess(this);
-    m_processTail.clear();
-    m_process->setProcessChannelMode(QProcess::MergedChannels);
-    connect(m_process, &QProcess::readyRead, this, [this] {
-        const QStringList lines =
-            QString::fromUtf8(m_process->readAll()).split('\n', Qt::SkipEmptyParts);
-        if (!lines.isEmpty()) {
-            m_processTail = shownText(lines.back().toStdString(), 300);
-            emit statusMessage(m_processTail);
-        }
-    });
-    connect(m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus) {
-        emit statusMessage(tr("zerolab-sweep ended (exit %1)%2")
-                               .arg(code)
-                               .arg(m_processTail.isEmpty() ? QString() : ": " + m_processTail));
-        listSweeps(m_shown);
-        refresh();
-        updateButtons();
-    });
-    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
-        if (e == QProcess::FailedToStart)
-            emit statusMessage(tr("cannot start %1: %2").arg(m_program, m_process->errorString()));
-        updateButtons();
-    });
-    m_process->start(m_program, args);
+    m_client->startProcess(m_program, args);
     updateButtons();
 }
 
@@ -582,8 +570,7 @@ bool TuneView::startSweep(QString* error) {
 }
 
 void TuneView::stopSweep() {
-    if (sweepRunning())
-        m_process->terminate();
+    m_client->stopProcess();
 }
 
 bool TuneView::resumeSweep(QString* error) {
@@ -603,28 +590,11 @@ bool TuneView::resumeSweep(QString* error) {
 }
 
 bool TuneView::sweepRunning() const {
-    return m_process && m_process->state() != QProcess::NotRunning;
+    return m_client->processRunning();
 }
 
-SweepStore& TuneView::sweepStore() {
-    // One read-only connection for the view's once-a-second reads: opening checks the
-    // file and its schema each time, which a poll should not repeat.
-    if (!m_store)
-        m_store.emplace(RunStore::open(m_storePath.toStdString(), OpenMode::ReadOnly));
-    return *m_store;
-}
-
-void TuneView::listSweeps(std::optional<std::int64_t> select) {
-    if (m_storePath.isEmpty())
-        return;
-    std::vector<SweepRecord> sweeps;
-    try {
-        sweeps = sweepStore().listSweeps();
-    } catch (const std::exception& e) {
-        m_store.reset(); // reopened at the next read
-        m_summary->setText(shownText(e.what(), 500));
-        return;
-    }
+void TuneView::sweepsListed(const QVector<SweepRecord>& sweeps) {
+    std::optional<std::int64_t> select = m_shown;
     QString signature;
     m_statuses.clear();
     for (const SweepRecord& s : sweeps) {
@@ -633,6 +603,9 @@ void TuneView::listSweeps(std::optional<std::int64_t> select) {
         if (!select && !m_sweepFile.isEmpty() && s.source == m_sweepFile.toStdString())
             select = s.id; // the sweep this view just started
     }
+    if (!select && m_pickNewest && !sweeps.isEmpty())
+        select = sweeps.front().id;
+    m_pickNewest = false;
     // Rebuilt only when a sweep appeared or changed status, so an open picker stays open.
     if (signature != m_listSignature) {
         m_listSignature = signature;
@@ -644,70 +617,67 @@ void TuneView::listSweeps(std::optional<std::int64_t> select) {
                                   .arg(statusLabel(sweepStatusName(s.status))),
                               qlonglong(s.id));
     }
-    if (select) {
-        const int i = m_sweeps->findData(qlonglong(*select));
-        if (i >= 0)
-            m_sweeps->setCurrentIndex(i);
-        m_shown = select;
-    }
+    if (!select)
+        return; // a preview stays until a sweep is picked or started
+    const int i = m_sweeps->findData(qlonglong(*select));
+    if (i >= 0)
+        m_sweeps->setCurrentIndex(i);
+    m_shown = select;
+    // The shown sweep is read again while it runs, or when its status changed.
+    const auto it = m_statuses.find(*m_shown);
+    const bool running =
+        sweepRunning() || (it != m_statuses.end() && it->second == SweepStatus::Running);
+    if (running || it == m_statuses.end() || !m_shownStatus || *m_shownStatus != it->second)
+        m_client->loadSweep(*m_shown);
 }
 
 bool TuneView::showSweep(std::int64_t sweep_id) {
     if (m_storePath.isEmpty())
         return false;
-    try {
-        SweepStore& store = sweepStore();
-        const SweepRecord sweep = store.sweep(sweep_id);
-        const std::vector<TrialRecord> trials = store.trials(sweep_id);
-        int ran = 0, pruned = 0, pending = 0, failed = 0;
-        for (const TrialRecord& t : trials) {
-            if (t.status == TrialStatus::Finished)
-                ++ran;
-            else if (t.status == TrialStatus::Pruned)
-                ++pruned;
-            else if (t.status == TrialStatus::Pending || t.status == TrialStatus::Running)
-                ++pending;
-            else if (trialRan(t.status))
-                ++failed;
-        }
-        m_shown = sweep_id;
-        const int i = m_sweeps->findData(qlonglong(sweep_id));
-        if (i >= 0)
-            m_sweeps->setCurrentIndex(i);
-        QString summary = tr("%1 · %2 candidates: %3 finished, %4 failed or timed out, %5 pruned "
-                             "by the planner, %6 to run")
-                              .arg(statusLabel(sweepStatusName(sweep.status)))
-                              .arg(trials.size())
-                              .arg(ran)
-                              .arg(failed)
-                              .arg(pruned)
-                              .arg(pending);
-        if (!sweep.message.empty())
-            summary += " · " + shownText(sweep.message, 200);
-        m_shownStatus = sweep.status;
-        showTrials(trials, summary);
-        return true;
-    } catch (const std::exception& e) {
-        m_store.reset(); // reopened at the next read
-        m_summary->setText(shownText(e.what(), 500));
-        return false;
+    m_shown = sweep_id;
+    m_shownStatus.reset();
+    const int i = m_sweeps->findData(qlonglong(sweep_id));
+    if (i >= 0)
+        m_sweeps->setCurrentIndex(i);
+    m_client->loadSweep(sweep_id);
+    return true;
+}
+
+void TuneView::sweepLoaded(const SweepRecord& sweep, const QVector<TrialRecord>& trials) {
+    if (m_shown != sweep.id)
+        return; // another sweep was picked meanwhile
+    int ran = 0, pruned = 0, pending = 0, failed = 0;
+    for (const TrialRecord& t : trials) {
+        if (t.status == TrialStatus::Finished)
+            ++ran;
+        else if (t.status == TrialStatus::Pruned)
+            ++pruned;
+        else if (t.status == TrialStatus::Pending || t.status == TrialStatus::Running)
+            ++pending;
+        else if (trialRan(t.status))
+            ++failed;
     }
+    QString summary = tr("%1 · %2 candidates: %3 finished, %4 failed or timed out, %5 pruned "
+                         "by the planner, %6 to run")
+                          .arg(statusLabel(sweepStatusName(sweep.status)))
+                          .arg(trials.size())
+                          .arg(ran)
+                          .arg(failed)
+                          .arg(pruned)
+                          .arg(pending);
+    if (!sweep.message.empty())
+        summary += " · " + shownText(sweep.message, 200);
+    m_shownStatus = sweep.status;
+    showTrials(std::vector<TrialRecord>(trials.begin(), trials.end()), summary);
 }
 
 void TuneView::refresh() {
-    // Runs every second while the tab is shown: a sweep started anywhere (this view, a
-    // terminal) appears, and a running one fills in. A preview stays until a sweep is
-    // picked or started.
-    if (m_storePath.isEmpty() || !isVisible())
-        return;
-    listSweeps(m_shown);
-    if (!m_shown)
-        return;
-    const auto it = m_statuses.find(*m_shown);
-    const bool running =
-        sweepRunning() || (it != m_statuses.end() && it->second == SweepStatus::Running);
-    if (running || it == m_statuses.end() || !m_shownStatus || *m_shownStatus != it->second)
-        showSweep(*m_shown);
+    if (!m_storePath.isEmpty())
+        m_client->listSweeps();
+}
+
+void TuneView::waitIdle() {
+    m_client->waitIdle();
 }
 
 void TuneView::showTrials(const std::vector<TrialRecord>& trials, const QString& summary) {

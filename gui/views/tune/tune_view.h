@@ -7,12 +7,14 @@
 //
 // Everything about a sweep goes through runtime/tune (parseSweepJson, initialTrials,
 // describePoint) and storage/sweep_store.h: the view plans and reads, it
-// never decides what fits or how a trial is measured.
+// never decides what fits or how a trial is measured. The store's reads and the
+// zerolab-sweep process go through SweepClient (gui/client/sweep_client.h), off the UI
+// thread.
 #pragma once
 
+#include "gui/client/sweep_client.h"
 #include "storage/sweep_store.h"
 
-#include <QProcess>
 #include <QString>
 #include <QWidget>
 
@@ -32,7 +34,6 @@ class QSpinBox;
 class QStandardItemModel;
 class QTableView;
 class QTableWidget;
-class QTimer;
 
 namespace zerolab {
 
@@ -43,7 +44,6 @@ class TuneView : public QWidget {
     Q_OBJECT
 public:
     explicit TuneView(QWidget* parent = nullptr);
-    ~TuneView() override;
 
     void setStorePath(const QString& path);
     // The base of a new sweep: the Setup editor's config text and its name.
@@ -65,10 +65,16 @@ public:
     bool resumeSweep(QString* error);
     bool sweepRunning() const;
 
-    // Shows a stored sweep's trials (false when the store has no such sweep).
+    // Asks for a stored sweep's trials; they show when the client answers (false when
+    // no store is open).
     bool showSweep(std::int64_t sweep_id);
-    // Re-reads the store (every second while the view is visible).
+    // Asks the client for the store's sweeps again (it does so every second while the
+    // view is shown).
     void refresh();
+    // Runs the event loop until the client has answered every request (tests).
+    void waitIdle();
+    // A read of the store is in flight.
+    bool isBusy() const { return m_client->pending() > 0; }
 
     QStandardItemModel* trialsModel() const { return m_model; }
     QTableView* table() const { return m_table; }
@@ -83,6 +89,8 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
 
 private:
     // Every text of the view in the current language; the sweep picker and the shown
@@ -92,16 +100,17 @@ private:
     void showBaseLabel();
     QWidget* buildEditor();
     QWidget* buildResults();
-    // The store's sweeps through one read-only connection, opened on first use. Throws.
-    SweepStore& sweepStore();
-    void listSweeps(std::optional<std::int64_t> select);
+    // The client's answers.
+    void sweepsListed(const QVector<SweepRecord>& sweeps);
+    void sweepLoaded(const SweepRecord& sweep, const QVector<TrialRecord>& trials);
     void showTrials(const std::vector<TrialRecord>& trials, const QString& summary);
     void updateButtons();
     const TrialRecord* selectedTrial() const;
     void launch(const QStringList& args);
 
     QString m_storePath;
-    std::optional<SweepStore> m_store; // reset with the path, and after a failed read
+    SweepClient* m_client;
+    bool m_pickNewest = false; // show the newest sweep once the list arrives
     QString m_baseJson;
     QString m_baseName;
     bool m_baseSet = false; // setBaseConfig was called
@@ -136,9 +145,6 @@ private:
     QPushButton* m_openButton;
     QPushButton* m_useButton;
 
-    QProcess* m_process = nullptr;
-    QString m_processTail; // the last line zerolab-sweep printed
-    QTimer* m_poll;
     std::optional<std::int64_t> m_shown;            // the sweep in the table; nullopt: a preview
     std::optional<SweepStatus> m_shownStatus;       // its status when last read
     std::map<std::int64_t, SweepStatus> m_statuses; // every stored sweep's, last read

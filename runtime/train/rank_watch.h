@@ -14,6 +14,7 @@
 
 #include "runtime/comm/collective_beacon.h"
 #include "runtime/config/config.h"
+#include "runtime/launch/process_state.h"
 #include "storage/run_writer.h"
 
 #include <atomic>
@@ -66,6 +67,8 @@ private:
     void loop();
     // A dead local rank: records it and returns true (the watch ends).
     bool checkDead();
+    // A pause of this thread since lastNs (rank 0 stopped): waits count from now.
+    void noticeOwnPause(std::int64_t lastNs);
     void beat();
     void checkStall();
     // Records the run failed with `message`, prints the `end` line and ends this process
@@ -86,16 +89,12 @@ private:
     std::vector<double> m_stepMs; // the latest steps' times (a bounded window)
     std::atomic<long long> m_lastStep{0};
 
-    std::uint64_t m_stalledIn = 0; // the collective a recorded stall is in; 0: none
+    std::uint64_t m_stalledIn = 0;   // the collective a recorded stall is in; 0: none
+    std::int64_t m_awakeSinceNs = 0; // monotonicNs after rank 0's own last pause
     double m_lastBeat = 0;
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_fired{false};
     std::thread m_thread;
 };
-
-// Alive and not a zombie (a dead child that mpirun has not reaped yet).
-bool processAlive(std::int64_t pid);
-// Stopped by a signal (SIGSTOP, SIGTSTP) or by a tracer.
-bool processStopped(std::int64_t pid);
 
 } // namespace zerolab

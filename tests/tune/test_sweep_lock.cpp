@@ -40,7 +40,8 @@ protected:
     std::string sweepFile() const {
         const nlohmann::json s = {
             {"base",
-             {{"optimizer", {{"type", "AdamW"}, {"params", {{"lr", 1e-3}}}}},
+             {{"train_micro_batch_size_per_gpu", 1},
+              {"optimizer", {{"type", "AdamW"}, {"params", {{"lr", 1e-3}}}}},
               {"model", {{"preset", "nano"}, {"seq_len", 16}}},
               {"run", {{"steps", 100}, {"threads", 1}}}}},
             {"axes", {{"world", {1}}, {"train_micro_batch_size_per_gpu", {1, 2}}}},

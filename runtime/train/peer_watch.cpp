@@ -16,16 +16,9 @@ namespace zerolab {
 
 namespace {
 
-constexpr std::size_t kStepWindow = 101;
 // Rank 0's heartbeat this many intervals old (and at least the timeout) means it is not
 // running.
 constexpr double kSilentBeats = 3;
-
-std::string seconds(double s) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f s", s);
-    return buf;
-}
 
 } // namespace
 
@@ -44,10 +37,7 @@ PeerWatch::~PeerWatch() {
 }
 
 void PeerWatch::stepDone(double ms) {
-    std::lock_guard lock(m_stepsMutex);
-    if (m_stepMs.size() == kStepWindow)
-        m_stepMs.erase(m_stepMs.begin());
-    m_stepMs.push_back(ms);
+    m_stepMs.add(ms);
 }
 
 void PeerWatch::loop() {
@@ -86,7 +76,7 @@ std::string PeerWatch::rank0Absence(const BeaconReading& mine, double timeout) {
     if (std::isfinite(beat) && age < std::max(timeout, kSilentBeats * m_options.heartbeat_s))
         return {};
     return who + ", its heartbeat in the store " +
-           (std::isfinite(beat) ? seconds(age) + " old" : std::string("absent")) +
+           (std::isfinite(beat) ? secondsText(age) + " old" : std::string("absent")) +
            (m_rank0Beacon ? std::string()
                           : " (another host: its process is not observable from rank " +
                                 std::to_string(m_rank) + "'s)");
@@ -105,23 +95,18 @@ void PeerWatch::check() {
     }
     if (!mine.inside())
         return;
-    std::vector<double> steps;
-    {
-        std::lock_guard lock(m_stepsMutex);
-        steps = m_stepMs;
-    }
-    const double timeout = collectiveTimeoutS(m_options.collective_timeout_s, std::move(steps));
+    const double timeout = collectiveTimeoutS(m_options.collective_timeout_s, m_stepMs.snapshot());
     const double waited = static_cast<double>(monotonicNs() - mine.since_ns) * 1e-9;
     if (waited < timeout)
         return;
     const std::string absent = rank0Absence(mine, timeout);
     if (absent.empty())
         return;
-    const std::string msg = "stall: rank " + std::to_string(m_rank) + " has waited " +
-                            seconds(waited) + " in collective #" + std::to_string(mine.entered) +
-                            " (run.collective_timeout_s " + seconds(timeout) +
-                            "); not arrived: " + absent + "; reported by rank " +
-                            std::to_string(m_rank) + " (rank 0 writes the store)";
+    const std::string msg =
+        "stall: rank " + std::to_string(m_rank) + " has waited " + secondsText(waited) +
+        " in collective #" + std::to_string(mine.entered) + " (run.collective_timeout_s " +
+        secondsText(timeout) + "); not arrived: " + absent + "; reported by rank " +
+        std::to_string(m_rank) + " (rank 0 writes the store)";
     m_reportedIn = mine.entered;
     record(msg, true);
     if (m_options.on_stall == OnStall::Kill) {

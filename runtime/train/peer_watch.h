@@ -13,7 +13,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -50,8 +49,7 @@ private:
     std::optional<BeaconView> m_rank0Beacon;
     const CollectiveBeacon& m_own;
     WatchOptions m_options;
-    std::mutex m_stepsMutex;
-    std::vector<double> m_stepMs;
+    StepTimeWindow m_stepMs;
     std::uint64_t m_reportedIn = 0; // the collective a recorded stall is in; 0: none
     std::atomic<bool> m_stop{false};
     std::thread m_thread;

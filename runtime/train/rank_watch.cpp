@@ -26,12 +26,6 @@ constexpr std::size_t kStepWindow = 101;
 // A pause of the watch's own loop this long (or 10 periods) means rank 0 was not running.
 constexpr double kOwnPauseS = 2;
 
-std::string secondsText(double s) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f s", s);
-    return buf;
-}
-
 } // namespace
 
 RankWatch::RankWatch(std::string db_path, std::int64_t run_id, std::vector<RankProcess> ranks,
@@ -55,12 +49,21 @@ RankWatch::~RankWatch() {
         m_thread.join();
 }
 
+void StepTimeWindow::add(double ms) {
+    std::lock_guard lock(m_mutex);
+    if (m_ms.size() == kStepWindow)
+        m_ms.erase(m_ms.begin());
+    m_ms.push_back(ms);
+}
+
+std::vector<double> StepTimeWindow::snapshot() const {
+    std::lock_guard lock(m_mutex);
+    return m_ms;
+}
+
 void RankWatch::stepDone(long long step, double ms) {
     m_lastStep.store(step);
-    std::lock_guard lock(m_stepsMutex);
-    if (m_stepMs.size() == kStepWindow)
-        m_stepMs.erase(m_stepMs.begin());
-    m_stepMs.push_back(ms);
+    m_stepMs.add(ms);
 }
 
 void RankWatch::loop() {
@@ -153,12 +156,7 @@ void RankWatch::checkStall() {
     }
     if (!me.inside())
         return;
-    std::vector<double> steps;
-    {
-        std::lock_guard lock(m_stepsMutex);
-        steps = m_stepMs;
-    }
-    const double timeout = collectiveTimeoutS(m_options.collective_timeout_s, std::move(steps));
+    const double timeout = collectiveTimeoutS(m_options.collective_timeout_s, m_stepMs.snapshot());
     if (waited < timeout)
         return;
     std::vector<RankSighting> others;

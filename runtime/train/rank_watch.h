@@ -41,6 +41,18 @@ struct WatchOptions {
     double heartbeat_s = 2;
 };
 
+// The latest steps' times (a bounded window) for the default timeout's median: added from
+// the compute thread, read from a watch's thread.
+class StepTimeWindow {
+public:
+    void add(double ms);
+    std::vector<double> snapshot() const;
+
+private:
+    mutable std::mutex m_mutex;
+    std::vector<double> m_ms;
+};
+
 class RankWatch {
 public:
     // Watches run `run_id` of the store at `db_path` (opened here, used by the watch's
@@ -85,8 +97,7 @@ private:
     std::optional<RunWriter> m_writer;
     std::map<int, BeaconView> m_beacons; // the other ranks on this host
 
-    std::mutex m_stepsMutex;
-    std::vector<double> m_stepMs; // the latest steps' times (a bounded window)
+    StepTimeWindow m_stepMs;
     std::atomic<long long> m_lastStep{0};
 
     std::uint64_t m_stalledIn = 0;   // the collective a recorded stall is in; 0: none

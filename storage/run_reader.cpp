@@ -524,4 +524,22 @@ std::vector<std::int64_t> RunReader::markLostRuns(double stale_after_s) {
     return candidates;
 }
 
+std::optional<double> RunReader::heartbeatSilence(std::int64_t run_id, double now) {
+    auto q = m_impl->db.cached(
+        "SELECT heartbeat_at, CASE WHEN json_valid(config_json) THEN "
+        "json_extract(config_json, '$.run.collective_timeout_s') END FROM runs WHERE id = ?1 "
+        "AND status IN ('running', 'stalled')");
+    q->bind(1, run_id);
+    if (!q->step() || q->isNull(0))
+        return std::nullopt;
+    const double beat = q->real(0);
+    const double configured = q->isNull(1) ? 0 : q->real(1);
+    const double timeout =
+        std::isfinite(configured) && configured > 0 ? configured : kDefaultSilenceS;
+    const double silent = now - beat;
+    if (!std::isfinite(silent) || silent <= timeout)
+        return std::nullopt;
+    return silent;
+}
+
 } // namespace zerolab

@@ -80,6 +80,12 @@ public:
     // Marks `running` (or `stalled`) runs lost whose heartbeat is older than stale_after_s and
     // whose pid is not alive (checked only for runs on this host). Returns the ids marked.
     std::vector<std::int64_t> markLostRuns(double stale_after_s);
+    // How long a running (or stalled) run's heartbeat has been silent, when that is longer
+    // than its collective timeout (its config's run.collective_timeout_s; when 0 or absent,
+    // kDefaultSilenceS): rank 0, which refreshes it every few seconds while its process
+    // runs, is stopped or hung, whether or not its processes still exist. nullopt otherwise.
+    std::optional<double> heartbeatSilence(std::int64_t run_id, double now);
+    static constexpr double kDefaultSilenceS = 120;
 
 private:
     struct Impl;

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <optional>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <utility>
 #include <vector>
 
@@ -32,14 +33,15 @@ struct Migration {
     int from;
     std::string_view sql;
 };
-constexpr std::array<Migration, 8> kMigrations = {{{1, kMigrateV2Sql},
+constexpr std::array<Migration, 9> kMigrations = {{{1, kMigrateV2Sql},
                                                    {2, kMigrateV3Sql},
                                                    {3, kMigrateV4Sql},
                                                    {4, kMigrateV5Sql},
                                                    {5, kMigrateV6Sql},
                                                    {6, kMigrateV7Sql},
                                                    {7, kMigrateV8Sql},
-                                                   {8, kMigrateV9Sql}}};
+                                                   {8, kMigrateV9Sql},
+                                                   {9, kMigrateV10Sql}}};
 static_assert(kMigrations.size() + 1 == RunStore::kSchemaVersion,
               "one migration per schema version after the first");
 
@@ -64,6 +66,13 @@ std::string newerSchemaMessage(const std::string& path, std::int64_t version) {
     return path + ": run store schema version " + std::to_string(version) +
            " is newer than this build's version " + std::to_string(RunStore::kSchemaVersion) +
            "; open it with a newer zerolab (the file was not changed)";
+}
+
+// Whether a -wal beside the store holds frames (not yet checkpointed into the file).
+bool walHasData(const std::string& path) {
+    std::error_code ec;
+    const fs::path wal = path + "-wal";
+    return fs::exists(wal, ec) && fs::file_size(wal, ec) > 0 && !ec;
 }
 
 // Checks the 100-byte SQLite header of an existing, non-empty file by plain reads,
@@ -91,11 +100,8 @@ void checkHeader(const std::string& path, std::uintmax_t size) {
     // The in-header page count is valid when the change counter matches
     // version-valid-for. With a non-empty WAL beside it, SQLite may be mid-checkpoint
     // and the file legitimately shorter; SQLite's own recovery decides then.
-    std::error_code ec;
-    const fs::path wal = path + "-wal";
-    const bool walHasData = fs::exists(wal, ec) && fs::file_size(wal, ec) > 0 && !ec;
     const std::uint32_t pages = be32(&h[28]);
-    if (!walHasData && pages != 0 && be32(&h[24]) == be32(&h[92]) &&
+    if (!walHasData(path) && pages != 0 && be32(&h[24]) == be32(&h[92]) &&
         (size < std::uintmax_t(pages) * pageSize || size % pageSize != 0))
         throw StoreError(path + ": truncated SQLite database (" + std::to_string(size) +
                          " bytes, its header says " + std::to_string(pages) + " pages of " +
@@ -116,9 +122,9 @@ struct Inspection {
     std::int64_t objects = 0; // tables, indexes, ... in sqlite_schema
 };
 
-Inspection inspectReadOnly(const std::string& path) {
+Inspection inspectReadOnly(const std::string& path, const std::string& uri) {
     try {
-        SqliteDb db(path, SQLITE_OPEN_READONLY);
+        SqliteDb db(path, SQLITE_OPEN_READONLY, uri);
         sqlite3_busy_timeout(db.handle(), RunStore::kBusyTimeoutMs);
         Inspection r;
         r.objects = db.queryInt("SELECT count(*) FROM sqlite_schema");
@@ -275,7 +281,31 @@ bool heldOpenHere(const std::string& path) {
     return key && openFiles().count(*key) > 0;
 }
 
+// "file:PATH?immutable=1" with PATH percent-encoded where a URI needs it: a store on a
+// read-only file system is read without locks or a -shm file (nobody can write it there).
+std::string immutableUri(const std::string& path) {
+    std::string uri = "file:";
+    for (const char c : fs::absolute(path).string()) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u <= 0x20 || u >= 0x7f || c == '%' || c == '?' || c == '#') {
+            char buf[4];
+            std::snprintf(buf, sizeof buf, "%%%02X", u);
+            uri += buf;
+        } else {
+            uri += c;
+        }
+    }
+    return uri + "?immutable=1";
+}
+
 } // namespace
+
+bool RunStore::onReadOnlyFileSystem(const std::string& path) {
+    std::error_code ec;
+    const fs::path at = fs::exists(path, ec) ? fs::path(path) : fs::absolute(path).parent_path();
+    struct statvfs st {};
+    return ::statvfs(at.c_str(), &st) == 0 && (st.f_flag & ST_RDONLY) != 0;
+}
 
 RunStore RunStore::open(const std::string& path, OpenMode mode) {
     if (path.empty())
@@ -290,10 +320,19 @@ RunStore RunStore::open(const std::string& path, OpenMode mode) {
     if (ec)
         throw StoreError(path + ": cannot stat: " + ec.message());
 
+    const bool frozen = exists && size > 0 && onReadOnlyFileSystem(path);
+    if (frozen && mode == OpenMode::ReadWrite)
+        throw StoreError(path + ": on a read-only file system: it can be opened read-only only "
+                                "(the file was not changed)");
+    if (frozen && walHasData(path))
+        throw StoreError(path + ": on a read-only file system with a -wal journal that holds "
+                                "data (the store was not closed cleanly): copy the store and "
+                                "its -wal to a writable folder to read it");
+    const std::string uri = frozen ? immutableUri(path) : std::string();
     if (exists && size > 0) {
         if (!heldOpenHere(path))
             checkHeader(path, size);
-        const Inspection r = inspectReadOnly(path);
+        const Inspection r = inspectReadOnly(path, uri);
         validateExisting(path, r);
         if (mode == OpenMode::ReadOnly && r.version != kSchemaVersion)
             throw StoreError(path + ": run store schema version " + std::to_string(r.version) +
@@ -312,7 +351,7 @@ RunStore RunStore::open(const std::string& path, OpenMode mode) {
 
     const int flags = mode == OpenMode::ReadOnly ? SQLITE_OPEN_READONLY
                                                  : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-    auto db = std::make_unique<SqliteDb>(path, flags);
+    auto db = std::make_unique<SqliteDb>(path, flags, uri);
     if (const int rc = sqlite3_busy_timeout(db->handle(), kBusyTimeoutMs); rc != SQLITE_OK)
         db->fail(rc, "cannot set the busy timeout");
     // Reads of long series: map the file instead of copying pages, and keep a larger

@@ -22,13 +22,18 @@ enum class OpenMode {
 class RunStore {
 public:
     // The schema version this build writes (PRAGMA user_version).
-    static constexpr int kSchemaVersion = 9;
+    static constexpr int kSchemaVersion = 10;
     // The PRAGMA application_id that marks a file as a zerolab run store ("ZLAB").
     static constexpr int kApplicationId = 0x5A4C4142;
     static constexpr int kBusyTimeoutMs = 5000;
 
-    // Throws StoreError naming `path` and the problem.
+    // Throws StoreError naming `path` and the problem. A store on a read-only file system
+    // opens ReadOnly only (as immutable: SQLite cannot create its -shm there), and only
+    // when it was closed cleanly (no -wal with data beside it); ReadWrite is refused.
     static RunStore open(const std::string& path, OpenMode mode = OpenMode::ReadWrite);
+    // Whether `path` (or, while it does not exist, its folder) is on a file system mounted
+    // read-only: callers that would open ReadWrite open ReadOnly instead and say so.
+    static bool onReadOnlyFileSystem(const std::string& path);
 
     RunStore(RunStore&&) noexcept;
     RunStore& operator=(RunStore&&) noexcept;

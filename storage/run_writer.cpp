@@ -186,6 +186,18 @@ void RunWriter::attachRun(std::int64_t run_id) {
     m_impl->lastBeat = now;
 }
 
+void RunWriter::observeRun(std::int64_t run_id) {
+    auto q = m_impl->db.cached("SELECT 1 FROM runs WHERE id = ?1");
+    q->bind(1, run_id);
+    const bool found = q->step();
+    q->reset();
+    if (!found)
+        throw StoreError(m_impl->db.path() + ": cannot observe run " + std::to_string(run_id) +
+                         ": no such run");
+    m_impl->runId = run_id;
+    m_impl->segment = -1;
+}
+
 int RunWriter::beginSegment(const Segment& seg) {
     m_impl->requireRun("beginSegment");
     SqliteDb& db = m_impl->db;

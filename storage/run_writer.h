@@ -38,6 +38,9 @@ public:
     // Continues an existing run (resume from a checkpoint): status back to running,
     // heartbeat now, ended_at cleared. Call beginSegment next.
     void attachRun(std::int64_t run_id);
+    // Writes events and status changes for run_id without taking it over (nothing of its
+    // row changes): another rank than 0 recording that rank 0 stalls (peer_watch.h).
+    void observeRun(std::int64_t run_id);
     std::int64_t runId() const;
 
     // Starts a segment at seg.start_step; seg.index is ignored and assigned (0 for the

@@ -254,7 +254,12 @@ CREATE TABLE sweeps (
         CHECK (status IN ('running', 'finished', 'stopped', 'failed')),
     created_at REAL NOT NULL,
     ended_at REAL,
-    message TEXT NOT NULL DEFAULT ''
+    message TEXT NOT NULL DEFAULT '',
+    -- The zerolab-sweep driving it (run or resume), NULL when none: one driver per sweep
+    -- (SweepStore::claimDriver); its heartbeat is refreshed while it runs (v10).
+    driver_pid INTEGER,
+    driver_host TEXT,
+    driver_heartbeat_at REAL
 );
 
 -- One row per candidate, in the order the strategy made them. status: pending (to run),

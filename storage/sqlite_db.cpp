@@ -3,6 +3,7 @@
 #include "storage/sqlite_db.h"
 
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -38,8 +39,10 @@ StoreError::Kind kindOf(int rc) {
 
 } // namespace
 
-SqliteDb::SqliteDb(const std::string& path, int flags) : m_path(path) {
-    const int rc = sqlite3_open_v2(path.c_str(), &m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+SqliteDb::SqliteDb(const std::string& path, int flags, const std::string& uri) : m_path(path) {
+    const int rc =
+        sqlite3_open_v2(uri.empty() ? path.c_str() : uri.c_str(), &m_db,
+                        flags | SQLITE_OPEN_NOMUTEX | (uri.empty() ? 0 : SQLITE_OPEN_URI), nullptr);
     if (rc != SQLITE_OK) {
         std::string msg = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
         sqlite3_close_v2(m_db);
@@ -50,8 +53,20 @@ SqliteDb::SqliteDb(const std::string& path, int flags) : m_path(path) {
 }
 
 SqliteDb::~SqliteDb() {
+    // A store file deleted under this connection: SQLite keeps writing its -wal (tens of
+    // MB) and -shm beside the name, and leaves them at the close. They belong to no file
+    // any more; removed once closed, unless a file of that name is there again.
+    int moved = 0;
+    const bool orphaned =
+        m_db != nullptr && m_path != ":memory:" &&
+        sqlite3_file_control(m_db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK &&
+        moved != 0;
     m_cache.clear();
     sqlite3_close_v2(m_db);
+    if (orphaned && ::access(m_path.c_str(), F_OK) != 0) {
+        ::unlink((m_path + "-wal").c_str());
+        ::unlink((m_path + "-shm").c_str());
+    }
 }
 
 void SqliteDb::fail(int rc, std::string_view what, std::string_view sql) const {

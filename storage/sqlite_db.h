@@ -74,8 +74,9 @@ private:
 // One connection. Owns its cached statements; not thread-safe.
 class SqliteDb {
 public:
-    // flags: SQLITE_OPEN_* bits. Throws StoreError.
-    SqliteDb(const std::string& path, int flags);
+    // flags: SQLITE_OPEN_* bits. Throws StoreError. uri: open this "file:" URI instead of
+    // path (SQLITE_OPEN_URI); messages still name path.
+    SqliteDb(const std::string& path, int flags, const std::string& uri = {});
     ~SqliteDb();
     SqliteDb(const SqliteDb&) = delete;
     SqliteDb& operator=(const SqliteDb&) = delete;

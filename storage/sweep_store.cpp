@@ -141,6 +141,51 @@ void SweepStore::setSweepStatus(std::int64_t sweep_id, SweepStatus status,
         throw StoreError(m_impl->context(sweep_id) + ": no such sweep");
 }
 
+std::optional<SweepDriver> SweepStore::driver(std::int64_t sweep_id) {
+    m_impl->requireSweep(sweep_id);
+    auto q = m_impl->db.cached(
+        "SELECT driver_pid, driver_host, driver_heartbeat_at FROM sweeps WHERE id = ?1");
+    q->bind(1, sweep_id);
+    if (!q->step() || q->isNull(0))
+        return std::nullopt;
+    return SweepDriver{q->int64(0), q->isNull(1) ? std::string() : q->text(1), q->real(2)};
+}
+
+DriverClaim SweepStore::claimDriver(std::int64_t sweep_id, const SweepDriver& me,
+                                    const std::function<bool(const SweepDriver&)>& gone) {
+    SqliteDb& db = m_impl->db;
+    Transaction tx(db, Transaction::Kind::Write);
+    DriverClaim claim;
+    if (const auto holder = driver(sweep_id))
+        claim.holder = *holder;
+    const bool mine = claim.holder.pid == me.pid && claim.holder.host == me.host;
+    if (claim.holder.pid >= 0 && !mine && !gone(claim.holder))
+        return claim;
+    auto up = db.cached("UPDATE sweeps SET driver_pid = ?2, driver_host = ?3, "
+                        "driver_heartbeat_at = ?4 WHERE id = ?1");
+    up->bind(1, sweep_id).bind(2, me.pid).bind(3, me.host).bind(4, unixNow());
+    up->run();
+    tx.commit();
+    claim.claimed = true;
+    return claim;
+}
+
+bool SweepStore::refreshDriver(std::int64_t sweep_id, const SweepDriver& me) {
+    auto up = m_impl->db.cached("UPDATE sweeps SET driver_heartbeat_at = ?4 WHERE id = ?1 AND "
+                                "driver_pid = ?2 AND driver_host = ?3");
+    up->bind(1, sweep_id).bind(2, me.pid).bind(3, me.host).bind(4, unixNow());
+    up->run();
+    return m_impl->db.changes() > 0;
+}
+
+void SweepStore::releaseDriver(std::int64_t sweep_id, const SweepDriver& me) {
+    auto up = m_impl->db.cached("UPDATE sweeps SET driver_pid = NULL, driver_host = NULL, "
+                                "driver_heartbeat_at = NULL WHERE id = ?1 AND driver_pid = ?2 "
+                                "AND driver_host = ?3");
+    up->bind(1, sweep_id).bind(2, me.pid).bind(3, me.host);
+    up->run();
+}
+
 void SweepStore::addTrials(std::int64_t sweep_id, std::vector<TrialRecord> trials) {
     SqliteDb& db = m_impl->db;
     Transaction tx(db, Transaction::Kind::Write);

@@ -8,6 +8,8 @@
 #include "storage/run_store.h"
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -70,6 +72,21 @@ struct TrialRecord {
     double ended_at = kUnknown;
 };
 
+// The zerolab-sweep driving a sweep (v10): its pid and host, and when it last said it
+// was alive (unixNow; refreshed while it runs).
+struct SweepDriver {
+    std::int64_t pid = -1;
+    std::string host;
+    double heartbeat_at = kUnknown;
+};
+
+// What claimDriver found: whether the caller drives the sweep now, and the driver that
+// was recorded before (pid -1: none).
+struct DriverClaim {
+    bool claimed = false;
+    SweepDriver holder;
+};
+
 // Owns its RunStore. Not thread-safe. Every method throws StoreError (an unknown sweep
 // id or trial included).
 class SweepStore {
@@ -86,6 +103,18 @@ public:
     std::vector<SweepRecord> listSweeps();
     SweepRecord sweep(std::int64_t sweep_id);
     void setSweepStatus(std::int64_t sweep_id, SweepStatus status, const std::string& message);
+
+    // In one write transaction: records `me` (its heartbeat now) as the sweep's driver when
+    // none is recorded, when it is me (same pid and host), or when gone(holder) says the
+    // recorded one is no more; else changes nothing and returns the holder.
+    DriverClaim claimDriver(std::int64_t sweep_id, const SweepDriver& me,
+                            const std::function<bool(const SweepDriver&)>& gone);
+    // Sets me's heartbeat to now; false (nothing changed) when me no longer drives it.
+    bool refreshDriver(std::int64_t sweep_id, const SweepDriver& me);
+    // Clears the driver when it is me.
+    void releaseDriver(std::int64_t sweep_id, const SweepDriver& me);
+    // The recorded driver; nullopt when none.
+    std::optional<SweepDriver> driver(std::int64_t sweep_id);
 
     // Appends trials (their idx is assigned: one more than the last) in one transaction.
     void addTrials(std::int64_t sweep_id, std::vector<TrialRecord> trials);

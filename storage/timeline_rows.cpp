@@ -36,6 +36,15 @@ void checkRank(int rank, int world, const std::string& context) {
                          std::to_string(world));
 }
 
+// A rank read back from a timeline's JSON (any integer there): within the timeline's world.
+int storedRank(std::int64_t rank, int world, const char* column, const std::string& context) {
+    if (rank < 0 || rank >= world)
+        throw StoreError(context + ": table timelines, " + column + ": rank " +
+                         std::to_string(rank) + " outside the world of " + std::to_string(world) +
+                         " (ranks 0.." + std::to_string(world - 1) + ")");
+    return static_cast<int>(rank);
+}
+
 // Times are stored to the nanosecond; ns / 1e3 is what the recorder computes, so its
 // values come back bit for bit.
 std::int64_t toNs(double us) {
@@ -163,11 +172,20 @@ std::optional<StepTimeline> timelineRows(SqliteDb& db, std::int64_t run_id, long
     StepTimeline tl;
     tl.step = step;
     {
-        auto q = db.cached("SELECT world FROM timelines WHERE run_id = ?1 AND step = ?2");
+        // The store is untrusted (an older build, another tool, a hand edit): a timeline's
+        // world is one its run ran at, which sizes what readers draw and export per rank.
+        auto q = db.cached("SELECT t.world, max(r.world, coalesce((SELECT max(g.world) FROM "
+                           "segments g WHERE g.run_id = t.run_id), 1)) FROM timelines t JOIN "
+                           "runs r ON r.id = t.run_id WHERE t.run_id = ?1 AND t.step = ?2");
         q->bind(1, run_id).bind(2, static_cast<std::int64_t>(step));
         if (!q->step())
             return std::nullopt;
-        tl.world = q->int32(0);
+        const std::int64_t world = q->int64(0);
+        const std::int64_t runWorld = q->int64(1);
+        if (world < 1 || world > runWorld)
+            throw StoreError(context + ": table timelines: world " + std::to_string(world) +
+                             " is not one the run ran at (1.." + std::to_string(runWorld) + ")");
+        tl.world = static_cast<int>(world);
     }
     {
         // A missing trailing element takes its default (spansJson).
@@ -180,7 +198,7 @@ std::optional<StepTimeline> timelineRows(SqliteDb& db, std::int64_t run_id, long
         q->bind(1, run_id).bind(2, static_cast<std::int64_t>(step));
         while (q->step()) {
             TimelineSpan s;
-            s.rank = q->int32(0);
+            s.rank = storedRank(q->int64(0), tl.world, "spans", context);
             s.kind = parsedName(spanKindFromName(q->text(1)), q->text(1), "span kind", context);
             s.start_us = toUs(q->int64(2));
             s.end_us = toUs(q->int64(3));
@@ -203,7 +221,7 @@ std::optional<StepTimeline> timelineRows(SqliteDb& db, std::int64_t run_id, long
         q->bind(1, run_id).bind(2, static_cast<std::int64_t>(step));
         while (q->step())
             tl.memory.push_back(
-                {q->int32(0), toUs(q->int64(2)),
+                {storedRank(q->int64(0), tl.world, "memory", context), toUs(q->int64(2)),
                  parsedName(memCategoryFromName(q->text(1)), q->text(1), "category", context),
                  q->int64(3)});
     }

@@ -2,10 +2,12 @@
 // Lines, step timelines as a Chrome trace), delete, tag and note runs; RUN is an id or a
 // unique name. Exit codes: 0 ok, 2 invalid input (arguments, a bad or missing store file,
 // an unknown run), 1 anything else.
+#include "runtime/text/stdout_written.h"
 #include "storage/default_path.h"
 #include "storage/metric_lines.h"
 #include "storage/run_export.h"
 #include "storage/run_reader.h"
+#include "storage/store_clock.h"
 #include "storage/stored_text.h"
 #include "storage/trace_export.h"
 
@@ -13,7 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -151,7 +155,19 @@ constexpr std::size_t kMaxNameWidth = 40;
 // The TAGS column, last on the line, is cut at this many characters.
 constexpr std::size_t kMaxTagsWidth = 60;
 
-void printList(const std::vector<RunSummary>& runs) {
+// A running run whose heartbeat is silent past its timeout reads as stalled, with how
+// long (RunReader::heartbeatSilence): rank 0 is stopped or hung.
+std::optional<double> silence(RunReader& reader, std::int64_t id, RunStatus status) {
+    if (status != RunStatus::Running && status != RunStatus::Stalled)
+        return std::nullopt;
+    return reader.heartbeatSilence(id, unixNow());
+}
+
+std::string statusText(RunStatus status, const std::optional<double>& silent) {
+    return silent ? std::string("stalled") : std::string(runStatusName(status));
+}
+
+void printList(RunReader& reader, const std::vector<RunSummary>& runs) {
     if (runs.empty()) {
         std::cout << "no runs\n";
         return;
@@ -164,7 +180,7 @@ void printList(const std::vector<RunSummary>& runs) {
               << cell("DURATION", 8) << cell("STARTED", 19) << "TAGS\n";
     for (const auto& r : runs)
         std::cout << cell(std::to_string(r.id), 5) << cell(oneLineText(r.name), nameWidth)
-                  << cell(std::string(runStatusName(r.status)), 8)
+                  << cell(statusText(r.status, silence(reader, r.id, r.status)), 8)
                   << cell(std::to_string(r.stage), 5) << cell(std::to_string(r.world), 5)
                   << cell(r.steps < 0 ? "-" : std::to_string(r.steps), 8)
                   << cell(numText(r.last_loss, 4), 8) << cell(numText(r.median_tokens_per_s, 0), 10)
@@ -189,6 +205,8 @@ nlohmann::json showJson(RunReader& reader, std::int64_t id) {
     run["command_line"] = r.info.command_line;
     run["end_message"] = r.end_message;
     run["uuid"] = r.info.uuid;
+    const std::optional<double> silent = silence(reader, id, r.status);
+    run["heartbeat_silent_s"] = silent ? nlohmann::json(*silent) : nlohmann::json(nullptr);
     nlohmann::json segments = nlohmann::json::array();
     for (const Segment& g : reader.segments(id)) {
         nlohmann::json seg = {
@@ -221,8 +239,12 @@ nlohmann::json showJson(RunReader& reader, std::int64_t id) {
 void printShow(RunReader& reader, std::int64_t id) {
     const RunRecord r = reader.run(id);
     const RunSummary s = reader.summary(id);
+    const std::optional<double> silent = silence(reader, id, r.status);
     std::cout << "run " << r.id << " '" << oneLineText(r.info.name)
-              << "': " << runStatusName(r.status);
+              << "': " << statusText(r.status, silent);
+    if (silent)
+        std::cout << " (no heartbeat for " << durationText(*silent) << ", stored as "
+                  << runStatusName(r.status) << ": rank 0 is stopped or hung)";
     if (!r.end_message.empty())
         std::cout << " (" << oneLineText(r.end_message) << ")";
     std::cout << "\n  uuid " << r.info.uuid;
@@ -328,6 +350,36 @@ std::vector<long long> traceSteps(RunReader& reader, std::int64_t id, const std:
     return steps;
 }
 
+// Writes an export to `path` through a temporary file beside it, renamed over it once
+// whole: a failed export (a full disk, an error half-way) leaves an earlier file as it
+// was. A path that exists and is no regular file (/dev/stdout, a FIFO) is written in place.
+void exportToFile(const std::string& path, const std::function<void(std::ostream&)>& write) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const bool inPlace = fs::exists(path, ec) && !fs::is_regular_file(path, ec);
+    const std::string target =
+        inPlace ? path : path + ".tmp-" + std::to_string(static_cast<long>(::getpid()));
+    try {
+        std::ofstream out(target, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw InputError(path + ": cannot write the export file");
+        write(out);
+        out.close();
+        if (!out)
+            throw std::runtime_error(path + ": write failed: " + std::strerror(errno));
+        if (!inPlace) {
+            fs::rename(target, path, ec);
+            if (ec)
+                throw std::runtime_error(path +
+                                         ": cannot replace it with the export: " + ec.message());
+        }
+    } catch (...) {
+        if (!inPlace)
+            fs::remove(target, ec);
+        throw;
+    }
+}
+
 bool confirmDelete(RunReader& reader, std::int64_t id) {
     if (!isatty(STDIN_FILENO))
         throw InputError("refusing to delete run " + std::to_string(id) +
@@ -341,9 +393,8 @@ bool confirmDelete(RunReader& reader, std::int64_t id) {
     return answer == "y" || answer == "Y" || answer == "yes";
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
+// main() without the output check.
+int runTool(int argc, char** argv) {
     CLI::App app{"zerolab-runs: list, inspect, export and manage runs in the zerolab run store"};
     std::string dbPath;
     app.add_option("--db", dbPath,
@@ -402,9 +453,18 @@ int main(int argc, char** argv) {
             }
             throw InputError(dbPath + ": no run store here");
         }
+        // A store on a read-only file system (a mounted backup, a read-only share) is read
+        // as it is: no lost-run marking, no edits.
+        const bool readOnlyFs = RunStore::onReadOnlyFileSystem(dbPath);
+        if (readOnlyFs && (del->parsed() || tag->parsed() || note->parsed()))
+            throw std::runtime_error(dbPath + ": on a read-only file system: it cannot be changed");
+        if (readOnlyFs)
+            std::cerr << "zerolab-runs: " << dbPath
+                      << ": on a read-only file system: opened read-only\n";
         RunStore store = [&] {
             try {
-                return RunStore::open(dbPath, OpenMode::ReadWrite);
+                return RunStore::open(dbPath,
+                                      readOnlyFs ? OpenMode::ReadOnly : OpenMode::ReadWrite);
             } catch (const StoreError& e) {
                 if (e.isIo())
                     throw;
@@ -412,7 +472,8 @@ int main(int argc, char** argv) {
             }
         }();
         RunReader reader(std::move(store));
-        reader.markLostRuns(kStaleAfterS);
+        if (!readOnlyFs)
+            reader.markLostRuns(kStaleAfterS);
 
         if (list->parsed()) {
             const auto runs = reader.listRuns();
@@ -422,7 +483,7 @@ int main(int argc, char** argv) {
                     arr.push_back(summaryJson(r));
                 std::cout << jsonText(arr, 2) << "\n";
             } else {
-                printList(runs);
+                printList(reader, runs);
             }
             return 0;
         }
@@ -450,13 +511,7 @@ int main(int argc, char** argv) {
                 if (!std::cout)
                     throw std::runtime_error("write to stdout failed");
             } else {
-                std::ofstream out(outPath, std::ios::binary | std::ios::trunc);
-                if (!out)
-                    throw InputError(outPath + ": cannot write the export file");
-                write(out);
-                out.close();
-                if (!out)
-                    throw std::runtime_error(outPath + ": write failed");
+                exportToFile(outPath, write);
             }
         } else if (del->parsed()) {
             // A live run is refused by deleteRun (markLostRuns above has already ended
@@ -486,4 +541,10 @@ int main(int argc, char** argv) {
         std::cerr << "zerolab-runs: " << e.what() << "\n";
         return 1;
     }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    return zerolab::exitAfterOutput("zerolab-runs", runTool(argc, argv));
 }

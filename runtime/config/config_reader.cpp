@@ -45,9 +45,8 @@ std::string joinPath(const std::string& parent, std::string_view key) {
 }
 
 Message describeIntRange(std::int64_t lo, std::int64_t hi) {
-    // Limits that only guard the storage type are not worth printing.
-    if (hi >= std::numeric_limits<int>::max())
-        return Message(ZEROLAB_TR("ConfigCheck", "an integer >= %1"), {std::to_string(lo)});
+    // The whole range, the upper limit too: "expected an integer >= 1, got
+    // 9223372036854775807" did not say why a number above 1 was refused.
     return Message(ZEROLAB_TR("ConfigCheck", "an integer %1-%2"),
                    {std::to_string(lo), std::to_string(hi)});
 }

@@ -79,7 +79,7 @@ private:
 // "expected EXPECTED, got VALUE" (the value as describeJson quotes it).
 Message expectedGot(Message expected, const nlohmann::json& got);
 
-// Describes [lo, hi] for messages: "an integer 0-3", "an integer >= 1".
+// Describes [lo, hi] for messages: "an integer 0-3", "an integer 1-2147483647".
 Message describeIntRange(std::int64_t lo, std::int64_t hi);
 
 } // namespace zerolab

@@ -32,12 +32,12 @@ std::string errnoText(int err) {
     return std::string(std::strerror(err)) + " (errno " + std::to_string(err) + ")";
 }
 
-std::uint64_t fileChecksum(const std::string& path) {
+std::uint64_t fileChecksum(const std::string& path, std::uint64_t basis) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw CheckpointError(path + ": cannot open");
     std::vector<char> buf(1 << 20);
-    std::uint64_t h = kFnv1aBasis;
+    std::uint64_t h = basis;
     while (in) {
         in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
         h = fnv1a(buf.data(), static_cast<std::size_t>(in.gcount()), h);
@@ -187,7 +187,7 @@ std::string writeCheckpoint(const TrainConfig& config, ZeroEngine& engine, Commu
                 m.precision = std::string(toString(config.precision));
                 m.shape = config.model.shape;
                 m.files["model.bin"] = {static_cast<std::int64_t>(fs::file_size(model)),
-                                        fnv1aHex(fileChecksum(model))};
+                                        fnv1aHex(fileChecksum(model, kFnv1aBasis))};
                 for (int r = 0; r < comm.size(); ++r)
                     if (engine.stage() > 0 || r == 0)
                         m.files[checkpointOptimFileName(r)] = {sums[r].size,
@@ -255,7 +255,7 @@ CheckpointMeta loadCheckpoint(const std::string& path, const TrainConfig& config
             throw CheckpointError(p.string() + ": truncated or resized (" +
                                   std::to_string(fs::file_size(p)) + " bytes, expected " +
                                   std::to_string(e.size) + ")");
-        if (fnv1aHex(fileChecksum(p.string())) != e.fnv1a64)
+        if (fnv1aHex(fileChecksum(p.string(), manifest.checksum_basis)) != e.fnv1a64)
             throw CheckpointError(p.string() + ": checksum mismatch (corrupted)");
         return p.string();
     };

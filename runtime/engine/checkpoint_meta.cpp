@@ -18,16 +18,17 @@ namespace {
 
 constexpr int kFormatWithoutChecksum = 1;
 constexpr int kFormatWithoutUuid = 2;
-constexpr int kFormat = 3;
+constexpr int kFormatWithLegacyBasis = 3;
+constexpr int kFormat = 4;
 constexpr const char* kChecksumKey = "fnv1a64";
 constexpr long long kIntMax = std::numeric_limits<int>::max();
 constexpr long long kInt64Max = std::numeric_limits<long long>::max();
 
 // The checksum covers the compact dump of the document without its checksum key:
 // nlohmann::json keeps keys sorted, so the writer and the reader dump the same text.
-std::string checksumOf(const nlohmann::json& withoutChecksum) {
+std::string checksumOf(const nlohmann::json& withoutChecksum, std::uint64_t basis) {
     const std::string text = withoutChecksum.dump();
-    return fnv1aHex(fnv1a(text.data(), text.size()));
+    return fnv1aHex(fnv1a(text.data(), text.size(), basis));
 }
 
 bool isChecksum(const std::string& s) {
@@ -120,7 +121,7 @@ std::string checkpointOptimFileName(int rank) {
 
 std::string checkpointMetaText(const CheckpointManifest& m) {
     nlohmann::json j = manifestJson(m);
-    const std::string sum = checksumOf(j);
+    const std::string sum = checksumOf(j, kFnv1aBasis);
     j[kChecksumKey] = sum;
     return j.dump(2) + "\n";
 }
@@ -140,20 +141,22 @@ CheckpointManifest readCheckpointMeta(const std::string& path) {
 
     const MetaReader top(path, doc, "");
     const long long format = top.integer("format", kFormatWithoutChecksum, kFormat);
+    CheckpointManifest m;
+    m.checksum_basis = format <= kFormatWithLegacyBasis ? kFnv1aLegacyBasis : kFnv1aBasis;
     if (format >= kFormatWithoutUuid) {
         const std::string recorded = top.string(kChecksumKey);
         doc.erase(kChecksumKey);
-        if (recorded != checksumOf(doc))
+        const std::string actual = checksumOf(doc, m.checksum_basis);
+        if (recorded != actual)
             throw CheckpointError(
                 path + ": checksum mismatch (corrupted or edited): " + kChecksumKey + " is " +
-                describeJson(recorded) + ", the content's is \"" + checksumOf(doc) + "\"");
+                describeJson(recorded) + ", the content's is \"" + actual + "\"");
     }
 
-    CheckpointManifest m;
     m.meta.step = top.integer("step", 0, kIntMax);
     m.meta.tokens = top.integer("tokens", 0, kMaxCheckpointTokens);
     m.meta.run_id = top.integer("run_id", 1, kInt64Max);
-    if (format >= kFormat) {
+    if (format > kFormatWithoutUuid) {
         m.meta.run_uuid = top.string("run_uuid");
         if (!isRunUuid(m.meta.run_uuid))
             top.fail("run_uuid", "expected a version-4 uuid, got " + describeJson(m.meta.run_uuid));

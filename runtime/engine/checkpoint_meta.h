@@ -5,6 +5,7 @@
 // steps after `step`).
 #pragma once
 
+#include "runtime/engine/fnv1a.h"
 #include "runtime/model/model_shape.h"
 
 #include <cstdint>
@@ -42,6 +43,9 @@ struct CheckpointManifest {
     std::string precision; // toString(Precision)
     ModelShape shape;
     std::map<std::string, CheckpointFileSum> files; // by file name in the folder
+    // The FNV-1a basis its files' checksums start from: kFnv1aLegacyBasis for formats 1-3,
+    // the standard kFnv1aBasis from format 4 (what checkpointMetaText writes).
+    std::uint64_t checksum_basis = kFnv1aBasis;
 };
 
 // The file of rank r's optimizer shard: "optim-rank<r>.bin".
@@ -50,15 +54,17 @@ std::string checkpointOptimFileName(int rank);
 // Tokens beyond 2^53 would lose exactness in the metric lines' JSON numbers.
 inline constexpr long long kMaxCheckpointTokens = 1LL << 53;
 
-// meta.json's text (format 3): the manifest and "fnv1a64", the checksum of the compact
-// JSON of everything else. Format 3 added "run_uuid".
+// meta.json's text (format 4): the manifest and "fnv1a64", the checksum of the compact
+// JSON of everything else. Format 3 added "run_uuid"; format 4 hashes from the standard
+// FNV-1a basis (formats 2 and 3 from kFnv1aLegacyBasis, meta.json's own checksum too).
 std::string checkpointMetaText(const CheckpointManifest& m);
 
 // Reads and verifies `path` (a meta.json). Throws CheckpointError naming
 // the file, and the field with its value, when the file is missing, not JSON, fails its
-// checksum, or holds a value out of range: format 1, 2 or 3 (format 1, written before
+// checksum, or holds a value out of range: format 1 to 4 (format 1, written before
 // meta.json had a checksum, is range-checked only; formats 1 and 2 have no run_uuid, and
-// meta.run_uuid is empty for them); run_uuid a version-4 uuid (format 3); step 0..INT_MAX; tokens
+// meta.run_uuid is empty for them; formats 1-3 set checksum_basis to kFnv1aLegacyBasis);
+// run_uuid a version-4 uuid (format 3 on); step 0..INT_MAX; tokens
 // 0..kMaxCheckpointTokens; run_id >= 1; stage 0-3; precision "fp32" or "bf16"; a shape
 // of positive ints within kMaxParamCount; world 1..kMaxWorld with a file entry for every rank's
 // optimizer shard (rank 0's only at stage 0); each file a size >= 0 and 16 hex digits.

@@ -24,6 +24,13 @@ constexpr int kFormat = 1;
 constexpr int kMaxExperimentSteps = 50;
 constexpr int kMaxWorldInLesson = 64;
 constexpr std::size_t kMaxRuns = 16;
+// What a lesson may hold (docs/lab.md): a lesson file is read whole and every run of it
+// keeps its merged config, and the Lab view lays each text out at once; a 2.3 MB lesson
+// held 6.6 GB, a 5 MB text froze the window for minutes. The shipped lessons use at most
+// 13 KB, 2 steps and 875 bytes of text.
+constexpr std::size_t kMaxLessonBytes = 1 << 20;
+constexpr std::size_t kMaxSteps = 32;
+constexpr std::size_t kMaxTextBytes = 16 << 10;
 
 struct Ctx {
     std::string source;
@@ -110,14 +117,23 @@ std::string identifier(const Node& n) {
     return s;
 }
 
+// One language of a text, at most kMaxTextBytes.
+std::string boundedText(const Node& n) {
+    std::string t = n.string();
+    if (t.size() > kMaxTextBytes)
+        n.fail("a text of " + std::to_string(t.size()) + " bytes, more than the " +
+               std::to_string(kMaxTextBytes) + " a lesson text may hold");
+    return t;
+}
+
 LabText text(const Node& n) {
     n.requireObject({"en", "zh_CN"});
     LabText t;
-    t.en = n.required("en").string();
+    t.en = boundedText(n.required("en"));
     if (t.en.empty())
         n.at("en").fail("empty text");
     if (n.has("zh_CN"))
-        t.zh_CN = n.at("zh_CN").string();
+        t.zh_CN = boundedText(n.at("zh_CN"));
     if (n.ctx().both_languages && t.zh_CN.empty())
         n.fail("missing 'zh_CN' (a shipped lesson gives every text in en and zh_CN)");
     return t;
@@ -505,6 +521,10 @@ std::string lineColumn(const std::string& text, std::size_t byte) {
 
 Lesson parseLesson(const std::string& source_text, const std::string& source,
                    bool require_both_languages) {
+    if (source_text.size() > kMaxLessonBytes)
+        throw LessonError(source + ": a lesson of " + std::to_string(source_text.size()) +
+                          " bytes, more than the " + std::to_string(kMaxLessonBytes) +
+                          " a lesson may hold");
     // Bounded: nesting past kMaxJsonDepth and out-of-range numbers are errors, not crashes.
     JsonText<json> parsed = parseJsonText<json>(source_text);
     if (parsed.error) {
@@ -538,8 +558,9 @@ Lesson parseLesson(const std::string& source_text, const std::string& source,
     l.base_config = base.value();
     const Node steps = root.required("steps");
     steps.requireArray();
-    if (steps.value().empty())
-        steps.fail("a lesson needs at least one step");
+    if (steps.value().empty() || steps.value().size() > kMaxSteps)
+        steps.fail("give 1 to " + std::to_string(kMaxSteps) + " steps, got " +
+                   std::to_string(steps.value().size()));
     std::set<std::string> ids;
     for (std::size_t i = 0; i < steps.value().size(); ++i) {
         LessonStep s = parseStep(steps.at(i), l.base_config);

@@ -9,6 +9,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -125,9 +126,14 @@ JobOutcome runJob(const JobRequest& request) {
         cargv.push_back(const_cast<char*>(a.c_str()));
     cargv.push_back(nullptr);
 
+    const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid == 0) {
         ::setpgid(0, 0);
+        // The parent may have died before the prctl: then it is not our parent any more.
+        if (request.end_with_parent &&
+            (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || ::getppid() != parent))
+            ::_exit(127);
         const int in_fd = ::open("/dev/null", O_RDONLY);
         ::dup2(in_fd, 0);
         ::dup2(out_fd, 1);

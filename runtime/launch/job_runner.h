@@ -39,6 +39,10 @@ struct JobRequest {
     double stop_grace_s = 10;
     std::function<void(pid_t)> on_started; // once the launcher is forked (its pid = group)
     std::function<void()> on_poll;         // every poll (50 ms) while it runs
+    // The launcher gets SIGTERM when the thread that called runJob dies (prctl
+    // PR_SET_PDEATHSIG): a job that must not run on unsupervised (a sweep's trial). It
+    // stops after its current step, as on a stop request.
+    bool end_with_parent = false;
 };
 
 struct JobOutcome {

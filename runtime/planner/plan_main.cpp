@@ -4,6 +4,7 @@
 #include "runtime/config/config.h"
 #include "runtime/planner/plan_devices.h"
 #include "runtime/planner/planner.h"
+#include "runtime/text/stdout_written.h"
 
 #include <CLI/CLI.hpp>
 
@@ -185,9 +186,8 @@ void applyCommon(const Options& o, const CLI::App& app, PlanInput& in) {
     }
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
+// main() without the output check.
+int runTool(int argc, char** argv) {
     CLI::App app{"zerolab-plan: per-rank memory and communication of ZeRO stages 0-3"};
     Options o;
     addOptions(app, o);
@@ -227,4 +227,10 @@ int main(int argc, char** argv) {
         return kExitInvalid;
     }
     return kExitOk;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    return zerolab::exitAfterOutput("zerolab-plan", runTool(argc, argv));
 }

@@ -7,6 +7,7 @@
 #include "runtime/train/trainer.h"
 #include "storage/store_clock.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -22,41 +23,10 @@ namespace {
 
 // The steps the default timeout's median looks at: the latest ones.
 constexpr std::size_t kStepWindow = 101;
-
-// The state letter of /proc/PID/stat ('R', 'S', 'T', 'Z', ...); 0 when there is none.
-char processState(std::int64_t pid) {
-    if (pid <= 0)
-        return 0;
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!std::getline(stat, line))
-        return 0;
-    // The state follows the parenthesised command name: "pid (comm) S ...".
-    const auto close = line.rfind(')');
-    return close == std::string::npos || close + 2 >= line.size() ? '?' : line[close + 2];
-}
-
-std::string secondsText(double s) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f s", s);
-    return buf;
-}
+// A pause of the watch's own loop this long (or 10 periods) means rank 0 was not running.
+constexpr double kOwnPauseS = 2;
 
 } // namespace
-
-bool processAlive(std::int64_t pid) {
-    if (pid <= 0)
-        return false;
-    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
-        return false;
-    const char state = processState(pid);
-    return state != 0 && state != 'Z';
-}
-
-bool processStopped(std::int64_t pid) {
-    const char state = processState(pid);
-    return state == 'T' || state == 't';
-}
 
 RankWatch::RankWatch(std::string db_path, std::int64_t run_id, std::vector<RankProcess> ranks,
                      std::string host, const CollectiveBeacon& own, WatchOptions options,
@@ -79,19 +49,31 @@ RankWatch::~RankWatch() {
         m_thread.join();
 }
 
+void StepTimeWindow::add(double ms) {
+    std::lock_guard lock(m_mutex);
+    if (m_ms.size() == kStepWindow)
+        m_ms.erase(m_ms.begin());
+    m_ms.push_back(ms);
+}
+
+std::vector<double> StepTimeWindow::snapshot() const {
+    std::lock_guard lock(m_mutex);
+    return m_ms;
+}
+
 void RankWatch::stepDone(long long step, double ms) {
     m_lastStep.store(step);
-    std::lock_guard lock(m_stepsMutex);
-    if (m_stepMs.size() == kStepWindow)
-        m_stepMs.erase(m_stepMs.begin());
-    m_stepMs.push_back(ms);
+    m_stepMs.add(ms);
 }
 
 void RankWatch::loop() {
+    std::int64_t lastNs = monotonicNs();
     while (!m_stop.load()) {
         try {
             if (checkDead())
                 return;
+            noticeOwnPause(lastNs);
+            lastNs = monotonicNs();
             beat();
             checkStall();
         } catch (const std::exception& e) {
@@ -132,6 +114,20 @@ bool RankWatch::checkDead() {
     return true;
 }
 
+void RankWatch::noticeOwnPause(std::int64_t lastNs) {
+    const std::int64_t now = monotonicNs();
+    const double gap = static_cast<double>(now - lastNs) * 1e-9;
+    if (gap < std::max(kOwnPauseS, 10 * m_options.period_ms * 1e-3))
+        return;
+    // Rank 0 itself was stopped (SIGSTOP) or not scheduled: a collective it waited in
+    // meanwhile says nothing about the others, so its waits count from now.
+    m_awakeSinceNs = now;
+    const std::string msg = "rank 0 itself did not run for " + secondsText(gap) +
+                            " (stopped, or not scheduled); its collective waits count from now";
+    m_writer->addEvent(EventLevel::Warn, 0, msg);
+    eventLine(EventLevel::Warn, 0, msg);
+}
+
 void RankWatch::beat() {
     const double now = unixNow();
     if (now - m_lastBeat < m_options.heartbeat_s)
@@ -142,7 +138,8 @@ void RankWatch::beat() {
 
 void RankWatch::checkStall() {
     const BeaconReading me = m_own.read();
-    const double waited = static_cast<double>(monotonicNs() - me.since_ns) * 1e-9;
+    const double waited =
+        static_cast<double>(monotonicNs() - std::max(me.since_ns, m_awakeSinceNs)) * 1e-9;
     if (m_stalledIn != 0) {
         if (me.left >= m_stalledIn) {
             const std::string msg = "collective #" + std::to_string(m_stalledIn) +
@@ -159,12 +156,7 @@ void RankWatch::checkStall() {
     }
     if (!me.inside())
         return;
-    std::vector<double> steps;
-    {
-        std::lock_guard lock(m_stepsMutex);
-        steps = m_stepMs;
-    }
-    const double timeout = collectiveTimeoutS(m_options.collective_timeout_s, std::move(steps));
+    const double timeout = collectiveTimeoutS(m_options.collective_timeout_s, m_stepMs.snapshot());
     if (waited < timeout)
         return;
     std::vector<RankSighting> others;

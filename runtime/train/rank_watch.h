@@ -14,6 +14,7 @@
 
 #include "runtime/comm/collective_beacon.h"
 #include "runtime/config/config.h"
+#include "runtime/launch/process_state.h"
 #include "storage/run_writer.h"
 
 #include <atomic>
@@ -38,6 +39,18 @@ struct WatchOptions {
     OnStall on_stall = OnStall::Kill;
     int period_ms = 200;
     double heartbeat_s = 2;
+};
+
+// The latest steps' times (a bounded window) for the default timeout's median: added from
+// the compute thread, read from a watch's thread.
+class StepTimeWindow {
+public:
+    void add(double ms);
+    std::vector<double> snapshot() const;
+
+private:
+    mutable std::mutex m_mutex;
+    std::vector<double> m_ms;
 };
 
 class RankWatch {
@@ -66,6 +79,8 @@ private:
     void loop();
     // A dead local rank: records it and returns true (the watch ends).
     bool checkDead();
+    // A pause of this thread since lastNs (rank 0 stopped): waits count from now.
+    void noticeOwnPause(std::int64_t lastNs);
     void beat();
     void checkStall();
     // Records the run failed with `message`, prints the `end` line and ends this process
@@ -82,20 +97,15 @@ private:
     std::optional<RunWriter> m_writer;
     std::map<int, BeaconView> m_beacons; // the other ranks on this host
 
-    std::mutex m_stepsMutex;
-    std::vector<double> m_stepMs; // the latest steps' times (a bounded window)
+    StepTimeWindow m_stepMs;
     std::atomic<long long> m_lastStep{0};
 
-    std::uint64_t m_stalledIn = 0; // the collective a recorded stall is in; 0: none
+    std::uint64_t m_stalledIn = 0;   // the collective a recorded stall is in; 0: none
+    std::int64_t m_awakeSinceNs = 0; // monotonicNs after rank 0's own last pause
     double m_lastBeat = 0;
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_fired{false};
     std::thread m_thread;
 };
-
-// Alive and not a zombie (a dead child that mpirun has not reaped yet).
-bool processAlive(std::int64_t pid);
-// Stopped by a signal (SIGSTOP, SIGTSTP) or by a tracer.
-bool processStopped(std::int64_t pid);
 
 } // namespace zerolab

@@ -18,13 +18,13 @@ std::string who(const RankProcess& p) {
            ")";
 }
 
-std::string seconds(double s) {
+} // namespace
+
+std::string secondsText(double s) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f s", s);
     return buf;
 }
-
-} // namespace
 
 int StallReport::eventRank() const {
     if (!missing.empty())
@@ -36,8 +36,8 @@ StallReport describeStall(const BeaconReading& rank0, double waited_s, double ti
                           const std::vector<RankSighting>& others) {
     StallReport r;
     std::ostringstream msg;
-    msg << "stall: rank 0 has waited " << seconds(waited_s) << " in collective #" << rank0.entered
-        << " (run.collective_timeout_s " << seconds(timeout_s) << ")";
+    msg << "stall: rank 0 has waited " << secondsText(waited_s) << " in collective #"
+        << rank0.entered << " (run.collective_timeout_s " << secondsText(timeout_s) << ")";
     std::vector<std::string> notArrived, notSeen;
     for (const RankSighting& s : others) {
         if (!s.beacon) {

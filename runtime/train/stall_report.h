@@ -34,6 +34,9 @@ struct StallReport {
 StallReport describeStall(const BeaconReading& rank0, double waited_s, double timeout_s,
                           const std::vector<RankSighting>& others);
 
+// "2.1 s": a wait or a timeout as every liveness message writes it.
+std::string secondsText(double s);
+
 // The timeout in seconds: `configured` when > 0, else max(10 x the median of
 // `step_ms`, 120 s).
 double collectiveTimeoutS(double configured, std::vector<double> step_ms);

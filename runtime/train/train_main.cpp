@@ -6,6 +6,8 @@
 #include "runtime/data/data_loader.h"
 #include "runtime/engine/checkpoint.h"
 #include "runtime/model/llmc_model_file.h"
+#include "runtime/text/stdout_written.h"
+#include "runtime/train/config_agreement.h"
 #include "runtime/train/train_backend.h"
 #include "runtime/train/trainer.h"
 #include "runtime/train/version.h"
@@ -111,6 +113,14 @@ int train(const std::string& config_path, zerolab::TrainOptions options, int arg
     if (root)
         for (const auto& w : warnings)
             errorLine(zerolab::formatDiagnostic(config_path, w));
+    // Before anything runs: ranks that resolved different configs would part ways in
+    // their collectives (an MPMD launch with other --steps hung, blamed on the transport).
+    if (const auto mismatch =
+            zerolab::configMismatch(comm, zerolab::rankSettings(config, options))) {
+        if (root)
+            errorLine("zerolab-train: " + *mismatch);
+        return 2;
+    }
     zerolab::installStopSignalHandlers();
     std::unique_ptr<zerolab::TrainBackend> backend;
     try {
@@ -204,7 +214,9 @@ int main(int argc, char** argv) {
     try {
         if (!check_config.empty()) {
             std::optional<int> w = world_opt->count() ? std::optional<int>(world) : std::nullopt;
-            return zerolab::checkConfigCommand(check_config, w, std::cout, std::cerr);
+            return zerolab::exitAfterOutput(
+                "zerolab-train",
+                zerolab::checkConfigCommand(check_config, w, std::cout, std::cerr));
         }
         if (config.empty()) {
             std::cerr << "zerolab-train: give --config FILE (or --check-config FILE)\n\n"

@@ -14,6 +14,7 @@
 #include "runtime/model/llmc_model_file.h"
 #include "runtime/model/model_flops.h"
 #include "runtime/planner/planner.h"
+#include "runtime/train/peer_watch.h"
 #include "runtime/train/rank_placement.h"
 #include "runtime/train/rank_watch.h"
 #include "runtime/train/telemetry.h"
@@ -231,6 +232,7 @@ private:
     ZeroEngine m_engine;
     TimelineAccess m_access; // what the model calls: the engine, seen by the timeline
     std::unique_ptr<RankWatch> m_watch;
+    std::unique_ptr<PeerWatch> m_peerWatch; // rank 1's watch over rank 0
     // Rank 0 with the timeline on: stores the sampled steps' timelines off the training
     // loop. After m_rep, whose record() it calls, so that it is drained and gone first.
     std::unique_ptr<TimelineWriter> m_timelineWriter;
@@ -424,6 +426,12 @@ void Trainer::watchRanks() {
         char host[64];
     } me{static_cast<std::int64_t>(getpid()), {}};
     std::snprintf(me.host, sizeof me.host, "%s", m_comm.host().c_str());
+    // Rank 1 watches rank 0 (peer_watch.h): it maps rank 0's beacon, where they share a
+    // host, before the gather below lets rank 0 go on to remove its name.
+    ProcInfo zero = me;
+    m_comm.broadcastBytes(&zero, sizeof zero, 0);
+    std::optional<BeaconView> zeroBeacon =
+        m_rank == 1 && m_comm.host() == zero.host ? BeaconView::open(zero.pid) : std::nullopt;
     std::vector<ProcInfo> procs(m_rank == 0 ? m_world : 0);
     m_comm.gatherBytes(&me, sizeof me, m_rank == 0 ? procs.data() : nullptr);
     int ok = 1;
@@ -449,6 +457,14 @@ void Trainer::watchRanks() {
     m_comm.broadcastBytes(&ok, sizeof ok, 0);
     if (!ok)
         throw StoreError("rank 0 could not open the run store for its watch");
+    if (m_rank == 1) {
+        WatchOptions options;
+        options.collective_timeout_s = m_config.run.collective_timeout_s;
+        options.on_stall = m_config.run.on_stall;
+        m_peerWatch = std::make_unique<PeerWatch>(
+            m_options.db_path.empty() ? defaultStorePath() : m_options.db_path, m_runId, m_rank,
+            RankProcess{0, zero.pid, zero.host}, std::move(zeroBeacon), m_beacon, options);
+    }
     m_beacon.unpublish();
     m_comm.setBeacon(&m_beacon);
 }
@@ -702,6 +718,7 @@ void Trainer::wrapUp() {
     }
     // No rank may exit before rank 0 stops watching for dead ranks.
     m_watch.reset();
+    m_peerWatch.reset();
     m_comm.barrier();
 }
 
@@ -814,6 +831,8 @@ TrainOutcome Trainer::run() {
             // After its row is stored: an `end` line the watch writes agrees with the store.
             if (m_watch)
                 m_watch->stepDone(m_step, r.step_ms);
+            if (m_peerWatch)
+                m_peerWatch->stepDone(r.step_ms);
             if (sampled)
                 if (auto tl = m_timeline.collect())
                     m_timelineWriter->push(std::move(*tl));

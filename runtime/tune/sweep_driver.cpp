@@ -2,6 +2,7 @@
 #include "runtime/tune/sweep_driver.h"
 
 #include "runtime/tune/sweep_candidates.h"
+#include "runtime/tune/sweep_lock.h"
 #include "runtime/tune/sweep_strategy.h"
 #include "runtime/tune/trial_runner.h"
 
@@ -51,7 +52,15 @@ SweepSpec storedSweepSpec(SweepStore& store, std::int64_t sweep_id) {
     if (doc.is_discarded())
         throw SweepError(store.store().path() + ": sweep " + std::to_string(sweep_id) +
                          ": the stored definition is not JSON");
-    SweepSpec spec = parseSweepJson(doc, r.source);
+    // The name is shown as stored (views repair it with oneLineText); a stored name that
+    // is not a valid sweep name (an older zerolab, a hand edit) is refused by driveSweep.
+    nlohmann::json checked = doc;
+    if (checked.is_object() && checked.contains("name"))
+        checked["name"] = "stored";
+    SweepSpec spec = parseSweepJson(checked, r.source);
+    spec.name = doc.is_object() && doc.contains("name") && doc["name"].is_string()
+                    ? doc["name"].get<std::string>()
+                    : spec.name;
     return spec;
 }
 
@@ -67,7 +76,13 @@ SweepOutcome driveSweep(std::int64_t sweep_id, const SweepRunOptions& options) {
     };
     const SweepSpec spec =
         withStore([&](SweepStore& store) { return storedSweepSpec(store, sweep_id); });
+    if (const auto problem = sweepNameProblem(spec.name))
+        throw SweepError(options.db_path + ": sweep " + std::to_string(sweep_id) +
+                         ": its stored name cannot name its trials' runs: " + *problem);
+    SweepDriverLock lock(options.db_path, sweep_id, options.progress); // before any trial
+
     TrialEnvironment env;
+    env.on_poll = [&lock] { lock.heartbeat(); };
     env.program = options.program;
     env.db_path = options.db_path;
     env.work_dir = sweepWorkDir(options.db_path, sweep_id);

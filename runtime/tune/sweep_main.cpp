@@ -1,10 +1,12 @@
 // zerolab-sweep's entry point: run, resume, list and show sweeps (docs/tune.md). Maps
 // results to DESIGN.md's exit codes: 0 ok, 2 invalid input, 3 stopped, 1 anything else
 // (a sweep in which no trial finished included).
+#include "runtime/text/stdout_written.h"
 #include "runtime/tune/sweep_driver.h"
 #include "runtime/tune/sweep_report.h"
 #include "storage/default_path.h"
 #include "storage/store_error.h"
+#include "storage/stored_text.h"
 
 #include <CLI/CLI.hpp>
 
@@ -35,7 +37,7 @@ int finish(zerolab::SweepStore& store, std::int64_t id, zerolab::SweepOutcome ou
            const std::string& program, const std::string& out_dir) {
     const zerolab::SweepSpec spec = zerolab::storedSweepSpec(store, id);
     const auto trials = store.trials(id);
-    std::cout << "sweep " << id << " (" << spec.name << ")\n"
+    std::cout << "sweep " << id << " (" << zerolab::oneLineText(spec.name) << ")\n"
               << zerolab::formatSweepTable(spec, trials) << '\n'
               << zerolab::formatVerdict(trials, zerolab::sweepVerdict(trials));
     if (outcome == zerolab::SweepOutcome::Stopped) {
@@ -54,9 +56,8 @@ int finish(zerolab::SweepStore& store, std::int64_t id, zerolab::SweepOutcome ou
     return 0;
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
+// main() without the output check.
+int runTool(int argc, char** argv) {
     CLI::App app{"zerolab-sweep: find the fastest config that fits (docs/tune.md)"};
     app.require_subcommand(1);
     std::string db;
@@ -133,9 +134,9 @@ int main(int argc, char** argv) {
             for (const auto& s : store.listSweeps()) {
                 const auto trials = store.trials(s.id);
                 const auto v = zerolab::sweepVerdict(trials);
-                std::cout << s.id << "  " << s.name << "  " << zerolab::sweepStatusName(s.status)
-                          << "  " << trials.size() << " candidates, " << v.pruned << " pruned, "
-                          << v.ran << " ran"
+                std::cout << s.id << "  " << zerolab::oneLineText(s.name) << "  "
+                          << zerolab::sweepStatusName(s.status) << "  " << trials.size()
+                          << " candidates, " << v.pruned << " pruned, " << v.ran << " ran"
                           << (v.best ? ", best trial " + std::to_string(*v.best) : "") << '\n';
             }
             return 0;
@@ -146,7 +147,7 @@ int main(int argc, char** argv) {
         if (json) {
             std::cout << zerolab::sweepJson(record, spec, trials).dump(2) << '\n';
         } else {
-            std::cout << "sweep " << id << " (" << spec.name << "), "
+            std::cout << "sweep " << id << " (" << zerolab::oneLineText(spec.name) << "), "
                       << zerolab::sweepStatusName(record.status) << '\n'
                       << zerolab::formatSweepTable(spec, trials) << '\n'
                       << zerolab::formatVerdict(trials, zerolab::sweepVerdict(trials));
@@ -163,4 +164,10 @@ int main(int argc, char** argv) {
         std::cerr << "zerolab-sweep: " << e.what() << '\n';
         return 1;
     }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    return zerolab::exitAfterOutput("zerolab-sweep", runTool(argc, argv));
 }

@@ -3,9 +3,11 @@
 
 #include "runtime/config/json_text.h"
 #include "runtime/planner/plan_devices.h"
+#include "storage/stored_text.h"
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -20,7 +22,7 @@ constexpr std::int64_t kMaxSweepFileBytes = 16 << 20;
 const std::set<std::string> kKeys = {"name",         "base",          "axes",
                                      "strategy",     "capacity",      "hold_global_batch",
                                      "warmup_steps", "measure_steps", "trial_timeout_s",
-                                     "repeat_best",  "launcher"};
+                                     "repeat_best",  "launcher",      "max_candidates"};
 
 std::string readText(const std::string& path, const std::string& what) {
     std::error_code ec;
@@ -70,7 +72,54 @@ int positiveInt(const nlohmann::json& doc, const char* key, int fallback, int mi
     return v.get<int>();
 }
 
+// The axis's values, each refused where it repeats an earlier one: one ordered set, so
+// 200,000 values are checked in well under a second (each was compared with every earlier
+// one).
+void addAxisValues(SweepAxis& axis, const nlohmann::json& values, const std::string& path,
+                   Problems& p) {
+    std::set<nlohmann::json> seen;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const auto& x = values[i];
+        const std::string ip = path + "[" + std::to_string(i) + "]";
+        if (axis.name == kWorldAxis &&
+            (!x.is_number_integer() || x.get<std::int64_t>() < 1 || x.get<std::int64_t>() > 4096)) {
+            p.add(ip, "N must be an integer from 1 to 4096, got " + describeJson(x));
+            continue;
+        }
+        if (x.is_object() || x.is_array() || x.is_null()) {
+            p.add(ip, "expected a number, string or boolean, got " + describeJson(x));
+            continue;
+        }
+        if (!seen.insert(x).second)
+            p.add(ip, "repeats the value " + describeJson(x));
+        axis.values.push_back(x);
+    }
+}
+
+// The candidates (the product of the axes' lengths, saturating) against the cap: a sweep
+// beyond it is refused before anything is planned or stored.
+void checkCandidateCount(const SweepSpec& s, Problems& p) {
+    std::int64_t count = 1;
+    for (const SweepAxis& a : s.axes) {
+        const auto n = static_cast<std::int64_t>(a.values.size());
+        count = (n != 0 && count > std::numeric_limits<std::int64_t>::max() / n)
+                    ? std::numeric_limits<std::int64_t>::max()
+                    : count * n;
+    }
+    if (count > s.max_candidates)
+        p.add("axes", std::to_string(count) +
+                          " candidates (the product of the axes' lengths) is "
+                          "more than the cap of " +
+                          std::to_string(s.max_candidates) +
+                          ": remove values, or raise \"max_candidates\" (at most " +
+                          std::to_string(kMaxCandidatesLimit) + ")");
+}
+
 } // namespace
+
+std::optional<std::string> sweepNameProblem(const std::string& name) {
+    return storedTextProblem(name, TextKind::OneLine, kMaxSweepNameBytes);
+}
 
 std::string_view strategyName(SweepStrategy s) {
     return s == SweepStrategy::Grid ? "grid" : "guided";
@@ -114,7 +163,8 @@ nlohmann::json SweepSpec::toJson() const {
             {"measure_steps", measure_steps},
             {"trial_timeout_s", trial_timeout_s},
             {"repeat_best", repeat_best},
-            {"launcher", launcher}};
+            {"launcher", launcher},
+            {"max_candidates", max_candidates}};
 }
 
 SweepSpec parseSweepFile(const std::string& path) {
@@ -152,6 +202,9 @@ SweepSpec parseSweepJson(const nlohmann::json& doc, const std::string& source) {
         else
             p.add("name", "expected a non-empty string, got " + describeJson(doc["name"]));
     }
+    if (const auto problem = sweepNameProblem(s.name))
+        p.add(doc.contains("name") ? "name" : "name (the file's stem)",
+              *problem + " (a sweep's name starts its trials' run names)");
     if (!doc.contains("base")) {
         p.add("base", "required: a config object or the path of a config file");
     } else if (doc["base"].is_object()) {
@@ -197,23 +250,7 @@ SweepSpec parseSweepJson(const nlohmann::json& doc, const std::string& source) {
                 continue;
             }
             SweepAxis axis{k, {}};
-            for (std::size_t i = 0; i < v.size(); ++i) {
-                const auto& x = v[i];
-                const std::string ip = path + "[" + std::to_string(i) + "]";
-                if (k == kWorldAxis && (!x.is_number_integer() || x.get<std::int64_t>() < 1 ||
-                                        x.get<std::int64_t>() > 4096)) {
-                    p.add(ip, "N must be an integer from 1 to 4096, got " + describeJson(x));
-                    continue;
-                }
-                if (x.is_object() || x.is_array() || x.is_null()) {
-                    p.add(ip, "expected a number, string or boolean, got " + describeJson(x));
-                    continue;
-                }
-                for (const auto& y : axis.values)
-                    if (y == x)
-                        p.add(ip, "repeats the value " + describeJson(x));
-                axis.values.push_back(x);
-            }
+            addAxisValues(axis, v, path, p);
             s.axes.push_back(std::move(axis));
         }
     }
@@ -262,6 +299,17 @@ SweepSpec parseSweepJson(const nlohmann::json& doc, const std::string& source) {
             p.add("trial_timeout_s",
                   "expected seconds above 0 and at most a week, got " + describeJson(v));
     }
+    if (doc.contains("max_candidates")) {
+        const auto& v = doc["max_candidates"];
+        if (v.is_number_integer() && v.get<std::int64_t>() >= 1 &&
+            v.get<std::int64_t>() <= kMaxCandidatesLimit)
+            s.max_candidates = v.get<std::int64_t>();
+        else
+            p.add("max_candidates", "expected an integer from 1 to " +
+                                        std::to_string(kMaxCandidatesLimit) + ", got " +
+                                        describeJson(v));
+    }
+    checkCandidateCount(s, p);
     if (doc.contains("launcher")) {
         if (doc["launcher"].is_string() && !doc["launcher"].get<std::string>().empty())
             s.launcher = doc["launcher"].get<std::string>();

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,6 +26,15 @@ enum class SweepStrategy { Grid, Guided };
 // "world": N. Any other name is a dotted JSON path into the config.
 inline constexpr const char* kWorldAxis = "world";
 inline constexpr const char* kMicroBatchAxis = "train_micro_batch_size_per_gpu";
+
+// The most candidates a sweep may have (the product of its axes' lengths) unless its
+// "max_candidates" says more, and the most that key may say; every candidate is planned
+// and stored before the first trial runs.
+inline constexpr std::int64_t kDefaultMaxCandidates = 10'000;
+inline constexpr std::int64_t kMaxCandidatesLimit = 1'000'000;
+// A sweep's name starts every trial's run name ("NAME #3 trial 12"), so it follows the run
+// name's rules (stored_text.h) with room for that suffix.
+inline constexpr std::size_t kMaxSweepNameBytes = 192;
 
 struct SweepAxis {
     std::string name;
@@ -55,6 +65,7 @@ struct SweepSpec {
     double trial_timeout_s = 300;
     int repeat_best = 2; // the best this-many trials run once more to measure the noise
     std::string launcher = "mpirun";
+    std::int64_t max_candidates = kDefaultMaxCandidates;
 
     // The sweep as JSON with base inline: what the store keeps and parseSweepJson reads back.
     nlohmann::json toJson() const;
@@ -65,6 +76,10 @@ struct SweepSpec {
 SweepSpec parseSweepFile(const std::string& path);
 // The same from a parsed document; source names it in messages and anchors relative paths.
 SweepSpec parseSweepJson(const nlohmann::json& doc, const std::string& source);
+
+// Why `name` cannot name a sweep (invalid UTF-8, a control character, longer than
+// kMaxSweepNameBytes), or nullopt.
+std::optional<std::string> sweepNameProblem(const std::string& name);
 
 // Bucket axes: what the guided search tunes at its best point.
 bool isBucketAxis(const std::string& name);

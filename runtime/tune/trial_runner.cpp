@@ -167,6 +167,8 @@ TrialRecord runTrial(const SweepSpec& spec, const TrialEnvironment& env, TrialRe
     request.timeout_s = spec.trial_timeout_s;
     request.stop = env.stop;
     request.stop_grace_s = kStopGraceS;
+    request.end_with_parent = true;
+    request.on_poll = env.on_poll;
     request.on_started = [&](pid_t pid) {
         t.pid = pid;
         if (env.on_started)

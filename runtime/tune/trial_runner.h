@@ -1,9 +1,10 @@
 // One trial: a real zerolab-train job under the launcher, started as the GUI starts one
 // (launchArgv of a LaunchSpec), in a process group of its own, with W warm-up and M
 // measured steps. A per-trial timeout SIGKILLs the whole group (a rank stopped by
-// SIGSTOP included); the run is then marked failed in the store. The result is read back
-// from the store: the median and spread of tokens/s over the measured steps, the largest
-// per-rank peak, the median exposed comm.
+// SIGSTOP included); the run is then marked failed in the store. The launcher gets SIGTERM
+// when the sweep's process dies (a SIGKILLed driver), so no trial runs on unsupervised. The result
+// is read back from the store: the median and spread of tokens/s over the measured steps, the
+// largest per-rank peak, the median exposed comm.
 #pragma once
 
 #include "runtime/launch/launch_spec.h"
@@ -27,6 +28,8 @@ struct TrialEnvironment {
     // Called once the launcher runs, with the trial marked running (pid set): the caller
     // stores it so that a killed sweep's resume can find and end the group.
     std::function<void(const TrialRecord&)> on_started;
+    // Called every poll while the trial runs (the driver's heartbeat).
+    std::function<void()> on_poll;
 };
 
 // The launch spec of a trial's config file at N ranks: the one place the sweep builds a

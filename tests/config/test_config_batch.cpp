@@ -101,11 +101,11 @@ TEST(ConfigBatch, AutoThatNothingDecidesNamesTheKey) {
 TEST(ConfigBatch, NonPositiveOrWrongTypeIsATypeError) {
     auto r = parse(R"({"train_batch_size": 0, "train_micro_batch_size_per_gpu": "four"})");
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(findError(r, "train_batch_size", "expected an integer >= 1, got 0"), nullptr)
+    EXPECT_NE(findError(r, "train_batch_size", "expected an integer 1-2147483647, got 0"), nullptr)
         << dump(r);
-    EXPECT_NE(
-        findError(r, "train_micro_batch_size_per_gpu", "expected an integer >= 1, got \"four\""),
-        nullptr)
+    EXPECT_NE(findError(r, "train_micro_batch_size_per_gpu",
+                        "expected an integer 1-2147483647, got \"four\""),
+              nullptr)
         << dump(r);
 }
 

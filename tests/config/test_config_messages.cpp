@@ -17,11 +17,11 @@ TEST(ConfigMessages, EnglishIsThePreviousText) {
         "overlap_comm": 3, "reduce_bucket_size": "auto"}, "gradient_clipping": -1,
         "steps_per_print": 0})",
                          2)),
-              "test.json: train_batch_size: expected an integer >= 1, got \"two\"\n"
+              "test.json: train_batch_size: expected an integer 1-2147483647, got \"two\"\n"
               "test.json: gradient_clipping: expected a number >= 0 (0: off), got -1\n"
               "test.json: zero_optimization.stage: expected an integer 0-3, got 7\n"
               "test.json: zero_optimization.overlap_comm: expected true or false, got 3\n"
-              "test.json: steps_per_print: expected an integer >= 1, got 0\n");
+              "test.json: steps_per_print: expected an integer 1-2147483647, got 0\n");
     EXPECT_EQ(dump(parse(R"({"train_batch_size": 8, "scheduler": {"type": "WarmupCosineLR",
         "params": {"warmup_num_steps": 10, "total_num_steps": 5, "warmup_max_lr": 1,
         "last_batch_iteration": 1, "cos_min_ratio": 2, "warmup_type": "cubic", "decay_rate": 1,

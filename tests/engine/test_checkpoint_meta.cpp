@@ -18,6 +18,43 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// meta.json of a checkpoint written by zerolab-train before issue 29 (format 3, hashed from
+// the old basis), verbatim.
+constexpr const char* kFormatThreeMeta = R"({
+  "files": {
+    "model.bin": {
+      "fnv1a64": "64e06df8f11d393c",
+      "size": 483328
+    },
+    "optim-rank0.bin": {
+      "fnv1a64": "eb8756f78b9fd491",
+      "size": 482368
+    },
+    "optim-rank1.bin": {
+      "fnv1a64": "9b4e1435b2ba8f48",
+      "size": 482368
+    }
+  },
+  "fnv1a64": "5b615fad22158d7b",
+  "format": 3,
+  "model": {
+    "n_embd": 64,
+    "n_head": 2,
+    "n_layer": 2,
+    "padded_vocab_size": 256,
+    "seq_len": 64,
+    "vocab_size": 256
+  },
+  "precision": "fp32",
+  "run_id": 1,
+  "run_uuid": "69417550-b051-47bf-ad68-cc0dc8b9a028",
+  "stage": 1,
+  "step": 2,
+  "tokens": 384,
+  "world": 2
+}
+)";
+
 class CheckpointMetaFile : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -121,11 +158,51 @@ TEST_F(CheckpointMetaFile, FormatTwoHasNoRunUuid) {
     j.erase("run_uuid");
     j["format"] = 2;
     const std::string body = j.dump(); // format 2's checksum covers the same compact JSON
-    j["fnv1a64"] = fnv1aHex(fnv1a(body.data(), body.size()));
+    j["fnv1a64"] = fnv1aHex(fnv1a(body.data(), body.size(), kFnv1aLegacyBasis));
     write(j.dump(2));
     const CheckpointManifest back = readCheckpointMeta(m_path);
     EXPECT_EQ(back.meta.run_uuid, "");
     EXPECT_EQ(back.meta.step, 12);
+}
+
+// Issue 29 §9: the offset basis was 1469598103934665603, a digit short of FNV-1a 64's
+// 14695981039346656037, so every checksum disagreed with other tools. These are the
+// published test vectors (Noll's FNV page: "", "a", "foobar").
+TEST(Fnv1a, MatchesTheStandardTestVectors) {
+    EXPECT_EQ(fnv1aHex(fnv1a("", 0)), "cbf29ce484222325");
+    EXPECT_EQ(fnv1aHex(fnv1a("a", 1)), "af63dc4c8601ec8c");
+    EXPECT_EQ(fnv1aHex(fnv1a("foobar", 6)), "85944171f73967e8");
+    // A hash continued over pieces equals the hash of the whole.
+    EXPECT_EQ(fnv1a("bar", 3, fnv1a("foo", 3)), fnv1a("foobar", 6));
+}
+
+// What is written now is format 4, its own checksum the standard FNV-1a 64 of the compact
+// JSON without it, and files are verified from the standard basis.
+TEST_F(CheckpointMetaFile, FormatFourIsTheStandardChecksum) {
+    write(checkpointMetaText(valid()));
+    nlohmann::json j = nlohmann::json::parse(read());
+    EXPECT_EQ(j["format"], 4);
+    const std::string recorded = j["fnv1a64"];
+    j.erase("fnv1a64");
+    const std::string body = j.dump();
+    EXPECT_EQ(recorded, fnv1aHex(fnv1a(body.data(), body.size(), 14695981039346656037ULL)));
+    EXPECT_EQ(readCheckpointMeta(m_path).checksum_basis, 14695981039346656037ULL);
+}
+
+// A format-3 meta.json as the build before issue 29 wrote it (checkpoint step 2 of a
+// 2-rank ZeRO-1 nano run, text kept verbatim): it verifies with the old basis, and its
+// files are to be verified from that basis too.
+TEST_F(CheckpointMetaFile, FormatThreeVerifiesWithTheLegacyBasis) {
+    write(kFormatThreeMeta);
+    const CheckpointManifest m = readCheckpointMeta(m_path);
+    EXPECT_EQ(m.checksum_basis, 1469598103934665603ULL);
+    EXPECT_EQ(m.meta.step, 2);
+    EXPECT_EQ(m.meta.world, 2);
+    // The same text with format 4 claims the standard basis: its checksum no longer matches.
+    std::string edited = kFormatThreeMeta;
+    edited.replace(edited.find("\"format\": 3"), 11, "\"format\": 4");
+    write(edited);
+    EXPECT_THROW(readCheckpointMeta(m_path), CheckpointError);
 }
 
 TEST_F(CheckpointMetaFile, RunUuidMustBeAVersionFourUuid) {

@@ -18,7 +18,7 @@ find_package(CLI11 REQUIRED) # storage/CMakeLists.txt names zerolab-runs' CLI11 
 
 # The libraries' own CMakeLists.txt; EXCLUDE_FROM_ALL: only what a fuzzer links is built.
 foreach(dir storage runtime/text runtime/model runtime/config runtime/data runtime/launch
-            runtime/engine runtime/planner runtime/lab)
+            runtime/engine runtime/planner runtime/lab runtime/tune)
   add_subdirectory(${dir} EXCLUDE_FROM_ALL)
 endforeach()
 
@@ -40,3 +40,5 @@ zerolab_add_fuzzer(store_open zerolab_storage)
 zerolab_add_fuzzer(metric_line zerolab_storage_export)
 zerolab_add_fuzzer(launch_failure zerolab_launch)
 zerolab_add_fuzzer(lesson zerolab_lab)
+zerolab_add_fuzzer(sweep zerolab_tune)
+zerolab_add_fuzzer(store_contents zerolab_storage_export)

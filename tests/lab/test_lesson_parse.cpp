@@ -129,6 +129,44 @@ TEST(LessonParse, ErrorsNameFileAndJsonPath) {
     }
 }
 
+// Issue 29 §3: a lesson is bounded. A 2.3 MB lesson kept a full merged config per run
+// (6.6 GB RSS); a 5 MB step text froze the Lab view for over 10 minutes. The file, its
+// steps and each text are capped, the error naming the path and both numbers.
+TEST(LessonParse, WhatALessonMayHoldIsBounded) {
+    auto longText = minimalLesson();
+    longText["steps"][0]["text"]["en"] = std::string(20000, 'x');
+    EXPECT_NE(parseError(longText).find("t.json: steps[0].text.en: a text of 20000 bytes, more "
+                                        "than the 16384 a lesson text may hold"),
+              std::string::npos)
+        << parseError(longText);
+    auto longChinese = minimalLesson();
+    longChinese["steps"][0]["title"]["zh_CN"] = std::string(16385, 'x');
+    EXPECT_NE(parseError(longChinese).find("steps[0].title.zh_CN: a text of 16385 bytes"),
+              std::string::npos);
+    auto manySteps = minimalLesson();
+    while (manySteps["steps"].size() <= 32) {
+        auto step = manySteps["steps"][1];
+        step["id"] = "s" + std::to_string(manySteps["steps"].size());
+        manySteps["steps"].push_back(step);
+    }
+    EXPECT_NE(parseError(manySteps).find("t.json: steps: give 1 to 32 steps, got 33"),
+              std::string::npos)
+        << parseError(manySteps);
+    const std::string big = minimalLesson().dump() + std::string((1 << 20) + 1, ' ');
+    try {
+        parseLesson(big, "t.json");
+        ADD_FAILURE() << "a lesson over 1 MiB was read";
+    } catch (const LessonError& e) {
+        EXPECT_NE(std::string(e.what()).find("t.json: a lesson of "), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("more than the 1048576 a lesson may hold"),
+                  std::string::npos);
+    }
+    // Right at the caps: accepted.
+    auto atCap = minimalLesson();
+    atCap["steps"][0]["text"]["en"] = std::string(16384, 'x');
+    EXPECT_EQ(parseError(atCap), "");
+}
+
 TEST(LessonParse, SyntaxErrorNamesLineAndColumn) {
     try {
         parseLesson("{\n  \"format\": 1,\n  \"id\" \"x\"\n}", "t.json");

@@ -6,6 +6,7 @@
 #include "storage/run_uuid.h"
 #include "storage/run_writer.h"
 #include "storage/sqlite_db.h"
+#include "storage/store_clock.h"
 #include "store_test_util.h"
 #include "tests/support/tmpfs_mount.h"
 
@@ -13,6 +14,8 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
 
 using namespace zerolab;
 using namespace zerolab::test;
@@ -168,6 +171,79 @@ TEST(StoreFaults, FullDiskReportsTheRealErrorAndKeepsCommittedSteps) {
     RunStore ro = RunStore::open(path, OpenMode::ReadOnly);
     EXPECT_EQ(ro.db().queryInt("SELECT count(*) FROM steps"), committed);
     EXPECT_EQ(ro.db().queryInt("SELECT count(*) FROM rank_steps"), committed * 8);
+}
+
+// Issue 29 §10: a store deleted mid-run left its -wal (27 MB in the probe) and -shm
+// beside the name, belonging to no file. The run's connections (its writer and a second
+// one, as rank 0's heartbeat thread holds) write on, fail or not, and close: nothing is left.
+TEST(StoreFaults, DeletedStoreLeavesNoWalOrShm) {
+    TempDir dir;
+    const std::string path = dir.file("runs.db");
+    {
+        RunWriter w(RunStore::open(path));
+        RunStore second = RunStore::open(path);
+        w.createRun(makeRunInfo("deleted", 2));
+        w.beginSegment(firstSegment(2));
+        for (std::int64_t s = 0; s < 50; ++s)
+            w.appendStep(makeStep(s, 2));
+        ASSERT_TRUE(std::filesystem::exists(path + "-wal"));
+        std::filesystem::remove(path);
+        for (std::int64_t s = 50; s < 100; ++s) {
+            try {
+                w.appendStep(makeStep(s, 2));
+            } catch (const StoreError&) {
+                break; // the writer's check of the file: "deleted or replaced"
+            }
+        }
+    }
+    EXPECT_FALSE(std::filesystem::exists(path));
+    EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
+    EXPECT_FALSE(std::filesystem::exists(path + "-shm"));
+}
+
+// Issue 29 §11, the readers: a run whose rank 0 is stopped stays `running` in the store
+// (rank 0 writes it), its process alive; its heartbeat older than its collective timeout
+// is shown as stalled with its age (before: `running`).
+TEST(StoreFaults, SilentHeartbeatReadsAsStalledWithItsAge) {
+    TempDir dir;
+    const std::string path = dir.file("runs.db");
+    char host[256] = "";
+    ::gethostname(host, sizeof host - 1);
+    RunInfo info = makeRunInfo("silent", 2);
+    info.host = host;
+    info.pid = ::getpid(); // alive: never marked lost
+    info.config_json = R"({"run": {"collective_timeout_s": 10}})";
+    std::int64_t id = 0;
+    {
+        RunWriter w(RunStore::open(path));
+        id = w.createRun(info);
+        w.beginSegment(firstSegment(2));
+        w.appendStep(makeStep(0, 2));
+    }
+    const std::string age = "UPDATE runs SET heartbeat_at = strftime('%s', 'now') - ";
+    ASSERT_EQ(execSqlite(path, age + "5"), "");
+    EXPECT_FALSE(RunReader(RunStore::open(path)).heartbeatSilence(id, unixNow()));
+    EXPECT_NE(runCli({"--db", path, "list"}).out.find("running"), std::string::npos);
+
+    ASSERT_EQ(execSqlite(path, age + "100"), "");
+    const auto silent = RunReader(RunStore::open(path)).heartbeatSilence(id, unixNow());
+    ASSERT_TRUE(silent);
+    EXPECT_GE(*silent, 99);
+    const auto list = runCli({"--db", path, "list"});
+    EXPECT_NE(list.out.find("stalled"), std::string::npos) << list.out;
+    const auto show = runCli({"--db", path, "show", std::to_string(id)});
+    EXPECT_NE(show.out.find("': stalled (no heartbeat for 1m4"), std::string::npos) << show.out;
+    EXPECT_NE(show.out.find("stored as running: rank 0 is stopped or hung)"), std::string::npos)
+        << show.out;
+    const auto json =
+        nlohmann::json::parse(runCli({"--db", path, "show", std::to_string(id), "--json"}).out);
+    EXPECT_GE(json["run"]["heartbeat_silent_s"].get<double>(), 99) << json.dump();
+
+    // Without a configured timeout, the default 120 s: 100 s is not silent yet.
+    ASSERT_EQ(execSqlite(path, "UPDATE runs SET config_json = '{}'"), "");
+    EXPECT_FALSE(RunReader(RunStore::open(path)).heartbeatSilence(id, unixNow()));
+    ASSERT_EQ(execSqlite(path, "UPDATE runs SET config_json = 'not json'"), "");
+    EXPECT_FALSE(RunReader(RunStore::open(path)).heartbeatSilence(id, unixNow()));
 }
 
 TEST(RunUuid, NewUuidsAreVersionFourAndDistinct) {

@@ -23,7 +23,8 @@ std::string slurp(const std::string& path) {
 
 } // namespace
 
-BackgroundProcess::BackgroundProcess(const std::vector<std::string>& argv) {
+BackgroundProcess::BackgroundProcess(const std::vector<std::string>& argv,
+                                     const std::string& stdout_path) {
     char outTmpl[] = "/tmp/zerolab-test-out-XXXXXX";
     char errTmpl[] = "/tmp/zerolab-test-err-XXXXXX";
     const int outFd = mkstemp(outTmpl);
@@ -32,7 +33,13 @@ BackgroundProcess::BackgroundProcess(const std::vector<std::string>& argv) {
     m_err = errTmpl;
     m_pid = fork();
     if (m_pid == 0) {
-        dup2(outFd, 1);
+        const int toFd =
+            stdout_path.empty() ? outFd : ::open(stdout_path.c_str(), O_WRONLY | O_CREAT, 0644);
+        if (toFd < 0) {
+            std::perror(stdout_path.c_str());
+            _exit(127);
+        }
+        dup2(toFd, 1);
         dup2(errFd, 2);
         std::vector<char*> args;
         for (const auto& a : argv)
@@ -68,6 +75,11 @@ ProcessResult BackgroundProcess::finish() {
 
 ProcessResult runProcess(const std::vector<std::string>& argv) {
     return BackgroundProcess(argv).finish();
+}
+
+ProcessResult runProcessWithStdout(const std::vector<std::string>& argv,
+                                   const std::string& stdout_path) {
+    return BackgroundProcess(argv, stdout_path).finish();
 }
 
 std::string toolPath(const std::string& tool) {

@@ -15,6 +15,9 @@ struct ProcessResult {
 };
 
 ProcessResult runProcess(const std::vector<std::string>& argv);
+// The same with stdout opened on `stdout_path` (for instance /dev/full); out stays empty.
+ProcessResult runProcessWithStdout(const std::vector<std::string>& argv,
+                                   const std::string& stdout_path);
 
 // build/bin/<tool>
 std::string toolPath(const std::string& tool);
@@ -26,7 +29,9 @@ ProcessResult runTool(const std::string& tool, const std::string& args);
 // A process started in the background; finish() waits for it and collects its output.
 class BackgroundProcess {
 public:
-    explicit BackgroundProcess(const std::vector<std::string>& argv);
+    // stdout_path: open that file as its stdout instead of collecting it.
+    explicit BackgroundProcess(const std::vector<std::string>& argv,
+                               const std::string& stdout_path = {});
     ~BackgroundProcess();
     int pid() const { return m_pid; }
     ProcessResult finish();

@@ -28,6 +28,14 @@ TmpfsMount::TmpfsMount(std::size_t bytes) {
     m_mounted = true;
 }
 
+bool TmpfsMount::remountReadOnly() {
+    if (::mount("tmpfs", m_path.c_str(), "tmpfs", MS_REMOUNT | MS_RDONLY, nullptr) == 0)
+        return true;
+    m_reason =
+        "mount -o remount,ro is not permitted here (" + std::string(std::strerror(errno)) + ")";
+    return false;
+}
+
 TmpfsMount::~TmpfsMount() {
     if (m_mounted)
         ::umount2(m_path.c_str(), MNT_DETACH);

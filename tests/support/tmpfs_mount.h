@@ -21,6 +21,8 @@ public:
     const std::string& reason() const { return m_reason; }
     const std::string& path() const { return m_path; }
     std::string file(const std::string& name) const { return m_path + "/" + name; }
+    // Remounts it read-only (mount -o remount,ro); false with reason() set when refused.
+    bool remountReadOnly();
 
 private:
     std::string m_path;

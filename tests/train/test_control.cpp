@@ -4,6 +4,7 @@
 // and continues it (as a new segment); corrupted or truncated checkpoints are refused.
 #include "tests/support/process.h"
 
+#include "runtime/engine/fnv1a.h"
 #include "storage/run_reader.h"
 
 #include <gtest/gtest.h>
@@ -192,6 +193,46 @@ std::string slurp(const fs::path& p) {
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
+}
+
+// Issue 29 §9: checkpoints are now hashed from the standard FNV-1a basis (meta.json
+// format 4), so another FNV-1a tool agrees with meta.json; one written before (format 3,
+// the old basis for its files and its own checksum) still verifies and resumes. The old
+// one is made here as the old writer made it: the same files, meta.json rewritten at
+// format 3 with every checksum from kFnv1aLegacyBasis.
+TEST_F(Control, OldBasisCheckpointStillResumesAndNewOnesAreStandardFnv) {
+    const auto full =
+        test::runProcess(test::mpirunTrain(2, {"--config", config(1, 4, 2), "--db", db()}));
+    ASSERT_EQ(full.exit_code, 0) << full.err;
+    const fs::path ck = m_dir / "ckpt" / "run-1" / "step-2";
+    nlohmann::json meta = nlohmann::json::parse(slurp(ck / "meta.json"));
+    ASSERT_EQ(meta["format"], 4);
+    const auto sumOf = [](const std::string& bytes, std::uint64_t basis) {
+        return fnv1aHex(fnv1a(bytes.data(), bytes.size(), basis));
+    };
+    for (auto& [name, entry] : meta["files"].items())
+        EXPECT_EQ(entry["fnv1a64"], sumOf(slurp(ck / name), 14695981039346656037ULL)) << name;
+
+    meta.erase("fnv1a64");
+    meta["format"] = 3;
+    for (auto& [name, entry] : meta["files"].items())
+        entry["fnv1a64"] = sumOf(slurp(ck / name), kFnv1aLegacyBasis);
+    meta["fnv1a64"] = sumOf(meta.dump(), kFnv1aLegacyBasis);
+    std::ofstream(ck / "meta.json", std::ios::binary | std::ios::trunc) << meta.dump(2) << "\n";
+    const auto resumed = test::runProcess(
+        test::mpirunTrain(2, {"--config", config(1, 4, 0), "--db", db(), "--resume", ck.string()}));
+    EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
+    EXPECT_EQ(losses(resumed.out).size(), 2u) << resumed.out;
+
+    // The same files claimed at format 4 (the standard basis) fail their checksums.
+    meta["format"] = 4;
+    meta.erase("fnv1a64");
+    meta["fnv1a64"] = sumOf(meta.dump(), kFnv1aBasis);
+    std::ofstream(ck / "meta.json", std::ios::binary | std::ios::trunc) << meta.dump(2) << "\n";
+    const auto refused = test::runProcess(
+        test::mpirunTrain(2, {"--config", config(1, 4, 0), "--db", db(), "--resume", ck.string()}));
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    EXPECT_NE(refused.err.find("checksum mismatch (corrupted)"), std::string::npos) << refused.err;
 }
 
 TEST_F(Control, CorruptedOrTruncatedCheckpointIsRefused) {

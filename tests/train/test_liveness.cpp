@@ -140,6 +140,48 @@ TEST_F(Liveness, StoppedRankStallsTheRunAndIsNamed) {
     EXPECT_GE((*end)["steps"].get<long long>(), 3);
 }
 
+// Issue 29 §11: rank 0 writes the store, so a stopped rank 0 left the run `running` for as
+// long as it was stopped; continued, rank 0 blamed "a wedged device or transport" for its
+// own stop. Rank 1 now sees rank 0 leave it waiting and records the stall naming rank 0;
+// continued, the run goes on and rank 0 blames nobody.
+TEST_F(Liveness, StoppedRankZeroIsNoticedByRankOne) {
+    test::BackgroundProcess job(test::mpirunTrain(
+        3,
+        {"--config", config({{"collective_timeout_s", 2}, {"on_stall", "flag"}}), "--db", db()}));
+    ASSERT_TRUE(waitFor([&] { return steps() >= 3; })) << "no steps reached the store";
+    const auto pids = rankPids(job.pid());
+    ASSERT_EQ(pids.size(), 3u);
+    ASSERT_EQ(test::runProcess({"kill", "-STOP", pids[0]}).exit_code, 0);
+    const bool stalled = waitFor([&] {
+        const auto r = run();
+        return r && r->status == RunStatus::Stalled;
+    });
+    const auto r = run();
+    ASSERT_EQ(test::runProcess({"kill", "-CONT", pids[0]}).exit_code, 0);
+    EXPECT_TRUE(stalled) << "the store still says " << runStatusName(r->status)
+                         << " with rank 0 stopped";
+    bool named = false;
+    for (const auto& e : events())
+        named |= e.level == EventLevel::Error && e.rank == 0 &&
+                 e.message.find("not arrived: rank 0 (pid " + pids[0]) != std::string::npos &&
+                 e.message.find("its process stopped") != std::string::npos &&
+                 e.message.find("reported by rank 1") != std::string::npos;
+    EXPECT_TRUE(named) << r->end_message;
+
+    const std::int64_t before = steps();
+    ASSERT_TRUE(waitFor([&] { return steps() >= before + 3; })) << "the run did not continue";
+    // Rank 1 sets it running again at its next look (every 200 ms).
+    EXPECT_TRUE(waitFor([&] { return run()->status == RunStatus::Running; }))
+        << runStatusName(run()->status);
+    for (const auto& e : events())
+        EXPECT_EQ(e.message.find("wedged device or transport"), std::string::npos) << e.message;
+    ASSERT_EQ(test::runProcess({"pkill", "-TERM", "-P", std::to_string(job.pid())}).exit_code, 0);
+    const auto out = job.finish();
+    EXPECT_EQ(out.exit_code, 3) << out.err;
+    EXPECT_NE(out.err.find("reported by rank 1 (rank 0 writes the store)"), std::string::npos)
+        << "no line for the launcher: " << out.err;
+}
+
 TEST_F(Liveness, StallWithKillPolicyEndsTheJob) {
     test::BackgroundProcess job(test::mpirunTrain(
         3,

@@ -197,29 +197,43 @@ TEST_F(SweepRuns, ResumesAfterTheSweepProcessIsKilled) {
         }
     }
     ASSERT_GT(launcher, 0) << "the first trial never started";
+    const long driver = running.pid();
     ::kill(running.pid(), SIGKILL);
     running.finish();
-    EXPECT_FALSE(processGone(launcher)); // the orphaned trial is still running
+    // Issue 29 §4: the orphaned trial ran on unsupervised (it was still running here); its
+    // launcher now gets SIGTERM when the sweep dies, and the job ends on its own.
+    for (int i = 0; i < 600 && !processGone(launcher); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_TRUE(processGone(launcher)) << "the trial runs on without its sweep";
 
     const auto r = sweep({"resume", "1"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("trial 0 was interrupted"), std::string::npos) << r.err;
+    // The killed driver's claim on the sweep is taken over, naming it.
+    EXPECT_NE(r.err.find("sweep 1: its driver pid " + std::to_string(driver) + " on "),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("is gone; this one takes over"), std::string::npos) << r.err;
     EXPECT_TRUE(processGone(launcher));
     const nlohmann::json j = show(1);
     EXPECT_EQ(j["status"], "finished");
     ASSERT_EQ(j["trials"].size(), 2u);
     EXPECT_EQ(j["trials"][0]["status"], "finished");
     EXPECT_EQ(j["trials"][1]["status"], "finished");
-    // Three runs: the interrupted one, ended as failed, and the two trials.
+    // Three runs: the interrupted one, ended (stopped by its SIGTERM, or failed), and the
+    // two trials; none left running.
     RunReader reader(RunStore::open(db(), OpenMode::ReadOnly));
     const auto runs = reader.listRuns();
     ASSERT_EQ(runs.size(), 3u);
-    int failed = 0;
+    int ended = 0;
     for (const auto& run : runs) {
         EXPECT_EQ(run.tags, std::vector<std::string>{"sweep-1"});
-        failed += run.status == RunStatus::Failed;
+        EXPECT_NE(run.status, RunStatus::Running) << run.id;
+        ended += run.status == RunStatus::Failed || run.status == RunStatus::Stopped;
     }
-    EXPECT_EQ(failed, 1);
+    EXPECT_EQ(ended, 1);
+    EXPECT_FALSE(SweepStore(RunStore::open(db(), OpenMode::ReadOnly)).driver(1))
+        << "the resume released the sweep";
 }
 
 TEST_F(SweepRuns, InvalidInputExitsTwoNamingTheFileAndPath) {

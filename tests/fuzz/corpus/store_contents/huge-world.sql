@@ -1,0 +1,1 @@
+UPDATE timelines SET world = 2147483647 WHERE step = 1;

@@ -2,6 +2,7 @@
 // a bare size (--params ...) or a training config (--config F --world N), prints
 // the stages 0-3 table, --explain text or --json. Exit 0 ok, 2 invalid input.
 #include "runtime/config/config.h"
+#include "runtime/planner/bandwidth_units.h"
 #include "runtime/planner/plan_devices.h"
 #include "runtime/planner/planner.h"
 
@@ -39,6 +40,7 @@ struct Options {
     double capacity_gb = 0;
     double reserve_gb = -1;
     double bandwidth_gbps = 100;
+    std::string bandwidth;
     bool json = false, explain = false, gib = false;
 };
 
@@ -74,7 +76,12 @@ void addOptions(CLI::App& app, Options& o) {
     app.add_option("--reserve-gb", o.reserve_gb,
                    "memory kept free of the forecast, in GB (1e9): CUDA context, NCCL, "
                    "fragmentation (default: 1 GiB + 5% on a GPU preset, 0 on --capacity-gb)");
-    app.add_option("--bandwidth-gbps", o.bandwidth_gbps, "bus bandwidth in GB/s for comm time");
+    app.add_option("--bandwidth", o.bandwidth,
+                   "bus bandwidth for comm time, with its unit: 200Gb/s, 200Gbit/s (bits per "
+                   "second) or 25GB/s (bytes per second); default 100GB/s");
+    app.add_option("--bandwidth-gbps", o.bandwidth_gbps,
+                   "bus bandwidth in GB/s: gigaBYTES per second (for bits: --bandwidth 200Gb/s); "
+                   "the unit is printed back");
     app.add_flag("--json", o.json, "print the plan as JSON");
     app.add_flag("--explain", o.explain, "print the formulas for --stage, numbers plugged in");
     app.add_flag("--gib", o.gib, "print GiB (2^30) instead of GB (1e9)");
@@ -164,7 +171,18 @@ void applyCommon(const Options& o, const CLI::App& app, PlanInput& in) {
             throw PlanError("--activations-gb must be >= 0");
         in.activation_bytes = std::llround(o.activations_gb * 1e9);
     }
-    in.bandwidth_gbps = o.bandwidth_gbps;
+    if (app.count("--bandwidth") && app.count("--bandwidth-gbps"))
+        throw PlanError("--bandwidth and --bandwidth-gbps exclude each other");
+    if (app.count("--bandwidth")) {
+        in.bandwidth_gbps = parseBandwidth(o.bandwidth, "--bandwidth") / 1e9;
+    } else {
+        in.bandwidth_gbps = o.bandwidth_gbps;
+        if (app.count("--bandwidth-gbps"))
+            std::cerr << "zerolab-plan: --bandwidth-gbps " << o.bandwidth_gbps << " read as "
+                      << formatBandwidth(o.bandwidth_gbps * 1e9)
+                      << " (bytes; for bits per second write --bandwidth " << o.bandwidth_gbps
+                      << "Gb/s)\n";
+    }
     if (app.count("--capacity-gb")) {
         if (app.count("--device"))
             throw PlanError("--device and --capacity-gb exclude each other");

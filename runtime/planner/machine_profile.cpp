@@ -5,6 +5,7 @@
 #include "runtime/config/json_text.h"
 #include "runtime/planner/planner.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace zerolab {
@@ -21,6 +22,35 @@ int ringSteps(Collective c, int ranks) {
 }
 
 } // namespace
+
+CollectiveFit fitLatencyBandwidth(const std::vector<std::pair<double, double>>& points) {
+    if (points.size() < 2)
+        throw PlanError("a latency-bandwidth fit needs at least two sizes");
+    // Weighted least squares of t = a + x * c (c = 1 / bandwidth), weights 1 / t^2.
+    double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (const auto& [x, t] : points) {
+        const double w = 1 / (t * t);
+        sw += w;
+        sx += w * x;
+        sy += w * t;
+        sxx += w * x * x;
+        sxy += w * x * t;
+    }
+    double c = (sw * sxy - sx * sy) / (sw * sxx - sx * sx);
+    double a = (sy - c * sx) / sw;
+    if (a < 0) {
+        a = 0;
+        c = sxy / sxx;
+    }
+    if (!(c > 0))
+        throw PlanError("a latency-bandwidth fit found no bandwidth (times fall with size)");
+    CollectiveFit f;
+    f.latency_s = a;
+    f.bytes_per_s = 1 / c;
+    for (const auto& [x, t] : points)
+        f.worst_residual = std::max(f.worst_residual, std::abs(a + x * c - t) / t);
+    return f;
+}
 
 double opRate(const MachineProfile& p, OpKind kind, long long m, long long k, long long n) {
     if (kind == OpKind::MatmulForward || kind == OpKind::MatmulBackward)
@@ -79,6 +109,9 @@ nlohmann::json toJson(const MachineProfile& p) {
                         {"latency_s", f.latency_s},
                         {"bytes_per_s", f.bytes_per_s},
                         {"worst_residual", f.worst_residual}});
+    nlohmann::json slowdown = nlohmann::json::array();
+    for (const auto& [ranks, factor] : p.compute_slowdown)
+        slowdown.push_back({{"ranks", ranks}, {"slowdown", factor}});
     nlohmann::json j = {{"format", kMachineProfileFormat},
                         {"version", p.version},
                         {"source", p.source},
@@ -87,6 +120,8 @@ nlohmann::json toJson(const MachineProfile& p) {
                         {"cores", p.cores},
                         {"threads_per_rank", p.threads_per_rank},
                         {"oversubscription_factor", p.oversubscription_factor},
+                        {"compute_slowdown", slowdown},
+                        {"hosts_share_cores", p.hosts_share_cores},
                         {"rates", rates},
                         {"matmuls", matmuls},
                         {"fits", fits}};
@@ -184,6 +219,16 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
     p.cores = r.count(j, "$", "cores", 1);
     p.threads_per_rank = r.count(j, "$", "threads_per_rank", 1);
     p.oversubscription_factor = r.positive(j, "$", "oversubscription_factor");
+    const nlohmann::json& slowdown = r.array(j, "$", "compute_slowdown");
+    for (std::size_t i = 0; i < slowdown.size(); ++i) {
+        const std::string path = "$.compute_slowdown[" + std::to_string(i) + "]";
+        p.compute_slowdown.push_back(
+            {r.count(slowdown[i], path, "ranks", 1), r.positive(slowdown[i], path, "slowdown")});
+    }
+    const nlohmann::json& share = r.at(j, "$", "hosts_share_cores");
+    if (!share.is_boolean())
+        r.fail("$.hosts_share_cores", "expected true or false, got " + describeJson(share));
+    p.hosts_share_cores = share.get<bool>();
     const nlohmann::json& rates = r.at(j, "$", "rates");
     if (!rates.is_object())
         r.fail("$.rates", "expected an object, got " + describeJson(rates));

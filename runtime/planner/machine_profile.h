@@ -115,11 +115,22 @@ struct MachineProfile {
     // Ranks beyond the cores: each rank's compute slows by ranks * threads / cores, times
     // this factor (1: sharing costs nothing beyond the share).
     double oversubscription_factor = 1;
+    // Measured: each rank's compute slowdown with `ranks` ranks computing at once on the
+    // machine (memory bandwidth and cores shared), which the model takes where it has one.
+    std::vector<std::pair<int, double>> compute_slowdown;
+    // The inter-host fits were measured on emulated hosts (scripts/emulated-hosts): all
+    // the ranks of every host share this machine's cores.
+    bool hosts_share_cores = false;
     std::vector<CollectiveFit> fits;
     // Presets: links instead of measured fits; the peak the MFU divides by.
     std::optional<LinkSpec> intra_link, inter_link;
     double peak_flops = 0; // 0: the fastest matmul rate measured
 };
+
+// The least-squares fit t = latency + bytes / bandwidth of (bytes, seconds) points, each
+// point weighted by 1/t^2 (relative error); worst_residual the largest |fit - t| / t. At
+// least two sizes. A latency the data puts below zero is 0 (bandwidth refitted).
+CollectiveFit fitLatencyBandwidth(const std::vector<std::pair<double, double>>& points);
 
 // Work per second of `kind` on the profile (the matmul shape's own rate when the profile
 // has it). Throws PlanError when the profile holds no rate for the kind.

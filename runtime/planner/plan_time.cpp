@@ -90,7 +90,7 @@ TimePlan planTime(const PlanInput& in, const MachineProfile& profile, const Clus
                       threeDigits(profile.peak_flops / 1e12).c_str());
         t.profile += frac;
     } else {
-        t.profile += " calibrated " + profile.date;
+        t.profile += " of " + profile.date;
     }
     if (profile.intra_link)
         t.profile += "; within a host " + profile.intra_link->label;

@@ -16,8 +16,6 @@ namespace zerolab {
 
 namespace {
 
-// The trainer's control all-reduce before every step: six doubles (trainer.cpp).
-constexpr double kControlBytes = 6 * 8;
 // The gradient norm's all-reduce: one double.
 constexpr double kNormBytes = 8;
 
@@ -335,8 +333,8 @@ void Replay::finishStep() {
 
 StepTimeForecast Replay::run() {
     m_out.timeline.world = m_world;
-    // The trainer's control round, then beginStep's zeroing of the gradients.
-    wait(issue(Collective::AllReduce, kControlBytes, -1));
+    // The step as the trainer times it (step_ms: from beginStep to the end of finishStep;
+    // the control all-reduce before it is not counted): beginStep zeroes the gradients.
     engineOp(OpKind::Zero, static_cast<double>(m_plan.grads), SpanKind::Forward);
     const int A = m_config.batch.grad_accum;
     const std::vector<UnitCall> calls = gpt2UnitCalls(m_layout, m_config.model.recompute);
@@ -384,10 +382,14 @@ StepCosts stepCosts(const TrainConfig& config, const MachineProfile& profile,
     if (cluster.hosts < 1 || world % cluster.hosts != 0)
         throw PlanError("hosts must divide the world: " + std::to_string(world) + " ranks on " +
                         std::to_string(cluster.hosts) + " hosts");
-    const int perHost = world / cluster.hosts;
-    const double demand = static_cast<double>(perHost) * profile.threads_per_rank;
-    const double scale =
+    // The ranks that share one machine's cores: a host's, or all of them on emulated hosts.
+    const int sharing = profile.hosts_share_cores ? world : world / cluster.hosts;
+    const double demand = static_cast<double>(sharing) * profile.threads_per_rank;
+    double scale =
         demand > profile.cores ? demand / profile.cores * profile.oversubscription_factor : 1.0;
+    for (const auto& [ranks, slowdown] : profile.compute_slowdown)
+        if (ranks == sharing)
+            scale = slowdown;
     if (compute_scale)
         *compute_scale = scale;
     const int B = config.batch.micro_batch, T = config.model.seq_len;
@@ -439,12 +441,14 @@ StepTimeForecast predictStepTime(const TrainConfig& config, const MachineProfile
         std::to_string(cluster.hosts) + " host(s); collectives " +
         (cluster.hosts > 1 ? "cross hosts (the inter-host link)" : "stay within a host"));
     if (scale > 1)
-        f.assumptions.push_back("ranks share cores: compute " + percent(scale - 1) + " slower (" +
-                                std::to_string(world / cluster.hosts) + " ranks x " +
-                                std::to_string(profile.threads_per_rank) + " threads on " +
-                                std::to_string(profile.cores) + " cores)");
+        f.assumptions.push_back(
+            "ranks share the machine: compute " + percent(scale - 1) + " slower (" +
+            std::to_string(profile.hosts_share_cores ? world : world / cluster.hosts) +
+            " ranks x " + std::to_string(profile.threads_per_rank) + " threads on " +
+            std::to_string(profile.cores) + " cores)");
     f.assumptions.push_back("collectives run one at a time, in issue order, beside compute; "
-                            "data loading and logging not counted");
+                            "the step as step_ms times it (data loading, the control all-reduce "
+                            "and logging not counted)");
     return f;
 }
 

@@ -55,7 +55,6 @@ StepCosts costs() {
 // Forward of the nano model: encoder 0.5 + 2 blocks + head 1 = 3.5 ms; backward: head 2 +
 // 2 blocks x 2 + encoder 0.5 = 6.5 ms.
 constexpr double kForward = 3.5 * kMs, kBackward = 6.5 * kMs, kAdam = 3 * kMs;
-const double kControl = coll(48);
 
 std::int64_t padded(const TrainConfig& c, int u) {
     return makeParamLayout(c.model.shape, c.batch.world)
@@ -67,12 +66,12 @@ TEST(StepTime, StageZeroWithoutOverlapReducesAfterBackward) {
     const TrainConfig c = nano(0, 2);
     const StepTimeForecast f = simulateStep(c, costs());
     const double all = static_cast<double>(makeParamLayout(c.model.shape, 2).padded_total) * 4;
-    EXPECT_NEAR(f.step_s, kControl + kForward + kBackward + coll(all) + kAdam, kEps);
+    EXPECT_NEAR(f.step_s, kForward + kBackward + coll(all) + kAdam, kEps);
     EXPECT_NEAR(f.forward_s, kForward, kEps);
     EXPECT_NEAR(f.backward_s, kBackward, kEps);
     EXPECT_NEAR(f.optimizer_s, kAdam, kEps);
-    ASSERT_EQ(f.collectives.size(), 2u); // control, one bucket of everything
-    EXPECT_NEAR(f.exposed_s[0], kControl + coll(all), kEps);
+    ASSERT_EQ(f.collectives.size(), 1u); // one bucket of everything
+    EXPECT_NEAR(f.exposed_s[0], coll(all), kEps);
     EXPECT_NEAR(f.comm_exposed_s, f.comm_in_flight_s, kEps);
 }
 
@@ -85,15 +84,15 @@ TEST(StepTime, StageZeroOverlapRunsBucketsBesideBackward) {
                  b0 = static_cast<double>(padded(c, 0)) * 4;
     // Bucket {2, 3} is issued when block 2's backward ends (head 2 + block 2 ms), {1} after
     // block 1, {0} after the encoder; each starts when issued or when the previous ends.
-    const double t2 = kControl + kForward + 4 * kMs, t1 = t2 + 2 * kMs, t0 = t1 + 0.5 * kMs;
+    const double t2 = kForward + 4 * kMs, t1 = t2 + 2 * kMs, t0 = t1 + 0.5 * kMs;
     const double e23 = t2 + coll(b23);
     const double e1 = std::max(t1, e23) + coll(b1);
     const double e0 = std::max(t0, e1) + coll(b0);
     EXPECT_NEAR(f.step_s, e0 + kAdam, kEps);
-    ASSERT_EQ(f.collectives.size(), 4u);
-    EXPECT_NEAR(f.collectives[1].issue_s, t2, kEps);
-    EXPECT_NEAR(f.collectives[2].start_s, std::max(t1, e23), kEps);
-    EXPECT_NEAR(f.comm_exposed_s, kControl + (e0 - t0), kEps);
+    ASSERT_EQ(f.collectives.size(), 3u);
+    EXPECT_NEAR(f.collectives[0].issue_s, t2, kEps);
+    EXPECT_NEAR(f.collectives[1].start_s, std::max(t1, e23), kEps);
+    EXPECT_NEAR(f.comm_exposed_s, e0 - t0, kEps);
 }
 
 TEST(StepTime, StageThreeOneSlotKeepsTheUnitsAtTheTurn) {
@@ -105,7 +104,7 @@ TEST(StepTime, StageThreeOneSlotKeepsTheUnitsAtTheTurn) {
     // overlaps: every collective is waited for at once.
     const double comm =
         g(0) + g(1) + g(2) + g(3) + g(2) + g(1) + g(3) + g(2) + g(1) + g(0) + coll(8);
-    EXPECT_NEAR(f.step_s, kControl + kForward + kBackward + comm + kAdam, kEps);
+    EXPECT_NEAR(f.step_s, kForward + kBackward + comm + kAdam, kEps);
     std::vector<int> gathered;
     for (const CollectiveForecast& x : f.collectives)
         if (x.collective == Collective::AllGather)
@@ -126,13 +125,13 @@ TEST(StepTime, StageThreeTwoSlotsPrefetchTheNextUnit) {
     auto g = [&](int u) { return coll(static_cast<double>(padded(c, u)) * 4); };
     // Forward: gather 0 (waited), encoder; gather 1 (waited), then 2 is prefetched and runs
     // during block 1; at block 2 the compute waits for what is left of it, and so on.
-    const double a1 = kControl + g(0) + 0.5 * kMs; // unit 1's gather issued
-    const double e1 = a1 + g(1);                   // waited; prefetch of 2 issued now
+    const double a1 = g(0) + 0.5 * kMs; // unit 1's gather issued
+    const double e1 = a1 + g(1);        // waited; prefetch of 2 issued now
     const double e2 = e1 + g(2);
     const double t2 = e1 + 1 * kMs; // block 1 done: unit 2 asked for
     ASSERT_GE(f.collectives.size(), 5u);
-    EXPECT_NEAR(f.collectives[3].issue_s, e1, kEps);
-    EXPECT_NEAR(f.collectives[3].exposed_s, std::max(0.0, e2 - t2), kEps);
+    EXPECT_NEAR(f.collectives[2].issue_s, e1, kEps);
+    EXPECT_NEAR(f.collectives[2].exposed_s, std::max(0.0, e2 - t2), kEps);
 }
 
 TEST(StepTime, AccumulationReducesEveryMicroStepFromStageTwo) {
@@ -158,8 +157,7 @@ TEST(StepTime, AccumulationReducesEveryMicroStepFromStageTwo) {
         ag += coll(static_cast<double>(padded(c, u)) * 4);
     }
     // The sync's all-gathers are issued together and run one after another.
-    EXPECT_NEAR(one.step_s, kControl + 2 * (kForward + kBackward) + rs + coll(8) + kAdam + ag,
-                kEps);
+    EXPECT_NEAR(one.step_s, 2 * (kForward + kBackward) + rs + coll(8) + kAdam + ag, kEps);
 }
 
 TEST(StepTime, FullRecomputeAddsTheBlocksForwardToBackward) {

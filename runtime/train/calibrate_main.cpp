@@ -8,6 +8,8 @@
 #include "runtime/planner/machine_profile.h"
 #include "runtime/planner/planner.h"
 #include "runtime/train/calibrate_kernels.h"
+#include "storage/profile_store.h"
+#include "storage/store_error.h"
 
 #include <CLI/CLI.hpp>
 
@@ -39,6 +41,7 @@ struct Options {
     std::vector<int> micros = {1, 2, 4, 8};
     std::vector<int> ranks = {2, 4};
     std::string emulated_hosts; // a --name of scripts/emulated-hosts, for the inter-host fits
+    std::string db;             // the run store the profile is kept in as well
     std::string kernels_from;   // a profile whose kernel rates, intra-host fits and slowdowns
                                 // are kept (only the inter-host fits are measured)
     int threads = 1;
@@ -228,6 +231,11 @@ int driver(const Options& o) {
     machineProfileFromJson(toJson(p), o.out);
     std::ofstream(o.out) << toJson(p).dump(2) << "\n";
     progress("profile written to " + o.out);
+    if (!o.db.empty()) {
+        RunStore store = RunStore::open(o.db);
+        const std::int64_t id = addMachineProfile(store, p.name, p.source, toJson(p).dump(2));
+        progress("kept in " + o.db + " as machine profile " + std::to_string(id));
+    }
     return kExitOk;
 }
 
@@ -243,6 +251,7 @@ int main(int argc, char** argv) {
     app.add_option("--emulated-hosts", o.emulated_hosts,
                    "fit the inter-host collectives across these emulated hosts "
                    "(scripts/emulated-hosts --name)");
+    app.add_option("--db", o.db, "keep the profile in this run store too (machine_profiles)");
     app.add_option("--kernels-from", o.kernels_from,
                    "keep this profile's kernel rates, intra-host fits and slowdowns; measure "
                    "only the inter-host fits (--emulated-hosts)");
@@ -276,5 +285,8 @@ int main(int argc, char** argv) {
     } catch (const PlanError& e) {
         std::cerr << "zerolab-calibrate: " << e.what() << "\n";
         return kExitInvalid;
+    } catch (const StoreError& e) {
+        std::cerr << "zerolab-calibrate: " << e.what() << "\n";
+        return kExitFailed;
     }
 }

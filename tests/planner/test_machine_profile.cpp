@@ -23,6 +23,8 @@ MachineProfile sample() {
         p.rates[i] = 1e9 + static_cast<double>(i);
     p.matmuls.push_back({64, 64, 192, 2e9, 1.5e9});
     p.fits.push_back({Collective::ReduceScatter, LinkClass::InterHost, 2, 1e-4, 1e8, 0.03});
+    p.compute_slowdown = {{2, 1.1}, {4, 2.3}};
+    p.hosts_share_cores = true;
     return p;
 }
 
@@ -43,6 +45,19 @@ TEST(MachineProfile, RoundTrips) {
     EXPECT_EQ(opRate(q, OpKind::MatmulForward, 64, 64, 64), p.rates[0]); // another shape
     EXPECT_NEAR(collectiveSeconds(q, Collective::ReduceScatter, LinkClass::InterHost, 2, 1e6),
                 1e-4 + 1e-2, 1e-15);
+}
+
+TEST(MachineProfile, FitRecoversLatencyAndBandwidth) {
+    std::vector<std::pair<double, double>> points;
+    for (double b = 1024; b <= 64 << 20; b *= 4)
+        points.push_back({b, 20e-6 + b / 2e9});
+    const CollectiveFit f = fitLatencyBandwidth(points);
+    EXPECT_NEAR(f.latency_s, 20e-6, 1e-12);
+    EXPECT_NEAR(f.bytes_per_s, 2e9, 1e-3);
+    EXPECT_LT(f.worst_residual, 1e-9);
+    points[0].second *= 2; // one slow small call
+    EXPECT_NEAR(fitLatencyBandwidth(points).worst_residual, 0.5, 0.1);
+    EXPECT_THROW(fitLatencyBandwidth({{1024, 1e-5}}), PlanError);
 }
 
 TEST(MachineProfile, BadValuesAreNamedByJsonPath) {
@@ -72,6 +87,10 @@ TEST(MachineProfile, BadValuesAreNamedByJsonPath) {
     j = toJson(sample());
     j["fits"] = nlohmann::json::array();
     EXPECT_NE(errorOf(j).find("p.json: $.fits: empty"), std::string::npos);
+    j = toJson(sample());
+    j["compute_slowdown"][1]["slowdown"] = "fast";
+    EXPECT_EQ(errorOf(j),
+              "p.json: $.compute_slowdown[1].slowdown: expected a number above zero, got \"fast\"");
     EXPECT_EQ(errorOf(nlohmann::json::array()), "p.json: $: expected an object");
 }
 

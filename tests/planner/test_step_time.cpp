@@ -190,6 +190,18 @@ TEST(StepTime, RanksBeyondTheCoresShareThem) {
     EXPECT_EQ(four, 2.0 * 1.25); // 4 ranks on 2 cores, at the measured extra cost
     const auto fwd = static_cast<std::size_t>(ModelCompute::BlockForward);
     EXPECT_NEAR(c4.model[fwd], c2.model[fwd] * 2.5, 1e-15);
+    // Measured slowdowns win; on emulated hosts every host's ranks share the machine.
+    MachineProfile q = p;
+    q.compute_slowdown = {{4, 3.0}};
+    double measured = 0;
+    stepCosts(nano(0, 4), q, {}, &measured);
+    EXPECT_EQ(measured, 3.0);
+    q.inter_link = q.intra_link;
+    stepCosts(nano(0, 4), q, {2}, &measured);
+    EXPECT_EQ(measured, 1.0); // 2 ranks a host on 2 cores
+    q.hosts_share_cores = true;
+    stepCosts(nano(0, 4), q, {2}, &measured);
+    EXPECT_EQ(measured, 3.0);
     // The preset link: a ring all-reduce of N = 4 pays 2(N-1) latencies and 2(N-1)/N bytes.
     EXPECT_NEAR(c4.collective(Collective::AllReduce, 1e6), 6e-6 + 1.5e6 / 1e9, 1e-15);
 }

@@ -1,4 +1,4 @@
--- zerolab run store, schema version 9 (PRAGMA user_version = 9, application_id "ZLAB").
+-- zerolab run store, schema version 12 (PRAGMA user_version = 12, application_id "ZLAB").
 -- New stores are created from this file; older ones reach it through migrate_v*.sql,
 -- and a test checks that both paths give the same tables, columns and indexes.
 -- Times are Unix seconds (REAL). NULL means unknown. Deleting a run cascades.
@@ -293,3 +293,14 @@ CREATE TABLE sweep_trials (
     ended_at REAL,
     PRIMARY KEY (sweep_id, idx)
 ) WITHOUT ROWID;
+
+-- Machine profiles of the step-time model (docs/planner.md, "Machine profile"), as
+-- zerolab-calibrate measured them: one row per calibration, the profile's JSON whole.
+CREATE TABLE machine_profiles (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,     -- the host calibrated, or a preset's key
+    source TEXT NOT NULL,   -- calibrated, preset
+    created_at REAL NOT NULL,
+    profile TEXT NOT NULL   -- the profile's JSON, as its file holds it
+);
+CREATE INDEX machine_profiles_by_name ON machine_profiles(name, created_at);

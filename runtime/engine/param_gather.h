@@ -4,12 +4,14 @@
 // unit used again before then (the tied embedding, the last layers at the turn from
 // forward to backward) is not gathered twice. With two block slots the next unit's
 // all-gather is started while the current one computes: forward walks units upward,
-// backward downward.
+// backward downward. The policy is GatherSlots (planner/step_schedule.h), which the
+// step-time model replays; this class carries out its decisions with real all-gathers.
 #pragma once
 
 #include "kernels/kernels.h"
 #include "runtime/comm/communicator.h"
 #include "runtime/model/param_layout.h"
+#include "runtime/planner/step_schedule.h"
 
 #include <cstdint>
 #include <vector>
@@ -31,7 +33,7 @@ public:
     // Where the shard lives (it may move when the engine reallocates); bf16: Bf16*.
     void setShard(const void* shard) { m_shard = shard; }
     // Units the model will ask for next come upward (forward) or downward (backward).
-    void setBackward(bool backward) { m_backward = backward; }
+    void setBackward(bool backward) { m_policy.setBackward(backward); }
     // The unit's full fp32 parameters, valid until release(unit). Collective.
     const float* acquire(int unit);
     void release(int unit);
@@ -39,14 +41,9 @@ public:
     void invalidate();
 
 private:
-    struct Slot {
-        int unit = -1;      // whose gathered parameters the slot holds (or will)
-        bool held = false;  // between acquire and release
-        CommHandle pending; // a prefetch in flight
-    };
     char* slotData(int slot) const;
     void startGather(int slot, int unit);
-    void prefetchAfter(int unit);
+    void run(const std::vector<GatherSlots::Action>& actions);
 
     const ParamLayout& m_layout;
     Communicator& m_comm;
@@ -60,8 +57,8 @@ private:
     const void* m_shard = nullptr;
     void* m_gather;
     float* m_upcast;
-    bool m_backward = false;
-    std::vector<Slot> m_slots; // [0] the embedding, then the block slots
+    GatherSlots m_policy;
+    std::vector<CommHandle> m_pending; // per slot: its all-gather in flight
 };
 
 } // namespace zerolab

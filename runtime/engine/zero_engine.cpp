@@ -42,6 +42,13 @@ ZeroEngine::ZeroEngine(const TrainConfig& config, Communicator& comm, Kernels& k
         ledger, k, m_plan.grad_staging_is_comm ? MemCategory::CommBuffers : MemCategory::Workspace,
         m_plan.grad_staging);
     m_gradSlotOfUnit.assign(m_layout.units.size(), nullptr);
+    if (m_stage < 2) {
+        m_buckets = reduceBuckets(m_layout, m_stage, config.zero.reduce_scatter,
+                                  config.zero.reduce_bucket_size);
+        m_bucketOfFirstUnit.assign(m_layout.units.size(), -1);
+        for (std::size_t b = 0; b < m_buckets.size(); ++b)
+            m_bucketOfFirstUnit[m_buckets[b].first_unit] = static_cast<int>(b);
+    }
     if (m_stage == 3) {
         m_gather = std::make_unique<ParamGather>(
             m_layout, comm, kernels, bf16(), m_plan.gather_block_slots, m_plan.embedding_slot,
@@ -182,7 +189,6 @@ void ZeroEngine::beginMicroStep(bool last) {
         m_gather->setBackward(false);
     std::fill(m_gradSlotOfUnit.begin(), m_gradSlotOfUnit.end(), nullptr);
     m_nextBlockSlot = 0;
-    m_bucketFirst = m_bucketLast = -1;
 }
 
 const float* ZeroEngine::params(int u) {
@@ -291,13 +297,6 @@ void ZeroEngine::reduceFullRange(int first, int last, bool async) {
         waitPending();
 }
 
-void ZeroEngine::flushBucket(bool async) {
-    if (m_bucketFirst < 0)
-        return;
-    reduceFullRange(m_bucketFirst, m_bucketLast, async);
-    m_bucketFirst = m_bucketLast = -1;
-}
-
 void ZeroEngine::gradsReady(int u) {
     const auto& U = m_layout.units[u];
     if (m_stage >= 2) {
@@ -321,17 +320,11 @@ void ZeroEngine::gradsReady(int u) {
     }
     if (!m_lastMicro || !m_config.zero.overlap_comm)
         return;
-    // Stages 0-1, accumulation boundary, overlap: units arrive L+1, L, ..., 0 and are
-    // contiguous in memory, so consecutive ones merge into buckets.
-    if (m_bucketFirst >= 0 && u != m_bucketFirst - 1)
-        flushBucket(true);
-    if (m_bucketFirst < 0)
-        m_bucketLast = u;
-    m_bucketFirst = u;
-    const auto& L = m_layout.units[m_bucketLast];
-    const std::int64_t elems = L.offset + L.padded_elems - U.offset;
-    if (elems >= m_config.zero.reduce_bucket_size || (m_stage == 1 && m_config.zero.reduce_scatter))
-        flushBucket(true);
+    // Stages 0-1, accumulation boundary, overlap: units arrive U, U-1, ..., 0, so a bucket
+    // is complete when its first unit is (step_schedule.h's order).
+    const int bucket = m_bucketOfFirstUnit[u];
+    if (bucket >= 0)
+        reduceFullRange(m_buckets[bucket].first_unit, m_buckets[bucket].last_unit, true);
 }
 
 void ZeroEngine::endMicroStep() {
@@ -340,22 +333,12 @@ void ZeroEngine::endMicroStep() {
         return;
     }
     if (m_config.zero.overlap_comm) {
-        flushBucket(true);
         waitPending();
         return;
     }
-    // No overlap: reduce everything now, in the same bucket order backward would use.
-    for (int u = m_layout.unitCount() - 1; u >= 0; --u) {
-        if (m_bucketFirst < 0)
-            m_bucketLast = u;
-        m_bucketFirst = u;
-        const auto& L = m_layout.units[m_bucketLast];
-        const std::int64_t elems = L.offset + L.padded_elems - m_layout.units[u].offset;
-        if (elems >= m_config.zero.reduce_bucket_size ||
-            (m_stage == 1 && m_config.zero.reduce_scatter))
-            flushBucket(false);
-    }
-    flushBucket(false);
+    // No overlap: reduce everything now, in the bucket order backward would use.
+    for (const ReduceBucket& b : m_buckets)
+        reduceFullRange(b.first_unit, b.last_unit, false);
 }
 
 EngineStepInfo ZeroEngine::finishStep(double lr, int t) {

@@ -13,6 +13,7 @@
 #include "runtime/model/gpt2.h"
 #include "runtime/model/param_layout.h"
 #include "runtime/planner/engine_buffers.h"
+#include "runtime/planner/step_schedule.h"
 
 #include <cstdint>
 #include <memory>
@@ -106,7 +107,6 @@ private:
     void completeReduce(PendingReduce& p);
     void waitPending();
     void reduceFullRange(int first_unit, int last_unit, bool async);
-    void flushBucket(bool async);
     void syncParams();
 
     TrainConfig m_config;
@@ -143,9 +143,10 @@ private:
     int m_nextBlockSlot = 0;
     std::vector<PendingReduce> m_pending;
     bool m_lastMicro = true;
-    // Stages 0-1 with overlap_comm: units ready but not yet reduced (a contiguous run).
-    int m_bucketFirst = -1;
-    int m_bucketLast = -1;
+    // Stages 0-1: the gradient buckets (step_schedule.h) and, per unit, the bucket it
+    // completes when its gradients are ready (-1: none).
+    std::vector<ReduceBucket> m_buckets;
+    std::vector<int> m_bucketOfFirstUnit;
 };
 
 } // namespace zerolab

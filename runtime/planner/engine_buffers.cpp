@@ -1,6 +1,9 @@
 // Buffer sizes of the ZeRO engine; see engine_buffers.h and DESIGN.md's stage table.
 #include "runtime/planner/engine_buffers.h"
 
+#include "runtime/model/unit_calls.h"
+#include "runtime/planner/step_schedule.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -66,16 +69,26 @@ MemBreakdown EngineBufferPlan::bytes() const {
 }
 
 std::int64_t stage3GatherElements(const ParamLayout& layout, int blockSlots, int accumulation) {
-    const int K = layout.unitCount() - 1; // block units 1..K, K the final layernorm
-    auto unit = [&](int u) { return layout.units[static_cast<std::size_t>(u)].padded_elems; };
-    std::int64_t all = 0;
-    for (int u = 1; u <= K; ++u)
-        all += unit(u);
-    // Kept in the block slots at the forward/backward turn, and from one micro-step's
-    // backward to the next one's forward.
-    const std::int64_t turn = blockSlots >= 2 && K >= 2 ? unit(K) + unit(K - 1) : unit(K);
-    const std::int64_t next = blockSlots >= 2 && K >= 2 ? unit(1) + unit(2) : unit(1);
-    return unit(0) + accumulation * (2 * all - turn) - (accumulation - 1) * next;
+    GatherSlots slots(layout.unitCount(), blockSlots);
+    std::int64_t gathered = 0;
+    const std::vector<UnitCall> calls = gpt2UnitCalls(layout, Recompute::None);
+    for (int micro = 0; micro < accumulation; ++micro) {
+        slots.setBackward(false);
+        for (const UnitCall& c : calls) {
+            if (c.kind == UnitCallKind::Grads)
+                slots.setBackward(true);
+            if (c.kind == UnitCallKind::Release)
+                slots.release(c.unit);
+            if (c.kind != UnitCallKind::Params)
+                continue;
+            const GatherSlots::Acquire a = slots.acquire(c.unit);
+            for (const auto* actions : {&a.before, &a.after})
+                for (const GatherSlots::Action& x : *actions)
+                    if (x.kind == GatherSlots::ActionKind::Gather)
+                        gathered += layout.units[static_cast<std::size_t>(x.unit)].padded_elems;
+        }
+    }
+    return gathered;
 }
 
 } // namespace zerolab

@@ -41,9 +41,8 @@ EngineBufferPlan planEngineBuffers(const ParamLayout& layout, int world, int sta
 
 // Elements the engine's ZeRO-3 gathers all-gather in one optimizer step of
 // `accumulation` micro-steps with `blockSlots` block slots (EngineBufferPlan's
-// gather_block_slots), following ParamGather's slot policy (engine/param_gather.h) over
-// the model's order of use (forward: units 1..K; backward: K, then K-1..1; K the final
-// layernorm):
+// gather_block_slots): GatherSlots (step_schedule.h, the policy ParamGather carries out)
+// replayed over the model's calls (model/unit_calls.h). What it comes to:
 //  - the embedding keeps its own slot until the step's update: gathered once a step;
 //  - one block slot: the first micro-step gathers every unit forward and all but unit
 //    K backward (it is still in the slot); later micro-steps also find unit 1 there;

@@ -2,7 +2,10 @@
 // a bare size (--params ...) or a training config (--config F --world N), prints
 // the stages 0-3 table, --explain text or --json. Exit 0 ok, 2 invalid input.
 #include "runtime/config/config.h"
+#include "runtime/planner/bandwidth_units.h"
+#include "runtime/planner/cluster_presets.h"
 #include "runtime/planner/plan_devices.h"
+#include "runtime/planner/plan_time.h"
 #include "runtime/planner/planner.h"
 #include "runtime/text/stdout_written.h"
 
@@ -10,6 +13,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <optional>
 #include <string>
 
 using namespace zerolab;
@@ -40,7 +44,12 @@ struct Options {
     double capacity_gb = 0;
     double reserve_gb = -1;
     double bandwidth_gbps = 100;
+    std::string bandwidth;
     bool json = false, explain = false, gib = false;
+    bool time = false;
+    std::string profile, network, intra_link;
+    int hosts = 1;
+    double matmul_fraction = kDefaultMatmulFraction, memory_fraction = kDefaultMemoryFraction;
 };
 
 void addOptions(CLI::App& app, Options& o) {
@@ -75,7 +84,26 @@ void addOptions(CLI::App& app, Options& o) {
     app.add_option("--reserve-gb", o.reserve_gb,
                    "memory kept free of the forecast, in GB (1e9): CUDA context, NCCL, "
                    "fragmentation (default: 1 GiB + 5% on a GPU preset, 0 on --capacity-gb)");
-    app.add_option("--bandwidth-gbps", o.bandwidth_gbps, "bus bandwidth in GB/s for comm time");
+    app.add_option("--bandwidth", o.bandwidth,
+                   "bus bandwidth for comm time, with its unit: 200Gb/s, 200Gbit/s (bits per "
+                   "second) or 25GB/s (bytes per second); default 100GB/s");
+    app.add_option("--bandwidth-gbps", o.bandwidth_gbps,
+                   "bus bandwidth in GB/s: gigaBYTES per second (for bits: --bandwidth 200Gb/s); "
+                   "the unit is printed back");
+    app.add_flag("--time", o.time,
+                 "forecast each stage's step time, its parts and tokens/s beside the memory, "
+                 "and name the fastest stage and micro-batch that fit");
+    app.add_option("--profile", o.profile,
+                   "--time: a machine profile (zerolab-calibrate's JSON) instead of a preset");
+    app.add_option("--network", o.network,
+                   "--time: the link between hosts: ib-hdr, ib-ndr, eth-100g, eth-400g");
+    app.add_option("--intra-link", o.intra_link,
+                   "--time: the link within a host (default: the device's NVLink)");
+    app.add_option("--hosts", o.hosts, "--time: hosts the world is spread over (divides it)");
+    app.add_option("--matmul-fraction", o.matmul_fraction,
+                   "--time: achievable fraction of the device's peak FLOP/s (default 0.5)");
+    app.add_option("--memory-fraction", o.memory_fraction,
+                   "--time: achievable fraction of its memory bandwidth (default 0.7)");
     app.add_flag("--json", o.json, "print the plan as JSON");
     app.add_flag("--explain", o.explain, "print the formulas for --stage, numbers plugged in");
     app.add_flag("--gib", o.gib, "print GiB (2^30) instead of GB (1e9)");
@@ -165,7 +193,18 @@ void applyCommon(const Options& o, const CLI::App& app, PlanInput& in) {
             throw PlanError("--activations-gb must be >= 0");
         in.activation_bytes = std::llround(o.activations_gb * 1e9);
     }
-    in.bandwidth_gbps = o.bandwidth_gbps;
+    if (app.count("--bandwidth") && app.count("--bandwidth-gbps"))
+        throw PlanError("--bandwidth and --bandwidth-gbps exclude each other");
+    if (app.count("--bandwidth")) {
+        in.bandwidth_gbps = parseBandwidth(o.bandwidth, "--bandwidth") / 1e9;
+    } else {
+        in.bandwidth_gbps = o.bandwidth_gbps;
+        if (app.count("--bandwidth-gbps"))
+            std::cerr << "zerolab-plan: --bandwidth-gbps " << o.bandwidth_gbps << " read as "
+                      << formatBandwidth(o.bandwidth_gbps * 1e9)
+                      << " (bytes; for bits per second write --bandwidth " << o.bandwidth_gbps
+                      << "Gb/s)\n";
+    }
     if (app.count("--capacity-gb")) {
         if (app.count("--device"))
             throw PlanError("--device and --capacity-gb exclude each other");
@@ -184,6 +223,45 @@ void applyCommon(const Options& o, const CLI::App& app, PlanInput& in) {
             throw PlanError("--reserve-gb must be a finite number >= 0");
         in.device.reserve_bytes = std::llround(o.reserve_gb * 1e9);
     }
+}
+
+// A bare size planned with --time gets the shape the step-time model assumes, so that
+// memory (activations) and time describe the same model.
+PlanInput withAssumedShape(PlanInput in) {
+    in.shape = assumedShape(in.params);
+    if (in.micro_batch < 1)
+        in.micro_batch = 1;
+    return in;
+}
+
+std::optional<TimePlan> timePlan(const Options& o, const CLI::App& app, const PlanInput& in) {
+    for (const char* opt : {"--profile", "--network", "--intra-link", "--hosts",
+                            "--matmul-fraction", "--memory-fraction"})
+        if (app.count(opt) && !o.time)
+            throw PlanError(std::string(opt) + " needs --time");
+    if (!o.time)
+        return std::nullopt;
+    if (o.hosts < 1 || in.world % o.hosts != 0)
+        throw PlanError("--hosts " + std::to_string(o.hosts) + " must divide --world " +
+                        std::to_string(in.world));
+    if (o.hosts > 1 && o.profile.empty() && o.network.empty())
+        throw PlanError("--hosts " + std::to_string(o.hosts) +
+                        ": say the link between them with --network (" + linkPresetKeys() + ")");
+    MachineProfile profile;
+    if (!o.profile.empty()) {
+        if (app.count("--network") || app.count("--intra-link") || app.count("--matmul-fraction") ||
+            app.count("--memory-fraction"))
+            throw PlanError("--profile excludes --network, --intra-link and the fractions: the "
+                            "profile measured them");
+        profile = loadMachineProfile(o.profile);
+    } else {
+        if (app.count("--capacity-gb"))
+            throw PlanError("--time with --capacity-gb needs --profile (a custom device has no "
+                            "datasheet)");
+        profile = presetProfile(o.device, o.intra_link, o.hosts > 1 ? o.network : "", in.precision,
+                                o.matmul_fraction, o.memory_fraction);
+    }
+    return planTime(in, profile, ClusterShape{o.hosts}, {1, 2, 4, 8, 16, 32});
 }
 
 // main() without the output check.
@@ -211,16 +289,21 @@ int runTool(int argc, char** argv) {
         }
         applyCommon(o, app, in);
         const ByteUnit unit = o.gib ? ByteUnit::GiB : ByteUnit::GB;
-        const Plan p = plan(in);
+        const std::optional<TimePlan> time = timePlan(o, app, in);
+        const Plan p = plan(time && !in.shape ? withAssumedShape(in) : in);
         if (o.json) {
             nlohmann::json j = toJson(p);
             if (o.explain)
                 j["explain"] = explain(in, in.stage, unit);
+            if (time)
+                j["time"] = toJson(*time);
             std::cout << j.dump(2) << "\n";
         } else if (o.explain) {
             std::cout << explain(in, in.stage, unit);
         } else {
             std::cout << formatTable(p, unit);
+            if (time)
+                std::cout << "\n" << formatTimeTable(*time);
         }
     } catch (const PlanError& e) {
         std::cerr << "zerolab-plan: " << e.what() << "\n";

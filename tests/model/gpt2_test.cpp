@@ -4,6 +4,8 @@
 #include "reference_gpt2.h"
 #include "test_unit_access.h"
 
+#include "runtime/model/unit_calls.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -64,6 +66,16 @@ TEST(Gpt2, CallsUnitAccessInTheDocumentedOrder) {
     EXPECT_EQ(access.log(), (std::vector<std::string>{"p3", "p0", "g0", "g3", "r0", "r3", "ready3",
                                                       "p2", "g2", "r2", "ready2", "p1", "g1", "r1",
                                                       "ready1", "g0", "ready0"}));
+    // The same order as data (unit_calls.h), which the step-time model replays.
+    std::vector<std::string> both = {"p0", "r0", "p1", "r1", "p2", "r2", "p3", "r3", "p0", "r0"};
+    both.insert(both.end(), access.log().begin(), access.log().end());
+    std::vector<std::string> data;
+    for (const UnitCall& c : gpt2UnitCalls(access.layout(), Recompute::Full)) {
+        static const char* const kNames[] = {"p", "r", "g", "ready", nullptr};
+        if (const char* name = kNames[static_cast<int>(c.kind)])
+            data.push_back(name + std::to_string(c.unit));
+    }
+    EXPECT_EQ(data, both);
 }
 
 // A ZeRO-3-like access (fresh copies, NaN on release, N = 3 padding) gives bit-identical

@@ -195,3 +195,42 @@ TEST(PlanCli, UnboundedActivationsAndConfigFilesExitTwo) {
               std::string::npos)
         << dev.err;
 }
+
+// --time on a preset cluster (the example): each stage's step time, the fastest
+// stage and micro-batch that fit, and the assumptions; --json carries the same.
+TEST(PlanCli, TimeNamesTheFastestStageThatFitsAndItsAssumptions) {
+    const std::string args =
+        "--params 1.3e9 --world 64 --hosts 8 --device a100-80 --network ib-hdr --time";
+    const ProcessResult r = plan(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("Step time per rank (preset 'a100-80'"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("between hosts InfiniBand HDR (200 Gb/s)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Fastest that fits: stage "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("the GPT-3 shape nearest 1.3e9 parameters"), std::string::npos) << r.out;
+    const ProcessResult j = plan(args + " --json");
+    ASSERT_EQ(j.exit_code, 0) << j.err;
+    const auto doc = nlohmann::json::parse(j.out);
+    ASSERT_EQ(doc["time"]["stages"].size(), 4u);
+    const int fastest = doc["time"]["fastest"]["stage"].get<int>();
+    for (const auto& s : doc["time"]["stages"]) {
+        EXPECT_GT(s["step_s"].get<double>(), 0);
+        if (s["fits"].get<bool>())
+            EXPECT_LE(s["tokens_per_s"].get<double>(),
+                      doc["time"]["stages"][fastest]["tokens_per_s"].get<double>());
+    }
+}
+
+TEST(PlanCli, TimeRefusesWhatItCannotForecast) {
+    ProcessResult r = plan("--params 1.3e9 --world 64 --hosts 8 --time");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("say the link between them with --network"), std::string::npos) << r.err;
+    r = plan("--params 1.3e9 --world 64 --hosts 6 --network ib-hdr --time");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("must divide --world 64"), std::string::npos) << r.err;
+    r = plan("--params 1.3e9 --world 8 --network ib-hdr");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--network needs --time"), std::string::npos) << r.err;
+    r = plan("--params 1.3e9 --world 16 --hosts 2 --network ib-xdr --time");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("unknown link 'ib-xdr'"), std::string::npos) << r.err;
+}

@@ -1,0 +1,96 @@
+// The GPU and link presets and their profiles (cluster_presets.h).
+#include "runtime/planner/cluster_presets.h"
+
+#include "runtime/planner/planner.h"
+
+#include <cmath>
+
+namespace zerolab {
+
+const std::vector<GpuPreset>& gpuPresets() {
+    // NVIDIA A100 datasheet (SXM): 312 TFLOP/s bf16 dense, 19.5 fp32, 1555 GB/s (40 GB)
+    // and 2039 GB/s (80 GB); H100 SXM: 989 bf16 dense, 67 fp32, 3.35 TB/s; H200 SXM: 989,
+    // 67, 4.8 TB/s.
+    static const std::vector<GpuPreset> kGpus = {
+        {"a100-40", "A100 40 GB", 312e12, 19.5e12, 1555e9, "nvlink3"},
+        {"a100-80", "A100 80 GB", 312e12, 19.5e12, 2039e9, "nvlink3"},
+        {"h100-80", "H100 80 GB", 989e12, 67e12, 3350e9, "nvlink4"},
+        {"h200-141", "H200 141 GB", 989e12, 67e12, 4800e9, "nvlink4"},
+    };
+    return kGpus;
+}
+
+const std::vector<LinkPreset>& linkPresets() {
+    // Per direction per GPU: NVLink 3 600 GB/s and NVLink 4 900 GB/s bidirectional
+    // (NVSwitch: every GPU at full rate); InfiniBand HDR 200 Gb/s, NDR 400 Gb/s per port, one
+    // port per GPU as in a DGX; Ethernet 100 and 400 Gb/s. Latencies: a ring step's, NCCL's
+    // order of magnitude (a few microseconds on NVLink and InfiniBand, tens over TCP/IP).
+    static const std::vector<LinkPreset> kLinks = {
+        {"nvlink3", "NVLink 3 / NVSwitch (300 GB/s each way)", 300e9, 3e-6},
+        {"nvlink4", "NVLink 4 / NVSwitch (450 GB/s each way)", 450e9, 3e-6},
+        {"ib-hdr", "InfiniBand HDR (200 Gb/s)", 25e9, 5e-6},
+        {"ib-ndr", "InfiniBand NDR (400 Gb/s)", 50e9, 5e-6},
+        {"eth-100g", "100 Gb Ethernet", 12.5e9, 20e-6},
+        {"eth-400g", "400 Gb Ethernet", 50e9, 20e-6},
+    };
+    return kLinks;
+}
+
+std::string gpuPresetKeys() {
+    std::string s;
+    for (const GpuPreset& g : gpuPresets())
+        s += (s.empty() ? "" : ", ") + std::string(g.key);
+    return s;
+}
+
+std::string linkPresetKeys() {
+    std::string s;
+    for (const LinkPreset& l : linkPresets())
+        s += (s.empty() ? "" : ", ") + std::string(l.key);
+    return s;
+}
+
+namespace {
+
+LinkSpec linkSpec(std::string_view key, const char* what) {
+    for (const LinkPreset& l : linkPresets())
+        if (l.key == key)
+            return {std::string(l.key), std::string(l.label), l.bytes_per_s, l.latency_s};
+    throw PlanError(std::string(what) + ": unknown link '" + std::string(key) + "' (" +
+                    linkPresetKeys() + ")");
+}
+
+} // namespace
+
+MachineProfile presetProfile(std::string_view gpu, std::string_view intra, std::string_view inter,
+                             Precision precision, double matmul_fraction, double memory_fraction) {
+    const GpuPreset* g = nullptr;
+    for (const GpuPreset& x : gpuPresets())
+        if (x.key == gpu)
+            g = &x;
+    if (!g)
+        throw PlanError("--device: no time preset for '" + std::string(gpu) + "' (" +
+                        gpuPresetKeys() + ")");
+    for (const double f : {matmul_fraction, memory_fraction})
+        if (!std::isfinite(f) || f <= 0 || f > 1)
+            throw PlanError("achievable fraction must be in (0, 1], got " + std::to_string(f));
+    MachineProfile p;
+    p.source = "preset";
+    p.name = std::string(g->key);
+    p.cores = 1 << 20; // a GPU per rank: no sharing
+    const double peak = precision == Precision::Bf16Mixed ? g->bf16_flops : g->fp32_flops;
+    p.peak_flops = peak;
+    // Elementwise kernels move about 16 bytes an element (fp32 in and out, with their
+    // gradients); AdamW about 32 (params, grads, m, v read; params, m, v written).
+    const double elements = g->memory_bytes_per_s * memory_fraction / 16;
+    for (std::size_t i = 0; i < kOpKindCount; ++i)
+        p.rates[i] = opCountsFlops(static_cast<OpKind>(i)) ? peak * matmul_fraction : elements;
+    p.rates[static_cast<std::size_t>(OpKind::Adamw)] = elements / 2;
+    p.rates[static_cast<std::size_t>(OpKind::AdamwMixed)] = elements / 2;
+    p.intra_link = linkSpec(intra.empty() ? g->intra_link : intra, "--intra-link");
+    if (!inter.empty())
+        p.inter_link = linkSpec(inter, "--network");
+    return p;
+}
+
+} // namespace zerolab

@@ -1,0 +1,299 @@
+// The machine profile's rates, collective times and JSON (machine_profile.h).
+#include "runtime/planner/machine_profile.h"
+
+#include "runtime/config/bounded_file.h"
+#include "runtime/config/json_text.h"
+#include "runtime/planner/planner.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace zerolab {
+
+namespace {
+
+std::string linkName(LinkClass l) {
+    return std::string(kLinkClassNames[static_cast<std::size_t>(l)]);
+}
+
+// Ring steps a collective's latency is paid for.
+int ringSteps(Collective c, int ranks) {
+    return c == Collective::AllReduce ? 2 * (ranks - 1) : ranks - 1;
+}
+
+} // namespace
+
+CollectiveFit fitLatencyBandwidth(const std::vector<std::pair<double, double>>& points) {
+    if (points.size() < 2)
+        throw PlanError("a latency-bandwidth fit needs at least two sizes");
+    // Weighted least squares of t = a + x * c (c = 1 / bandwidth), weights 1 / t^2.
+    double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (const auto& [x, t] : points) {
+        const double w = 1 / (t * t);
+        sw += w;
+        sx += w * x;
+        sy += w * t;
+        sxx += w * x * x;
+        sxy += w * x * t;
+    }
+    double c = (sw * sxy - sx * sy) / (sw * sxx - sx * sx);
+    double a = (sy - c * sx) / sw;
+    if (a < 0) {
+        a = 0;
+        c = sxy / sxx;
+    }
+    if (!(c > 0))
+        throw PlanError("a latency-bandwidth fit found no bandwidth (times fall with size)");
+    CollectiveFit f;
+    f.latency_s = a;
+    f.bytes_per_s = 1 / c;
+    for (const auto& [x, t] : points)
+        f.worst_residual = std::max(f.worst_residual, std::abs(a + x * c - t) / t);
+    return f;
+}
+
+double opRate(const MachineProfile& p, OpKind kind, long long m, long long k, long long n) {
+    if (kind == OpKind::MatmulForward || kind == OpKind::MatmulBackward)
+        for (const MatmulRate& r : p.matmuls)
+            if (r.m == m && r.k == k && r.n == n)
+                return kind == OpKind::MatmulForward ? r.forward_flops_per_s
+                                                     : r.backward_flops_per_s;
+    const double rate = p.rates[static_cast<std::size_t>(kind)];
+    if (!(rate > 0))
+        throw PlanError("machine profile '" + p.name + "' has no rate for " +
+                        std::string(kOpKindNames[static_cast<std::size_t>(kind)]));
+    return rate;
+}
+
+double collectiveSeconds(const MachineProfile& p, Collective c, LinkClass link, int ranks,
+                         double bytes) {
+    if (ranks < 2)
+        return 0;
+    const std::optional<LinkSpec>& spec =
+        link == LinkClass::IntraHost ? p.intra_link : p.inter_link;
+    if (spec)
+        return ringSteps(c, ranks) * spec->latency_s +
+               bytes * ringTrafficFactor(c, ranks) / spec->bytes_per_s;
+    std::string have;
+    for (const CollectiveFit& f : p.fits) {
+        if (f.collective != c || f.link != link)
+            continue;
+        if (f.ranks == ranks)
+            return f.latency_s + bytes / f.bytes_per_s;
+        have += (have.empty() ? "" : ", ") + std::to_string(f.ranks);
+    }
+    throw PlanError(
+        "machine profile '" + p.name + "' has no fit for " + std::string(collectiveName(c)) +
+        " over " + std::to_string(ranks) + " ranks on " + linkName(link) +
+        (have.empty() ? std::string(" (none on that link)") : " (it has " + have + " ranks)") +
+        "; calibrate at that rank count");
+}
+
+nlohmann::json toJson(const MachineProfile& p) {
+    nlohmann::json rates = nlohmann::json::object();
+    for (std::size_t i = 0; i < kOpKindCount; ++i)
+        if (p.rates[i] > 0)
+            rates[std::string(kOpKindNames[i])] = p.rates[i];
+    nlohmann::json matmuls = nlohmann::json::array();
+    for (const MatmulRate& r : p.matmuls)
+        matmuls.push_back({{"m", r.m},
+                           {"k", r.k},
+                           {"n", r.n},
+                           {"forward_flops_per_s", r.forward_flops_per_s},
+                           {"backward_flops_per_s", r.backward_flops_per_s}});
+    nlohmann::json fits = nlohmann::json::array();
+    for (const CollectiveFit& f : p.fits)
+        fits.push_back({{"collective", collectiveName(f.collective)},
+                        {"link", linkName(f.link)},
+                        {"ranks", f.ranks},
+                        {"latency_s", f.latency_s},
+                        {"bytes_per_s", f.bytes_per_s},
+                        {"worst_residual", f.worst_residual}});
+    nlohmann::json slowdown = nlohmann::json::array();
+    for (const auto& [ranks, factor] : p.compute_slowdown)
+        slowdown.push_back({{"ranks", ranks}, {"slowdown", factor}});
+    nlohmann::json j = {{"format", kMachineProfileFormat},
+                        {"version", p.version},
+                        {"source", p.source},
+                        {"name", p.name},
+                        {"date", p.date},
+                        {"cores", p.cores},
+                        {"threads_per_rank", p.threads_per_rank},
+                        {"oversubscription_factor", p.oversubscription_factor},
+                        {"compute_slowdown", slowdown},
+                        {"hosts_share_cores", p.hosts_share_cores},
+                        {"rates", rates},
+                        {"matmuls", matmuls},
+                        {"fits", fits}};
+    if (p.peak_flops > 0)
+        j["peak_flops"] = p.peak_flops;
+    for (const auto* link : {&p.intra_link, &p.inter_link})
+        if (*link)
+            j[link == &p.intra_link ? "intra_link" : "inter_link"] = {
+                {"key", (*link)->key},
+                {"label", (*link)->label},
+                {"bytes_per_s", (*link)->bytes_per_s},
+                {"latency_s", (*link)->latency_s}};
+    return j;
+}
+
+namespace {
+
+// Reads values out of the profile document, naming file and JSON path in every error.
+class Reader {
+public:
+    explicit Reader(std::string file) : m_file(std::move(file)) {}
+
+    [[noreturn]] void fail(const std::string& path, const std::string& why) const {
+        throw PlanError(m_file + ": " + path + ": " + why);
+    }
+    const nlohmann::json& at(const nlohmann::json& obj, const std::string& path,
+                             const std::string& key) const {
+        if (!obj.is_object())
+            fail(path, "expected an object");
+        const auto it = obj.find(key);
+        if (it == obj.end())
+            fail(path + "." + key, "missing (a partial profile: calibrate again)");
+        return *it;
+    }
+    double positive(const nlohmann::json& obj, const std::string& path, const std::string& key,
+                    bool zeroOk = false) const {
+        const nlohmann::json& v = at(obj, path, key);
+        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 ||
+            (!zeroOk && v.get<double>() == 0))
+            fail(path + "." + key, std::string("expected a number ") +
+                                       (zeroOk ? ">= 0" : "above zero") + ", got " +
+                                       describeJson(v));
+        return v.get<double>();
+    }
+    int count(const nlohmann::json& obj, const std::string& path, const std::string& key,
+              int least) const {
+        const nlohmann::json& v = at(obj, path, key);
+        if (!v.is_number_integer() || v.get<long long>() < least || v.get<long long>() > 1 << 20)
+            fail(path + "." + key, "expected a whole number >= " + std::to_string(least) +
+                                       ", got " + describeJson(v));
+        return static_cast<int>(v.get<long long>());
+    }
+    std::string text(const nlohmann::json& obj, const std::string& path,
+                     const std::string& key) const {
+        const nlohmann::json& v = at(obj, path, key);
+        if (!v.is_string())
+            fail(path + "." + key, "expected a string, got " + describeJson(v));
+        return v.get<std::string>();
+    }
+    const nlohmann::json& array(const nlohmann::json& obj, const std::string& path,
+                                const std::string& key) const {
+        const nlohmann::json& v = at(obj, path, key);
+        if (!v.is_array())
+            fail(path + "." + key, "expected an array, got " + describeJson(v));
+        return v;
+    }
+    std::string m_file;
+};
+
+LinkSpec linkFrom(const Reader& r, const nlohmann::json& j, const std::string& path) {
+    return {r.text(j, path, "key"), r.text(j, path, "label"), r.positive(j, path, "bytes_per_s"),
+            r.positive(j, path, "latency_s", true)};
+}
+
+} // namespace
+
+MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string& file) {
+    const Reader r(file);
+    MachineProfile p;
+    if (r.text(j, "$", "format") != kMachineProfileFormat)
+        r.fail("$.format", "expected \"" + std::string(kMachineProfileFormat) + "\", got " +
+                               describeJson(j["format"]));
+    p.version = r.count(j, "$", "version", 1);
+    if (p.version != kMachineProfileVersion)
+        r.fail("$.version", "version " + std::to_string(p.version) +
+                                " is not known (this build "
+                                "reads version " +
+                                std::to_string(kMachineProfileVersion) + ")");
+    p.source = r.text(j, "$", "source");
+    if (p.source != "calibrated" && p.source != "preset")
+        r.fail("$.source",
+               "expected \"calibrated\" or \"preset\", got " + describeJson(j["source"]));
+    p.name = r.text(j, "$", "name");
+    p.date = r.text(j, "$", "date");
+    p.cores = r.count(j, "$", "cores", 1);
+    p.threads_per_rank = r.count(j, "$", "threads_per_rank", 1);
+    p.oversubscription_factor = r.positive(j, "$", "oversubscription_factor");
+    const nlohmann::json& slowdown = r.array(j, "$", "compute_slowdown");
+    for (std::size_t i = 0; i < slowdown.size(); ++i) {
+        const std::string path = "$.compute_slowdown[" + std::to_string(i) + "]";
+        p.compute_slowdown.push_back(
+            {r.count(slowdown[i], path, "ranks", 1), r.positive(slowdown[i], path, "slowdown")});
+    }
+    const nlohmann::json& share = r.at(j, "$", "hosts_share_cores");
+    if (!share.is_boolean())
+        r.fail("$.hosts_share_cores", "expected true or false, got " + describeJson(share));
+    p.hosts_share_cores = share.get<bool>();
+    const nlohmann::json& rates = r.at(j, "$", "rates");
+    if (!rates.is_object())
+        r.fail("$.rates", "expected an object, got " + describeJson(rates));
+    for (auto it = rates.begin(); it != rates.end(); ++it) {
+        std::size_t i = 0;
+        while (i < kOpKindCount && kOpKindNames[i] != it.key())
+            ++i;
+        if (i == kOpKindCount)
+            r.fail("$.rates." + it.key(), "not a kernel the model counts");
+        p.rates[i] = r.positive(rates, "$.rates", it.key());
+    }
+    for (std::size_t i = 0; i < kOpKindCount; ++i)
+        if (!(p.rates[i] > 0))
+            r.fail("$.rates." + std::string(kOpKindNames[i]),
+                   "missing (a partial profile: calibrate again)");
+    const nlohmann::json& matmuls = r.array(j, "$", "matmuls");
+    for (std::size_t i = 0; i < matmuls.size(); ++i) {
+        const std::string path = "$.matmuls[" + std::to_string(i) + "]";
+        const nlohmann::json& m = matmuls[i];
+        p.matmuls.push_back({r.count(m, path, "m", 1), r.count(m, path, "k", 1),
+                             r.count(m, path, "n", 1), r.positive(m, path, "forward_flops_per_s"),
+                             r.positive(m, path, "backward_flops_per_s")});
+    }
+    const nlohmann::json& fits = r.array(j, "$", "fits");
+    for (std::size_t i = 0; i < fits.size(); ++i) {
+        const std::string path = "$.fits[" + std::to_string(i) + "]";
+        const nlohmann::json& f = fits[i];
+        CollectiveFit fit;
+        const std::string c = r.text(f, path, "collective");
+        const auto kind = collectiveFromName(c);
+        if (!kind)
+            r.fail(path + ".collective", "unknown collective " + describeJson(f["collective"]));
+        fit.collective = *kind;
+        const std::string link = r.text(f, path, "link");
+        if (link != kLinkClassNames[0] && link != kLinkClassNames[1])
+            r.fail(path + ".link",
+                   "expected \"intra_host\" or \"inter_host\", got " + describeJson(f["link"]));
+        fit.link = link == kLinkClassNames[0] ? LinkClass::IntraHost : LinkClass::InterHost;
+        fit.ranks = r.count(f, path, "ranks", 2);
+        fit.latency_s = r.positive(f, path, "latency_s", true);
+        fit.bytes_per_s = r.positive(f, path, "bytes_per_s");
+        fit.worst_residual = r.positive(f, path, "worst_residual", true);
+        p.fits.push_back(fit);
+    }
+    if (j.contains("peak_flops"))
+        p.peak_flops = r.positive(j, "$", "peak_flops");
+    if (j.contains("intra_link"))
+        p.intra_link = linkFrom(r, j["intra_link"], "$.intra_link");
+    if (j.contains("inter_link"))
+        p.inter_link = linkFrom(r, j["inter_link"], "$.inter_link");
+    if (p.fits.empty() && !p.intra_link)
+        r.fail("$.fits", "empty, and no intra_link: the profile cannot time a collective");
+    return p;
+}
+
+MachineProfile loadMachineProfile(const std::string& path) {
+    const BoundedFileText file = readBoundedTextFile(path);
+    if (!file.text)
+        throw PlanError(path + ": " + file.error);
+    const auto parsed = parseJsonText<nlohmann::json>(*file.text);
+    if (parsed.error)
+        throw PlanError(
+            path + ": not JSON: " + (parsed.error->path.empty() ? "" : parsed.error->path + ": ") +
+            parsed.error->message);
+    return machineProfileFromJson(*parsed.doc, path);
+}
+
+} // namespace zerolab

@@ -1,0 +1,152 @@
+// What the step-time model knows of a machine: the rate of every kernel the model and the
+// engine run, the latency-bandwidth fit of every collective per link class and rank count,
+// the cores and what sharing them costs. Measured by zerolab-calibrate ("calibrated") or
+// taken from a datasheet preset ("preset", cluster_presets.h). Kept as a versioned JSON
+// file (docs/planner.md, "Machine profile"); the reader refuses a bad or partial profile
+// naming the file and the JSON path. Pure: no MPI.
+#pragma once
+
+#include "storage/comm_traffic.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zerolab {
+
+inline constexpr std::string_view kMachineProfileFormat = "zerolab-machine-profile";
+inline constexpr int kMachineProfileVersion = 1;
+
+// The kernels whose time the model counts, and their work unit: FLOPs for the matmuls and
+// attention (step_ops.h counts them), elements for the others.
+enum class OpKind : int {
+    MatmulForward = 0,
+    MatmulBackward,
+    AttentionForward,
+    AttentionBackward,
+    LayernormForward,
+    LayernormBackward,
+    GeluForward,
+    GeluBackward,
+    Residual,
+    EncoderForward,
+    EncoderBackward,
+    SoftmaxCrossEntropy,
+    CrossEntropyBackward,
+    Adamw,      // fp32 params
+    AdamwMixed, // bf16 params with the fp32 master
+    Cast,       // bf16 <-> fp32, per element
+    Zero,
+    Axpy, // and bf16 accumulate
+    SumSquares,
+};
+inline constexpr std::size_t kOpKindCount = 19;
+inline constexpr std::array<std::string_view, kOpKindCount> kOpKindNames = {
+    "matmul_forward",
+    "matmul_backward",
+    "attention_forward",
+    "attention_backward",
+    "layernorm_forward",
+    "layernorm_backward",
+    "gelu_forward",
+    "gelu_backward",
+    "residual",
+    "encoder_forward",
+    "encoder_backward",
+    "softmax_cross_entropy",
+    "cross_entropy_backward",
+    "adamw",
+    "adamw_mixed",
+    "cast",
+    "zero",
+    "axpy",
+    "sum_squares"};
+inline constexpr bool opCountsFlops(OpKind k) {
+    return k == OpKind::MatmulForward || k == OpKind::MatmulBackward ||
+           k == OpKind::AttentionForward || k == OpKind::AttentionBackward;
+}
+
+// Within a host (shared memory, NVLink) or between hosts (TCP, InfiniBand, Ethernet).
+enum class LinkClass : int { IntraHost = 0, InterHost };
+inline constexpr std::array<std::string_view, 2> kLinkClassNames = {"intra_host", "inter_host"};
+
+// One matmul shape's rates: out[M, N] = inp[M, K] weight[N, K]^T (+ bias).
+struct MatmulRate {
+    long long m = 0, k = 0, n = 0;
+    double forward_flops_per_s = 0;
+    double backward_flops_per_s = 0;
+};
+
+// t(bytes) = latency_s + bytes / bytes_per_s for one collective over `ranks` ranks, bytes
+// the collective's whole buffer (nccl-tests' size); worst_residual: the fit's largest
+// relative error over the measured sizes.
+struct CollectiveFit {
+    Collective collective = Collective::AllReduce;
+    LinkClass link = LinkClass::IntraHost;
+    int ranks = 2;
+    double latency_s = 0;
+    double bytes_per_s = 0;
+    double worst_residual = 0;
+};
+
+// A preset link: per-rank bandwidth and per-hop latency; a ring collective over N ranks
+// takes steps * latency + traffic / bandwidth (ringTrafficFactor).
+struct LinkSpec {
+    std::string key;   // "nvlink3", "ib-hdr", ...
+    std::string label; // "InfiniBand HDR (200 Gb/s)"
+    double bytes_per_s = 0;
+    double latency_s = 0;
+};
+
+struct MachineProfile {
+    int version = kMachineProfileVersion;
+    std::string source; // "calibrated" or "preset"
+    std::string name;   // the host calibrated, or the preset's key
+    std::string date;   // ISO 8601, when calibrated ("" for a preset)
+    int cores = 1;
+    int threads_per_rank = 1; // the kernels' threads the rates were measured with
+    // Work per second of each kernel, one rank alone on the machine (kOpKindNames).
+    std::array<double, kOpKindCount> rates{};
+    std::vector<MatmulRate> matmuls; // the model's shapes; others fall back to rates[]
+    // Ranks beyond the cores: each rank's compute slows by ranks * threads / cores, times
+    // this factor (1: sharing costs nothing beyond the share).
+    double oversubscription_factor = 1;
+    // Measured: each rank's compute slowdown with `ranks` ranks computing at once on the
+    // machine (memory bandwidth and cores shared), which the model takes where it has one.
+    std::vector<std::pair<int, double>> compute_slowdown;
+    // The inter-host fits were measured on emulated hosts (scripts/emulated-hosts): all
+    // the ranks of every host share this machine's cores.
+    bool hosts_share_cores = false;
+    std::vector<CollectiveFit> fits;
+    // Presets: links instead of measured fits; the peak the MFU divides by.
+    std::optional<LinkSpec> intra_link, inter_link;
+    double peak_flops = 0; // 0: the fastest matmul rate measured
+};
+
+// The least-squares fit t = latency + bytes / bandwidth of (bytes, seconds) points, each
+// point weighted by 1/t^2 (relative error); worst_residual the largest |fit - t| / t. At
+// least two sizes. A latency the data puts below zero is 0 (bandwidth refitted).
+CollectiveFit fitLatencyBandwidth(const std::vector<std::pair<double, double>>& points);
+
+// Work per second of `kind` on the profile (the matmul shape's own rate when the profile
+// has it). Throws PlanError when the profile holds no rate for the kind.
+double opRate(const MachineProfile& p, OpKind kind, long long m = 0, long long k = 0,
+              long long n = 0);
+// Seconds of one collective of `bytes` (whole buffer) over `ranks` ranks on `link`: the
+// fit measured at that rank count, or the preset link's ring. Throws PlanError naming
+// what the profile lacks.
+double collectiveSeconds(const MachineProfile& p, Collective c, LinkClass link, int ranks,
+                         double bytes);
+
+nlohmann::json toJson(const MachineProfile& p);
+// Throws PlanError "FILE: $.fits[3].bytes_per_s: ..." for a missing, mistyped or
+// out-of-range value, an unknown format or version, or a missing kernel rate.
+MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string& file);
+// Reads and checks a profile file (unreadable, not JSON: PlanError naming the file).
+MachineProfile loadMachineProfile(const std::string& path);
+
+} // namespace zerolab

@@ -1,0 +1,455 @@
+// The engine's step replayed in time (step_time.h): one compute thread and one
+// communication channel, collectives running one at a time in issue order.
+#include "runtime/planner/step_time.h"
+
+#include "runtime/model/model_flops.h"
+#include "runtime/planner/engine_buffers.h"
+#include "runtime/planner/planner.h"
+#include "runtime/planner/step_ops.h"
+#include "runtime/planner/step_schedule.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace zerolab {
+
+namespace {
+
+// The gradient norm's all-reduce: one double.
+constexpr double kNormBytes = 8;
+
+SpanKind spanOf(ModelCompute c) {
+    switch (c) {
+    case ModelCompute::BlockRecompute:
+        return SpanKind::Recompute;
+    case ModelCompute::HeadBackward:
+    case ModelCompute::FinalNormBackward:
+    case ModelCompute::BlockBackward:
+    case ModelCompute::EncoderBackward:
+        return SpanKind::Backward;
+    default:
+        return SpanKind::Forward;
+    }
+}
+
+class Replay {
+public:
+    Replay(const TrainConfig& config, const StepCosts& costs)
+        : m_config(config), m_costs(costs), m_world(config.batch.world), m_stage(config.zero.stage),
+          m_bf16(config.precision == Precision::Bf16Mixed),
+          m_layout(makeParamLayout(config.model.shape, m_world)),
+          m_plan(planEngineBuffers(m_layout, m_world, m_stage, config.precision,
+                                   config.zero.overlap_comm)),
+          m_slots(m_layout.unitCount(), std::max(1, m_plan.gather_block_slots)),
+          m_gatherPending(static_cast<std::size_t>(1 + std::max(1, m_plan.gather_block_slots)), -1),
+          m_buckets(reduceBuckets(m_layout, m_stage, config.zero.reduce_scatter,
+                                  config.zero.reduce_bucket_size)) {}
+
+    StepTimeForecast run();
+
+private:
+    struct Pending {
+        int collective;
+        int gradSlot; // the gradient slot it reduces (stages 2-3), -1: none
+        int unit;
+    };
+    double esz() const { return m_bf16 ? 2 : 4; }
+    std::int64_t padded(int u) const {
+        return m_layout.units[static_cast<std::size_t>(u)].padded_elems;
+    }
+    std::int64_t slice(int u) const { return padded(u) / m_world; }
+
+    void compute(SpanKind kind, int unit, double seconds, double* bucket);
+    void engineOp(OpKind op, double elements, SpanKind kind = SpanKind::Backward, int unit = -1) {
+        compute(kind, unit, m_costs.engine_op(op, elements), &m_out.engine_s);
+    }
+    int issue(Collective c, double bytes, int unit);
+    void wait(int index);
+    void completeReduce(const Pending& p);
+    void waitPending();
+    void params(int u);
+    void release(int u);
+    void grads(int u);
+    void gradsReady(int u);
+    void reduceRange(const ReduceBucket& b, bool async);
+    void microStep(const std::vector<UnitCall>& calls);
+    void finishStep();
+
+    const TrainConfig& m_config;
+    const StepCosts& m_costs;
+    int m_world, m_stage;
+    bool m_bf16;
+    ParamLayout m_layout;
+    EngineBufferPlan m_plan;
+    GatherSlots m_slots;
+    std::vector<int> m_gatherPending; // per gather slot: its collective in flight, -1 none
+    std::vector<ReduceBucket> m_buckets;
+    std::vector<Pending> m_pending;
+    std::vector<int> m_gradSlotOfUnit;
+    int m_nextBlockSlot = 0;
+    int m_paramSlotUnit[2] = {-1, -1};
+    bool m_last = true;
+    int m_micro = -1;
+    double m_t = 0, m_commFree = 0;
+    std::vector<bool> m_waited;
+    StepTimeForecast m_out;
+};
+
+void Replay::compute(SpanKind kind, int unit, double seconds, double* bucket) {
+    if (seconds <= 0)
+        return;
+    TimelineSpan s;
+    s.kind = kind;
+    s.unit = unit;
+    s.micro = m_micro;
+    s.start_us = m_t * 1e6;
+    m_t += seconds;
+    s.end_us = m_t * 1e6;
+    m_out.timeline.spans.push_back(s);
+    *bucket += seconds;
+}
+
+int Replay::issue(Collective c, double bytes, int unit) {
+    CollectiveForecast f;
+    f.collective = c;
+    f.unit = unit;
+    f.micro = m_micro;
+    f.bytes = bytes;
+    f.issue_s = m_t;
+    f.start_s = std::max(m_t, m_commFree);
+    f.end_s = f.start_s + m_costs.collective(c, bytes);
+    m_commFree = f.end_s;
+    m_out.collectives.push_back(f);
+    m_waited.push_back(false);
+    return static_cast<int>(m_out.collectives.size()) - 1;
+}
+
+void Replay::wait(int index) {
+    if (index < 0 || m_waited[static_cast<std::size_t>(index)])
+        return;
+    m_waited[static_cast<std::size_t>(index)] = true;
+    CollectiveForecast& f = m_out.collectives[static_cast<std::size_t>(index)];
+    if (f.end_s <= m_t)
+        return;
+    TimelineSpan s;
+    s.kind = SpanKind::Wait;
+    s.micro = m_micro;
+    s.collective = f.collective;
+    s.seq = index;
+    s.start_us = m_t * 1e6;
+    s.end_us = f.end_s * 1e6;
+    m_out.timeline.spans.push_back(s);
+    f.exposed_s += f.end_s - m_t;
+    m_t = f.end_s;
+}
+
+void Replay::completeReduce(const Pending& p) {
+    wait(p.collective);
+    if (p.gradSlot >= 0)
+        engineOp(OpKind::Axpy, static_cast<double>(slice(p.unit)));
+}
+
+void Replay::waitPending() {
+    for (const Pending& p : m_pending)
+        completeReduce(p);
+    m_pending.clear();
+}
+
+void Replay::params(int u) {
+    if (m_stage == 3) {
+        const GatherSlots::Acquire a = m_slots.acquire(u);
+        auto act = [&](const std::vector<GatherSlots::Action>& actions) {
+            for (const GatherSlots::Action& x : actions) {
+                int& pending = m_gatherPending[static_cast<std::size_t>(x.slot)];
+                if (x.kind == GatherSlots::ActionKind::Wait) {
+                    wait(pending);
+                    pending = -1;
+                } else {
+                    pending = issue(Collective::AllGather,
+                                    static_cast<double>(padded(x.unit)) * esz(), x.unit);
+                }
+            }
+        };
+        act(a.before);
+        if (m_bf16)
+            engineOp(OpKind::Cast, static_cast<double>(padded(u)), SpanKind::Forward, u);
+        act(a.after);
+        return;
+    }
+    if (!m_bf16)
+        return;
+    const int slot = u == 0 ? 0 : 1;
+    if (m_paramSlotUnit[slot] == u)
+        return;
+    m_paramSlotUnit[slot] = u;
+    engineOp(OpKind::Cast, static_cast<double>(padded(u)), SpanKind::Forward, u);
+}
+
+void Replay::release(int u) {
+    if (m_stage == 3) {
+        m_slots.release(u);
+        return;
+    }
+    const int slot = u == 0 ? 0 : 1;
+    if (m_paramSlotUnit[slot] == u)
+        m_paramSlotUnit[slot] = -1;
+}
+
+void Replay::grads(int u) {
+    if (m_stage == 3)
+        m_slots.setBackward(true);
+    if (m_stage < 2 && !m_bf16)
+        return;
+    if (m_gradSlotOfUnit[static_cast<std::size_t>(u)] >= 0)
+        return;
+    int slot = 0;
+    if (u != 0) {
+        slot = 1 + m_nextBlockSlot;
+        m_nextBlockSlot = (m_nextBlockSlot + 1) % m_plan.grad_block_slots;
+        for (Pending& p : m_pending)
+            if (p.gradSlot == slot) {
+                completeReduce(p);
+                p.gradSlot = -2; // done
+            }
+        std::erase_if(m_pending, [](const Pending& p) { return p.gradSlot == -2; });
+    }
+    engineOp(OpKind::Zero, static_cast<double>(padded(u)), SpanKind::Backward, u);
+    m_gradSlotOfUnit[static_cast<std::size_t>(u)] = slot;
+}
+
+void Replay::gradsReady(int u) {
+    if (m_stage >= 2) {
+        const int slot = m_gradSlotOfUnit[static_cast<std::size_t>(u)];
+        m_gradSlotOfUnit[static_cast<std::size_t>(u)] = -1;
+        if (m_bf16)
+            engineOp(OpKind::Cast, static_cast<double>(padded(u)), SpanKind::Backward, u);
+        m_pending.push_back(
+            {issue(Collective::ReduceScatter, static_cast<double>(padded(u)) * esz(), u), slot, u});
+        if (!m_config.zero.overlap_comm)
+            waitPending();
+        return;
+    }
+    if (m_bf16) {
+        engineOp(OpKind::Axpy, static_cast<double>(padded(u)), SpanKind::Backward, u);
+        m_gradSlotOfUnit[static_cast<std::size_t>(u)] = -1;
+    }
+    if (!m_last || !m_config.zero.overlap_comm)
+        return;
+    for (const ReduceBucket& b : m_buckets)
+        if (b.first_unit == u)
+            reduceRange(b, true);
+}
+
+void Replay::reduceRange(const ReduceBucket& b, bool async) {
+    if (m_stage == 1 && m_config.zero.reduce_scatter) {
+        for (int u = b.last_unit; u >= b.first_unit; --u)
+            m_pending.push_back(
+                {issue(Collective::ReduceScatter, static_cast<double>(padded(u)) * esz(), u), -1,
+                 u});
+    } else {
+        const UnitLayout& F = m_layout.units[static_cast<std::size_t>(b.first_unit)];
+        const UnitLayout& L = m_layout.units[static_cast<std::size_t>(b.last_unit)];
+        const double elems = static_cast<double>(L.offset + L.padded_elems - F.offset);
+        m_pending.push_back(
+            {issue(Collective::AllReduce, elems * esz(), b.first_unit), -1, b.first_unit});
+    }
+    if (!async)
+        waitPending();
+}
+
+void Replay::microStep(const std::vector<UnitCall>& calls) {
+    if (m_stage == 3)
+        m_slots.setBackward(false);
+    m_gradSlotOfUnit.assign(m_layout.units.size(), -1);
+    m_nextBlockSlot = 0;
+    for (const UnitCall& c : calls) {
+        switch (c.kind) {
+        case UnitCallKind::Params:
+            params(c.unit);
+            break;
+        case UnitCallKind::Release:
+            release(c.unit);
+            break;
+        case UnitCallKind::Grads:
+            grads(c.unit);
+            break;
+        case UnitCallKind::GradsReady:
+            gradsReady(c.unit);
+            break;
+        case UnitCallKind::Recomputing:
+            break;
+        }
+        const double s = m_costs.model[static_cast<std::size_t>(c.then)];
+        const SpanKind kind = spanOf(c.then);
+        compute(kind, c.unit, s,
+                kind == SpanKind::Forward     ? &m_out.forward_s
+                : kind == SpanKind::Recompute ? &m_out.recompute_s
+                                              : &m_out.backward_s);
+    }
+    // endMicroStep
+    if (m_stage >= 2 || !m_last || m_config.zero.overlap_comm) {
+        waitPending();
+        return;
+    }
+    for (const ReduceBucket& b : m_buckets)
+        reduceRange(b, false);
+}
+
+void Replay::finishStep() {
+    waitPending();
+    m_micro = -1;
+    const double owned = static_cast<double>(m_plan.optim_state);
+    compute(SpanKind::Optimizer, -1, m_costs.engine_op(OpKind::SumSquares, owned),
+            &m_out.optimizer_s);
+    if (m_stage > 0)
+        wait(issue(Collective::AllReduce, kNormBytes, -1));
+    compute(SpanKind::Optimizer, -1,
+            m_costs.engine_op(m_bf16 ? OpKind::AdamwMixed : OpKind::Adamw, owned),
+            &m_out.optimizer_s);
+    if (m_stage == 1 || m_stage == 2) {
+        std::vector<int> inflight;
+        for (const UnitLayout& U : m_layout.units) {
+            if (m_config.zero.allgather_partitions) {
+                inflight.push_back(issue(Collective::AllGather,
+                                         static_cast<double>(U.padded_elems) * esz(), U.index));
+            } else {
+                for (int owner = 0; owner < m_world; ++owner)
+                    wait(issue(Collective::Broadcast, static_cast<double>(slice(U.index)) * esz(),
+                               U.index));
+            }
+        }
+        for (int i : inflight)
+            wait(i);
+    }
+    if (m_stage == 3) {
+        for (int& p : m_gatherPending) {
+            wait(p);
+            p = -1;
+        }
+        m_slots.invalidate();
+    }
+}
+
+StepTimeForecast Replay::run() {
+    m_out.timeline.world = m_world;
+    // The step as the trainer times it (step_ms: from beginStep to the end of finishStep;
+    // the control all-reduce before it is not counted): beginStep zeroes the gradients.
+    engineOp(OpKind::Zero, static_cast<double>(m_plan.grads), SpanKind::Forward);
+    const int A = m_config.batch.grad_accum;
+    const std::vector<UnitCall> calls = gpt2UnitCalls(m_layout, m_config.model.recompute);
+    for (int m = 0; m < A; ++m) {
+        m_micro = m;
+        m_last = m == A - 1;
+        microStep(calls);
+    }
+    finishStep();
+    for (const CollectiveForecast& f : m_out.collectives) {
+        const auto k = static_cast<std::size_t>(f.collective);
+        m_out.in_flight_s[k] += f.end_s - f.start_s;
+        m_out.exposed_s[k] += f.exposed_s;
+        m_out.comm_in_flight_s += f.end_s - f.start_s;
+        m_out.comm_exposed_s += f.exposed_s;
+        TimelineSpan s;
+        s.kind = SpanKind::Collective;
+        s.unit = f.unit;
+        s.micro = f.micro;
+        s.collective = f.collective;
+        s.bytes = static_cast<long long>(f.bytes);
+        s.seq = static_cast<int>(&f - m_out.collectives.data());
+        s.issue_us = f.issue_s * 1e6;
+        s.start_us = f.start_s * 1e6;
+        s.end_us = f.end_s * 1e6;
+        m_out.timeline.spans.push_back(s);
+    }
+    m_out.compute_s =
+        m_out.forward_s + m_out.backward_s + m_out.recompute_s + m_out.optimizer_s + m_out.engine_s;
+    m_out.step_s = std::max(m_t, m_commFree);
+    return m_out;
+}
+
+std::string percent(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f%%", x * 100);
+    return buf;
+}
+
+} // namespace
+
+StepCosts stepCosts(const TrainConfig& config, const MachineProfile& profile,
+                    const ClusterShape& cluster, double* compute_scale) {
+    const int world = config.batch.world;
+    if (cluster.hosts < 1 || world % cluster.hosts != 0)
+        throw PlanError("hosts must divide the world: " + std::to_string(world) + " ranks on " +
+                        std::to_string(cluster.hosts) + " hosts");
+    // The ranks that share one machine's cores: a host's, or all of them on emulated hosts.
+    const int sharing = profile.hosts_share_cores ? world : world / cluster.hosts;
+    const double demand = static_cast<double>(sharing) * profile.threads_per_rank;
+    double scale =
+        demand > profile.cores ? demand / profile.cores * profile.oversubscription_factor : 1.0;
+    for (const auto& [ranks, slowdown] : profile.compute_slowdown)
+        if (ranks == sharing)
+            scale = slowdown;
+    if (compute_scale)
+        *compute_scale = scale;
+    const int B = config.batch.micro_batch, T = config.model.seq_len;
+    StepCosts c;
+    for (std::size_t i = 0; i < c.model.size(); ++i)
+        c.model[i] =
+            scale * opsSeconds(modelComputeOps(static_cast<ModelCompute>(i), config.model.shape, B,
+                                               T, config.model.recompute),
+                               profile);
+    c.engine_op = [&profile, scale](OpKind k, double n) { return scale * n / opRate(profile, k); };
+    const LinkClass link = cluster.hosts > 1 ? LinkClass::InterHost : LinkClass::IntraHost;
+    // Checked now, so that a missing fit is an error before the replay.
+    for (std::size_t k = 0; k < kCollectiveCount; ++k)
+        if (world > 1 && (k != static_cast<std::size_t>(Collective::Broadcast) ||
+                          !config.zero.allgather_partitions))
+            collectiveSeconds(profile, static_cast<Collective>(k), link, world, 1);
+    c.collective = [&profile, link, world](Collective k, double bytes) {
+        return collectiveSeconds(profile, k, link, world, bytes);
+    };
+    return c;
+}
+
+StepTimeForecast simulateStep(const TrainConfig& config, const StepCosts& costs) {
+    return Replay(config, costs).run();
+}
+
+StepTimeForecast predictStepTime(const TrainConfig& config, const MachineProfile& profile,
+                                 const ClusterShape& cluster) {
+    double scale = 1;
+    const StepCosts costs = stepCosts(config, profile, cluster, &scale);
+    StepTimeForecast f = simulateStep(config, costs);
+    f.compute_scale = scale;
+    const int world = config.batch.world, T = config.model.seq_len;
+    const double tokens =
+        static_cast<double>(world) * config.batch.micro_batch * T * config.batch.grad_accum;
+    f.tokens_per_s = tokens / f.step_s;
+    double peak = profile.peak_flops;
+    for (const MatmulRate& r : profile.matmuls)
+        peak = profile.peak_flops > 0
+                   ? peak
+                   : std::max({peak, r.forward_flops_per_s, r.backward_flops_per_s});
+    if (!(peak > 0))
+        peak = std::max(profile.rates[0], profile.rates[1]);
+    f.mfu = modelFlopsPerToken(config.model.shape, T) * f.tokens_per_s / (world * peak);
+    f.assumptions.push_back("profile " + profile.source + " '" + profile.name + "'" +
+                            (profile.date.empty() ? std::string() : " of " + profile.date));
+    f.assumptions.push_back(
+        std::to_string(world / cluster.hosts) + " ranks on each of " +
+        std::to_string(cluster.hosts) + " host(s); collectives " +
+        (cluster.hosts > 1 ? "cross hosts (the inter-host link)" : "stay within a host"));
+    if (scale > 1)
+        f.assumptions.push_back(
+            "ranks share the machine: compute " + percent(scale - 1) + " slower (" +
+            std::to_string(profile.hosts_share_cores ? world : world / cluster.hosts) +
+            " ranks x " + std::to_string(profile.threads_per_rank) + " threads on " +
+            std::to_string(profile.cores) + " cores)");
+    f.assumptions.push_back("collectives run one at a time, in issue order, beside compute; "
+                            "the step as step_ms times it (data loading, the control all-reduce "
+                            "and logging not counted)");
+    return f;
+}
+
+} // namespace zerolab

@@ -1,0 +1,246 @@
+// The kernel, sharing and collective measurements of zerolab-calibrate (calibrate_kernels.h).
+#include "runtime/train/calibrate_kernels.h"
+
+#include "runtime/planner/step_ops.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <vector>
+
+namespace zerolab {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+// Median seconds of `call` over `reps` timed calls after one warm-up.
+double timeCall(Kernels& k, int reps, const std::function<void()>& call) {
+    call();
+    k.synchronize();
+    std::vector<double> t;
+    for (int i = 0; i < reps; ++i) {
+        const auto t0 = Clock::now();
+        call();
+        k.synchronize();
+        t.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    return median(t);
+}
+
+// A device buffer of n floats (zeroed), released with the object.
+struct Buffer {
+    Buffer(Kernels& k, std::size_t n) : m_k(k), m_p(static_cast<float*>(k.allocate(n * 4 + 64))) {
+        k.fillZero(m_p, n * 4 + 64);
+    }
+    ~Buffer() { m_k.release(m_p); }
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+    float* get() const { return m_p; }
+    Bf16* half() const { return reinterpret_cast<Bf16*>(m_p); }
+    Kernels& m_k;
+    float* m_p;
+};
+
+std::string rateText(double r, bool flops) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, flops ? "%.3g GFLOP/s" : "%.3g Melem/s",
+                  r / (flops ? 1e9 : 1e6));
+    return buf;
+}
+
+} // namespace
+
+void measureKernelRates(Kernels& k, const std::vector<ModelShape>& shapes,
+                        const std::vector<int>& micros, int reps, MachineProfile& profile,
+                        const CalibrationProgress& progress) {
+    std::map<std::tuple<long long, long long, long long>, MatmulRate> matmuls;
+    for (const ModelShape& s : shapes) {
+        for (int B : micros) {
+            for (const KernelOp& op : modelMatmuls(s, B, s.seq_len)) {
+                const auto key = std::make_tuple(op.m, op.k, op.n);
+                if (matmuls.count(key))
+                    continue;
+                const int M = static_cast<int>(op.m), K = static_cast<int>(op.k),
+                          N = static_cast<int>(op.n);
+                Buffer in(k, op.m * op.k), w(k, op.n * op.k), b(k, op.n), out(k, op.m * op.n),
+                    din(k, op.m * op.k), dw(k, op.n * op.k), db(k, op.n);
+                const double flops = 2.0 * op.m * op.k * op.n;
+                MatmulRate r{op.m, op.k, op.n, 0, 0};
+                r.forward_flops_per_s =
+                    flops / timeCall(k, reps, [&] {
+                        k.matmulForward(out.get(), in.get(), w.get(), b.get(), M, K, N);
+                    });
+                r.backward_flops_per_s =
+                    2 * flops / timeCall(k, reps, [&] {
+                        k.matmulBackward(din.get(), dw.get(), db.get(), out.get(), in.get(),
+                                         w.get(), M, K, N);
+                    });
+                progress("kernels: matmul " + std::to_string(M) + "x" + std::to_string(K) + "x" +
+                         std::to_string(N) + ": forward " + rateText(r.forward_flops_per_s, true) +
+                         ", backward " + rateText(r.backward_flops_per_s, true));
+                matmuls[key] = r;
+            }
+        }
+    }
+    profile.matmuls.clear();
+    double fwd = 0, bwd = 0, fwdFlops = 0, bwdFlops = 0;
+    for (const auto& [key, r] : matmuls) {
+        profile.matmuls.push_back(r);
+        const double f = 2.0 * r.m * r.k * r.n;
+        fwd += f / r.forward_flops_per_s;
+        bwd += 2 * f / r.backward_flops_per_s;
+        fwdFlops += f;
+        bwdFlops += 2 * f;
+    }
+    auto at = [&](OpKind o) -> double& { return profile.rates[static_cast<std::size_t>(o)]; };
+    // Shapes the profile does not hold: the FLOP-weighted rate of those it does.
+    at(OpKind::MatmulForward) = fwdFlops / fwd;
+    at(OpKind::MatmulBackward) = bwdFlops / bwd;
+
+    // The other kernels at the largest micro-batch of the largest shape.
+    const ModelShape& s =
+        *std::max_element(shapes.begin(), shapes.end(), [](const auto& a, const auto& b) {
+            return paramCount(a) < paramCount(b);
+        });
+    const int B = *std::max_element(micros.begin(), micros.end()), T = s.seq_len, C = s.n_embd,
+              NH = s.n_head, Vp = s.padded_vocab_size, V = s.vocab_size;
+    const std::size_t N = static_cast<std::size_t>(B) * T, btc = N * C, logits = N * Vp;
+    const std::size_t big = std::max({4 * btc, logits, static_cast<std::size_t>(paramCount(s))});
+    Buffer x(k, big), y(k, big), z(k, big), m(k, big), v(k, big), mean(k, N), rstd(k, N), wc(k, C),
+        bc(k, C), att(k, static_cast<std::size_t>(B) * NH * T * T),
+        att2(k, static_cast<std::size_t>(B) * NH * T * T), wte(k, static_cast<std::size_t>(Vp) * C),
+        wpe(k, static_cast<std::size_t>(T) * C);
+    std::vector<int> tokens(N * 2);
+    for (std::size_t i = 0; i < N; ++i)
+        tokens[i] = tokens[N + i] = static_cast<int>(i % static_cast<std::size_t>(V));
+    int* tok = static_cast<int*>(k.allocate(tokens.size() * sizeof(int)));
+    k.copyToDevice(tok, tokens.data(), tokens.size() * sizeof(int));
+    const double attFlops = 2.0 * B * static_cast<double>(T) * T * C;
+    const std::size_t owned = static_cast<std::size_t>(paramCount(s));
+    AdamParams hp;
+    struct Probe {
+        OpKind kind;
+        double work;
+        std::function<void()> call;
+    };
+    const int Ni = static_cast<int>(N);
+    const std::vector<Probe> probes = {
+        {OpKind::AttentionForward, attFlops,
+         [&] { k.attentionForward(y.get(), att.get(), att2.get(), x.get(), B, T, C, NH); }},
+        {OpKind::AttentionBackward, 2 * attFlops,
+         [&] {
+             k.attentionBackward(y.get(), att.get(), z.get(), x.get(), x.get(), att2.get(), B, T, C,
+                                 NH);
+         }},
+        {OpKind::LayernormForward, double(btc),
+         [&] {
+             k.layernormForward(y.get(), mean.get(), rstd.get(), x.get(), wc.get(), bc.get(), Ni,
+                                C);
+         }},
+        {OpKind::LayernormBackward, double(btc),
+         [&] {
+             k.layernormBackward(y.get(), wc.get(), bc.get(), x.get(), z.get(), wc.get(),
+                                 mean.get(), rstd.get(), Ni, C);
+         }},
+        {OpKind::GeluForward, 4.0 * btc, [&] { k.geluForward(y.get(), x.get(), 4 * btc); }},
+        {OpKind::GeluBackward, 4.0 * btc,
+         [&] { k.geluBackward(y.get(), x.get(), z.get(), 4 * btc); }},
+        {OpKind::Residual, double(btc), [&] { k.residualForward(y.get(), x.get(), z.get(), btc); }},
+        {OpKind::EncoderForward, double(btc),
+         [&] { k.encoderForward(y.get(), tok, wte.get(), wpe.get(), B, T, C); }},
+        {OpKind::EncoderBackward, double(btc),
+         [&] { k.encoderBackward(wte.get(), wpe.get(), x.get(), tok, B, T, C); }},
+        {OpKind::SoftmaxCrossEntropy, double(logits),
+         [&] { k.softmaxCrossEntropyForward(mean.get(), y.get(), x.get(), tok + N, B, T, V, Vp); }},
+        {OpKind::CrossEntropyBackward, double(logits),
+         [&] {
+             k.crossEntropySoftmaxBackward(y.get(), mean.get(), z.get(), tok + N, B, T, V, Vp);
+         }},
+        {OpKind::Adamw, double(owned),
+         [&] { k.adamw(x.get(), y.get(), m.get(), v.get(), owned, hp); }},
+        {OpKind::AdamwMixed, double(owned),
+         [&] { k.adamwMixed(x.get(), z.half(), y.half(), m.get(), v.get(), owned, hp); }},
+        {OpKind::Cast, double(owned), [&] { k.toFloat(x.get(), y.half(), owned); }},
+        {OpKind::Zero, double(big), [&] { k.zero(x.get(), big); }},
+        {OpKind::Axpy, double(owned), [&] { k.axpy(x.get(), 1.0f, y.get(), owned); }},
+        {OpKind::SumSquares, double(owned), [&] { k.sumSquares(x.get(), owned); }},
+    };
+    for (const Probe& p : probes) {
+        const double rate = p.work / timeCall(k, reps, p.call);
+        at(p.kind) = rate;
+        progress("kernels: " + std::string(kOpKindNames[static_cast<std::size_t>(p.kind)]) + ": " +
+                 rateText(rate, opCountsFlops(p.kind)));
+    }
+    k.release(tok);
+}
+
+double sharedMatmulRate(Kernels& k, Communicator* comm) {
+    const int M = 512, K = 256, N = 768;
+    Buffer in(k, static_cast<std::size_t>(M) * K), w(k, static_cast<std::size_t>(N) * K),
+        out(k, static_cast<std::size_t>(M) * N);
+    if (comm)
+        comm->barrier();
+    const double t =
+        timeCall(k, 15, [&] { k.matmulForward(out.get(), in.get(), w.get(), nullptr, M, K, N); });
+    if (comm)
+        comm->barrier();
+    return 2.0 * M * K * N / t;
+}
+
+std::vector<std::pair<double, double>> measureCollective(Communicator& comm, Collective c,
+                                                         double max_bytes, double max_call_s) {
+    std::vector<std::pair<double, double>> points;
+    const int n = comm.size();
+    std::vector<float> buf(static_cast<std::size_t>(max_bytes / 4) + static_cast<std::size_t>(n));
+    for (double bytes = 1024; bytes <= max_bytes; bytes *= 4) {
+        const std::size_t all = static_cast<std::size_t>(bytes / 4);
+        const std::size_t count = c == Collective::AllReduce || c == Collective::Broadcast
+                                      ? all
+                                      : std::max<std::size_t>(1, all / static_cast<std::size_t>(n));
+        std::vector<double> t;
+        for (int rep = 0; rep < 4; ++rep) {
+            comm.barrier();
+            const auto t0 = Clock::now();
+            switch (c) {
+            case Collective::AllReduce:
+                comm.startAllReduce(buf.data(), count, CommDType::F32).wait();
+                break;
+            case Collective::ReduceScatter:
+                comm.startReduceScatter(buf.data(), count, CommDType::F32).wait();
+                break;
+            case Collective::AllGather:
+                comm.startAllGather(buf.data(), count, CommDType::F32).wait();
+                break;
+            case Collective::Broadcast:
+                comm.broadcast(buf.data(), count, CommDType::F32, 0);
+                break;
+            }
+            double s = std::chrono::duration<double>(Clock::now() - t0).count();
+            // The slowest rank's time: the sum over ranks of each one's, minus the others'.
+            double mine[1] = {s};
+            std::vector<double> every(static_cast<std::size_t>(n));
+            comm.gatherBytes(mine, sizeof mine, comm.rank() == 0 ? every.data() : nullptr);
+            if (comm.rank() == 0)
+                s = *std::max_element(every.begin(), every.end());
+            comm.broadcastBytes(&s, sizeof s, 0);
+            if (rep > 0) // the first call is a warm-up
+                t.push_back(s);
+        }
+        const double med = median(t);
+        points.push_back({static_cast<double>(count) * 4 *
+                              (c == Collective::AllReduce || c == Collective::Broadcast ? 1 : n),
+                          med});
+        if (med * 4 > max_call_s) // the next size would take about 4 times as long
+            break;
+    }
+    return points;
+}
+
+} // namespace zerolab

@@ -1,0 +1,39 @@
+// zerolab-calibrate's measurements on this machine with the runtime's own kernels and
+// communicator: the rate of every kernel the step-time model counts (the model's matmul
+// shapes at each micro-batch's M, the other kernels at the largest), the compute slowdown
+// when all ranks compute at once, and each collective's time over 1 KiB .. 64 MiB.
+#pragma once
+
+#include "kernels/kernels.h"
+#include "runtime/comm/communicator.h"
+#include "runtime/model/model_shape.h"
+#include "runtime/planner/machine_profile.h"
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace zerolab {
+
+// Progress lines ("kernels: matmul 256x64x192 ...") as the measurements go.
+using CalibrationProgress = std::function<void(const std::string&)>;
+
+// Fills profile.rates and profile.matmuls for the shapes at micro-batches `micros` and
+// their sequence length (shape.seq_len). Median of `reps` timed calls after a warm-up.
+void measureKernelRates(Kernels& k, const std::vector<ModelShape>& shapes,
+                        const std::vector<int>& micros, int reps, MachineProfile& profile,
+                        const CalibrationProgress& progress);
+
+// One rank's forward matmul rate (FLOP/s) while every rank of `comm` runs the same loop
+// (collective; nullptr: this process alone): their ratio is the slowdown of ranks
+// sharing the machine.
+double sharedMatmulRate(Kernels& k, Communicator* comm);
+
+// (bytes, seconds) of `c` over the communicator's ranks, sizes 1 KiB x 4^i up to
+// `max_bytes`, median of a few calls each (the slowest rank's); stops growing where the
+// next size would take longer than `max_call_s` (4 times the last). Collective.
+std::vector<std::pair<double, double>> measureCollective(Communicator& comm, Collective c,
+                                                         double max_bytes, double max_call_s);
+
+} // namespace zerolab

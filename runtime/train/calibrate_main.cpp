@@ -1,0 +1,292 @@
+// zerolab-calibrate: measures this machine's profile for the step-time model
+// (docs/planner.md, "Machine profile"): kernel rates in this process, then, through
+// mpirun jobs of itself, each collective's latency-bandwidth fit at each rank count
+// within the host (shared memory) and, with --emulated-hosts, across emulated hosts (TCP),
+// and the compute slowdown of ranks sharing the cores. Writes the versioned JSON profile.
+// Exit 0 ok, 2 invalid input, 1 a failed measurement.
+#include "runtime/comm/comm_mpi.h"
+#include "runtime/planner/machine_profile.h"
+#include "runtime/planner/planner.h"
+#include "runtime/train/calibrate_kernels.h"
+#include "storage/profile_store.h"
+#include "storage/store_error.h"
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using namespace zerolab;
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitInvalid = 2;
+
+struct Options {
+    std::string out;
+    std::vector<std::string> models = {"micro", "mini"};
+    std::vector<int> micros = {1, 2, 4, 8};
+    std::vector<int> ranks = {2, 4};
+    std::string emulated_hosts; // a --name of scripts/emulated-hosts, for the inter-host fits
+    std::string db;             // the run store the profile is kept in as well
+    std::string kernels_from;   // a profile whose kernel rates, intra-host fits and slowdowns
+                                // are kept (only the inter-host fits are measured)
+    int threads = 1;
+    int reps = 5;
+    double max_bytes = 64.0 * 1024 * 1024;
+    double max_call_s = 1.0;
+    // The child of an mpirun job: measure the collectives on this link class.
+    std::string collectives;
+    std::string fragment;
+};
+
+const auto g_start = std::chrono::steady_clock::now();
+
+void progress(const std::string& line) {
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - g_start).count();
+    std::fprintf(stderr, "zerolab-calibrate [%5.1f s] %s\n", s, line.c_str());
+}
+
+// The child: every collective on this job's ranks, and the shared compute rate.
+int collectivesChild(int argc, char** argv, const Options& o) {
+    MpiSession mpi(&argc, &argv);
+    MpiCommunicator comm;
+    auto kernels = makeCpuKernels(o.threads);
+    nlohmann::json frag = {{"link", o.collectives}, {"ranks", comm.size()}};
+    nlohmann::json fits = nlohmann::json::array();
+    for (std::size_t c = 0; c < kCollectiveCount; ++c) {
+        const auto points =
+            measureCollective(comm, static_cast<Collective>(c), o.max_bytes, o.max_call_s);
+        const CollectiveFit f = fitLatencyBandwidth(points);
+        if (comm.rank() == 0) {
+            char line[256];
+            std::snprintf(line, sizeof line,
+                          "%s over %d ranks (%s): %.0f B .. %.0f B, t = %.1f us + bytes / %.3g "
+                          "MB/s, worst residual %.1f%%",
+                          std::string(kCollectiveNames[c]).c_str(), comm.size(),
+                          o.collectives.c_str(), points.front().first, points.back().first,
+                          f.latency_s * 1e6, f.bytes_per_s / 1e6, f.worst_residual * 100);
+            progress(line);
+        }
+        fits.push_back({{"collective", kCollectiveNames[c]},
+                        {"latency_s", f.latency_s},
+                        {"bytes_per_s", f.bytes_per_s},
+                        {"worst_residual", f.worst_residual}});
+    }
+    frag["fits"] = fits;
+    frag["shared_matmul_flops_per_s"] = sharedMatmulRate(*kernels, &comm);
+    if (comm.rank() == 0)
+        std::ofstream(o.fragment) << frag.dump(2) << "\n";
+    return kExitOk;
+}
+
+// Runs argv to its end; its exit code (-1: killed).
+int runChild(const std::vector<std::string>& args) {
+    std::vector<char*> argv;
+    for (const std::string& a : args)
+        argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        execvp(argv[0], argv.data());
+        std::perror(argv[0]);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string self() {
+    return std::filesystem::read_symlink("/proc/self/exe").string();
+}
+
+std::string isoNow() {
+    char buf[32];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    return buf;
+}
+
+int driver(const Options& o) {
+    MachineProfile p;
+    p.source = "calibrated";
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    p.name = host;
+    p.date = isoNow();
+    p.cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    p.threads_per_rank = o.threads;
+    std::vector<ModelShape> shapes;
+    for (const std::string& m : o.models) {
+        const auto s = findModelPreset(m);
+        if (!s)
+            throw PlanError("--model: unknown preset '" + m + "'");
+        shapes.push_back(*s);
+    }
+    double alone = 0;
+    if (!o.kernels_from.empty()) {
+        const MachineProfile base = loadMachineProfile(o.kernels_from);
+        p.rates = base.rates;
+        p.matmuls = base.matmuls;
+        p.compute_slowdown = base.compute_slowdown;
+        p.oversubscription_factor = base.oversubscription_factor;
+        p.threads_per_rank = base.threads_per_rank;
+        for (const CollectiveFit& f : base.fits)
+            if (f.link == LinkClass::IntraHost)
+                p.fits.push_back(f);
+        progress("kernel rates, intra-host fits and slowdowns from " + o.kernels_from);
+    } else {
+        progress("kernels on " + std::to_string(o.threads) + " thread(s), " +
+                 std::to_string(p.cores) + " cores");
+        auto kernels = makeCpuKernels(o.threads);
+        measureKernelRates(*kernels, shapes, o.micros, o.reps, p, progress);
+        alone = sharedMatmulRate(*kernels, nullptr);
+    }
+
+    const std::string dir =
+        std::filesystem::temp_directory_path() / ("zerolab-calibrate-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    struct Job {
+        std::string link;
+        int ranks;
+    };
+    std::vector<Job> jobs;
+    if (o.kernels_from.empty())
+        for (int n : o.ranks)
+            jobs.push_back({"intra_host", n});
+    if (!o.emulated_hosts.empty())
+        for (int n : o.ranks)
+            jobs.push_back({"inter_host", n});
+    for (const Job& j : jobs) {
+        const std::string frag = dir + "/" + j.link + "-" + std::to_string(j.ranks) + ".json";
+        std::vector<std::string> args;
+        if (j.link == "intra_host")
+            args = {ZEROLAB_MPIEXEC,
+                    "-np",
+                    std::to_string(j.ranks),
+                    "--oversubscribe",
+                    "--bind-to",
+                    "none",
+                    "--mca",
+                    "mpi_yield_when_idle",
+                    "1"};
+        else
+            args = {"env",
+                    "ZEROLAB_MPIEXEC=" ZEROLAB_MPIEXEC,
+                    ZEROLAB_SOURCE_DIR "/scripts/emulated-hosts",
+                    "mpirun",
+                    "--name",
+                    o.emulated_hosts,
+                    "-np",
+                    std::to_string(j.ranks)};
+        args.insert(args.end(),
+                    {self(), "--collectives", j.link, "--fragment", frag, "--threads",
+                     std::to_string(o.threads), "--max-bytes", std::to_string(o.max_bytes),
+                     "--max-call-s", std::to_string(o.max_call_s)});
+        progress("collectives over " + std::to_string(j.ranks) + " ranks, " + j.link);
+        const int rc = runChild(args);
+        std::ifstream in(frag);
+        if (rc != 0 || !in) {
+            std::filesystem::remove_all(dir);
+            std::cerr << "zerolab-calibrate: the " << j.ranks << "-rank job (" << j.link
+                      << ") failed, exit " << rc << "\n";
+            return kExitFailed;
+        }
+        const nlohmann::json f = nlohmann::json::parse(in);
+        for (const auto& x : f["fits"])
+            p.fits.push_back({*collectiveFromName(x["collective"].get<std::string>()),
+                              j.link == "intra_host" ? LinkClass::IntraHost : LinkClass::InterHost,
+                              j.ranks, x["latency_s"].get<double>(), x["bytes_per_s"].get<double>(),
+                              x["worst_residual"].get<double>()});
+        if (j.link == "intra_host") {
+            const double slowdown = alone / f["shared_matmul_flops_per_s"].get<double>();
+            p.compute_slowdown.push_back({j.ranks, slowdown});
+            char line[128];
+            std::snprintf(line, sizeof line, "compute with %d ranks at once: %.2fx slower each",
+                          j.ranks, slowdown);
+            progress(line);
+            const double demand = static_cast<double>(j.ranks) * o.threads;
+            if (demand > p.cores)
+                p.oversubscription_factor = std::max(1.0, slowdown / (demand / p.cores));
+        }
+    }
+    std::filesystem::remove_all(dir);
+    p.hosts_share_cores = !o.emulated_hosts.empty();
+    // Checked as any reader would check it.
+    machineProfileFromJson(toJson(p), o.out);
+    std::ofstream(o.out) << toJson(p).dump(2) << "\n";
+    progress("profile written to " + o.out);
+    if (!o.db.empty()) {
+        RunStore store = RunStore::open(o.db);
+        const std::int64_t id = addMachineProfile(store, p.name, p.source, toJson(p).dump(2));
+        progress("kept in " + o.db + " as machine profile " + std::to_string(id));
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"zerolab-calibrate: this machine's profile for the step-time model"};
+    Options o;
+    app.add_option("--out", o.out, "the profile to write (JSON)");
+    app.add_option("--model", o.models, "presets whose matmul shapes are measured (micro mini)");
+    app.add_option("--micro", o.micros, "micro-batches whose M the matmuls are measured at");
+    app.add_option("--ranks", o.ranks, "rank counts the collectives are fitted at (2 4)");
+    app.add_option("--emulated-hosts", o.emulated_hosts,
+                   "fit the inter-host collectives across these emulated hosts "
+                   "(scripts/emulated-hosts --name)");
+    app.add_option("--db", o.db, "keep the profile in this run store too (machine_profiles)");
+    app.add_option("--kernels-from", o.kernels_from,
+                   "keep this profile's kernel rates, intra-host fits and slowdowns; measure "
+                   "only the inter-host fits (--emulated-hosts)");
+    app.add_option("--threads", o.threads, "kernel threads per rank (as run.threads)");
+    app.add_option("--reps", o.reps, "timed calls per kernel");
+    app.add_option("--max-bytes", o.max_bytes, "largest collective in bytes (64 MiB)");
+    app.add_option("--max-call-s", o.max_call_s, "stop growing a collective past this many s");
+    app.add_option("--collectives", o.collectives)->group("");
+    app.add_option("--fragment", o.fragment)->group("");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "zerolab-calibrate: " << e.what() << "\n";
+        return kExitInvalid;
+    }
+    try {
+        if (!o.collectives.empty())
+            return collectivesChild(argc, argv, o);
+        if (o.out.empty()) {
+            std::cerr << "zerolab-calibrate: --out FILE is required\n";
+            return kExitInvalid;
+        }
+        for (int n : o.ranks)
+            if (n < 2)
+                throw PlanError("--ranks: each at least 2, got " + std::to_string(n));
+        if (o.threads < 1 || o.reps < 1 || o.micros.empty())
+            throw PlanError("--threads, --reps: at least 1; --micro: at least one");
+        return driver(o);
+    } catch (const PlanError& e) {
+        std::cerr << "zerolab-calibrate: " << e.what() << "\n";
+        return kExitInvalid;
+    } catch (const StoreError& e) {
+        std::cerr << "zerolab-calibrate: " << e.what() << "\n";
+        return kExitFailed;
+    }
+}

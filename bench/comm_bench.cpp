@@ -87,11 +87,6 @@ void checkMpi(int rc, const char* what) {
 enum class Impl { Raw = 0, Engine, Async };
 constexpr std::array<Impl, 3> kImpls = {Impl::Raw, Impl::Engine, Impl::Async};
 
-// nccl-tests' bus-bandwidth factor of each collective.
-double busFactor(Collective c, int n) {
-    return c == Collective::AllReduce ? 2.0 * (n - 1) / n : static_cast<double>(n - 1) / n;
-}
-
 // One size of one collective: the input every rank starts from and the result it must
 // end with, both as whole buffers of `total` floats (count x N for reduce-scatter and
 // all-gather). Values are small integers, so every sum is exact in fp32.
@@ -267,7 +262,6 @@ private:
                  "MPI_Allreduce");
         wrongTotal += w;
         const std::size_t bytes = k.total * sizeof(float);
-        const double factor = busFactor(k.coll, m_comm.size());
         std::array<double, 3> med{};
         for (std::size_t i = 0; i < 3; ++i)
             med[i] = median(times[i]);
@@ -280,7 +274,11 @@ private:
                     k.count);
         for (std::size_t i = 0; i < 3; ++i) {
             const double algbw = static_cast<double>(bytes) / (med[i] * 1e-6) / 1e9;
-            std::printf(" %9.1f %6.2f %6.2f", med[i], algbw, algbw * factor);
+            // busbw with the runtime's own factors (storage/comm_traffic.h's ring factor;
+            // a broadcast's bus bytes are its buffer, as nccl-tests counts them).
+            const CollectiveStats measured{med[i] * 1e-3, static_cast<long long>(bytes), 1};
+            std::printf(" %9.1f %6.2f %6.2f", med[i], algbw,
+                        measured.busbwGbps(k.coll, m_comm.size()));
         }
         std::printf(" %6.2f %6.2f %6lld\n", ratio, med[2] / med[0], w);
         std::fflush(stdout);

@@ -286,7 +286,7 @@ int run(const Options& opt) {
     }
     std::printf("%-14s %5d %8.3f %8.3f %8s %8s %8s %8s %7s %7s\n", "adamw (psi)", 1, adam.median,
                 adam.best, "-", "-", "-", "-", "-", "-");
-    // DESIGN.md: FLOPs per token = 6 psi + 6 L T C.
+    // docs/architecture.md: FLOPs per token = 6 psi + 6 L T C.
     const double flopsPerToken = 6.0 * psi + 6.0 * L * T * C;
     for (const auto& [label, ms] : {std::pair{"median", stepMedian}, std::pair{"best", stepBest}}) {
         const double tokensPerS = N / (ms / 1e3);

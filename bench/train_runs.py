@@ -1,5 +1,5 @@
 # Shared by bench/runtime_bench and bench/stage_bench: writes a zerolab-train config,
-# runs it under mpirun, and reduces its metric lines (DESIGN.md's protocol) to medians.
+# runs it under mpirun, and reduces its metric lines (docs/architecture.md's protocol) to medians.
 # Python 3 standard library only.
 import json
 import os
@@ -8,7 +8,7 @@ import subprocess
 import sys
 import tempfile
 
-# What Open MPI needs as root and in containers (DESIGN.md, Tests).
+# What Open MPI needs as root and in containers (docs/architecture.md, Tests).
 MPI_ENV = {
     "OMPI_ALLOW_RUN_AS_ROOT": "1",
     "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",

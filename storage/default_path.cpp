@@ -1,4 +1,4 @@
-// Resolution order of the default store path (DESIGN.md, Contracts).
+// Resolution order of the default store path (docs/architecture.md, Contracts).
 #include "storage/default_path.h"
 
 #include <cstdlib>

@@ -1,4 +1,4 @@
-// The memory-ledger categories of DESIGN.md, in their canonical order. They live
+// The memory-ledger categories of docs/architecture.md, in their canonical order. They live
 // in storage/ because every layer names them (runtime ledger, planner JSON, store
 // columns, GUI legend) and storage is the one library all of those may include.
 #pragma once

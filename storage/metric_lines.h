@@ -1,4 +1,4 @@
-// The step and rank objects of the metric line protocol (DESIGN.md, docs/metrics.md),
+// The step and rank objects of the metric line protocol (docs/architecture.md, docs/metrics.md),
 // in one place: rank 0 of zerolab-train prints them live, `zerolab-runs export
 // --format jsonl` writes them back out of the store, so both speak the same format.
 #pragma once

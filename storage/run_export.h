@@ -1,5 +1,5 @@
 // Export of one run from the store: CSV (the steps table, or the per-rank table) and
-// JSON Lines in the metric line protocol of DESIGN.md (run, step..., event..., end).
+// JSON Lines in the metric line protocol of docs/architecture.md (run, step..., event..., end).
 // Numbers are written in shortest round-trip form; unknown values are empty / null.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Measures this machine's sgemm throughput, the "peak" that CPU MFU is quoted
-// against (DESIGN.md, Measurement definitions).
+// against (docs/architecture.md, Measurement definitions).
 #pragma once
 
 namespace zerolab {

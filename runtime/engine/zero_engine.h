@@ -1,4 +1,4 @@
-// The ZeRO engine, stages 0-3 (DESIGN.md's table): owns this rank's parameters,
+// The ZeRO engine, stages 0-3 (docs/architecture.md's stage table): owns this rank's parameters,
 // gradients and optimizer state in the layout of engine_buffers.h, hands the model
 // fp32 views of whole units (UnitAccess), runs the gradient collectives (all-reduce
 // or reduce-scatter, per bucket, overlapped with backward when overlap_comm is on),

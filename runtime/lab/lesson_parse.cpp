@@ -10,6 +10,8 @@
 #include "runtime/lab/lab_units.h"
 #include "runtime/lab/shipped_lessons.h"
 #include "runtime/planner/plan_devices.h"
+#include "runtime/planner/plan_names.h"
+#include "runtime/text/name_table.h"
 
 #include <algorithm>
 #include <set>
@@ -108,6 +110,34 @@ private:
     std::string m_path;
     const Ctx& m_ctx;
 };
+
+// The value `n` names in `table`; any other name fails, listing the table's names.
+template <typename E, std::size_t N> E named(const Node& n, const NameTable<E, N>& table) {
+    const std::string s = n.string();
+    if (const auto v = valueNamed(table, s))
+        return *v;
+    n.fail(nameList(table) + ", got '" + s + "'");
+}
+
+constexpr NameTable<CheckKind, 3> kCheckKindNames = {{
+    {"value", CheckKind::Value},
+    {"relation", CheckKind::Relation},
+    {"erratum", CheckKind::Erratum},
+}};
+
+constexpr NameTable<Relation, 3> kRelationNames = {{
+    {"decreasing", Relation::Decreasing},
+    {"increasing", Relation::Increasing},
+    {"equal", Relation::Equal},
+}};
+
+constexpr NameTable<ChartKind, 5> kChartKindNames = {{
+    {"memory", ChartKind::Memory},
+    {"traffic", ChartKind::Traffic},
+    {"step_time", ChartKind::StepTime},
+    {"timeline", ChartKind::Timeline},
+    {"plan", ChartKind::Plan},
+}};
 
 std::string identifier(const Node& n) {
     const std::string s = n.string();
@@ -222,20 +252,12 @@ LessonPlan parsePlan(const Node& n) {
         in.world = n.at("world").integer(1, kMaxWorld);
     if (n.has("stage"))
         in.stage = n.at("stage").integer(0, 3);
-    if (n.has("precision")) {
-        const std::string s = n.at("precision").string();
-        if (s != "bf16" && s != "fp32")
-            n.at("precision").fail("'bf16' or 'fp32', got '" + s + "'");
-        in.precision = s == "bf16" ? Precision::Bf16Mixed : Precision::Fp32;
-    }
+    if (n.has("precision"))
+        in.precision = named(n.at("precision"), kPrecisionNames);
     if (n.has("master_weights"))
         in.master_weights = n.at("master_weights").boolean();
-    if (n.has("convention")) {
-        const std::string s = n.at("convention").string();
-        if (s != "paper" && s != "chapter")
-            n.at("convention").fail("'paper' or 'chapter', got '" + s + "'");
-        in.convention = s == "paper" ? Convention::ZeroPaper : Convention::Chapter;
-    }
+    if (n.has("convention"))
+        in.convention = named(n.at("convention"), kConventionNames);
     if (n.has("device")) {
         const std::string key = n.at("device").string();
         const auto d = findDevice(key);
@@ -309,15 +331,7 @@ LessonCheck parseCheck(const Node& n, const LessonStep& step) {
     LessonCheck c;
     c.json_path = n.path();
     c.id = identifier(n.required("id"));
-    const std::string kind = n.has("kind") ? n.at("kind").string() : "value";
-    if (kind == "value")
-        c.kind = CheckKind::Value;
-    else if (kind == "relation")
-        c.kind = CheckKind::Relation;
-    else if (kind == "erratum")
-        c.kind = CheckKind::Erratum;
-    else
-        n.at("kind").fail("'value', 'relation' or 'erratum', got '" + kind + "'");
+    c.kind = n.has("kind") ? named(n.at("kind"), kCheckKindNames) : CheckKind::Value;
     c.label = text(n.required("label"));
     const std::string unit_name = n.required("unit").string();
     const auto unit = findLabUnit(unit_name);
@@ -375,15 +389,7 @@ LessonCheck parseCheck(const Node& n, const LessonStep& step) {
     if (q.dimension != unit->dimension)
         n.at("unit").fail("'" + unit_name + "' does not measure '" + c.quantity + "'");
     if (c.kind == CheckKind::Relation) {
-        const std::string rel = n.required("relation").string();
-        if (rel == "decreasing")
-            c.relation = Relation::Decreasing;
-        else if (rel == "increasing")
-            c.relation = Relation::Increasing;
-        else if (rel == "equal")
-            c.relation = Relation::Equal;
-        else
-            n.at("relation").fail("'decreasing', 'increasing' or 'equal', got '" + rel + "'");
+        c.relation = named(n.required("relation"), kRelationNames);
         const Node runs = n.required("runs");
         runs.requireArray();
         if (runs.value().size() < 2)
@@ -411,20 +417,7 @@ LessonCheck parseCheck(const Node& n, const LessonStep& step) {
 LessonChart parseChart(const Node& n, const LessonStep& step) {
     n.requireObject({"kind", "runs", "categories", "title"});
     LessonChart c;
-    const std::string kind = n.required("kind").string();
-    if (kind == "memory")
-        c.kind = ChartKind::Memory;
-    else if (kind == "traffic")
-        c.kind = ChartKind::Traffic;
-    else if (kind == "step_time")
-        c.kind = ChartKind::StepTime;
-    else if (kind == "timeline")
-        c.kind = ChartKind::Timeline;
-    else if (kind == "plan")
-        c.kind = ChartKind::Plan;
-    else
-        n.at("kind").fail("'memory', 'traffic', 'step_time', 'timeline' or 'plan', got '" + kind +
-                          "'");
+    c.kind = named(n.required("kind"), kChartKindNames);
     if (c.kind == ChartKind::Plan ? !step.plan : !step.experiment)
         n.at("kind").fail(c.kind == ChartKind::Plan ? "a plan chart needs the step's plan"
                                                     : "this chart needs the step's experiment");

@@ -1,4 +1,4 @@
-// Buffer sizes of the ZeRO engine; see engine_buffers.h and DESIGN.md's stage table.
+// Buffer sizes of the ZeRO engine; see engine_buffers.h and docs/architecture.md's stage table.
 #include "runtime/planner/engine_buffers.h"
 
 #include "runtime/model/unit_calls.h"

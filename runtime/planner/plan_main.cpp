@@ -5,6 +5,7 @@
 #include "runtime/planner/bandwidth_units.h"
 #include "runtime/planner/cluster_presets.h"
 #include "runtime/planner/plan_devices.h"
+#include "runtime/planner/plan_names.h"
 #include "runtime/planner/plan_time.h"
 #include "runtime/planner/planner.h"
 #include "runtime/text/stdout_written.h"
@@ -145,14 +146,22 @@ bool applyConfig(const Options& o, const CLI::App& app, PlanInput& in) {
     return true;
 }
 
+// The value an option's text names in `table`; any other text throws PlanError listing
+// the table's names.
+template <typename E, std::size_t N>
+E optionNamed(const char* option, const std::string& text, const NameTable<E, N>& table) {
+    if (const auto v = valueNamed(table, text))
+        return *v;
+    throw PlanError(std::string(option) + ": expected " + nameList(table, "") + ", got '" + text +
+                    "'");
+}
+
 PlanInput inputFromOptions(const Options& o) {
     PlanInput in;
     in.params = o.params;
     in.world = o.world;
     in.stage = o.stage;
-    if (o.precision != "bf16" && o.precision != "fp32")
-        throw PlanError("--precision: expected bf16 or fp32, got '" + o.precision + "'");
-    in.precision = o.precision == "bf16" ? Precision::Bf16Mixed : Precision::Fp32;
+    in.precision = optionNamed("--precision", o.precision, kPrecisionNames);
     in.master_weights = !o.no_master;
     in.shape = shapeFromOptions(o);
     in.micro_batch = o.micro;
@@ -173,9 +182,7 @@ PlanInput inputFromOptions(const Options& o) {
 
 // Options that apply to both a bare size and a config.
 void applyCommon(const Options& o, const CLI::App& app, PlanInput& in) {
-    if (o.convention != "paper" && o.convention != "chapter")
-        throw PlanError("--convention: expected paper or chapter, got '" + o.convention + "'");
-    in.convention = o.convention == "chapter" ? Convention::Chapter : Convention::ZeroPaper;
+    in.convention = optionNamed("--convention", o.convention, kConventionNames);
     if (o.checkpointing && app.count("--recompute") && o.recompute != "full")
         throw PlanError("--checkpointing means --recompute full; got --recompute '" + o.recompute +
                         "' too");

@@ -1,5 +1,5 @@
-// The reference chapter's slips (DESIGN.md "Errata"), evaluated at a plan's psi
-// and N so that its claims stand next to the correct sums. Internal to the planner.
+// The reference chapter's slips (docs/architecture.md, "The chapter's errata"), evaluated at a
+// plan's psi and N so that its claims stand next to the correct sums. Internal to the planner.
 #pragma once
 
 #include "runtime/planner/planner.h"

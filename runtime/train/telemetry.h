@@ -1,6 +1,6 @@
 // Per-step telemetry: what each rank measured (RankMetrics, a fixed-size record
 // gathered to rank 0), the StepRecord the store keeps, and the metric line
-// protocol of DESIGN.md (one JSON object per line on stdout; docs/metrics.md).
+// protocol of docs/architecture.md (one JSON object per line on stdout; docs/metrics.md).
 #pragma once
 
 #include "runtime/comm/communicator.h"

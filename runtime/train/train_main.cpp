@@ -1,5 +1,5 @@
 // zerolab-train's entry point: parses arguments with CLI11 and maps results to the
-// exit codes of DESIGN.md (0 ok, 2 invalid input, 3 stopped, 1 anything else).
+// exit codes of docs/architecture.md (0 ok, 2 invalid input, 3 stopped, 1 anything else).
 // The commands themselves live in the runtime library.
 #include "runtime/comm/comm_mpi.h"
 #include "runtime/config/config_check.h"

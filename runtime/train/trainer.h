@@ -42,7 +42,7 @@ struct RankBackend {
     std::optional<double> peak_flops;
 };
 
-// What the process should exit with (DESIGN.md: 0 ok, 3 stopped by request, 1 else).
+// What the process should exit with (docs/architecture.md: 0 ok, 3 stopped by request, 1 else).
 enum class TrainOutcome { Finished, Stopped, Failed };
 
 // Set by the SIGINT/SIGTERM handler; the loop stops after the current step.

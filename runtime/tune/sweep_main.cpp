@@ -1,6 +1,6 @@
 // zerolab-sweep's entry point: run, resume, list and show sweeps (docs/tune.md). Maps
-// results to DESIGN.md's exit codes: 0 ok, 2 invalid input, 3 stopped, 1 anything else
-// (a sweep in which no trial finished included).
+// results to the exit codes of docs/architecture.md: 0 ok, 2 invalid input, 3 stopped, 1 anything
+// else (a sweep in which no trial finished included).
 #include "runtime/text/stdout_written.h"
 #include "runtime/tune/sweep_driver.h"
 #include "runtime/tune/sweep_report.h"

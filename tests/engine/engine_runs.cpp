@@ -140,7 +140,7 @@ double relDiff(const std::vector<float>& a, const std::vector<float>& b) {
     return std::sqrt(num / den);
 }
 
-// DESIGN.md fp32 model states per rank (K = 8): 0: 16psi; 1: 8psi + 8psi/N;
+// docs/architecture.md fp32 model states per rank (K = 8): 0: 16psi; 1: 8psi + 8psi/N;
 // 2: 4psi + 12psi/N; 3: 16psi/N.
 double designModelStates(int stage, double psi, int n) {
     switch (stage) {

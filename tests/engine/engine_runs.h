@@ -51,7 +51,7 @@ RunOutput train(int n, int stage, int accum, bool overlap = false, bool bf16 = f
 // Relative L2 distance of a from b.
 double relDiff(const std::vector<float>& a, const std::vector<float>& b);
 
-// DESIGN.md fp32 model-state bytes per rank (K = 8).
+// docs/architecture.md fp32 model-state bytes per rank (K = 8).
 double designModelStates(int stage, double psi, int n);
 
 // The planner's forecast for zerolab's own GPT-2 is what each rank's ledger holds:

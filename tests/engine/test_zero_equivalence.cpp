@@ -1,7 +1,7 @@
-// The correctness bar of DESIGN.md: for every stage, N in {1,2,3,4} and accumulation
+// The correctness bar of docs/architecture.md: for every stage, N in {1,2,3,4} and accumulation
 // in {1,3}, the loss curve and the final parameters of a real mpirun job equal one
 // process with the same global batch (fp32: 1e-5 relative). Also checks that every
-// rank's ledger holds DESIGN.md's model-state bytes up to padding.
+// rank's ledger holds docs/architecture.md's model-state bytes up to padding.
 #include "tests/engine/engine_runs.h"
 
 #include <gtest/gtest.h>
@@ -72,7 +72,7 @@ TEST(ZeroOverlap, SameResultWithOverlap) {
     }
 }
 
-// The other collectives DESIGN.md allows: stage 1 all-reducing gradients instead of
+// The other collectives docs/architecture.md allows: stage 1 all-reducing gradients instead of
 // reduce-scattering them, and one broadcast per owner instead of the all-gather.
 TEST(ZeroOptions, AllReduceAndBroadcastPathsMatchOneProcess) {
     const std::vector<std::pair<int, nlohmann::json>> cases = {
@@ -104,7 +104,7 @@ TEST(ZeroOptions, AllReduceAndBroadcastPathsMatchOneProcess) {
 
 // bf16 mixed precision: bf16 params, grads and collectives, fp32 master, m and v. Sums
 // of bf16 gradients round differently across N, so the bar is bf16's, not fp32's; the
-// ledger must hold DESIGN.md's K = 12 layout.
+// ledger must hold docs/architecture.md's K = 12 layout.
 TEST(ZeroBf16, StagesTrackOneProcessAndHoldTheMixedLayout) {
     const RunOutput ref = train(1, 0, 1, false, true);
     ASSERT_EQ(ref.losses.size(), static_cast<std::size_t>(kSteps));

@@ -1,4 +1,4 @@
-// planEngineBuffers against DESIGN.md's per-rank model-state formulas, for every
+// planEngineBuffers against docs/architecture.md's per-rank model-state formulas, for every
 // stage, both precisions and N in 1..4, up to the per-unit padding.
 #include "runtime/planner/engine_buffers.h"
 

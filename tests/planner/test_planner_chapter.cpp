@@ -1,6 +1,6 @@
 // The reference chapter's layout (fp32 grads, fp32 master replicated) and its
 // slips: the 6.7B on 8xA100 case in its convention and corrected, the 175B example,
-// the stage-1 total and the saving limit (DESIGN.md "Errata").
+// the stage-1 total and the saving limit (docs/architecture.md, "The chapter's errata").
 #include "runtime/planner/plan_devices.h"
 #include "runtime/planner/planner.h"
 

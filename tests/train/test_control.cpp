@@ -124,7 +124,7 @@ TEST_F(Control, ResumeContinuesTheLossCurve) {
         EXPECT_EQ(got[s], ref.at(s)) << "step " << s;
 
     // Another world size and stage: the optimizer state is re-partitioned and the curve
-    // continues within the fp32 tolerance of DESIGN.md.
+    // continues within the fp32 tolerance of docs/architecture.md.
     const auto other = test::runProcess(
         test::mpirunTrain(3, {"--config", config(3, 6, 0), "--db", db(), "--resume", ck.string()}));
     ASSERT_EQ(other.exit_code, 0) << other.err;

@@ -130,7 +130,8 @@ QWidget* LabView::buildStepCard() {
     m_formula->setObjectName(QStringLiteral("labFormula"));
     m_formula->setStyleSheet(
         QStringLiteral("font-family: 'DejaVu Sans Mono', monospace; font-size: 14pt;"
-                       "color: #2F6DB5; padding: 4px 0;"));
+                       "color: %1; padding: 4px 0;")
+            .arg(kAccent.name()));
     m_formula->setTextInteractionFlags(Qt::TextSelectableByMouse);
     textLayout->addWidget(m_stepTitle);
     textLayout->addWidget(m_stepText);
@@ -147,7 +148,7 @@ QWidget* LabView::buildPredictCard() {
     m_predictHeading->setObjectName(QStringLiteral("cardTitle"));
     m_predictForm = new QFormLayout;
     m_predictError = new QLabel;
-    m_predictError->setStyleSheet(QStringLiteral("color: #C2410C;"));
+    m_predictError->setStyleSheet(QStringLiteral("color: %1;").arg(kErrorColor.name()));
     m_predictError->setWordWrap(true);
     m_predictError->hide();
     auto* runRow = new QHBoxLayout;
@@ -619,8 +620,8 @@ void LabView::renderChecks() {
         return;
     }
     if (!o->error.isEmpty() && o->checks.empty()) {
-        m_explain->setText(QStringLiteral("<span style=\"color:#C2410C\">%1</span>")
-                               .arg(o->error.toHtmlEscaped()));
+        m_explain->setText(QStringLiteral("<span style=\"color:%1\">%2</span>")
+                               .arg(kErrorColor.name(), o->error.toHtmlEscaped()));
         return;
     }
     const std::string lang = language();

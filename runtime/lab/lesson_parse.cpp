@@ -195,8 +195,9 @@ LessonExperiment parseExperiment(const Node& n, const json& base_config) {
 }
 
 LessonPlan parsePlan(const Node& n) {
-    n.requireObject({"params", "world", "stage", "precision", "master_weights", "convention",
-                     "device", "activation_bytes", "gradient_accumulation_steps", "label"});
+    n.requireObject({"params", "world", "stage", "precision", "master_weights", "grad_accum_dtype",
+                     "convention", "device", "activation_bytes", "gradient_accumulation_steps",
+                     "label"});
     LessonPlan p;
     PlanInput& in = p.input;
     in.params = n.required("params").number();
@@ -214,6 +215,14 @@ LessonPlan parsePlan(const Node& n) {
     }
     if (n.has("master_weights"))
         in.master_weights = n.at("master_weights").boolean();
+    if (n.has("grad_accum_dtype")) {
+        const std::string s = n.at("grad_accum_dtype").string();
+        if (s != "fp32" && s != "bf16")
+            n.at("grad_accum_dtype").fail("'fp32' or 'bf16', got '" + s + "'");
+        if (s == "bf16" && in.precision != Precision::Bf16Mixed)
+            n.at("grad_accum_dtype").fail("'bf16' gradients need precision 'bf16'");
+        in.grad_accum_fp32 = s == "fp32" && in.precision == Precision::Bf16Mixed;
+    }
     if (n.has("convention")) {
         const std::string s = n.at("convention").string();
         if (s != "paper" && s != "chapter")

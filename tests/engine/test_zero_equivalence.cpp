@@ -128,6 +128,38 @@ TEST(ZeroBf16, StagesTrackOneProcessAndHoldTheMixedLayout) {
     }
 }
 
+// bf16 with fp32 gradients (data_types.grad_accum_dtype "fp32"): bf16 params, fp32
+// gradient buffers accumulated and reduced in fp32, fp32 master, m and v. The ledger
+// holds the 18-bytes layout ZeRO shards (18 psi, 6 psi + 12 psi/N, 2 psi + 16 psi/N,
+// 18 psi/N), the planner's forecast byte for byte, with and without overlap_comm; the
+// losses track one process of the same layout.
+TEST(ZeroBf16Fp32Grads, StagesTrackOneProcessAndHoldTheEighteenBytesLayout) {
+    const nlohmann::json fp32Grads = {{"data_types", {{"grad_accum_dtype", "fp32"}}}};
+    const RunOutput ref = train(1, 0, 1, false, true, fp32Grads);
+    ASSERT_EQ(ref.losses.size(), static_cast<std::size_t>(kSteps));
+    EXPECT_GT(ref.losses.front() - ref.losses.back(), 0.05);
+    for (int stage : {0, 1, 2, 3})
+        for (bool overlap : {false, true}) {
+            const RunOutput got = train(2, stage, 3, overlap, true, fp32Grads);
+            ASSERT_EQ(got.losses.size(), ref.losses.size());
+            for (std::size_t i = 0; i < ref.losses.size(); ++i)
+                EXPECT_NEAR(got.losses[i], ref.losses[i], 2e-2 * ref.losses[i])
+                    << "stage " << stage;
+            EXPECT_LT(relDiff(got.params, ref.params), 2e-2) << "stage " << stage;
+            const double psi = static_cast<double>(got.psi);
+            const double k[4][2] = {{18, 0}, {6, 12}, {2, 16}, {0, 18}};
+            for (const auto& r : got.ranks) {
+                const auto& m = r["mem"];
+                const double states = m["params"].get<double>() + m["master_params"].get<double>() +
+                                      m["grads"].get<double>() + m["optim_m"].get<double>() +
+                                      m["optim_v"].get<double>();
+                EXPECT_NEAR(states, k[stage][0] * psi + k[stage][1] * psi / 2, 18.0 * 4 * 2)
+                    << "stage " << stage;
+            }
+            expectLedgerEqualsPlanner(got, 2);
+        }
+}
+
 // Activation recomputation computes the same numbers again: at every stage the losses
 // and final parameters are bit-identical to keeping every activation (the CPU kernels
 // are deterministic at a fixed thread count), and the ledger, activations included,

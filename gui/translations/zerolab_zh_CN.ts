@@ -291,6 +291,14 @@
         <source>unknown key, not a setting zerolab knows; ignored</source>
         <translation>未知的键，不是 zerolab 认识的设置；已忽略</translation>
     </message>
+    <message>
+        <source>fp16 gradients are not implemented; use &quot;fp32&quot; or &quot;bf16&quot;</source>
+        <translation>未实现 fp16 梯度；请使用 &quot;fp32&quot; 或 &quot;bf16&quot;</translation>
+    </message>
+    <message>
+        <source>bf16 gradients need bf16 training (&quot;bf16&quot;: {&quot;enabled&quot;: true}); fp32 training accumulates in fp32</source>
+        <translation>bf16 梯度需要 bf16 训练（&quot;bf16&quot;: {&quot;enabled&quot;: true}）；fp32 训练本来就以 fp32 累加</translation>
+    </message>
 </context>
 <context>
     <name>ConfigValidation</name>
@@ -785,6 +793,10 @@
     <message>
         <source>decimal units, 1 GB = 1e9 bytes</source>
         <translation>十进制单位，1 GB = 1e9 字节</translation>
+    </message>
+    <message>
+        <source>bf16 with fp32 gradients (data_types.grad_accum_dtype)</source>
+        <translation>bf16，fp32 梯度（data_types.grad_accum_dtype）</translation>
     </message>
 </context>
 <context>

@@ -43,6 +43,20 @@ struct CheckResult {
     std::string correct_text;
 };
 
+// A student's answer against both sides a step can ask for: the check's formula and the
+// run (its measured value, or the planner's on a plan step). Each within 2 % (relative
+// to the larger magnitude); nullopt where the check has no such value. `graded` is the
+// side the step asks for (LessonPrediction::grade), `hit` the verdict on it; where that
+// side is missing the other one grades.
+struct PredictionGrade {
+    std::optional<bool> formula;
+    std::optional<bool> run;
+    GradeAgainst graded = GradeAgainst::Run;
+    bool hit = false;
+};
+inline constexpr double kPredictionTolerance = 0.02;
+PredictionGrade gradePrediction(const CheckResult& check, double prediction, GradeAgainst asked);
+
 // Student predictions by prediction id, in the prediction's unit.
 using LabPredictions = std::map<std::string, double>;
 

@@ -464,9 +464,15 @@ LessonStep parseStep(const Node& n, const json& base_config) {
         ps.requireArray();
         for (std::size_t i = 0; i < ps.value().size(); ++i) {
             const Node p = ps.at(i);
-            p.requireObject({"id", "prompt", "unit"});
+            p.requireObject({"id", "prompt", "unit", "grade"});
             LessonPrediction pred{identifier(p.required("id")), text(p.required("prompt")),
                                   p.required("unit").string()};
+            if (p.has("grade")) {
+                const std::string g = p.at("grade").string();
+                if (g != "run" && g != "formula")
+                    p.at("grade").fail("'run' or 'formula', got '" + g + "'");
+                pred.grade = g == "formula" ? GradeAgainst::Formula : GradeAgainst::Run;
+            }
             if (!findLabUnit(pred.unit))
                 p.at("unit").fail("unknown unit '" + pred.unit +
                                   "' (known: " + std::string(labUnitNames()) + ")");

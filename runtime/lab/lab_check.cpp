@@ -233,6 +233,9 @@ std::vector<CheckResult> evaluateStepChecks(const Lesson& lesson, const LessonSt
         r.unit = c.unit;
         r.explain = c.explain;
         r.prediction_id = c.prediction;
+        for (const LessonPrediction& p : step.predictions)
+            if (c.prediction && p.id == *c.prediction)
+                r.grade = p.grade;
         if (c.prediction)
             if (const auto it = predictions.find(*c.prediction); it != predictions.end())
                 r.prediction = it->second;

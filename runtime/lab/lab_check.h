@@ -27,11 +27,12 @@ struct CheckResult {
     LabText label;
     std::string unit;
     std::optional<std::string> prediction_id;
-    std::optional<double> prediction; // the student's, when given
-    std::optional<double> formula;    // Value: the formula; Erratum: the formula of the correct sum
-    std::optional<double> planner;    // Value: planned; Erratum: the correct value
-    std::optional<double> measured;   // Value: measured (absent for plan steps)
-    std::optional<double> claimed;    // Erratum: the chapter's claim
+    GradeAgainst grade = GradeAgainst::Run; // the prediction's "grade"
+    std::optional<double> prediction;       // the student's, when given
+    std::optional<double> formula;  // Value: the formula; Erratum: the formula of the correct sum
+    std::optional<double> planner;  // Value: planned; Erratum: the correct value
+    std::optional<double> measured; // Value: measured (absent for plan steps)
+    std::optional<double> claimed;  // Erratum: the chapter's claim
     std::vector<RelationPoint> points; // Relation: per run
     bool agrees = false;
     // Empty when it agrees; else which comparison failed and by how much, e.g.

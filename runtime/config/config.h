@@ -137,6 +137,10 @@ struct TrainConfig {
     SchedulerConfig scheduler;
     double gradient_clipping = 0.0; // global L2 norm; 0 disables clipping
     Precision precision = Precision::Fp32;
+    // data_types.grad_accum_dtype "fp32" under bf16: gradients are accumulated, reduced
+    // and stepped in fp32 (18 bytes per parameter at stage 0, the chapter's gradient
+    // precision) while params stay bf16. Always false under fp32 training.
+    bool grad_accum_fp32 = false;
     ZeroConfig zero;
     int steps_per_print = 10;          // a human progress line on stderr every this many steps
     bool wall_clock_breakdown = false; // recorded only: metric lines always carry the phase times

@@ -320,6 +320,28 @@ Precision parsePrecision(const nlohmann::json& doc, Diagnostics& diags) {
     return bf16 ? Precision::Bf16Mixed : Precision::Fp32;
 }
 
+bool parseGradAccumFp32(const nlohmann::json* section, Precision precision, Diagnostics& diags) {
+    if (section == nullptr)
+        return false;
+    const std::string path = "data_types";
+    checkKeys(*section, path, kDataTypesSchema, UnknownKeyPolicy::WarnUnlessTypo, diags);
+    SectionReader r(section, path, diags);
+    const auto v = r.getChoice("grad_accum_dtype", {"fp32", "bf16", "fp16"});
+    if (!v)
+        return false;
+    if (*v == 2)
+        diags.error(r.pathOf("grad_accum_dtype"),
+                    Message(ZEROLAB_TR("ConfigCheck", "fp16 gradients are not implemented; use "
+                                                      "\"fp32\" or \"bf16\"")));
+    else if (*v == 1 && precision != Precision::Bf16Mixed)
+        diags.error(r.pathOf("grad_accum_dtype"),
+                    Message(ZEROLAB_TR("ConfigCheck", "bf16 gradients need bf16 training "
+                                                      "(\"bf16\": {\"enabled\": true}); fp32 "
+                                                      "training accumulates in fp32")));
+    // Under fp32 training the gradients are fp32 already: "fp32" changes nothing.
+    return *v == 0 && precision == Precision::Bf16Mixed;
+}
+
 void parseZero(const nlohmann::json* section, const ModelConfig& model, Diagnostics& diags,
                ZeroConfig& out) {
     const std::string path = "zero_optimization";

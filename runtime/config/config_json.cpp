@@ -93,6 +93,8 @@ nlohmann::json toJson(const TrainConfig& c) {
                           {"params", schedulerParams(c.scheduler)}};
     j["gradient_clipping"] = c.gradient_clipping;
     j["bf16"] = {{"enabled", c.precision == Precision::Bf16Mixed}};
+    if (c.grad_accum_fp32)
+        j["data_types"] = {{"grad_accum_dtype", "fp32"}};
 
     const ZeroConfig& z = c.zero;
     j["zero_optimization"] = {{"stage", z.stage},

@@ -93,6 +93,7 @@ ConfigResult parseConfig(const nlohmann::json& doc, std::optional<int> world,
             Message(ZEROLAB_TR("ConfigCheck", "a number >= 0 (0: off)"))))
         c.gradient_clipping = *v;
     c.precision = parsePrecision(doc, diags);
+    c.grad_accum_fp32 = parseGradAccumFp32(sectionOf(doc, "data_types", diags), c.precision, diags);
     parseZero(sectionOf(doc, "zero_optimization", diags), c.model, diags, c.zero);
     if (auto v = top.getInt("steps_per_print", 1, std::numeric_limits<int>::max()))
         c.steps_per_print = static_cast<int>(*v);

@@ -11,7 +11,7 @@ namespace zerolab {
 
 namespace {
 
-constexpr std::array<std::string_view, 16> kTopLevelKeys = {
+constexpr std::array<std::string_view, 17> kTopLevelKeys = {
     "activation_checkpointing",
     "train_batch_size",
     "train_micro_batch_size_per_gpu",
@@ -22,6 +22,7 @@ constexpr std::array<std::string_view, 16> kTopLevelKeys = {
     "bf16",
     "bfloat16",
     "fp16",
+    "data_types",
     "zero_optimization",
     "steps_per_print",
     "wall_clock_breakdown",
@@ -29,7 +30,7 @@ constexpr std::array<std::string_view, 16> kTopLevelKeys = {
     "data",
     "run",
 };
-constexpr std::array<std::string_view, 42> kTopLevelIgnored = {
+constexpr std::array<std::string_view, 41> kTopLevelIgnored = {
     "amp",
     "aio",
     "autotuning",
@@ -42,7 +43,6 @@ constexpr std::array<std::string_view, 42> kTopLevelIgnored = {
     "csv_monitor",
     "curriculum_learning",
     "data_efficiency",
-    "data_types",
     "disable_allgather",
     "dump_state",
     "eigenvalue",
@@ -103,6 +103,8 @@ constexpr std::array<std::string_view, 9> kFp16Ignored = {
     "fp16_master_weights_and_grads",
     "type",
 };
+
+constexpr std::array<std::string_view, 1> kDataTypesKeys = {"grad_accum_dtype"};
 
 constexpr std::array<std::string_view, 7> kZeroKeys = {
     "stage",
@@ -188,6 +190,7 @@ const SectionSchema kOptimizerParamsSchema{kOptimizerParamsKeys, kOptimizerParam
 const SectionSchema kSchedulerSchema{kSchedulerKeys, {}};
 const SectionSchema kBf16Schema{kEnabledKey, kBf16Ignored};
 const SectionSchema kFp16Schema{kEnabledKey, kFp16Ignored};
+const SectionSchema kDataTypesSchema{kDataTypesKeys, {}};
 const SectionSchema kZeroSchema{kZeroKeys, kZeroIgnored};
 const SectionSchema kModelSchema{kModelKeys, {}};
 const SectionSchema kActivationCheckpointingSchema{kActivationCheckpointingKeys, {}};

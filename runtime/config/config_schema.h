@@ -53,6 +53,7 @@ extern const SectionSchema kOptimizerParamsSchema;
 extern const SectionSchema kSchedulerSchema;
 extern const SectionSchema kBf16Schema;
 extern const SectionSchema kFp16Schema;
+extern const SectionSchema kDataTypesSchema;
 extern const SectionSchema kZeroSchema;
 extern const SectionSchema kModelSchema;
 extern const SectionSchema kActivationCheckpointingSchema;

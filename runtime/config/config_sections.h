@@ -28,6 +28,10 @@ void parseScheduler(const nlohmann::json* section, const OptimizerConfig& optimi
                     const RunConfig& run, Diagnostics& diags, SchedulerConfig& out);
 // Reads "bf16" (or its alias "bfloat16") and "fp16" from the top-level document.
 Precision parsePrecision(const nlohmann::json& doc, Diagnostics& diags);
+// "data_types": DeepSpeed's grad_accum_dtype. True when bf16 training accumulates and
+// reduces its gradients in fp32 ("fp32"); "bf16" (the default under bf16) is false, and
+// so is "fp32" under fp32 training, whose gradients are fp32 anyway.
+bool parseGradAccumFp32(const nlohmann::json* section, Precision precision, Diagnostics& diags);
 void parseZero(const nlohmann::json* section, const ModelConfig& model, Diagnostics& diags,
                ZeroConfig& out);
 // DeepSpeed's activation_checkpointing: a checkpoint around every transformer block,

@@ -17,7 +17,8 @@ ZeroEngine::ZeroEngine(const TrainConfig& config, Communicator& comm, Kernels& k
     : m_config(config), m_comm(comm), m_kernels(kernels), m_ledger(ledger), m_world(comm.size()),
       m_rank(comm.rank()), m_stage(config.zero.stage), m_precision(config.precision) {
     m_layout = makeParamLayout(config.model.shape, m_world);
-    m_plan = planEngineBuffers(m_layout, m_world, m_stage, m_precision, config.zero.overlap_comm);
+    m_plan = planEngineBuffers(m_layout, m_world, m_stage, m_precision, config.zero.overlap_comm,
+                               config.grad_accum_fp32);
     m_shardOffsets.resize(m_layout.units.size());
     std::int64_t acc = 0;
     for (std::size_t u = 0; u < m_layout.units.size(); ++u) {
@@ -25,15 +26,17 @@ ZeroEngine::ZeroEngine(const TrainConfig& config, Communicator& comm, Kernels& k
         acc += m_layout.units[u].padded_elems / m_world;
     }
     Kernels& k = kernels;
+    if (gradsF32())
+        m_gradsF = LedgerBuffer<float>(ledger, k, MemCategory::Grads, m_plan.grads);
+    else
+        m_gradsH = LedgerBuffer<Bf16>(ledger, k, MemCategory::Grads, m_plan.grads);
     if (bf16()) {
         m_paramsH = LedgerBuffer<Bf16>(ledger, k, MemCategory::Params, m_plan.params);
         m_master = LedgerBuffer<float>(ledger, k, MemCategory::MasterParams, m_plan.master_params);
-        m_gradsH = LedgerBuffer<Bf16>(ledger, k, MemCategory::Grads, m_plan.grads);
         m_gatherH = LedgerBuffer<Bf16>(ledger, k, MemCategory::CommBuffers, m_plan.gather);
         m_upcast = LedgerBuffer<float>(ledger, k, MemCategory::Workspace, m_plan.param_upcast);
     } else {
         m_paramsF = LedgerBuffer<float>(ledger, k, MemCategory::Params, m_plan.params);
-        m_gradsF = LedgerBuffer<float>(ledger, k, MemCategory::Grads, m_plan.grads);
         m_gatherF = LedgerBuffer<float>(ledger, k, MemCategory::CommBuffers, m_plan.gather);
     }
     m_m = LedgerBuffer<float>(ledger, k, MemCategory::OptimM, m_plan.optim_state);
@@ -177,10 +180,10 @@ void ZeroEngine::writeOwned(OwnedState s, const float* host) {
 
 void ZeroEngine::beginStep() {
     waitPending();
-    if (bf16())
-        m_kernels.zero(m_gradsH.data(), m_gradsH.size());
-    else
+    if (gradsF32())
         m_kernels.zero(m_gradsF.data(), m_gradsF.size());
+    else
+        m_kernels.zero(m_gradsH.data(), m_gradsH.size());
 }
 
 void ZeroEngine::beginMicroStep(bool last) {
@@ -242,7 +245,7 @@ float* ZeroEngine::gradSlotFor(int u) {
 float* ZeroEngine::grads(int u) {
     if (m_gather)
         m_gather->setBackward(true); // the model asks for gradients only in backward
-    if (m_stage < 2 && !bf16())
+    if (m_stage < 2 && gradsF32())
         return m_gradsF.data() + m_layout.units[u].offset;
     return gradSlotFor(u);
 }
@@ -252,11 +255,11 @@ void ZeroEngine::completeReduce(PendingReduce& p) {
     if (!p.slot)
         return;
     const std::int64_t S = slice(p.unit);
-    if (bf16())
+    if (gradsF32())
+        m_kernels.axpy(m_gradsF.data() + shardOffset(p.unit), 1.0f, p.slot + m_rank * S, S);
+    else
         m_kernels.accumulate(m_gradsH.data() + shardOffset(p.unit),
                              reinterpret_cast<Bf16*>(p.slot) + m_rank * S, S);
-    else
-        m_kernels.axpy(m_gradsF.data() + shardOffset(p.unit), 1.0f, p.slot + m_rank * S, S);
     p.slot = nullptr;
 }
 
@@ -274,7 +277,7 @@ void ZeroEngine::waitPending() {
 void ZeroEngine::reduceFullRange(int first, int last, bool async) {
     const auto& F = m_layout.units[first];
     const auto& L = m_layout.units[last];
-    void* base = bf16() ? static_cast<void*>(m_gradsH.data()) : m_gradsF.data();
+    void* base = gradsF32() ? static_cast<void*>(m_gradsF.data()) : m_gradsH.data();
     const std::size_t esz = commDTypeBytes(gradDType());
     auto at = [&](std::int64_t off) { return static_cast<char*>(base) + off * esz; };
     if (m_stage == 1 && m_config.zero.reduce_scatter) {
@@ -302,7 +305,7 @@ void ZeroEngine::gradsReady(int u) {
     if (m_stage >= 2) {
         float* slot = m_gradSlotOfUnit[u];
         m_gradSlotOfUnit[u] = nullptr;
-        if (bf16())
+        if (!gradsF32())
             m_kernels.narrowToBf16InPlace(slot, U.padded_elems);
         labelNext(u);
         PendingReduce p;
@@ -314,7 +317,7 @@ void ZeroEngine::gradsReady(int u) {
             waitPending();
         return;
     }
-    if (bf16()) {
+    if (!gradsF32()) {
         m_kernels.accumulate(m_gradsH.data() + U.offset, m_gradSlotOfUnit[u], U.padded_elems);
         m_gradSlotOfUnit[u] = nullptr;
     }
@@ -351,8 +354,8 @@ EngineStepInfo ZeroEngine::finishStep(double lr, int t) {
         const int u = U.index;
         const std::int64_t off = m_stage >= 2 ? shardOffset(u) : U.offset + ownedStartInUnit(u);
         const std::int64_t n = ownedLength(u);
-        sq += bf16() ? m_kernels.sumSquares(m_gradsH.data() + off, n)
-                     : m_kernels.sumSquares(m_gradsF.data() + off, n);
+        sq += gradsF32() ? m_kernels.sumSquares(m_gradsF.data() + off, n)
+                         : m_kernels.sumSquares(m_gradsH.data() + off, n);
     }
     if (m_stage > 0)
         sq = m_comm.sumDouble(sq);
@@ -376,7 +379,11 @@ EngineStepInfo ZeroEngine::finishStep(double lr, int t) {
         const std::int64_t gOff = m_stage >= 2 ? shardOffset(u) : U.offset + ownedStartInUnit(u);
         const std::int64_t pOff = m_stage == 3 ? shardOffset(u) : U.offset + ownedStartInUnit(u);
         const std::int64_t sOff = ownedOffset(u);
-        if (bf16())
+        if (bf16() && gradsF32())
+            m_kernels.adamwMixed(m_master.data() + sOff, m_paramsH.data() + pOff,
+                                 m_gradsF.data() + gOff, m_m.data() + sOff, m_v.data() + sOff, n,
+                                 hp);
+        else if (bf16())
             m_kernels.adamwMixed(m_master.data() + sOff, m_paramsH.data() + pOff,
                                  m_gradsH.data() + gOff, m_m.data() + sOff, m_v.data() + sOff, n,
                                  hp);

@@ -93,7 +93,10 @@ private:
     };
 
     bool bf16() const { return m_precision == Precision::Bf16Mixed; }
-    CommDType gradDType() const { return bf16() ? CommDType::BF16 : CommDType::F32; }
+    // fp32 gradients: fp32 training, or bf16 with data_types.grad_accum_dtype "fp32"
+    // (then the buffers, the accumulation, the collectives and the norm are fp32).
+    bool gradsF32() const { return m_plan.grads_fp32; }
+    CommDType gradDType() const { return gradsF32() ? CommDType::F32 : CommDType::BF16; }
     std::int64_t slice(int unit) const { return m_layout.units[unit].padded_elems / m_world; }
     std::int64_t shardOffset(int unit) const { return m_shardOffsets[unit]; }
     // unit_full: the unit's whole fp32 params in device memory.

@@ -201,6 +201,25 @@ void evaluateErratum(const Lesson& lesson, const LessonCheck& c, Sources& src, C
 
 } // namespace
 
+PredictionGrade gradePrediction(const CheckResult& check, double prediction, GradeAgainst asked) {
+    auto near = [&](std::optional<double> truth) -> std::optional<bool> {
+        if (!truth)
+            return std::nullopt;
+        return relDiff(*truth, prediction) <= kPredictionTolerance;
+    };
+    PredictionGrade g;
+    g.formula = near(check.formula);
+    g.run = near(check.measured ? check.measured : check.planner);
+    g.graded = asked;
+    if (asked == GradeAgainst::Formula && !g.formula)
+        g.graded = GradeAgainst::Run;
+    else if (asked == GradeAgainst::Run && !g.run && g.formula)
+        g.graded = GradeAgainst::Formula;
+    const std::optional<bool> verdict = g.graded == GradeAgainst::Formula ? g.formula : g.run;
+    g.hit = verdict.value_or(false);
+    return g;
+}
+
 std::vector<CheckResult> evaluateStepChecks(const Lesson& lesson, const LessonStep& step,
                                             const LabRunIds& run_ids, const std::string& db_path,
                                             const LabPredictions& predictions) {
@@ -214,6 +233,9 @@ std::vector<CheckResult> evaluateStepChecks(const Lesson& lesson, const LessonSt
         r.unit = c.unit;
         r.explain = c.explain;
         r.prediction_id = c.prediction;
+        for (const LessonPrediction& p : step.predictions)
+            if (c.prediction && p.id == *c.prediction)
+                r.grade = p.grade;
         if (c.prediction)
             if (const auto it = predictions.find(*c.prediction); it != predictions.end())
                 r.prediction = it->second;

@@ -27,11 +27,12 @@ struct CheckResult {
     LabText label;
     std::string unit;
     std::optional<std::string> prediction_id;
-    std::optional<double> prediction; // the student's, when given
-    std::optional<double> formula;    // Value: the formula; Erratum: the formula of the correct sum
-    std::optional<double> planner;    // Value: planned; Erratum: the correct value
-    std::optional<double> measured;   // Value: measured (absent for plan steps)
-    std::optional<double> claimed;    // Erratum: the chapter's claim
+    GradeAgainst grade = GradeAgainst::Run; // the prediction's "grade"
+    std::optional<double> prediction;       // the student's, when given
+    std::optional<double> formula;  // Value: the formula; Erratum: the formula of the correct sum
+    std::optional<double> planner;  // Value: planned; Erratum: the correct value
+    std::optional<double> measured; // Value: measured (absent for plan steps)
+    std::optional<double> claimed;  // Erratum: the chapter's claim
     std::vector<RelationPoint> points; // Relation: per run
     bool agrees = false;
     // Empty when it agrees; else which comparison failed and by how much, e.g.
@@ -42,6 +43,20 @@ struct CheckResult {
     std::string claimed_text;
     std::string correct_text;
 };
+
+// A student's answer against both sides a step can ask for: the check's formula and the
+// run (its measured value, or the planner's on a plan step). Each within 2 % (relative
+// to the larger magnitude); nullopt where the check has no such value. `graded` is the
+// side the step asks for (LessonPrediction::grade), `hit` the verdict on it; where that
+// side is missing the other one grades.
+struct PredictionGrade {
+    std::optional<bool> formula;
+    std::optional<bool> run;
+    GradeAgainst graded = GradeAgainst::Run;
+    bool hit = false;
+};
+inline constexpr double kPredictionTolerance = 0.02;
+PredictionGrade gradePrediction(const CheckResult& check, double prediction, GradeAgainst asked);
 
 // Student predictions by prediction id, in the prediction's unit.
 using LabPredictions = std::map<std::string, double>;

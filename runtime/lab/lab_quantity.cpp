@@ -64,10 +64,12 @@ std::optional<double> ledgerQuantity(const MemBreakdown& m, std::string_view nam
     return std::nullopt;
 }
 
-// Bytes of one element of the gradients and parameters collectives move (both at the
-// param dtype: bf16 in mixed precision, fp32 otherwise; docs/engine.md).
-double collectiveElementBytes(Precision p) {
-    return p == Precision::Bf16Mixed ? 2 : 4;
+// Bytes of one element a collective moves (docs/engine.md): gradients (all-reduce,
+// reduce-scatter) at the gradient dtype, parameters (all-gather, broadcast) at the param
+// dtype; bf16 in mixed precision, fp32 otherwise and for data_types.grad_accum_dtype fp32.
+double collectiveElementBytes(const TrainConfig& c, Collective k) {
+    const bool grads = k == Collective::AllReduce || k == Collective::ReduceScatter;
+    return c.precision == Precision::Bf16Mixed && !(grads && c.grad_accum_fp32) ? 2 : 4;
 }
 
 void addShape(ExprVariables& v, const ModelShape& s, int micro_batch, int seq_len) {
@@ -147,17 +149,17 @@ std::optional<double> measuredQuantity(const LabRunData& run, std::string_view n
     if (name == "exposed_ms")
         return s.comm.exposed_ms;
     if (name == "traffic_bytes" || name == "traffic_elements") {
-        double bytes = 0;
+        double bytes = 0, elements = 0;
         bool any = false;
-        for (double b : s.traffic.bytes)
-            if (std::isfinite(b)) {
+        for (std::size_t k = 0; k < kCollectiveCount; ++k)
+            if (const double b = s.traffic.bytes[k]; std::isfinite(b)) {
                 bytes += b;
+                elements += b / collectiveElementBytes(run.config, static_cast<Collective>(k));
                 any = true;
             }
         if (!any)
             return std::nullopt;
-        return name == "traffic_bytes" ? bytes
-                                       : bytes / collectiveElementBytes(run.config.precision);
+        return name == "traffic_bytes" ? bytes : elements;
     }
     if (const auto c = collectiveOf(name, "_traffic_bytes")) {
         const double b = s.traffic[*c];
@@ -201,7 +203,7 @@ ExprVariables planVariables(const Plan& p, int stage) {
     const bool mixed = in.precision == Precision::Bf16Mixed;
     v["K"] = mixed ? 12 : 8;
     v["P"] = mixed ? 2 : 4;
-    v["G"] = mixed ? 2 : 4;
+    v["G"] = mixed && !in.grad_accum_fp32 ? 2 : 4;
     v["GB"] = 1e9;
     v["GiB"] = 1024.0 * 1024.0 * 1024.0;
     v["MiB"] = 1024.0 * 1024.0;

@@ -34,10 +34,15 @@ struct LabText {
 };
 
 // A number the student predicts before running, in `unit` (lab_units.h).
+// What a student's answer is graded against (the prediction's "grade"): the run (this
+// engine's measurement, or the planner's value on a plan step), or the step's formula.
+enum class GradeAgainst { Run, Formula };
+
 struct LessonPrediction {
     std::string id;
     LabText prompt;
     std::string unit;
+    GradeAgainst grade = GradeAgainst::Run;
 };
 
 // One run of a step's experiment: `config` is the lesson's base_config with the run's

@@ -241,8 +241,9 @@ LessonExperiment parseExperiment(const Node& n, const json& base_config) {
 }
 
 LessonPlan parsePlan(const Node& n) {
-    n.requireObject({"params", "world", "stage", "precision", "master_weights", "convention",
-                     "device", "activation_bytes", "gradient_accumulation_steps", "label"});
+    n.requireObject({"params", "world", "stage", "precision", "master_weights", "grad_accum_dtype",
+                     "convention", "device", "activation_bytes", "gradient_accumulation_steps",
+                     "label"});
     LessonPlan p;
     PlanInput& in = p.input;
     in.params = n.required("params").number();
@@ -256,6 +257,14 @@ LessonPlan parsePlan(const Node& n) {
         in.precision = named(n.at("precision"), kPrecisionNames);
     if (n.has("master_weights"))
         in.master_weights = n.at("master_weights").boolean();
+    if (n.has("grad_accum_dtype")) {
+        const std::string s = n.at("grad_accum_dtype").string();
+        if (s != "fp32" && s != "bf16")
+            n.at("grad_accum_dtype").fail("'fp32' or 'bf16', got '" + s + "'");
+        if (s == "bf16" && in.precision != Precision::Bf16Mixed)
+            n.at("grad_accum_dtype").fail("'bf16' gradients need precision 'bf16'");
+        in.grad_accum_fp32 = s == "fp32" && in.precision == Precision::Bf16Mixed;
+    }
     if (n.has("convention"))
         in.convention = named(n.at("convention"), kConventionNames);
     if (n.has("device")) {
@@ -464,9 +473,15 @@ LessonStep parseStep(const Node& n, const json& base_config) {
         ps.requireArray();
         for (std::size_t i = 0; i < ps.value().size(); ++i) {
             const Node p = ps.at(i);
-            p.requireObject({"id", "prompt", "unit"});
+            p.requireObject({"id", "prompt", "unit", "grade"});
             LessonPrediction pred{identifier(p.required("id")), text(p.required("prompt")),
                                   p.required("unit").string()};
+            if (p.has("grade")) {
+                const std::string g = p.at("grade").string();
+                if (g != "run" && g != "formula")
+                    p.at("grade").fail("'run' or 'formula', got '" + g + "'");
+                pred.grade = g == "formula" ? GradeAgainst::Formula : GradeAgainst::Run;
+            }
             if (!findLabUnit(pred.unit))
                 p.at("unit").fail("unknown unit '" + pred.unit +
                                   "' (known: " + std::string(labUnitNames()) + ")");

@@ -10,7 +10,7 @@
 namespace zerolab {
 
 EngineBufferPlan planEngineBuffers(const ParamLayout& layout, int world, int stage,
-                                   Precision precision, bool overlap_comm) {
+                                   Precision precision, bool overlap_comm, bool grad_accum_fp32) {
     if (world < 1 || layout.pad_multiple % world != 0)
         throw std::invalid_argument("planEngineBuffers: layout padded to " +
                                     std::to_string(layout.pad_multiple) +
@@ -24,6 +24,7 @@ EngineBufferPlan planEngineBuffers(const ParamLayout& layout, int world, int sta
     const std::int64_t full = layout.padded_total;
     const std::int64_t shard = full / world;
     const bool bf16 = precision == Precision::Bf16Mixed;
+    p.grads_fp32 = !bf16 || grad_accum_fp32;
 
     p.params = stage == 3 ? shard : full;
     p.master_params = bf16 ? (stage == 0 ? full : shard) : 0;
@@ -35,11 +36,11 @@ EngineBufferPlan planEngineBuffers(const ParamLayout& layout, int world, int sta
         p.block_slot = std::max(p.block_slot, layout.units[u].padded_elems);
 
     // Gradients the model writes in fp32 need a staging slot unless they can land in
-    // an fp32 full gradient buffer directly (fp32, stages 0-1).
+    // an fp32 full gradient buffer directly (fp32 gradients, stages 0-1).
     if (stage >= 2) {
         p.grad_block_slots = overlap_comm ? 2 : 1;
         p.grad_staging_is_comm = true;
-    } else if (bf16) {
+    } else if (!p.grads_fp32) {
         p.grad_block_slots = 1;
     }
     if (p.grad_block_slots > 0)
@@ -60,7 +61,7 @@ MemBreakdown EngineBufferPlan::bytes() const {
     MemBreakdown b;
     b[MemCategory::Params] = params * pb;
     b[MemCategory::MasterParams] = master_params * 4;
-    b[MemCategory::Grads] = grads * pb;
+    b[MemCategory::Grads] = grads * (grads_fp32 ? 4 : pb);
     b[MemCategory::OptimM] = optim_state * 4;
     b[MemCategory::OptimV] = optim_state * 4;
     b[MemCategory::CommBuffers] = gather * pb + (grad_staging_is_comm ? grad_staging * 4 : 0);

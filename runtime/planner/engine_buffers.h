@@ -19,6 +19,7 @@ struct EngineBufferPlan {
     int stage = 0;
     int world = 1;
     Precision precision = Precision::Fp32;
+    bool grads_fp32 = true;            // fp32 gradients (fp32 training, or grad_accum_fp32)
     std::int64_t params = 0;           // param dtype: the full flat buffer, or the shard (stage 3)
     std::int64_t master_params = 0;    // fp32, bf16 only: full (stage 0) or shard
     std::int64_t grads = 0;            // grad dtype: full (stages 0-1) or shard (stages 2-3)
@@ -36,8 +37,12 @@ struct EngineBufferPlan {
     MemBreakdown bytes() const;
 };
 
+// grad_accum_fp32: bf16 training with fp32 gradients (TrainConfig::grad_accum_fp32),
+// accumulated by the model straight into the full fp32 buffer at stages 0-1 (no
+// staging slot), reduce-scattered in fp32 at stages 2-3.
 EngineBufferPlan planEngineBuffers(const ParamLayout& layout, int world, int stage,
-                                   Precision precision, bool overlap_comm);
+                                   Precision precision, bool overlap_comm,
+                                   bool grad_accum_fp32 = false);
 
 // Elements the engine's ZeRO-3 gathers all-gather in one optimizer step of
 // `accumulation` micro-steps with `blockSlots` block slots (EngineBufferPlan's

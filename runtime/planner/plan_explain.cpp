@@ -54,7 +54,11 @@ private:
             convention = Message(ZEROLAB_TR("PlanExplain", "the chapter's layout"));
         else
             convention = Message(ZEROLAB_TR("PlanExplain", "ZeRO paper convention"));
-        const std::string precision(toString(m_in.precision));
+        const Message precision =
+            m_in.precision == Precision::Bf16Mixed && m_in.grad_accum_fp32
+                ? Message(ZEROLAB_TR("PlanExplain", "bf16 with fp32 gradients (data_types."
+                                                    "grad_accum_dtype)"))
+                : Message(std::string(toString(m_in.precision)));
         if (m_in.precision == Precision::Bf16Mixed && !m_in.master_weights)
             line(Message(ZEROLAB_TR("PlanExplain", "ZeRO stage %1, %2, %3 without master weights"),
                          {std::to_string(m_sp.stage), convention, precision}));

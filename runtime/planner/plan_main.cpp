@@ -31,6 +31,7 @@ struct Options {
     int stage = 0;
     std::string precision = "bf16";
     bool no_master = false;
+    std::string grad_accum_dtype;
     std::string convention = "paper";
     std::string model;
     int micro = 0, seq = 0, layers = 0, hidden = 0, heads = 0, vocab = 0;
@@ -62,6 +63,8 @@ void addOptions(CLI::App& app, Options& o) {
                    "bf16 (mixed: bf16 params/grads, fp32 master, m, v) "
                    "or fp32");
     app.add_flag("--no-master", o.no_master, "bf16 without an fp32 master copy (llm.c -w 0)");
+    app.add_option("--grad-accum-dtype", o.grad_accum_dtype,
+                   "bf16 only: fp32 gradients (data_types.grad_accum_dtype \"fp32\"), or bf16");
     app.add_option("--convention", o.convention, "paper (ZeRO paper, default) or chapter");
     app.add_option("--model", o.model, "GPT-2 preset: nano, micro, mini, gpt2-124m");
     app.add_option("--micro", o.micro, "micro-batch B per rank");
@@ -163,6 +166,14 @@ PlanInput inputFromOptions(const Options& o) {
     in.stage = o.stage;
     in.precision = optionNamed("--precision", o.precision, kPrecisionNames);
     in.master_weights = !o.no_master;
+    if (!o.grad_accum_dtype.empty()) {
+        if (o.grad_accum_dtype != "fp32" && o.grad_accum_dtype != "bf16")
+            throw PlanError("--grad-accum-dtype: expected fp32 or bf16, got '" +
+                            o.grad_accum_dtype + "'");
+        if (o.grad_accum_dtype == "bf16" && in.precision != Precision::Bf16Mixed)
+            throw PlanError("--grad-accum-dtype bf16 needs --precision bf16");
+        in.grad_accum_fp32 = o.grad_accum_dtype == "fp32" && in.precision == Precision::Bf16Mixed;
+    }
     in.shape = shapeFromOptions(o);
     in.micro_batch = o.micro;
     // A shape without --micro: activations at micro-batch 1 and the shape's T, said on

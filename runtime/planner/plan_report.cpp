@@ -23,6 +23,7 @@ nlohmann::json inputJson(const PlanInput& in) {
         {"stage", in.stage},
         {"precision", toString(in.precision)},
         {"master_weights", in.master_weights},
+        {"grad_accum_fp32", in.grad_accum_fp32},
         {"convention", conventionName(in.convention)},
         {"micro_batch", in.micro_batch},
         {"seq_len", in.seq_len},
@@ -150,6 +151,8 @@ std::string formatTable(const Plan& p, ByteUnit unit) {
     out << "Per-rank memory, " << renderEnglish(unitLegend(unit)) << "; psi = " << formatPsi(p.psi)
         << ", N = " << in.world << ", " << toString(in.precision)
         << (in.precision == Precision::Bf16Mixed && !in.master_weights ? " (no master)" : "")
+        << (in.precision == Precision::Bf16Mixed && in.grad_accum_fp32 ? " with fp32 gradients"
+                                                                       : "")
         << ", "
         << (in.convention == Convention::Chapter
                 ? "chapter layout for stages 0-1 (stages 2-3, which the chapter does not define, "

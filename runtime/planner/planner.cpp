@@ -125,8 +125,8 @@ void addComm(const PlanInput& in, const StateBytes& b, std::int64_t psi_padded, 
     // zerolab's own engine at stage 3: its gather slots re-use units (engine_buffers.h).
     if (sp.stage == 3 && sp.engine_buffers) {
         const ParamLayout layout = makeParamLayout(*in.shape, in.world);
-        const EngineBufferPlan buffers =
-            planEngineBuffers(layout, in.world, 3, in.precision, in.overlap_comm);
+        const EngineBufferPlan buffers = planEngineBuffers(layout, in.world, 3, in.precision,
+                                                           in.overlap_comm, in.grad_accum_fp32);
         param_elems = static_cast<double>(
             stage3GatherElements(layout, buffers.gather_block_slots, in.grad_accumulation));
     }

@@ -65,6 +65,10 @@ struct PlanInput {
     // Bf16Mixed: bf16 params and grads, fp32 master + m + v (K = 12).
     Precision precision = Precision::Bf16Mixed;
     bool master_weights = true; // Bf16Mixed only: keep the fp32 master copy (llm.c's -w 1)
+    // Bf16Mixed only: fp32 gradients (DeepSpeed's data_types.grad_accum_dtype "fp32"):
+    // grads take 4 bytes, are reduced in fp32, and ZeRO shards them as usual (stage 0:
+    // 18 psi, stage 1: 6 psi + 12 psi / N). The engine runs it.
+    bool grad_accum_fp32 = false;
     Convention convention = Convention::ZeroPaper;
 
     // Optional GPT-2 shape: activations, gather units, padding. seq_len is T, the

@@ -22,7 +22,7 @@ bool shapeSizesParams(const PlanInput& in, std::int64_t psi) {
 
 MemBreakdown engineBytes(const PlanInput& in, int stage) {
     return planEngineBuffers(makeParamLayout(*in.shape, in.world), in.world, stage, in.precision,
-                             in.overlap_comm)
+                             in.overlap_comm, in.grad_accum_fp32)
         .bytes();
 }
 

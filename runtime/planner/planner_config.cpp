@@ -15,6 +15,7 @@ PlanInput planInputFromConfig(const TrainConfig& c) {
     in.world = c.batch.world;
     in.stage = c.zero.stage;
     in.precision = c.precision;
+    in.grad_accum_fp32 = c.grad_accum_fp32;
     in.reduce_bucket_elements = c.zero.reduce_bucket_size;
     in.allgather_bucket_elements = c.zero.allgather_bucket_size;
     in.grad_accumulation = c.batch.grad_accum;

@@ -16,8 +16,11 @@ StateBytes stateBytes(const PlanInput& in, int stage) {
     const bool mixed = in.precision == Precision::Bf16Mixed;
     StateBytes b;
     b.param = mixed ? 2 : 4;
-    // The chapter accumulates fp32 gradients even under mixed precision.
-    b.grad = conventionAt(in.convention, stage) == Convention::Chapter ? 4 : b.param;
+    // The chapter accumulates fp32 gradients even under mixed precision, and so does
+    // data_types.grad_accum_dtype "fp32".
+    b.grad = conventionAt(in.convention, stage) == Convention::Chapter || in.grad_accum_fp32
+                 ? 4
+                 : b.param;
     b.master = mixed && in.master_weights ? 4 : 0;
     b.moment = 4;
     return b;

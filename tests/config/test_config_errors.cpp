@@ -203,6 +203,36 @@ TEST(ConfigErrors, Fp16EnabledIsAnErrorSuggestingBf16AndDisabledIsAccepted) {
     EXPECT_NE(findWarning(automatic, "fp16.loss_scale", "ignored"), nullptr);
 }
 
+// DeepSpeed's data_types.grad_accum_dtype: "fp32" keeps fp32 gradients under bf16;
+// under fp32 training it changes nothing; bf16 gradients need bf16, fp16 ones do not exist.
+TEST(ConfigErrors, GradAccumDtypeFp32UnderBf16AndItsErrors) {
+    auto fp32 = parse(
+        withBatch(R"("bf16": {"enabled": true}, "data_types": {"grad_accum_dtype": "fp32"})"));
+    ASSERT_TRUE(fp32.ok()) << dump(fp32);
+    EXPECT_TRUE(fp32.diagnostics.empty()) << dump(fp32);
+    EXPECT_TRUE(fp32.config->grad_accum_fp32);
+    auto bf16 = parse(
+        withBatch(R"("bf16": {"enabled": true}, "data_types": {"grad_accum_dtype": "bf16"})"));
+    ASSERT_TRUE(bf16.ok()) << dump(bf16);
+    EXPECT_FALSE(bf16.config->grad_accum_fp32);
+    auto plain = parse(withBatch(R"("data_types": {"grad_accum_dtype": "fp32"})"));
+    ASSERT_TRUE(plain.ok()) << dump(plain);
+    EXPECT_FALSE(plain.config->grad_accum_fp32);
+    EXPECT_EQ(*plain.config, *parse(withBatch("")).config);
+
+    auto bf16OnFp32 = parse(withBatch(R"("data_types": {"grad_accum_dtype": "bf16"})"));
+    EXPECT_NE(findError(bf16OnFp32, "data_types.grad_accum_dtype", "bf16 training"), nullptr)
+        << dump(bf16OnFp32);
+    auto fp16 = parse(
+        withBatch(R"("bf16": {"enabled": true}, "data_types": {"grad_accum_dtype": "fp16"})"));
+    EXPECT_NE(findError(fp16, "data_types.grad_accum_dtype", "not implemented"), nullptr)
+        << dump(fp16);
+    auto other = parse(withBatch(R"("data_types": {"grad_accum_dtype": "int8"})"));
+    EXPECT_NE(findError(other, "data_types.grad_accum_dtype", "\"fp32\""), nullptr) << dump(other);
+    auto typo = parse(withBatch(R"("data_types": {"grad_acum_dtype": "fp32"})"));
+    EXPECT_NE(findError(typo, "data_types.grad_acum_dtype", "did you mean"), nullptr) << dump(typo);
+}
+
 TEST(ConfigErrors, AutoWithoutAResolverNamesTheKey) {
     auto r = parse(withBatch(R"("gradient_clipping": "auto", "bf16": {"enabled": "auto"})"));
     ASSERT_FALSE(r.ok());

@@ -102,6 +102,7 @@ TEST(ConfigFiles, RoundTripOfNonDefaultValues) {
                       "warmup_num_steps": 20, "warmup_type": "linear",
                       "warmup_min_ratio": 0.05, "cos_min_ratio": 0.1}},
         "gradient_clipping": 1.0, "bf16": {"enabled": true},
+        "data_types": {"grad_accum_dtype": "fp32"},
         "zero_optimization": {"stage": 2, "overlap_comm": true, "reduce_bucket_size": 12345,
                               "allgather_bucket_size": 777, "contiguous_gradients": false},
         "steps_per_print": 3, "wall_clock_breakdown": true,
@@ -115,6 +116,7 @@ TEST(ConfigFiles, RoundTripOfNonDefaultValues) {
     ConfigResult back = parseConfig(toJson(*r.config), std::nullopt, "round-trip");
     ASSERT_TRUE(back.ok()) << dump(back);
     EXPECT_EQ(*back.config, *r.config);
+    EXPECT_TRUE(back.config->grad_accum_fp32);
     EXPECT_EQ(back.config->batch.world, 3);
     EXPECT_EQ(back.config->model.shape.padded_vocab_size, 1024);
 }

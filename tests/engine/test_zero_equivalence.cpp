@@ -18,6 +18,28 @@ using test::relDiff;
 using test::RunOutput;
 using test::train;
 
+// params + master_params + grads + optim_m + optim_v of one rank's ledger row.
+double modelStates(const nlohmann::json& m) {
+    return m["params"].get<double>() + m["master_params"].get<double>() + m["grads"].get<double>() +
+           m["optim_m"].get<double>() + m["optim_v"].get<double>();
+}
+
+// A bf16 job at N = 2 against one process of the same layout: losses and parameters
+// within bf16's bar (sums of bf16 values round differently across N), each rank's model
+// states k[0] psi + k[1] psi / 2 up to padding (at most k[0] + k[1] bytes for each of a few
+// padded elements), and the ledger the planner's forecast.
+void expectTracksBf16(const RunOutput& got, const RunOutput& ref, int stage, const double (&k)[2]) {
+    ASSERT_EQ(got.losses.size(), ref.losses.size());
+    for (std::size_t i = 0; i < ref.losses.size(); ++i)
+        EXPECT_NEAR(got.losses[i], ref.losses[i], 2e-2 * ref.losses[i]) << "stage " << stage;
+    EXPECT_LT(relDiff(got.params, ref.params), 2e-2) << "stage " << stage;
+    const double psi = static_cast<double>(got.psi);
+    for (const auto& r : got.ranks)
+        EXPECT_NEAR(modelStates(r["mem"]), k[0] * psi + k[1] * psi / 2, (k[0] + k[1]) * 4 * 2)
+            << "stage " << stage << ", rank " << r["rank"];
+    expectLedgerEqualsPlanner(got, 2);
+}
+
 const RunOutput& reference() {
     static const RunOutput ref = train(1, 0, 1);
     return ref;
@@ -109,23 +131,26 @@ TEST(ZeroBf16, StagesTrackOneProcessAndHoldTheMixedLayout) {
     const RunOutput ref = train(1, 0, 1, false, true);
     ASSERT_EQ(ref.losses.size(), static_cast<std::size_t>(kSteps));
     for (int stage : {0, 1, 2, 3}) {
-        const RunOutput got = train(2, stage, 3, true, true);
-        ASSERT_EQ(got.losses.size(), ref.losses.size());
-        for (std::size_t i = 0; i < ref.losses.size(); ++i)
-            EXPECT_NEAR(got.losses[i], ref.losses[i], 2e-2 * ref.losses[i]) << "stage " << stage;
-        EXPECT_LT(relDiff(got.params, ref.params), 2e-2) << "stage " << stage;
-        const double psi = static_cast<double>(got.psi);
         const double k[4][2] = {{16, 0}, {4, 12}, {2, 14}, {0, 16}};
-        for (const auto& r : got.ranks) {
-            const auto& m = r["mem"];
-            const double states = m["params"].get<double>() + m["master_params"].get<double>() +
-                                  m["grads"].get<double>() + m["optim_m"].get<double>() +
-                                  m["optim_v"].get<double>();
-            EXPECT_NEAR(states, k[stage][0] * psi + k[stage][1] * psi / 2, 16.0 * 4 * 2)
-                << "stage " << stage;
-        }
-        expectLedgerEqualsPlanner(got, 2);
+        expectTracksBf16(train(2, stage, 3, true, true), ref, stage, k[stage]);
     }
+}
+
+// bf16 with fp32 gradients (data_types.grad_accum_dtype "fp32"): bf16 params, fp32
+// gradient buffers accumulated and reduced in fp32, fp32 master, m and v. The ledger
+// holds the 18-bytes layout ZeRO shards (18 psi, 6 psi + 12 psi/N, 2 psi + 16 psi/N,
+// 18 psi/N), the planner's forecast byte for byte, with and without overlap_comm; the
+// losses track one process of the same layout.
+TEST(ZeroBf16Fp32Grads, StagesTrackOneProcessAndHoldTheEighteenBytesLayout) {
+    const nlohmann::json fp32Grads = {{"data_types", {{"grad_accum_dtype", "fp32"}}}};
+    const RunOutput ref = train(1, 0, 1, false, true, fp32Grads);
+    ASSERT_EQ(ref.losses.size(), static_cast<std::size_t>(kSteps));
+    EXPECT_GT(ref.losses.front() - ref.losses.back(), 0.05);
+    for (int stage : {0, 1, 2, 3})
+        for (bool overlap : {false, true}) {
+            const double k[4][2] = {{18, 0}, {6, 12}, {2, 16}, {0, 18}};
+            expectTracksBf16(train(2, stage, 3, overlap, true, fp32Grads), ref, stage, k[stage]);
+        }
 }
 
 // Activation recomputation computes the same numbers again: at every stage the losses

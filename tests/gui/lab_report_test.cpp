@@ -2,6 +2,7 @@
 // pdftoppm and checked to be a page with ink on it; a report that cannot be written
 // says which file. ZEROLAB_SHOT_DIR=DIR keeps DIR/lab-report-unit.png to look at.
 #include "gui/views/lab/lab_report.h"
+#include "gui/views/lab/lab_values.h"
 #include "gui/widgets/memory_bar_chart.h"
 #include "gui/widgets/style.h"
 
@@ -20,6 +21,7 @@ class LabReportTest : public QObject {
 private slots:
     void writesAPdfWithTextTableAndChart();
     void failedWriteNamesTheFileAndKeepsTheOldReport();
+    void answerIsGradedOnWhatTheStepAsksAndColouredInThePdf();
 };
 
 static LabReport sampleReport() {
@@ -88,6 +90,48 @@ void LabReportTest::failedWriteNamesTheFileAndKeepsTheOldReport() {
     QVERIFY(QDir().mkpath(blocked));
     QVERIFY(!writeLabReportPdf(sampleReport(), blocked, &error));
     QVERIFY(QFileInfo(blocked).isDir());
+}
+
+// Lesson 3's stage-3 traffic: the paper's formula 3(N-1)/N = 1.5, the engine's run 1.415.
+// A student who types 1.5 where the step grades against the formula is right, and the
+// row says so beside the run's verdict; where the step grades against the run the same
+// answer is wrong, in red on screen and in the PDF, and the check's "agrees" names what
+// agrees with what instead of a bare "yes" beside a wrong answer.
+void LabReportTest::answerIsGradedOnWhatTheStepAsksAndColouredInThePdf() {
+    CheckResult c;
+    c.kind = CheckKind::Value;
+    c.label.en = "Traffic per rank per step at stage 3";
+    c.unit = "psi_elements";
+    c.formula = 1.5;
+    c.planner = 1.415;
+    c.measured = 1.415;
+    c.agrees = true; // formula within formula_tolerance, planner = measured
+    c.grade = GradeAgainst::Formula;
+    const LabReportRow byFormula = labReportRow(c, 1.5, "en");
+    QCOMPARE(byFormula.answerHit, std::optional<bool>(true));
+    QVERIFY2(byFormula.prediction.contains(QStringLiteral("✓ formula (graded)")),
+             qPrintable(byFormula.prediction));
+    QVERIFY2(byFormula.prediction.contains(QStringLiteral("✗ run")),
+             qPrintable(byFormula.prediction));
+    QCOMPARE(byFormula.agreement, QStringLiteral("✓ formula = planner = run"));
+
+    c.grade = GradeAgainst::Run;
+    const LabReportRow byRun = labReportRow(c, 1.5, "en");
+    QCOMPARE(byRun.answerHit, std::optional<bool>(false));
+    QVERIFY2(byRun.prediction.startsWith(QStringLiteral("1.5 ψ (elements): ✗ run (graded)")),
+             qPrintable(byRun.prediction));
+
+    LabReport r;
+    r.title = QStringLiteral("Stages 2 and 3");
+    LabReportStep step;
+    step.title = QStringLiteral("Traffic");
+    step.rows = {byRun};
+    r.steps = {step};
+    const QString html = labReportHtml(r);
+    QVERIFY2(html.contains(QStringLiteral("<td class=\"bad\">1.5 ψ (elements): ✗ run (graded)")),
+             qPrintable(html));
+    QVERIFY2(html.contains(QStringLiteral("<td class=\"ok\">✓ formula = planner = run</td>")),
+             qPrintable(html));
 }
 
 int main(int argc, char** argv) {

@@ -71,6 +71,45 @@ TEST(LabCheck, PredictionIsCarriedNotJudged) {
     EXPECT_TRUE(rs[1].agrees) << "a student's wrong guess is shown, not a failed check";
 }
 
+// Lesson 3's stage-3 traffic: the paper's formula 3(N-1)/N = 1.5, this engine's run
+// 1.415. The formula typed is right against the formula and wrong against the run; the
+// step's "grade" says which one decides, and both verdicts are kept.
+TEST(LabCheck, PredictionIsGradedAgainstWhatTheStepAsksAndBothAreKept) {
+    CheckResult c;
+    c.formula = 1.5;
+    c.planner = 1.415;
+    c.measured = 1.415;
+    const PredictionGrade byRun = gradePrediction(c, 1.5, GradeAgainst::Run);
+    EXPECT_EQ(byRun.formula, true);
+    EXPECT_EQ(byRun.run, false);
+    EXPECT_EQ(byRun.graded, GradeAgainst::Run);
+    EXPECT_FALSE(byRun.hit);
+    const PredictionGrade byFormula = gradePrediction(c, 1.5, GradeAgainst::Formula);
+    EXPECT_TRUE(byFormula.hit);
+    EXPECT_EQ(byFormula.graded, GradeAgainst::Formula);
+    EXPECT_TRUE(gradePrediction(c, 1.42, GradeAgainst::Run).hit);
+    // A check without a formula is graded on the run whatever was asked.
+    c.formula.reset();
+    const PredictionGrade noFormula = gradePrediction(c, 1.5, GradeAgainst::Formula);
+    EXPECT_EQ(noFormula.graded, GradeAgainst::Run);
+    EXPECT_FALSE(noFormula.formula.has_value());
+    EXPECT_FALSE(noFormula.hit);
+
+    auto doc = minimalLesson();
+    doc["steps"][1]["predictions"] = {
+        {{"id", "p"}, {"prompt", {{"en", "P"}}}, {"unit", "GB"}, {"grade", "formula"}}};
+    EXPECT_EQ(parseLesson(doc.dump(), "t.json").steps[1].predictions[0].grade,
+              GradeAgainst::Formula);
+    doc["steps"][1]["predictions"][0]["grade"] = "measured";
+    try {
+        parseLesson(doc.dump(), "t.json");
+        ADD_FAILURE() << "grade 'measured' was accepted";
+    } catch (const LessonError& e) {
+        EXPECT_NE(std::string(e.what()).find("predictions[0].grade"), std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(LabCheck, MissingRunIsAnErrorNamingTheCheck) {
     const Lesson l = parseLesson(minimalLesson().dump(), "t.json");
     try {

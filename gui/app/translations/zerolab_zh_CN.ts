@@ -291,6 +291,14 @@
         <source>unknown key, not a setting zerolab knows; ignored</source>
         <translation>未知的键，不是 zerolab 认识的设置；已忽略</translation>
     </message>
+    <message>
+        <source>fp16 gradients are not implemented; use &quot;fp32&quot; or &quot;bf16&quot;</source>
+        <translation>未实现 fp16 梯度；请使用 &quot;fp32&quot; 或 &quot;bf16&quot;</translation>
+    </message>
+    <message>
+        <source>bf16 gradients need bf16 training (&quot;bf16&quot;: {&quot;enabled&quot;: true}); fp32 training accumulates in fp32</source>
+        <translation>bf16 梯度需要 bf16 训练（&quot;bf16&quot;: {&quot;enabled&quot;: true}）；fp32 训练本来就以 fp32 累加</translation>
+    </message>
 </context>
 <context>
     <name>ConfigValidation</name>
@@ -351,6 +359,34 @@
     <message>
         <source>Cannot write the lab report %1: %2</source>
         <translation>无法写入实验报告 %1：%2</translation>
+    </message>
+    <message>
+        <source>formula</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>planner</source>
+        <translation>规划器</translation>
+    </message>
+    <message>
+        <source>%1 (graded)</source>
+        <translation>%1（评分依据）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>correct sum</source>
+        <translation>正确的和</translation>
+    </message>
+    <message>
+        <source>%1 as stated</source>
+        <translation>%1 符合所述关系</translation>
     </message>
 </context>
 <context>
@@ -785,6 +821,10 @@
     <message>
         <source>decimal units, 1 GB = 1e9 bytes</source>
         <translation>十进制单位，1 GB = 1e9 字节</translation>
+    </message>
+    <message>
+        <source>bf16 with fp32 gradients (data_types.grad_accum_dtype)</source>
+        <translation>bf16，fp32 梯度（data_types.grad_accum_dtype）</translation>
     </message>
 </context>
 <context>
@@ -1720,22 +1760,6 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>先填写你的预测，再运行实验：核对结果将显示在这里。</translation>
     </message>
     <message>
-        <source>✓ yes</source>
-        <translation>✓ 是</translation>
-    </message>
-    <message>
-        <source>✗ no</source>
-        <translation>✗ 否</translation>
-    </message>
-    <message>
-        <source>Within 2 % of the run</source>
-        <translation>与实际运行相差不到 2%</translation>
-    </message>
-    <message>
-        <source>More than 2 % off</source>
-        <translation>相差超过 2%</translation>
-    </message>
-    <message>
         <source>stage %1</source>
         <translation>阶段 %1</translation>
     </message>
@@ -1802,6 +1826,14 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>Lab report written to %1</source>
         <translation>实验报告已写入 %1</translation>
+    </message>
+    <message>
+        <source>Graded against the formula (within 2 %); the run is shown beside it</source>
+        <translation>按公式评分（误差 2 % 以内）；旁边同时显示实测值</translation>
+    </message>
+    <message>
+        <source>Graded against the run (within 2 %); the formula is shown beside it</source>
+        <translation>按实测值评分（误差 2 % 以内）；旁边同时显示公式值</translation>
     </message>
 </context>
 <context>

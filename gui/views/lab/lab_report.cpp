@@ -83,11 +83,17 @@ QString labReportHtml(const LabReport& report) {
                 html += QStringLiteral("<th>%1</th>").arg(h.toHtmlEscaped());
             html += QStringLiteral("</tr>");
             for (const LabReportRow& row : step.rows) {
-                html += QStringLiteral("<tr>") + cell(row.label) + cell(row.prediction) +
-                        cell(row.formula) + cell(row.planner) + cell(row.measured) +
-                        cell(row.agrees ? QCoreApplication::translate("LabReport", "yes")
-                                        : QCoreApplication::translate("LabReport", "no"),
-                             row.agrees ? "class=\"ok\"" : "class=\"bad\"") +
+                const QString agreement = !row.agreement.isEmpty() ? row.agreement
+                                          : row.agrees
+                                              ? QCoreApplication::translate("LabReport", "yes")
+                                              : QCoreApplication::translate("LabReport", "no");
+                const char* answerClass = !row.answerHit   ? ""
+                                          : *row.answerHit ? "class=\"ok\""
+                                                           : "class=\"bad\"";
+                html += QStringLiteral("<tr>") + cell(row.label) +
+                        cell(row.prediction, answerClass) + cell(row.formula) + cell(row.planner) +
+                        cell(row.measured) +
+                        cell(agreement, row.agrees ? "class=\"ok\"" : "class=\"bad\"") +
                         QStringLiteral("</tr>");
             }
             html += QStringLiteral("</table>");

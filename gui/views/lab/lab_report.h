@@ -9,6 +9,8 @@
 #include <QStringList>
 #include <QVector>
 
+#include <optional>
+
 namespace zerolab {
 
 // One check of a step, every value already formatted in the check's unit ("—" or
@@ -21,6 +23,11 @@ struct LabReportRow {
     QString measured;
     bool agrees = false;
     QString explain; // why formula, planner and measurement may differ
+    // The answer's verdict on the side the step grades against (gradePrediction);
+    // empty when no answer was typed. prediction then says both verdicts in words.
+    std::optional<bool> answerHit;
+    // What agrees with what, e.g. "✓ formula = planner = run"; empty: "yes" / "no".
+    QString agreement;
 };
 
 // The headings of a step's check table, one per LabReportRow column (label, prediction,

@@ -8,6 +8,7 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cmath>
 
 namespace zerolab {
@@ -68,21 +69,77 @@ std::optional<double> parsePrediction(const QString& text, QString* error) {
     }
 }
 
-bool predictionHits(const CheckResult& check, double prediction) {
-    const std::optional<double> truth = check.measured ? check.measured : check.planner;
-    if (!truth)
-        return false;
-    const double scale = std::max(std::fabs(*truth), std::fabs(prediction));
-    return scale == 0 || std::fabs(*truth - prediction) <= 0.02 * scale;
+namespace {
+
+QString tick(bool ok) {
+    return ok ? QStringLiteral("✓") : QStringLiteral("✗");
 }
+
+// "1.5 ψ: ✓ formula (graded) · ✗ run": both sides the answer can be held against, the
+// one the step grades on first.
+QString answerText(const CheckResult& check, double prediction, const PredictionGrade& g) {
+    const QString formula = QCoreApplication::translate("LabReport", "formula");
+    const QString run = check.measured ? QCoreApplication::translate("LabReport", "run")
+                                       : QCoreApplication::translate("LabReport", "planner");
+    QStringList sides;
+    auto add = [&](std::optional<bool> v, const QString& name, bool graded) {
+        if (!v)
+            return;
+        const QString s = tick(*v) + QLatin1Char(' ') + name;
+        if (graded)
+            sides.prepend(QCoreApplication::translate("LabReport", "%1 (graded)").arg(s));
+        else
+            sides << s;
+    };
+    add(g.run, run, g.graded == GradeAgainst::Run);
+    add(g.formula, formula, g.graded == GradeAgainst::Formula);
+    return QCoreApplication::translate("LabReport", "%1: %2")
+        .arg(formatLabValue(prediction, check.unit), sides.join(QStringLiteral(" · ")));
+}
+
+// "✓ formula = planner = run", "✗ planner ≠ run": the sides a check compares.
+QString agreementText(const CheckResult& check) {
+    QStringList sides;
+    if (check.formula)
+        sides << QCoreApplication::translate("LabReport", "formula");
+    if (check.kind == CheckKind::Erratum) {
+        sides << QCoreApplication::translate("LabReport", "correct sum");
+    } else {
+        const bool planned = check.kind == CheckKind::Relation
+                                 ? std::any_of(check.points.begin(), check.points.end(),
+                                               [](const RelationPoint& p) { return p.planner; })
+                                 : check.planner.has_value();
+        const bool measured = check.kind == CheckKind::Relation
+                                  ? std::any_of(check.points.begin(), check.points.end(),
+                                                [](const RelationPoint& p) { return p.measured; })
+                                  : check.measured.has_value();
+        if (planned)
+            sides << QCoreApplication::translate("LabReport", "planner");
+        if (measured)
+            sides << QCoreApplication::translate("LabReport", "run");
+    }
+    if (check.kind == CheckKind::Relation)
+        return tick(check.agrees) + QLatin1Char(' ') +
+               QCoreApplication::translate("LabReport", "%1 as stated")
+                   .arg(sides.join(QStringLiteral(", ")));
+    return tick(check.agrees) + QLatin1Char(' ') +
+           sides.join(check.agrees ? QStringLiteral(" = ") : QStringLiteral(" ≠ "));
+}
+
+} // namespace
 
 LabReportRow labReportRow(const CheckResult& check, std::optional<double> prediction,
                           const std::string& lang) {
     LabReportRow row;
     row.label = QString::fromStdString(check.label.in(lang));
-    row.prediction = formatLabValue(prediction, check.unit);
+    if (prediction) {
+        const PredictionGrade g = gradePrediction(check, *prediction, check.grade);
+        row.prediction = answerText(check, *prediction, g);
+        row.answerHit = g.hit;
+    }
     row.formula = formatLabValue(check.formula, check.unit);
     row.agrees = check.agrees;
+    row.agreement = agreementText(check);
     QString explain = QString::fromStdString(check.explain.in(lang));
     if (check.kind == CheckKind::Relation) {
         QStringList planned, measured;

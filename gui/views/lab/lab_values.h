@@ -24,11 +24,9 @@ QString formatLabValue(std::optional<double> value, const std::string& unit);
 // nullopt (and `error` set) when it is not one.
 std::optional<double> parsePrediction(const QString& text, QString* error);
 
-// True when the student's answer is within 2 % of what the run measured (or, for a plan
-// step, of the planner's value).
-bool predictionHits(const CheckResult& check, double prediction);
-
-// The row of the report (and of the view's table) for one check in `lang`.
+// The row of the report (and of the view's table) for one check in `lang`: the answer
+// with its verdicts against the formula and the run (gradePrediction, the step's grade
+// deciding answerHit), and the agreement column naming what agrees with what.
 LabReportRow labReportRow(const CheckResult& check, std::optional<double> prediction,
                           const std::string& lang);
 

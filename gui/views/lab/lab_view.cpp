@@ -632,18 +632,20 @@ void LabView::renderChecks() {
         const LabReportRow row = labReportRow(c, p, lang);
         const int r = m_checks->rowCount();
         m_checks->insertRow(r);
-        const QStringList cells = {row.label,    row.prediction,
-                                   row.formula,  row.planner,
-                                   row.measured, row.agrees ? tr("✓ yes") : tr("✗ no")};
+        const QStringList cells = {row.label,   row.prediction, row.formula,
+                                   row.planner, row.measured,   row.agreement};
         for (int col = 0; col < cells.size(); ++col) {
             auto* item =
                 new QTableWidgetItem(cells[col].isEmpty() ? QStringLiteral("—") : cells[col]);
             if (col == 5)
                 item->setForeground(row.agrees ? kOkColor : kErrorColor);
-            if (col == 1 && p) {
-                const bool hit = predictionHits(c, *p);
-                item->setForeground(hit ? kOkColor : kErrorColor);
-                item->setToolTip(hit ? tr("Within 2 % of the run") : tr("More than 2 % off"));
+            if (col == 1 && row.answerHit) {
+                item->setForeground(*row.answerHit ? kOkColor : kErrorColor);
+                item->setToolTip(c.grade == GradeAgainst::Formula
+                                     ? tr("Graded against the formula (within 2 %); the run "
+                                          "is shown beside it")
+                                     : tr("Graded against the run (within 2 %); the formula "
+                                          "is shown beside it"));
             }
             if (!row.explain.isEmpty())
                 item->setToolTip(row.explain);

@@ -24,12 +24,6 @@ double trimMean(std::vector<double> data) {
     return std::accumulate(data.begin() + k, data.end() - k, 0.0) / double(n - 2 * k);
 }
 
-std::string fixed2(double x) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f", x);
-    return buf;
-}
-
 } // namespace
 
 std::string_view deepSpeedOpName(Collective c) {
@@ -117,34 +111,26 @@ int CommsLogger::issued(Collective c, long long bytes, Clock::time_point at) {
     return static_cast<int>(m_pending.size()) - 1;
 }
 
-void CommsLogger::ran(int seq, Clock::time_point start, Clock::time_point end) {
-    CommTrace* inner = nullptr;
-    int inner_seq = -1;
-    {
-        std::lock_guard lock(m_mutex);
-        if (seq < 0 || seq >= static_cast<int>(m_pending.size()))
-            return;
-        Pending& p = m_pending[seq];
-        p.record.ms = std::chrono::duration<double, std::milli>(end - start).count();
+std::pair<CommTrace*, int> CommsLogger::finish(int seq, const double* ms) {
+    std::lock_guard lock(m_mutex);
+    if (seq < 0 || seq >= static_cast<int>(m_pending.size()))
+        return {nullptr, -1};
+    Pending& p = m_pending[seq];
+    if (ms != nullptr) {
+        p.record.ms = *ms;
         p.done = true;
-        inner = p.inner;
-        inner_seq = p.inner_seq;
     }
-    if (inner != nullptr)
+    return {p.inner, p.inner_seq};
+}
+
+void CommsLogger::ran(int seq, Clock::time_point start, Clock::time_point end) {
+    const double ms = std::chrono::duration<double, std::milli>(end - start).count();
+    if (const auto [inner, inner_seq] = finish(seq, &ms); inner != nullptr)
         inner->ran(inner_seq, start, end);
 }
 
 void CommsLogger::waited(int seq, Clock::time_point begin, Clock::time_point end) {
-    CommTrace* inner = nullptr;
-    int inner_seq = -1;
-    {
-        std::lock_guard lock(m_mutex);
-        if (seq < 0 || seq >= static_cast<int>(m_pending.size()))
-            return;
-        inner = m_pending[seq].inner;
-        inner_seq = m_pending[seq].inner_seq;
-    }
-    if (inner != nullptr)
+    if (const auto [inner, inner_seq] = finish(seq, nullptr); inner != nullptr)
         inner->waited(inner_seq, begin, end);
 }
 

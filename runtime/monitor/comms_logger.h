@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace zerolab {
@@ -74,6 +75,8 @@ private:
     };
 
     bool profiled(Collective c) const;
+    // Collective `seq`'s inner trace and its number there; with `ms`, records it as run.
+    std::pair<CommTrace*, int> finish(int seq, const double* ms);
 
     CommsLoggerConfig m_config;
     int m_world;

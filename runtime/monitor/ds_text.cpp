@@ -14,6 +14,12 @@ std::string pyG(double x) {
     return buf;
 }
 
+std::string fixed2(double x) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f", x);
+    return buf;
+}
+
 double pyRound(double x, int digits) {
     const double scale = std::pow(10.0, digits);
     return std::nearbyint(x * scale) / scale;

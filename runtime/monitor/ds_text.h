@@ -10,6 +10,8 @@ namespace zerolab {
 
 // Python's f"{x:g}": 6 significant digits, trailing zeros dropped.
 std::string pyG(double x);
+// Python's f"{x:.2f}".
+std::string fixed2(double x);
 // Python's round(x, digits) (to nearest; halves as the binary value lies).
 double pyRound(double x, int digits);
 // Python's repr(float): the shortest text that reads back as x, with ".0" on integers.

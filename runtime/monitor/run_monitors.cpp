@@ -2,7 +2,7 @@
 // backward before global_samples grows, lr and elapsed_time_ms_* after the step) and
 // zerolab's own, written to the event file and the CSV files at each logged step.
 #include "runtime/monitor/run_monitors.h"
-#include "runtime/model/model_flops.h"
+#include "runtime/monitor/ds_text.h"
 #include "runtime/monitor/flops_profile.h"
 
 #include <chrono>
@@ -21,12 +21,6 @@ std::string folderOf(const MonitorOutput& o) {
 double unixNow() {
     return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
         .count();
-}
-
-std::string fixed2(double x) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f", x);
-    return buf;
 }
 
 } // namespace

@@ -110,7 +110,9 @@ std::vector<Message> offloadExplainLines(const Plan& p, const StagePlan& sp, Byt
             ZEROLAB_TR("PlanExplain", "  %1: %2 moves to %3 (%4)"),
             std::vector<Message>{std::string(memCategoryName(cat)),
                                  bytes(static_cast<double>(sp.offloaded.bytes[c])),
-                                 std::string(to == OffloadDevice::Nvme ? "NVMe" : "host memory"),
+                                 to == OffloadDevice::Nvme
+                                     ? Message(std::string("NVMe"))
+                                     : Message(ZEROLAB_TR("PlanExplain", "host memory")),
                                  std::string(param ? "offload_param" : "offload_optimizer")});
     }
     out.emplace_back(ZEROLAB_TR("PlanExplain", "  per rank: device %1, host memory %2, NVMe %3"),

@@ -224,6 +224,18 @@ TEST_F(DeepSpeedMonitors, EveryFileAndPrintoutOfADeepSpeedConfig) {
     }
     EXPECT_GT(tableCount["reduce_scatter_tensor"], 0u); // stage 2 reduce-scatters
 
+    // The step timeline still sees rank 0's collectives through the comms logger: the
+    // sampled steps' collective spans of rank 0 are the verbose lines of those steps.
+    std::size_t sampled = 0;
+    for (long long step : reader.timelineSteps(run.id)) {
+        const auto tl = reader.timeline(run.id, step);
+        ASSERT_TRUE(tl.has_value());
+        for (const TimelineSpan& span : tl->spans)
+            sampled += span.rank == 0 && span.kind == SpanKind::Collective;
+    }
+    EXPECT_FALSE(reader.timelineSteps(run.id).empty());
+    EXPECT_GT(sampled, 0u);
+
     // flops_profiler: DeepSpeed's profile_step 1 is the second optimizer step.
     const std::string profile = readAll(m_dir / "flops" / "profile.txt");
     EXPECT_NE(profile.find("Profile Summary at step 2:"), std::string::npos) << profile;

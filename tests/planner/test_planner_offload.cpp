@@ -3,6 +3,7 @@
 // and the parameters offloaded to cpu and to nvme; what stays on the device, what moves,
 // per node, the PCIe traffic, and that device + offloaded is the plan without offload.
 #include "runtime/planner/planner.h"
+#include "tests/support/process.h"
 
 #include <gtest/gtest.h>
 
@@ -135,4 +136,27 @@ TEST(PlannerOffload, ConfigKeysReachThePrediction) {
     const ConfigResult again = parseConfig(toJson(*r.config), 2, "t.json");
     ASSERT_TRUE(again.ok());
     EXPECT_EQ(*again.config, *r.config);
+}
+
+TEST(PlannerOffload, ZeroOffloadsThirteenBillionOnOne32GbGpuFromTheCommandLine) {
+    // ZeRO-Offload's headline: 13B parameters trained on one 32 GB V100. Stage 2 at N = 1
+    // with the optimizer on the host keeps only the 2-byte parameters (26 GB) and a 1 GB
+    // reduce bucket on the device; without offload it needs 209 GB.
+    const auto r = test::runTool("zerolab-plan", "--params 13e9 --world 1 --stage 2 "
+                                                 "--offload-optimizer cpu --capacity-gb 32 "
+                                                 "--reserve-gb 1 --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["stages"][2]["total_bytes"], 27'000'000'000LL);
+    EXPECT_EQ(j["stages"][2]["host_bytes"], 182'000'000'000LL); // 4 + 4 + 4 + 2 bytes x 13e9
+    EXPECT_DOUBLE_EQ(j["stages"][2]["pcie_bytes"].get<double>(), 52e9);
+    EXPECT_TRUE(j["verdict"]["fits"].get<bool>());
+    EXPECT_EQ(j["input"]["offload_optimizer"], "cpu");
+    EXPECT_EQ(j["stages"][0]["total_bytes"], 209'000'000'000LL);
+
+    const auto bad = test::runTool("zerolab-plan", "--params 1e9 --offload-param disk");
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("--offload-param: expected none, cpu or nvme, got 'disk'"),
+              std::string::npos)
+        << bad.err;
 }

@@ -108,3 +108,17 @@ TEST(EventFile, CorruptOrCutRecordsAreRefusedWithTheirOffset) {
     }
     fs::remove_all(dir);
 }
+
+TEST(EventFile, AFolderThatCannotBeMadeIsAnErrorNamingTheFile) {
+    const fs::path dir = tempDir("blocked");
+    fs::create_directories(dir);
+    std::ofstream(dir / "file") << "x"; // a regular file where the folder should be
+    try {
+        EventFileWriter w((dir / "file" / "job").string(), "h");
+        ADD_FAILURE() << "wrote under a regular file";
+    } catch (const EventFileError& e) {
+        EXPECT_NE(std::string(e.what()).find((dir / "file" / "job").string()), std::string::npos)
+            << e.what();
+    }
+    fs::remove_all(dir);
+}

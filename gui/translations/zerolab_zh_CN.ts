@@ -291,6 +291,34 @@
         <source>unknown key, not a setting zerolab knows; ignored</source>
         <translation>未知的键，不是 zerolab 认识的设置；已忽略</translation>
     </message>
+    <message>
+        <source>a non-empty folder name without &apos;/&apos;</source>
+        <translation>不含 '/' 的非空文件夹名</translation>
+    </message>
+    <message>
+        <source>an array of collective names</source>
+        <translation>集合通信名称的数组</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a collective zerolab runs (all_reduce, reduce_scatter_tensor, all_gather_into_tensor, broadcast); it never appears%2</source>
+        <translation>"%1" 不是 zerolab 执行的集合通信（all_reduce、reduce_scatter_tensor、all_gather_into_tensor、broadcast），不会出现%2</translation>
+    </message>
+    <message>
+        <source>ignored: zerolab sends nothing over the network; turn on &quot;tensorboard&quot; or &quot;csv_monitor&quot; and point your tools at their files instead</source>
+        <translation>已忽略：zerolab 不经网络发送任何数据；请改为开启 "tensorboard" 或 "csv_monitor"，并让你的工具读取它们写出的文件</translation>
+    </message>
+    <message>
+        <source>required when device is &quot;nvme&quot; (as in DeepSpeed)</source>
+        <translation>device 为 "nvme" 时必须给出（与 DeepSpeed 相同）</translation>
+    </message>
+    <message>
+        <source>ignored: ZeRO-Offload needs stage 1, 2 or 3 (as in DeepSpeed)</source>
+        <translation>已忽略：ZeRO-Offload 需要阶段 1、2 或 3（与 DeepSpeed 相同）</translation>
+    </message>
+    <message>
+        <source>ignored: only stage 3 offloads the parameters (as in DeepSpeed)</source>
+        <translation>已忽略：只有阶段 3 卸载参数（与 DeepSpeed 相同）</translation>
+    </message>
 </context>
 <context>
     <name>ConfigValidation</name>
@@ -785,6 +813,50 @@
     <message>
         <source>decimal units, 1 GB = 1e9 bytes</source>
         <translation>十进制单位，1 GB = 1e9 字节</translation>
+    </message>
+    <message>
+        <source>Offload: none at this stage (offload_optimizer needs stage 1-3, offload_param stage 3)</source>
+        <translation>卸载：此阶段不卸载（offload_optimizer 需要阶段 1-3，offload_param 需要阶段 3）</translation>
+    </message>
+    <message>
+        <source>ZeRO-Offload (forecast; zerolab&apos;s runtime does not offload):</source>
+        <translation>ZeRO-Offload（仅预测；zerolab 的运行时并不卸载）：</translation>
+    </message>
+    <message>
+        <source>  %1: %2 moves to %3 (%4)</source>
+        <translation>  %1：%2 移到%3（%4）</translation>
+    </message>
+    <message>
+        <source>host memory</source>
+        <translation>主机内存</translation>
+    </message>
+    <message>
+        <source>  per rank: device %1, host memory %2, NVMe %3</source>
+        <translation>  每个进程：设备 %1，主机内存 %2，NVMe %3</translation>
+    </message>
+    <message>
+        <source>  per node (%1 ranks): host memory %2, NVMe %3</source>
+        <translation>  每个节点（%1 个进程）：主机内存 %2，NVMe %3</translation>
+    </message>
+    <message>
+        <source>  PCIe per step (grad shard down, params up) = %1 = %2 s at %3 GB/s</source>
+        <translation>  每步 PCIe 流量（梯度分片下行，参数上行）= %1 = %2 秒（%3 GB/s）</translation>
+    </message>
+    <message>
+        <source>  DeepSpeed&apos;s estimate_zero2_model_states_mem_needs (cpu_offload): GPU 2 psi = %1, CPU psi x max(4 x %2, 16) x 1.5 = %3 per node</source>
+        <translation>  DeepSpeed 的 estimate_zero2_model_states_mem_needs（cpu_offload）：GPU 2 psi = %1，CPU psi x max(4 x %2, 16) x 1.5 = 每节点 %3</translation>
+    </message>
+    <message>
+        <source>  DeepSpeed&apos;s estimate_zero3_model_states_mem_needs (offload_param + offload_optimizer): GPU 4 x largest layer = %1, CPU 18 psi / nodes x 1.5 = %2 per node</source>
+        <translation>  DeepSpeed 的 estimate_zero3_model_states_mem_needs（offload_param + offload_optimizer）：GPU 4 x 最大层 = %1，CPU 18 psi / 节点数 x 1.5 = 每节点 %2</translation>
+    </message>
+    <message>
+        <source>  DeepSpeed&apos;s estimate_zero3_model_states_mem_needs: GPU 4 x largest layer + 2 psi / N = %1, CPU %2 psi / nodes x 1.5 = %3 per node</source>
+        <translation>  DeepSpeed 的 estimate_zero3_model_states_mem_needs：GPU 4 x 最大层 + 2 psi / N = %1，CPU %2 psi / 节点数 x 1.5 = 每节点 %3</translation>
+    </message>
+    <message>
+        <source>  They differ from the forecast above: their multipliers assume fp16 parameters with fp32 gradients, master, m and v (18 bytes a parameter, 16 without the fp16 gradients), where zerolab counts its own dtypes and shards; their 1.5 stands for pinned buffers zerolab does not hold; the largest layer stands for the gather buffers, which zerolab sizes exactly (comm buffers above); they count no activations, comm buckets or workspace; and their CPU figure is per node with the rank count folded into a max(), not per rank</source>
+        <translation>  它们与上面的预测不同：其系数假设 fp16 参数加 fp32 梯度、主参数、m 和 v（每个参数 18 字节，不含 fp16 梯度时 16 字节），而 zerolab 按自己的数据类型和分片计数；其 1.5 代表 zerolab 并不持有的锁页缓冲区；最大层代表收集缓冲区，zerolab 精确计算其大小（见上面的通信缓冲区）；它们不计激活值、通信桶和工作区；其 CPU 数字是每节点的，进程数折进了 max() 中，而不是每个进程的</translation>
     </message>
 </context>
 <context>

@@ -293,7 +293,7 @@
     </message>
     <message>
         <source>a non-empty folder name without &apos;/&apos;</source>
-        <translation>不含 '/' 的非空文件夹名</translation>
+        <translation>不含 &apos;/&apos; 的非空文件夹名</translation>
     </message>
     <message>
         <source>an array of collective names</source>
@@ -301,15 +301,15 @@
     </message>
     <message>
         <source>&quot;%1&quot; is not a collective zerolab runs (all_reduce, reduce_scatter_tensor, all_gather_into_tensor, broadcast); it never appears%2</source>
-        <translation>"%1" 不是 zerolab 执行的集合通信（all_reduce、reduce_scatter_tensor、all_gather_into_tensor、broadcast），不会出现%2</translation>
+        <translation>&quot;%1&quot; 不是 zerolab 执行的集合通信（all_reduce、reduce_scatter_tensor、all_gather_into_tensor、broadcast），不会出现%2</translation>
     </message>
     <message>
         <source>ignored: zerolab sends nothing over the network; turn on &quot;tensorboard&quot; or &quot;csv_monitor&quot; and point your tools at their files instead</source>
-        <translation>已忽略：zerolab 不经网络发送任何数据；请改为开启 "tensorboard" 或 "csv_monitor"，并让你的工具读取它们写出的文件</translation>
+        <translation>已忽略：zerolab 不经网络发送任何数据；请改为开启 &quot;tensorboard&quot; 或 &quot;csv_monitor&quot;，并让你的工具读取它们写出的文件</translation>
     </message>
     <message>
         <source>required when device is &quot;nvme&quot; (as in DeepSpeed)</source>
-        <translation>device 为 "nvme" 时必须给出（与 DeepSpeed 相同）</translation>
+        <translation>device 为 &quot;nvme&quot; 时必须给出（与 DeepSpeed 相同）</translation>
     </message>
     <message>
         <source>ignored: ZeRO-Offload needs stage 1, 2 or 3 (as in DeepSpeed)</source>
@@ -1656,6 +1656,14 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <source>not estimated</source>
         <translation>未估算</translation>
     </message>
+    <message>
+        <source> · offloaded per rank: host memory %1, NVMe %2 (per node %3) · PCIe per step %4 (%5 s at %6 GB/s); forecast, zerolab does not offload</source>
+        <translation> · 每个进程卸载：主机内存 %1，NVMe %2（每节点 %3）· 每步 PCIe 流量 %4（%5 秒，%6 GB/s）；仅为预测，zerolab 并不卸载</translation>
+    </message>
+    <message>
+        <source>host</source>
+        <translation>主机</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::LabView</name>
@@ -2041,6 +2049,14 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>L × %1 with L = %2, s = %3, b = %4, h = %5, a = %6 = %7 (Korthikanti et al. 2022, %8, recompute %9, 16-bit activations)</source>
         <translation>L × %1，其中 L = %2，s = %3，b = %4，h = %5，a = %6，合计 %7（Korthikanti 等人 2022，%8，重计算 %9，16 位激活值）</translation>
+    </message>
+    <message>
+        <source>ZeRO-Offload: 13B on one GPU</source>
+        <translation>ZeRO-Offload：一块 GPU 上的 13B</translation>
+    </message>
+    <message>
+        <source>ZeRO-Offload trains 13B parameters on one 32 GB V100. With offload_optimizer on the CPU, stage 2 at N = 1 keeps only the 16-bit parameters (2ψ = 26 GB) and a reduce bucket on the GPU; the fp32 master, m, v and the gradients (14ψ = 182 GB) live in host memory. Without offload the same stage needs 16ψ = 208 GB. The price is PCIe: every step the gradients go down and the parameters come back, 4ψ = 52 GB, about 2 s at 25 GB/s. Shown on an A100 40 GB, the smallest preset; zerolab forecasts offload, it does not run it.</source>
+        <translation>ZeRO-Offload 在一块 32 GB 的 V100 上训练 13B 参数。offload_optimizer 放在 CPU 上时，N = 1 的阶段 2 在 GPU 上只保留 16 位参数（2ψ = 26 GB）和一个归约桶；fp32 主参数、m、v 和梯度（14ψ = 182 GB）放在主机内存中。不卸载时同一阶段需要 16ψ = 208 GB。代价是 PCIe：每一步梯度下行、参数回传，4ψ = 52 GB，在 25 GB/s 下约 2 秒。这里显示在最小的预设 A100 40 GB 上；zerolab 只预测卸载，并不执行。</translation>
     </message>
 </context>
 <context>

@@ -77,7 +77,9 @@ ForecastPanel::ForecastPanel(QWidget* parent)
         emit deviceChanged();
     });
     connect(m_reserve, &QDoubleSpinBox::valueChanged, this, [this] { replan(); });
-    connect(m_chart, &MemoryBarChart::groupClicked, this, &ForecastPanel::stageClicked);
+    // With offload every stage has two bars (device, host): a click names the stage.
+    connect(m_chart, &MemoryBarChart::groupClicked, this,
+            [this](int group) { emit stageClicked(group / m_groupsPerStage); });
     retranslate();
 }
 
@@ -157,11 +159,19 @@ void ForecastPanel::replan() {
         m_detail->clear();
         return;
     }
-    QVector<MemoryBarGroup> groups;
+    // ZeRO-Offload: what moved off the device is drawn beside it, as the stage's host bar.
+    bool offloads = false;
     for (const StagePlan& s : m_plan->stages)
+        offloads = offloads || s.offloaded.total() > 0;
+    m_groupsPerStage = offloads ? 2 : 1;
+    QVector<MemoryBarGroup> groups;
+    for (const StagePlan& s : m_plan->stages) {
         groups.push_back({tr("Stage %1").arg(s.stage), s.per_rank, std::nullopt});
+        if (offloads) // the stage's bar beside it: short, so that the labels never meet
+            groups.push_back({tr("host"), s.offloaded, std::nullopt});
+    }
     m_chart->setGroups(groups);
-    m_chart->setHighlighted(in.stage);
+    m_chart->setHighlighted(in.stage * m_groupsPerStage);
     const QString deviceLabel = deviceKey() == QLatin1String("host")
                                     ? tr("host RAM ÷ %1").arg(in.world)
                                     : QString::fromStdString(in.device.label);
@@ -209,6 +219,16 @@ void ForecastPanel::replan() {
             .arg(chosen.traffic_elements / double(m_plan->psi), 0, 'f', 2)
             .arg(chosen.comm_seconds, 0, 'g', 3)
             .arg(in.bandwidth_gbps, 0, 'g', 3));
+    if (chosen.offloaded.total() > 0)
+        m_detail->setText(m_detail->text() +
+                          tr(" · offloaded per rank: host memory %1, NVMe %2 (per node %3) · PCIe "
+                             "per step %4 (%5 s at %6 GB/s); forecast, zerolab does not offload")
+                              .arg(formatBytes(double(chosen.host_bytes)),
+                                   formatBytes(double(chosen.nvme_bytes)),
+                                   formatBytes(double(chosen.host_bytes_per_node)),
+                                   formatBytes(chosen.pcie_bytes))
+                              .arg(chosen.pcie_seconds, 0, 'g', 3)
+                              .arg(in.pcie_gbps, 0, 'g', 3));
 }
 
 } // namespace zerolab

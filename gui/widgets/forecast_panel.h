@@ -64,6 +64,7 @@ private:
     QLabel* m_detail;
     std::optional<PlanInput> m_input;
     std::optional<Plan> m_plan;
+    int m_groupsPerStage = 1; // 2 when a stage offloads: device and host bars
 };
 
 // Physical memory of this machine in bytes (0 when unknown).

@@ -3,6 +3,7 @@
 // No MPI, no Qt: the runtime, the planner and the GUI all validate through here.
 #pragma once
 
+#include "runtime/config/config_monitors.h"
 #include "runtime/model/model_shape.h"
 #include "runtime/model/recompute.h"
 #include "runtime/text/message.h"
@@ -81,6 +82,7 @@ struct ZeroConfig {
     bool contiguous_gradients = true;
     std::int64_t reduce_bucket_size = 500'000'000;
     std::int64_t allgather_bucket_size = 500'000'000;
+    OffloadConfig offload; // offload_optimizer, offload_param (config_monitors.h)
 
     bool operator==(const ZeroConfig&) const = default;
 };
@@ -142,8 +144,10 @@ struct TrainConfig {
     // precision) while params stay bf16. Always false under fp32 training.
     bool grad_accum_fp32 = false;
     ZeroConfig zero;
-    int steps_per_print = 10;          // a human progress line on stderr every this many steps
-    bool wall_clock_breakdown = false; // recorded only: metric lines always carry the phase times
+    int steps_per_print = 10; // a human progress line on stderr every this many steps
+    // DeepSpeed's timer lines every steps_per_print, and elapsed_time_ms_* in the monitors
+    bool wall_clock_breakdown = false;
+    MonitorsConfig monitors; // tensorboard, csv_monitor, comms_logger, flops_profiler
     ModelConfig model;
     DataConfig data;
     RunConfig run;

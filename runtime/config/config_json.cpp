@@ -1,6 +1,7 @@
 // The resolved config written back as DeepSpeed-shaped JSON, every default filled
 // in (what --check-config prints and the run line stores), and the enum names.
 #include "runtime/config/config.h"
+#include "runtime/config/config_monitors_parse.h"
 
 namespace zerolab {
 
@@ -104,8 +105,10 @@ nlohmann::json toJson(const TrainConfig& c) {
                               {"contiguous_gradients", z.contiguous_gradients},
                               {"reduce_bucket_size", z.reduce_bucket_size},
                               {"allgather_bucket_size", z.allgather_bucket_size}};
+    addOffloadJson(z.offload, j["zero_optimization"]);
     j["steps_per_print"] = c.steps_per_print;
     j["wall_clock_breakdown"] = c.wall_clock_breakdown;
+    j.update(monitorsJson(c.monitors));
 
     const ModelConfig& m = c.model;
     nlohmann::json model = {{"n_layer", m.shape.n_layer},

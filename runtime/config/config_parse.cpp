@@ -2,6 +2,7 @@
 // diagnostic, then the checks that span sections. Also the diagnostic formatting
 // and ConfigError shared by every caller.
 #include "runtime/config/config_batch.h"
+#include "runtime/config/config_monitors_parse.h"
 #include "runtime/config/config_schema.h"
 #include "runtime/config/config_sections.h"
 
@@ -94,7 +95,10 @@ ConfigResult parseConfig(const nlohmann::json& doc, std::optional<int> world,
         c.gradient_clipping = *v;
     c.precision = parsePrecision(doc, diags);
     c.grad_accum_fp32 = parseGradAccumFp32(sectionOf(doc, "data_types", diags), c.precision, diags);
-    parseZero(sectionOf(doc, "zero_optimization", diags), c.model, diags, c.zero);
+    const nlohmann::json* zero = sectionOf(doc, "zero_optimization", diags);
+    parseZero(zero, c.model, diags, c.zero);
+    parseOffload(zero, c.zero.stage, diags, c.zero.offload);
+    parseMonitors(doc, diags, c.monitors);
     if (auto v = top.getInt("steps_per_print", 1, std::numeric_limits<int>::max()))
         c.steps_per_print = static_cast<int>(*v);
     if (auto v = top.getBool("wall_clock_breakdown"))

@@ -11,7 +11,7 @@ namespace zerolab {
 
 namespace {
 
-constexpr std::array<std::string_view, 17> kTopLevelKeys = {
+constexpr std::array<std::string_view, 23> kTopLevelKeys = {
     "activation_checkpointing",
     "train_batch_size",
     "train_micro_batch_size_per_gpu",
@@ -26,28 +26,31 @@ constexpr std::array<std::string_view, 17> kTopLevelKeys = {
     "zero_optimization",
     "steps_per_print",
     "wall_clock_breakdown",
+    // DeepSpeed's monitors (config_monitors.cpp; wandb and comet warn what to use instead)
+    "tensorboard",
+    "csv_monitor",
+    "comms_logger",
+    "flops_profiler",
+    "wandb",
+    "comet",
     "model",
     "data",
     "run",
 };
-constexpr std::array<std::string_view, 41> kTopLevelIgnored = {
+constexpr std::array<std::string_view, 35> kTopLevelIgnored = {
     "amp",
     "aio",
     "autotuning",
     "checkpoint",
-    "comet",
-    "comms_logger",
     "communication_data_type",
     "compile",
     "compression_training",
-    "csv_monitor",
     "curriculum_learning",
     "data_efficiency",
     "disable_allgather",
     "dump_state",
     "eigenvalue",
     "elasticity",
-    "flops_profiler",
     "gradient_predivide_factor",
     "graph_harvesting",
     "hybrid_engine",
@@ -62,13 +65,11 @@ constexpr std::array<std::string_view, 41> kTopLevelIgnored = {
     "seq_parallel_communication_data_type",
     "sparse_attention",
     "sparse_gradients",
-    "tensorboard",
     "tensor_parallel",
     "timers",
     "torch_autocast",
     "use_data_before_expert_parallelism",
     "use_node_local_storage",
-    "wandb",
     "weight_quantization",
     "zero_allow_untested_optimizer",
     "zero_force_ds_cpu_optimizer",
@@ -106,7 +107,7 @@ constexpr std::array<std::string_view, 9> kFp16Ignored = {
 
 constexpr std::array<std::string_view, 1> kDataTypesKeys = {"grad_accum_dtype"};
 
-constexpr std::array<std::string_view, 7> kZeroKeys = {
+constexpr std::array<std::string_view, 9> kZeroKeys = {
     "stage",
     "allgather_partitions",
     "reduce_scatter",
@@ -114,10 +115,10 @@ constexpr std::array<std::string_view, 7> kZeroKeys = {
     "contiguous_gradients",
     "reduce_bucket_size",
     "allgather_bucket_size",
-};
-constexpr std::array<std::string_view, 39> kZeroIgnored = {
-    "offload_optimizer",
+    "offload_optimizer", // forecast (config_monitors.cpp)
     "offload_param",
+};
+constexpr std::array<std::string_view, 37> kZeroIgnored = {
     "cpu_offload",
     "cpu_offload_params",
     "cpu_offload_use_pin_memory",

@@ -6,6 +6,10 @@
 #include "runtime/model/model_shape.h"
 #include "runtime/model/recompute.h"
 
+#include <initializer_list>
+#include <string_view>
+#include <vector>
+
 namespace zerolab {
 
 // 6 psi (forward 2 psi, backward 4 psi of the matmuls) + 6 L T C (the attention
@@ -22,6 +26,48 @@ inline double hardwareFlopsPerToken(const ModelShape& s, int T, Recompute r) {
     const double C = s.n_embd;
     const double extra = r == Recompute::Full ? s.n_layer * (16.0 * C * C + 2.0 * T * C) : 0.0;
     return modelFlopsPerToken(s, T) + extra;
+}
+
+// The model FLOPs of one forward pass per token, module by module, in the same
+// convention: 2 FLOPs per parameter per token (a third of 6 psi), plus 2 T C in each
+// block's attention (a third of 6 L T C). The tied head does the FLOPs of wte's
+// parameters (wte itself, a lookup, none); wpe's are counted where it is added, as 6 psi
+// does. Three times their sum is modelFlopsPerToken. Order: wte, wpe, then per block
+// ln_1, attn, ln_2, mlp, then ln_f and lm_head (the flops profiler's tree, depth 1 or 3).
+struct ModuleFlops {
+    std::string_view name; // "wte", "wpe", "ln_1", "attn", "ln_2", "mlp", "ln_f", "lm_head"
+    std::string_view kind; // the module's class in DeepSpeed's profile: "Embedding", ...
+    int block = -1;        // the block's index, -1 outside the blocks
+    double params = 0;     // parameters the module owns (lm_head: 0, tied to wte)
+    double forward_flops_per_token = 0;
+};
+
+inline std::vector<ModuleFlops> moduleForwardFlops(const ModelShape& s, int T) {
+    auto elements = [&](std::initializer_list<ParamTensor> ts) {
+        double n = 0;
+        for (ParamTensor t : ts)
+            n += static_cast<double>(paramTensorElements(s, t));
+        return n;
+    };
+    using P = ParamTensor;
+    const double wte = elements({P::Wte}), wpe = elements({P::Wpe});
+    const double ln1 = elements({P::Ln1w, P::Ln1b}), ln2 = elements({P::Ln2w, P::Ln2b});
+    const double attn = elements({P::Qkvw, P::Qkvb, P::Attprojw, P::Attprojb});
+    const double mlp = elements({P::Fcw, P::Fcb, P::Fcprojw, P::Fcprojb});
+    const double lnf = elements({P::Lnfw, P::Lnfb});
+    std::vector<ModuleFlops> m;
+    m.push_back({"wte", "Embedding", -1, wte, 0});
+    m.push_back({"wpe", "Embedding", -1, wpe, 2 * wpe});
+    for (int b = 0; b < s.n_layer; ++b) {
+        m.push_back({"ln_1", "LayerNorm", b, ln1, 2 * ln1});
+        m.push_back({"attn", "CausalSelfAttention", b, attn,
+                     2 * attn + 2.0 * T * static_cast<double>(s.n_embd)});
+        m.push_back({"ln_2", "LayerNorm", b, ln2, 2 * ln2});
+        m.push_back({"mlp", "MLP", b, mlp, 2 * mlp});
+    }
+    m.push_back({"ln_f", "LayerNorm", -1, lnf, 2 * lnf});
+    m.push_back({"lm_head", "Linear", -1, 0, 2 * wte});
+    return m;
 }
 
 } // namespace zerolab

@@ -3,6 +3,7 @@
 // (explainLines, Messages of context "PlanExplain") in its language.
 #include "runtime/planner/planner.h"
 #include "runtime/planner/planner_layout.h"
+#include "runtime/planner/planner_offload.h"
 #include "runtime/planner/planner_units.h"
 
 #include <cstdio>
@@ -32,6 +33,8 @@ public:
         activations();
         buffers();
         total();
+        for (Message& m : offloadExplainLines(m_plan, m_sp, m_unit))
+            line(std::move(m));
         communication();
         verdict();
         return std::move(m_lines);
@@ -83,7 +86,8 @@ private:
             return;
         }
         const std::string k = std::to_string(bytes_per_elem);
-        const std::string shown = bytes(static_cast<double>(m_sp.per_rank[c]));
+        // Offloaded states count here too: where they live is the offload section's.
+        const std::string shown = bytes(static_cast<double>(m_sp.per_rank[c] + m_sp.offloaded[c]));
         const std::string dtype(dtypeName(bytes_per_elem));
         if (sharded)
             line(Message(

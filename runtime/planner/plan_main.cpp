@@ -47,6 +47,9 @@ struct Options {
     double reserve_gb = -1;
     double bandwidth_gbps = 100;
     std::string bandwidth;
+    std::string offload_optimizer, offload_param;
+    int ranks_per_node = 0;
+    double pcie_gbps = 25;
     bool json = false, explain = false, gib = false;
     bool time = false;
     std::string profile, network, intra_link;
@@ -108,6 +111,13 @@ void addOptions(CLI::App& app, Options& o) {
                    "--time: achievable fraction of the device's peak FLOP/s (default 0.5)");
     app.add_option("--memory-fraction", o.memory_fraction,
                    "--time: achievable fraction of its memory bandwidth (default 0.7)");
+    app.add_option("--offload-optimizer", o.offload_optimizer,
+                   "ZeRO-Offload of the optimizer: none, cpu or nvme (stages 1-3)");
+    app.add_option("--offload-param", o.offload_param,
+                   "ZeRO-Offload of the parameters: none, cpu or nvme (stage 3)");
+    app.add_option("--ranks-per-node", o.ranks_per_node,
+                   "ranks on one node, for the host memory per node (default: all N)");
+    app.add_option("--pcie-gbps", o.pcie_gbps, "host <-> device bandwidth in GB/s (default 25)");
     app.add_flag("--json", o.json, "print the plan as JSON");
     app.add_flag("--explain", o.explain, "print the formulas for --stage, numbers plugged in");
     app.add_flag("--gib", o.gib, "print GiB (2^30) instead of GB (1e9)");
@@ -223,6 +233,21 @@ void applyCommon(const Options& o, const CLI::App& app, PlanInput& in) {
                       << " (bytes; for bits per second write --bandwidth " << o.bandwidth_gbps
                       << "Gb/s)\n";
     }
+    auto offload = [](const std::string& flag, const std::string& v) {
+        if (v == "none")
+            return OffloadDevice::None;
+        if (v == "cpu")
+            return OffloadDevice::Cpu;
+        if (v == "nvme")
+            return OffloadDevice::Nvme;
+        throw PlanError(flag + ": expected none, cpu or nvme, got '" + v + "'");
+    };
+    if (app.count("--offload-optimizer"))
+        in.offload_optimizer = offload("--offload-optimizer", o.offload_optimizer);
+    if (app.count("--offload-param"))
+        in.offload_param = offload("--offload-param", o.offload_param);
+    in.ranks_per_node = o.ranks_per_node;
+    in.pcie_gbps = o.pcie_gbps;
     if (app.count("--capacity-gb")) {
         if (app.count("--device"))
             throw PlanError("--device and --capacity-gb exclude each other");

@@ -33,6 +33,10 @@ nlohmann::json inputJson(const PlanInput& in) {
         {"gradient_accumulation_steps", in.grad_accumulation},
         {"overlap_comm", in.overlap_comm},
         {"bandwidth_gbps", in.bandwidth_gbps},
+        {"offload_optimizer", toString(in.offload_optimizer)},
+        {"offload_param", toString(in.offload_param)},
+        {"ranks_per_node", in.ranks_per_node},
+        {"pcie_gbps", in.pcie_gbps},
         {"device",
          {{"key", in.device.key},
           {"label", in.device.label},
@@ -62,6 +66,9 @@ nlohmann::json stageJson(const StagePlan& s) {
     nlohmann::json per_rank = nlohmann::json::object();
     for (std::size_t c = 0; c < kMemCategoryCount; ++c)
         per_rank[std::string(kMemCategoryNames[c])] = s.per_rank.bytes[c];
+    nlohmann::json offloaded = nlohmann::json::object();
+    for (std::size_t c = 0; c < kMemCategoryCount; ++c)
+        offloaded[std::string(kMemCategoryNames[c])] = s.offloaded.bytes[c];
     nlohmann::json traffic = nlohmann::json::object();
     for (std::size_t c = 0; c < kCollectiveCount; ++c)
         traffic[std::string(kCollectiveNames[c]) + "_traffic_bytes"] = s.traffic.bytes[c];
@@ -84,6 +91,14 @@ nlohmann::json stageJson(const StagePlan& s) {
         {"traffic", traffic},
         {"fits", s.fits},
         {"margin_bytes", s.margin_bytes},
+        {"offloaded", offloaded},
+        {"host_bytes", s.host_bytes},
+        {"nvme_bytes", s.nvme_bytes},
+        {"host_bytes_per_node", s.host_bytes_per_node},
+        {"nvme_bytes_per_node", s.nvme_bytes_per_node},
+        {"ranks_per_node", s.ranks_per_node},
+        {"pcie_bytes", s.pcie_bytes},
+        {"pcie_seconds", s.pcie_seconds},
     };
 }
 
@@ -166,6 +181,13 @@ std::string formatTable(const Plan& p, ByteUnit unit) {
             [&](const StagePlan& s) { return b(s.per_rank.bytes[c]); });
     row(out, "model states", p, [&](const StagePlan& s) { return b(s.model_states_bytes); });
     row(out, "total", p, [&](const StagePlan& s) { return b(s.total_bytes); });
+    if (in.offload_optimizer != OffloadDevice::None || in.offload_param != OffloadDevice::None) {
+        row(out, "offloaded: host / rank", p, [&](const StagePlan& s) { return b(s.host_bytes); });
+        row(out, "offloaded: NVMe / rank", p, [&](const StagePlan& s) { return b(s.nvme_bytes); });
+        row(out, "host / node", p, [&](const StagePlan& s) { return b(s.host_bytes_per_node); });
+        row(out, "PCIe / rank / step", p,
+            [&](const StagePlan& s) { return formatBytes(s.pcie_bytes, unit); });
+    }
     row(out, "fits " + in.device.label, p, [&](const StagePlan& s) {
         return (s.fits ? "yes +" : "no -") + b(s.fits ? s.margin_bytes : -s.margin_bytes);
     });

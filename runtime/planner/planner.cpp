@@ -6,6 +6,7 @@
 #include "runtime/planner/engine_buffers.h"
 #include "runtime/planner/planner_errata.h"
 #include "runtime/planner/planner_layout.h"
+#include "runtime/planner/planner_offload.h"
 
 #include <cmath>
 #include <string>
@@ -55,6 +56,11 @@ void validate(const PlanInput& in) {
             "grad_accumulation must be >= 1, got " + std::to_string(in.grad_accumulation));
     require(std::isfinite(in.bandwidth_gbps) && in.bandwidth_gbps > 0,
             "bandwidth_gbps must be > 0, got " + std::to_string(in.bandwidth_gbps));
+    require(std::isfinite(in.pcie_gbps) && in.pcie_gbps > 0,
+            "pcie_gbps must be > 0, got " + std::to_string(in.pcie_gbps));
+    require(in.ranks_per_node >= 0 && in.ranks_per_node <= kMaxWorld,
+            "ranks_per_node must be in 0.." + std::to_string(kMaxWorld) + ", got " +
+                std::to_string(in.ranks_per_node));
     require(in.device.capacity_bytes >= 1, "device '" + in.device.key +
                                                "' capacity must be >= 1 byte, got " +
                                                std::to_string(in.device.capacity_bytes));
@@ -159,6 +165,7 @@ StagePlan planStage(const PlanInput& in, const Fixed& f, int stage, int world) {
     states(MemCategory::OptimM, b.moment, sh.optim);
     states(MemCategory::OptimV, b.moment, sh.optim);
     sp.model_states_bytes = sp.per_rank.total();
+    applyOffload(at, b, padded, sp);
 
     sp.activation_bytes = f.activations[static_cast<std::size_t>(in.recompute)];
     sp.activation_bytes_by_mode = f.activations;

@@ -91,6 +91,14 @@ struct PlanInput {
     bool allgather_partitions = true; // stages 1-2: all-gather the params (else broadcasts)
     int grad_accumulation = 1;
     double bandwidth_gbps = 100.0; // bus bandwidth in GB/s (1e9 bytes/s) for comm time
+    // ZeRO-Offload (zero_optimization.offload_optimizer / offload_param, planner_offload.cpp):
+    // the optimizer (stages 1-3) moves the fp32 master, m and v, and from stage 2 the
+    // gradient shard, to host memory (or NVMe); the parameter offload (stage 3) moves the
+    // parameter shard. Stages where it does not apply plan no offload.
+    OffloadDevice offload_optimizer = OffloadDevice::None;
+    OffloadDevice offload_param = OffloadDevice::None;
+    int ranks_per_node = 0;  // for the per-node host bytes; 0: all N ranks on one node
+    double pcie_gbps = 25.0; // host <-> device bandwidth in GB/s for the offload's PCIe time
 
     // The A100 80 GB preset (plan_devices.h), its reserve included.
     DeviceCapacity device{"a100-80", "A100 80 GB", 81920LL * 1024 * 1024,
@@ -137,6 +145,25 @@ struct StagePlan {
     double traffic_elements = 0;
     bool fits = false;
     long long margin_bytes = 0; // usable (capacity - reserve) - total_bytes; negative when short
+    // ZeRO-Offload: bytes per category per rank moved off the device. per_rank and
+    // total_bytes are what stays on the device; host_bytes (CPU memory) plus nvme_bytes is
+    // offloaded.total(). Per node: times the ranks on a node.
+    MemBreakdown offloaded;
+    long long host_bytes = 0;
+    long long nvme_bytes = 0;
+    long long host_bytes_per_node = 0;
+    long long nvme_bytes_per_node = 0;
+    int ranks_per_node = 1;
+    double pcie_bytes = 0;   // per rank per optimizer step, device <-> host
+    double pcie_seconds = 0; // pcie_bytes at PlanInput::pcie_gbps
+    // What the ledger holds: offload is forecast, not run, so every category stays in the
+    // rank's memory (per_rank + offloaded).
+    MemBreakdown ledger() const {
+        MemBreakdown m = per_rank;
+        for (std::size_t c = 0; c < kMemCategoryCount; ++c)
+            m.bytes[c] += offloaded.bytes[c];
+        return m;
+    }
 };
 
 struct Verdict {

@@ -22,6 +22,8 @@ PlanInput planInputFromConfig(const TrainConfig& c) {
     in.overlap_comm = c.zero.overlap_comm;
     in.reduce_scatter = c.zero.reduce_scatter;
     in.allgather_partitions = c.zero.allgather_partitions;
+    in.offload_optimizer = c.zero.offload.optimizer;
+    in.offload_param = c.zero.offload.param;
     return in;
 }
 

@@ -13,6 +13,7 @@
 #include "runtime/model/gpt2.h"
 #include "runtime/model/llmc_model_file.h"
 #include "runtime/model/model_flops.h"
+#include "runtime/monitor/run_monitors.h"
 #include "runtime/planner/planner.h"
 #include "runtime/train/peer_watch.h"
 #include "runtime/train/rank_placement.h"
@@ -170,6 +171,8 @@ private:
         double lr = 0;
         double loss_part = 0; // this rank's share of the global mean loss
         double fwd_ms = 0, bwd_ms = 0, optim_ms = 0, step_ms = 0;
+        // Of the exposed comm time, what each phase spent blocked (DeepSpeed's timers).
+        double fwd_exposed_ms = 0, bwd_exposed_ms = 0, optim_exposed_ms = 0;
         CommStats comm;
         EngineStepInfo info;
         long long device_used = 0, device_peak = 0; // sampled; 0 on the CPU
@@ -199,6 +202,9 @@ private:
     void recordEnd();
     // Rank 0: returns once every timeline handed to the writer is stored (or failed).
     void drainTimelines();
+    // Rank 0 with comms_logger: the communicator reports to the comms logger, which
+    // forwards to whatever trace was set (the timeline recorder while armed).
+    void retrace();
 
     const TrainConfig& m_config;
     const TrainOptions& m_options;
@@ -227,6 +233,18 @@ private:
     MemoryLedger m_ledger;
     // Before the engine: collectives in flight when it is destroyed still report here.
     TimelineRecorder m_timeline;
+    // Rank 0: DeepSpeed's monitors (tensorboard, csv_monitor, comms_logger, flops_profiler,
+    // wall_clock_breakdown); null elsewhere. Before the engine, as the recorder: its comms
+    // logger may be the communicator's trace, which the detach below unsets first.
+    std::unique_ptr<RunMonitors> m_monitors;
+    struct MonitorTraceDetach {
+        Communicator& comm;
+        const std::unique_ptr<RunMonitors>& monitors;
+        ~MonitorTraceDetach() {
+            if (monitors && monitors->commsLogger() && comm.trace() == monitors->commsLogger())
+                comm.setTrace(nullptr);
+        }
+    } m_monitorDetach{m_comm, m_monitors};
     std::unique_ptr<DataLoader> m_data;
     Gpt2 m_model;
     ZeroEngine m_engine;
@@ -359,7 +377,8 @@ void Trainer::openRun() {
         std::string unplanned;
         try {
             const StagePlan predicted = predictRun(m_config);
-            seg.predicted = predicted.per_rank;
+            // Offload is forecast, not run: the ledger holds every category.
+            seg.predicted = predicted.ledger();
             seg.predicted_traffic_bytes = predicted.traffic.total();
         } catch (const PlanError& e) {
             unplanned = e.what();
@@ -369,6 +388,16 @@ void Trainer::openRun() {
             m_rep.event(EventLevel::Warn, -1, n);
         if (!unplanned.empty())
             m_rep.event(EventLevel::Warn, -1, "no prediction for this segment: " + unplanned);
+        if (const OffloadConfig& off = m_config.zero.offload; off.any())
+            m_rep.event(
+                EventLevel::Warn, -1,
+                "zero_optimization offload (optimizer: " + std::string(toString(off.optimizer)) +
+                    ", param: " + std::string(toString(off.param)) + ") is forecast, not run: " +
+                    (m_onDevice ? std::string("the CUDA backend does not offload yet (docs/gpu.md)")
+                                : std::string("on the CPU backend device and host are the same "
+                                              "memory")) +
+                    "; every state stays in the rank's memory, the ledger unchanged. "
+                    "zerolab-plan --explain shows what offload would move");
         m_rep.line(runLine(m_runId, info, resolved));
         m_rep.event(EventLevel::Info, -1,
                     "run " + std::to_string(m_runId) + " '" + info.name +
@@ -582,6 +611,8 @@ Trainer::StepResult Trainer::trainStep(long long step) {
         std::raise(SIGSTOP);
     const auto t0 = Clock::now();
     m_comm.takeStats();
+    if (m_monitors && m_monitors->commsLogger())
+        m_monitors->commsLogger()->discard(); // collectives outside the step
     r.lr = m_lrOverride ? *m_lrOverride : lrAt(m_config, static_cast<int>(step - 1));
     // fwd/bwd/optim times are compute only: the time each phase spent blocked on
     // collectives goes to exposed comm, so the four add up to the step.
@@ -616,7 +647,9 @@ Trainer::StepResult Trainer::trainStep(long long step) {
         const float loss = m_model.forward(m_inputs.data(), m_targets.data(), m_access);
         m_access.endPass();
         sampleDevice();
-        r.fwd_ms += msSince(tf) - exposedInPhase();
+        const double fwd_exposed = exposedInPhase();
+        r.fwd_exposed_ms += fwd_exposed;
+        r.fwd_ms += msSince(tf) - fwd_exposed;
         const auto tb = Clock::now();
         m_access.beginPass(true);
         m_model.backward(m_inputs.data(), m_targets.data(), m_access,
@@ -624,7 +657,9 @@ Trainer::StepResult Trainer::trainStep(long long step) {
         m_engine.endMicroStep();
         m_kernels.synchronize(); // device work counts in the phase that issued it
         m_access.endPass();
-        r.bwd_ms += msSince(tb) - exposedInPhase();
+        const double bwd_exposed = exposedInPhase();
+        r.bwd_exposed_ms += bwd_exposed;
+        r.bwd_ms += msSince(tb) - bwd_exposed;
         r.loss_part += static_cast<double>(loss) / (m_accum * m_world);
     }
     m_timeline.setMicro(-1);
@@ -642,7 +677,8 @@ Trainer::StepResult Trainer::trainStep(long long step) {
         m_kernels.synchronize();
     }
     sampleDevice();
-    r.optim_ms = msSince(to) - exposedInPhase();
+    r.optim_exposed_ms = exposedInPhase();
+    r.optim_ms = msSince(to) - r.optim_exposed_ms;
     r.step_ms = msSince(t0);
     return r;
 }
@@ -682,6 +718,8 @@ bool Trainer::report(long long step, const StepResult& r) {
         const StepRecord rec = makeStepRecord(ctx, all);
         m_rep.record([&](RunWriter& w) { w.appendStep(rec); });
         m_rep.line(stepLine(rec));
+        if (m_monitors)
+            m_monitors->onLoggedStep(rec);
         if (step % m_config.steps_per_print == 0 || step == m_lastStep)
             std::fprintf(stderr,
                          "step %lld/%lld | loss %.4f | lr %.3g | norm %.3f | %.0f tok/s | "
@@ -737,6 +775,15 @@ void Trainer::recordFailure(const std::exception& e) {
     m_rep.line(endLine(RunStatus::Failed, m_lastCompleted, msg));
 }
 
+void Trainer::retrace() {
+    CommsLogger* logger = m_monitors ? m_monitors->commsLogger() : nullptr;
+    if (logger == nullptr)
+        return;
+    if (CommTrace* current = m_comm.trace(); current != logger)
+        logger->setInner(current);
+    m_comm.setTrace(logger);
+}
+
 void Trainer::drainTimelines() {
     if (!m_timelineWriter)
         return;
@@ -782,6 +829,8 @@ void Trainer::recordEnd() {
         : !m_failure.empty()
             ? "failed after step " + std::to_string(m_lastCompleted) + ": " + m_failure
             : "failed at step " + std::to_string(m_step);
+    if (m_monitors)
+        m_monitors->finish();
     m_rep.event(m_outcome == TrainOutcome::Failed ? EventLevel::Error : EventLevel::Info, -1, msg);
     m_rep.finish(status, msg);
     m_rep.line(endLine(status, m_lastCompleted, msg));
@@ -801,6 +850,14 @@ TrainOutcome Trainer::run() {
             std::make_unique<TimelineWriter>([this](std::span<const StepTimeline> batch) {
                 m_rep.record([&](RunWriter& w) { w.appendTimelines(batch); });
             });
+    if (m_rep.active()) {
+        m_monitors = std::make_unique<RunMonitors>(
+            m_config, m_comm.host(), stderr,
+            [this](const std::string& why) { m_rep.event(EventLevel::Warn, 0, why); });
+        for (const std::string& out : m_monitors->outputs())
+            m_rep.event(EventLevel::Info, 0, "DeepSpeed monitor " + out);
+        retrace();
+    }
     m_runStart = Clock::now();
     m_lastCommandPoll = m_runStart - std::chrono::hours(1); // poll before the first step
     try {
@@ -808,13 +865,19 @@ TrainOutcome Trainer::run() {
             const bool sampled =
                 isTimelineStep(m_step, m_firstStep, m_lastStep, m_config.run.log_every,
                                m_config.run.timeline_every);
-            if (sampled)
+            if (sampled) {
                 m_timeline.arm(m_step);
+                retrace();
+            }
             if (!control()) {
                 m_outcome = m_failure.empty() ? TrainOutcome::Stopped : TrainOutcome::Failed;
                 break;
             }
             const StepResult r = trainStep(m_step);
+            if (m_monitors)
+                m_monitors->onStep(m_step,
+                                   EngineTimes{r.fwd_ms + r.fwd_exposed_ms, r.bwd_ms,
+                                               r.bwd_exposed_ms, r.optim_ms + r.optim_exposed_ms});
             m_tokens += m_stepTokens;
             m_lastCompleted = m_step;
             const bool logNow = m_step % m_config.run.log_every == 0 || m_step == m_lastStep ||
@@ -833,11 +896,15 @@ TrainOutcome Trainer::run() {
                 m_watch->stepDone(m_step, r.step_ms);
             if (m_peerWatch)
                 m_peerWatch->stepDone(r.step_ms);
-            if (sampled)
+            if (sampled) {
                 if (auto tl = m_timeline.collect())
                     m_timelineWriter->push(std::move(*tl));
+                retrace();
+            }
         }
         m_timeline.disarm(); // a step stopped or failed after arm() is not stored
+        if (m_monitors && m_comm.trace() == m_monitors->commsLogger())
+            m_comm.setTrace(nullptr);
         wrapUp();
     } catch (const std::exception& e) {
         recordFailure(e);

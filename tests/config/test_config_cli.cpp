@@ -47,7 +47,7 @@ TEST(ConfigCli, EveryErrorOnStderrAndWarnings) {
     {
         std::ofstream out(file);
         out << R"({"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": "two"},
-                   "model": {"n_layers": 2}, "tensorboard": {"enabled": true}})";
+                   "model": {"n_layers": 2}, "amp": {"enabled": true}})";
     }
     ProcessResult r = runTrain("--check-config " + file.string());
     std::filesystem::remove(file);
@@ -60,7 +60,7 @@ TEST(ConfigCli, EveryErrorOnStderrAndWarnings) {
                                          "\"n_layer\"?)"),
               std::string::npos)
         << r.err;
-    EXPECT_NE(r.err.find(file.string() + ": warning: tensorboard: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(file.string() + ": warning: amp: "), std::string::npos) << r.err;
 }
 
 TEST(ConfigCli, BadArgumentsExitTwoAndVersionExitsZero) {

@@ -121,16 +121,16 @@ TEST(ConfigErrors, TypoOfImplementedDeepSpeedKeyIsAnError) {
 }
 
 TEST(ConfigErrors, IgnoredDeepSpeedKeysWarnAndNameThemselves) {
-    auto r = parse(withBatch(R"("tensorboard": {"enabled": true},
+    auto r = parse(withBatch(R"("wandb": {"enabled": true},
         "activation_checkpointing": {"partition_activations": true},
-        "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"},
+        "zero_optimization": {"stage": 2, "round_robin_gradients": true,
                               "stage3_max_live_parameters": 1e9},
         "optimizer": {"type": "AdamW", "params": {"torch_adam": true}},
         "something_unrelated_entirely": 1)"));
     ASSERT_TRUE(r.ok()) << dump(r);
     for (const char* path :
-         {"tensorboard", "activation_checkpointing.partition_activations",
-          "zero_optimization.offload_optimizer", "zero_optimization.stage3_max_live_parameters",
+         {"wandb", "activation_checkpointing.partition_activations",
+          "zero_optimization.round_robin_gradients", "zero_optimization.stage3_max_live_parameters",
           "optimizer.params.torch_adam"})
         EXPECT_NE(findWarning(r, path, "ignored"), nullptr) << path << "\n" << dump(r);
     EXPECT_NE(findWarning(r, "something_unrelated_entirely", "ignored"), nullptr) << dump(r);

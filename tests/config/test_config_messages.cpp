@@ -39,14 +39,14 @@ TEST(ConfigMessages, EnglishIsThePreviousText) {
               "test.json: scheduler.params.total_num_steps: 5 must exceed warmup_num_steps (10, "
               "at least 2 as in DeepSpeed): the cosine phase would have no steps\n");
     EXPECT_EQ(dump(parse(R"({"train_batch_size": 8, "zero_optimization": {"stagee": 1,
-        "offload_optimizer": {}, "foo_bar_baz": 1}, "run": {"completely_different": 1},
+        "round_robin_gradients": {}, "foo_bar_baz": 1}, "run": {"completely_different": 1},
         "amp": {}})",
                          2)),
               "test.json: warning: amp: DeepSpeed setting not implemented by zerolab; ignored\n"
               "test.json: run.completely_different: unknown key\n"
               "test.json: warning: zero_optimization.foo_bar_baz: unknown key, not a setting "
               "zerolab knows; ignored\n"
-              "test.json: warning: zero_optimization.offload_optimizer: DeepSpeed setting not "
+              "test.json: warning: zero_optimization.round_robin_gradients: DeepSpeed setting not "
               "implemented by zerolab; ignored\n"
               "test.json: zero_optimization.stagee: unknown key (did you mean \"stage\"?)\n");
     EXPECT_EQ(

@@ -81,6 +81,28 @@ private slots:
     }
     // 175B on 64 GPUs: stage 3 is ~1/60 of stage 0. On the log axis its bar is a
     // visible height, and the capacity is named above the plot, not beside a bar.
+    // ZeRO-Offload's 13B on one GPU: stage 2 at N = 1 with the optimizer on the host,
+    // the host bars beside the device bars, the explanation with the moves and PCIe.
+    void offloadScenarioDrawsHostBesideDevice() {
+        LearnView view;
+        view.resize(1280, 800);
+        view.showScenario(LearnView::Scenario::ThirteenBillionOffload);
+        const PlanInput in = view.input();
+        QVERIFY(in.offload_optimizer == OffloadDevice::Cpu);
+        QCOMPARE(in.world, 1);
+        const Plan expected = plan(in);
+        const MemoryBarChart* chart = view.forecast()->chart();
+        QCOMPARE(chart->groups().size(), 8);
+        QCOMPARE(double(chart->groups()[4].bytes.total()),
+                 double(expected.stages[2].per_rank.total()));
+        QCOMPARE(double(chart->groups()[5].bytes.total()), 182e9);
+        QCOMPARE(chart->groups()[5].label, QStringLiteral("host"));
+        QVERIFY(view.explainText().contains(QStringLiteral("ZeRO-Offload (forecast")));
+        QVERIFY(view.explainText().contains(QStringLiteral("PCIe per step")));
+        // The shot docs/gui.md shows (written to the temp folder; nothing is compared).
+        view.grab().save(QDir::temp().filePath(QStringLiteral("zerolab-learn-offload.png")));
+    }
+
     void logAxisShowsTheStage3Bar() {
         LearnView view;
         view.resize(1280, 800);

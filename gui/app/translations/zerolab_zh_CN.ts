@@ -244,10 +244,6 @@
         <translation>大于等于 0 的数（0：关闭）</translation>
     </message>
     <message>
-        <source>an integer &gt;= %1</source>
-        <translation>不小于 %1 的整数</translation>
-    </message>
-    <message>
         <source>an integer %1-%2</source>
         <translation>介于 %1 和 %2 之间的整数</translation>
     </message>
@@ -298,6 +294,34 @@
     <message>
         <source>bf16 gradients need bf16 training (&quot;bf16&quot;: {&quot;enabled&quot;: true}); fp32 training accumulates in fp32</source>
         <translation>bf16 梯度需要 bf16 训练（&quot;bf16&quot;: {&quot;enabled&quot;: true}）；fp32 训练本来就以 fp32 累加</translation>
+    </message>
+    <message>
+        <source>a non-empty folder name without &apos;/&apos;</source>
+        <translation>不含 &apos;/&apos; 的非空文件夹名</translation>
+    </message>
+    <message>
+        <source>an array of collective names</source>
+        <translation>集合通信名称的数组</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a collective zerolab runs (all_reduce, reduce_scatter_tensor, all_gather_into_tensor, broadcast); it never appears%2</source>
+        <translation>&quot;%1&quot; 不是 zerolab 执行的集合通信（all_reduce、reduce_scatter_tensor、all_gather_into_tensor、broadcast），不会出现%2</translation>
+    </message>
+    <message>
+        <source>ignored: zerolab sends nothing over the network; turn on &quot;tensorboard&quot; or &quot;csv_monitor&quot; and point your tools at their files instead</source>
+        <translation>已忽略：zerolab 不经网络发送任何数据；请改为开启 &quot;tensorboard&quot; 或 &quot;csv_monitor&quot;，并让你的工具读取它们写出的文件</translation>
+    </message>
+    <message>
+        <source>required when device is &quot;nvme&quot; (as in DeepSpeed)</source>
+        <translation>device 为 &quot;nvme&quot; 时必须给出（与 DeepSpeed 相同）</translation>
+    </message>
+    <message>
+        <source>ignored: ZeRO-Offload needs stage 1, 2 or 3 (as in DeepSpeed)</source>
+        <translation>已忽略：ZeRO-Offload 需要阶段 1、2 或 3（与 DeepSpeed 相同）</translation>
+    </message>
+    <message>
+        <source>ignored: only stage 3 offloads the parameters (as in DeepSpeed)</source>
+        <translation>已忽略：只有阶段 3 卸载参数（与 DeepSpeed 相同）</translation>
     </message>
 </context>
 <context>
@@ -825,6 +849,50 @@
     <message>
         <source>bf16 with fp32 gradients (data_types.grad_accum_dtype)</source>
         <translation>bf16，fp32 梯度（data_types.grad_accum_dtype）</translation>
+    </message>
+    <message>
+        <source>Offload: none at this stage (offload_optimizer needs stage 1-3, offload_param stage 3)</source>
+        <translation>卸载：此阶段不卸载（offload_optimizer 需要阶段 1-3，offload_param 需要阶段 3）</translation>
+    </message>
+    <message>
+        <source>ZeRO-Offload (forecast; zerolab&apos;s runtime does not offload):</source>
+        <translation>ZeRO-Offload（仅预测；zerolab 的运行时并不卸载）：</translation>
+    </message>
+    <message>
+        <source>  %1: %2 moves to %3 (%4)</source>
+        <translation>  %1：%2 移到%3（%4）</translation>
+    </message>
+    <message>
+        <source>host memory</source>
+        <translation>主机内存</translation>
+    </message>
+    <message>
+        <source>  per rank: device %1, host memory %2, NVMe %3</source>
+        <translation>  每个进程：设备 %1，主机内存 %2，NVMe %3</translation>
+    </message>
+    <message>
+        <source>  per node (%1 ranks): host memory %2, NVMe %3</source>
+        <translation>  每个节点（%1 个进程）：主机内存 %2，NVMe %3</translation>
+    </message>
+    <message>
+        <source>  PCIe per step (grad shard down, params up) = %1 = %2 s at %3 GB/s</source>
+        <translation>  每步 PCIe 流量（梯度分片下行，参数上行）= %1 = %2 秒（%3 GB/s）</translation>
+    </message>
+    <message>
+        <source>  DeepSpeed&apos;s estimate_zero2_model_states_mem_needs (cpu_offload): GPU 2 psi = %1, CPU psi x max(4 x %2, 16) x 1.5 = %3 per node</source>
+        <translation>  DeepSpeed 的 estimate_zero2_model_states_mem_needs（cpu_offload）：GPU 2 psi = %1，CPU psi x max(4 x %2, 16) x 1.5 = 每节点 %3</translation>
+    </message>
+    <message>
+        <source>  DeepSpeed&apos;s estimate_zero3_model_states_mem_needs (offload_param + offload_optimizer): GPU 4 x largest layer = %1, CPU 18 psi / nodes x 1.5 = %2 per node</source>
+        <translation>  DeepSpeed 的 estimate_zero3_model_states_mem_needs（offload_param + offload_optimizer）：GPU 4 x 最大层 = %1，CPU 18 psi / 节点数 x 1.5 = 每节点 %2</translation>
+    </message>
+    <message>
+        <source>  DeepSpeed&apos;s estimate_zero3_model_states_mem_needs: GPU 4 x largest layer + 2 psi / N = %1, CPU %2 psi / nodes x 1.5 = %3 per node</source>
+        <translation>  DeepSpeed 的 estimate_zero3_model_states_mem_needs：GPU 4 x 最大层 + 2 psi / N = %1，CPU %2 psi / 节点数 x 1.5 = 每节点 %3</translation>
+    </message>
+    <message>
+        <source>  They differ from the forecast above: their multipliers assume fp16 parameters with fp32 gradients, master, m and v (18 bytes a parameter, 16 without the fp16 gradients), where zerolab counts its own dtypes and shards; their 1.5 stands for pinned buffers zerolab does not hold; the largest layer stands for the gather buffers, which zerolab sizes exactly (comm buffers above); they count no activations, comm buckets or workspace; and their CPU figure is per node with the rank count folded into a max(), not per rank</source>
+        <translation>  它们与上面的预测不同：其系数假设 fp16 参数加 fp32 梯度、主参数、m 和 v（每个参数 18 字节，不含 fp16 梯度时 16 字节），而 zerolab 按自己的数据类型和分片计数；其 1.5 代表 zerolab 并不持有的锁页缓冲区；最大层代表收集缓冲区，zerolab 精确计算其大小（见上面的通信缓冲区）；它们不计激活值、通信桶和工作区；其 CPU 数字是每节点的，进程数折进了 max() 中，而不是每个进程的</translation>
     </message>
 </context>
 <context>
@@ -1624,6 +1692,14 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <source>not estimated</source>
         <translation>未估算</translation>
     </message>
+    <message>
+        <source>host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source> · offloaded per rank: host memory %1, NVMe %2 (per node %3) · PCIe per step %4 (%5 s at %6 GB/s); forecast, zerolab does not offload</source>
+        <translation> · 每个进程卸载：主机内存 %1，NVMe %2（每节点 %3）· 每步 PCIe 流量 %4（%5 秒，%6 GB/s）；仅为预测，zerolab 并不卸载</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::LabView</name>
@@ -2001,6 +2077,14 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>L × %1 with L = %2, s = %3, b = %4, h = %5, a = %6 = %7 (Korthikanti et al. 2022, %8, recompute %9, 16-bit activations)</source>
         <translation>L × %1，其中 L = %2，s = %3，b = %4，h = %5，a = %6，合计 %7（Korthikanti 等人 2022，%8，重计算 %9，16 位激活值）</translation>
+    </message>
+    <message>
+        <source>ZeRO-Offload: 13B on one GPU</source>
+        <translation>ZeRO-Offload：一块 GPU 上的 13B</translation>
+    </message>
+    <message>
+        <source>ZeRO-Offload trains 13B parameters on one 32 GB V100. With offload_optimizer on the CPU, stage 2 at N = 1 keeps only the 16-bit parameters (2ψ = 26 GB) and a reduce bucket on the GPU; the fp32 master, m, v and the gradients (14ψ = 182 GB) live in host memory. Without offload the same stage needs 16ψ = 208 GB. The price is PCIe: every step the gradients go down and the parameters come back, 4ψ = 52 GB, about 2 s at 25 GB/s. Shown on an A100 40 GB, the smallest preset; zerolab forecasts offload, it does not run it.</source>
+        <translation>ZeRO-Offload 在一块 32 GB 的 V100 上训练 13B 参数。offload_optimizer 放在 CPU 上时，N = 1 的阶段 2 在 GPU 上只保留 16 位参数（2ψ = 26 GB）和一个归约桶；fp32 主参数、m、v 和梯度（14ψ = 182 GB）放在主机内存中。不卸载时同一阶段需要 16ψ = 208 GB。代价是 PCIe：每一步梯度下行、参数回传，4ψ = 52 GB，在 25 GB/s 下约 2 秒。这里显示在最小的预设 A100 40 GB 上；zerolab 只预测卸载，并不执行。</translation>
     </message>
 </context>
 <context>

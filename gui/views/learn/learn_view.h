@@ -31,7 +31,12 @@ class LearnView : public QWidget {
 public:
     explicit LearnView(QWidget* parent = nullptr);
 
-    enum class Scenario { TenBillionOptimizer, SixPointSevenOnEight, OneSeventyFiveOnSixtyFour };
+    enum class Scenario {
+        TenBillionOptimizer,
+        SixPointSevenOnEight,
+        OneSeventyFiveOnSixtyFour,
+        ThirteenBillionOffload, // ZeRO-Offload: the optimizer on the host
+    };
     void showScenario(Scenario s);
 
     // The planner input the controls describe (device from the forecast's combo).
@@ -69,6 +74,7 @@ private:
     QLabel* m_activationFormula;
     QCheckBox* m_logScale;
     int m_stage = 1;
+    OffloadDevice m_offload = OffloadDevice::None; // set by the ZeRO-Offload scenario
     ForecastPanel* m_forecast;
     QPlainTextEdit* m_explain;
     QLabel* m_scenarioText;

@@ -1,0 +1,92 @@
+// DeepSpeed's comms_logger from zerolab's own collectives: a CommTrace (comm_trace.h)
+// that keeps each timed collective's size and latency (forwarding to the step
+// timeline's recorder while that is armed), DeepSpeed's verbose line per collective,
+// and its log_summary table (op, message size, count, total and average latency,
+// algbw, busbw) with comms_logging.py's formulas.
+#pragma once
+
+#include "runtime/comm/comm_trace.h"
+#include "runtime/config/config_monitors.h"
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace zerolab {
+
+// One timed collective. msg_bytes is DeepSpeed's message size: the tensor a rank passes,
+// i.e. the whole buffer for all_reduce and broadcast, one rank's part for all-gather and
+// reduce-scatter (calc_bw_log multiplies those by N).
+struct CommRecord {
+    Collective op = Collective::AllReduce;
+    std::string name; // DeepSpeed's record name ("all_reduce", with debug its caller)
+    double msg_bytes = 0;
+    double ms = 0;
+};
+
+// DeepSpeed's op names: all_reduce, reduce_scatter_tensor, all_gather_into_tensor,
+// broadcast.
+std::string_view deepSpeedOpName(Collective c);
+
+// calc_bw_log: algbw and busbw in Gbps for a message of msg_bytes taking ms on N ranks.
+struct Bandwidth {
+    double algbw_gbps = 0;
+    double busbw_gbps = 0;
+};
+Bandwidth deepSpeedBandwidth(Collective c, double msg_bytes, double ms, int world);
+
+// "comm op: all_reduce | time (ms): 0.12 | msg size: 54.25 KB | algbw (Gbps): 7.23 |
+// busbw (Gbps): 3.61", prefixed "[Rank 0] " as log_dist does.
+std::string commLine(const CommRecord& r, int world);
+
+class CommsLogger final : public CommTrace {
+public:
+    CommsLogger(CommsLoggerConfig config, int world);
+
+    // The trace collectives also go to (the timeline recorder while armed), or nullptr.
+    void setInner(CommTrace* inner);
+    CommTrace* inner() const { return m_inner; }
+
+    int issued(Collective c, long long bytes, Clock::time_point at) override;
+    void ran(int seq, Clock::time_point start, Clock::time_point end) override;
+    void waited(int seq, Clock::time_point begin, Clock::time_point end) override;
+    void labelNext(int unit) override;
+
+    // Compute thread, with no collective in flight: the profiled collectives that ran
+    // since the last call, in issue order; they are added to the summary.
+    std::vector<CommRecord> take();
+    // Forgets what ran since the last take() (collectives outside a step).
+    void discard();
+    // log_all's table of everything take() returned.
+    std::string summary() const;
+
+private:
+    struct Pending {
+        CommRecord record;
+        CommTrace* inner = nullptr;
+        int inner_seq = -1;
+        bool done = false;
+    };
+    struct Row {
+        int count = 0;
+        std::vector<double> ms, algbw, busbw;
+    };
+
+    bool profiled(Collective c) const;
+    // Collective `seq`'s inner trace and its number there; with `ms`, records it as run.
+    std::pair<CommTrace*, int> finish(int seq, const double* ms);
+
+    CommsLoggerConfig m_config;
+    int m_world;
+    CommTrace* m_inner = nullptr;
+    int m_label = -1;
+    mutable std::mutex m_mutex; // m_pending: issued on the compute thread, ran on MPI's
+    std::vector<Pending> m_pending;
+    // record name -> message size -> latencies (DeepSpeed's comms_dict), in first-seen order
+    std::vector<std::string> m_order;
+    std::map<std::string, std::map<double, Row>> m_rows;
+};
+
+} // namespace zerolab

@@ -32,14 +32,16 @@ struct Migration {
     int from;
     std::string_view sql;
 };
-constexpr std::array<Migration, 8> kMigrations = {{{1, kMigrateV2Sql},
-                                                   {2, kMigrateV3Sql},
-                                                   {3, kMigrateV4Sql},
-                                                   {4, kMigrateV5Sql},
-                                                   {5, kMigrateV6Sql},
-                                                   {6, kMigrateV7Sql},
-                                                   {7, kMigrateV8Sql},
-                                                   {8, kMigrateV9Sql}}};
+constexpr std::array<Migration, 10> kMigrations = {{{1, kMigrateV2Sql},
+                                                    {2, kMigrateV3Sql},
+                                                    {3, kMigrateV4Sql},
+                                                    {4, kMigrateV5Sql},
+                                                    {5, kMigrateV6Sql},
+                                                    {6, kMigrateV7Sql},
+                                                    {7, kMigrateV8Sql},
+                                                    {8, kMigrateV9Sql},
+                                                    {9, kMigrateV10Sql},
+                                                    {10, kMigrateV11Sql}}};
 static_assert(kMigrations.size() + 1 == RunStore::kSchemaVersion,
               "one migration per schema version after the first");
 

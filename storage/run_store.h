@@ -22,7 +22,7 @@ enum class OpenMode {
 class RunStore {
 public:
     // The schema version this build writes (PRAGMA user_version).
-    static constexpr int kSchemaVersion = 9;
+    static constexpr int kSchemaVersion = 11;
     // The PRAGMA application_id that marks a file as a zerolab run store ("ZLAB").
     static constexpr int kApplicationId = 0x5A4C4142;
     static constexpr int kBusyTimeoutMs = 5000;

@@ -94,6 +94,7 @@ ConfigResult parseConfig(const nlohmann::json& doc, std::optional<int> world,
         c.gradient_clipping = *v;
     c.precision = parsePrecision(doc, diags);
     parseZero(sectionOf(doc, "zero_optimization", diags), c.model, diags, c.zero);
+    checkZeroPlusPlus(c, world, diags);
     if (auto v = top.getInt("steps_per_print", 1, std::numeric_limits<int>::max()))
         c.steps_per_print = static_cast<int>(*v);
     if (auto v = top.getBool("wall_clock_breakdown"))

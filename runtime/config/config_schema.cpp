@@ -104,7 +104,7 @@ constexpr std::array<std::string_view, 9> kFp16Ignored = {
     "type",
 };
 
-constexpr std::array<std::string_view, 7> kZeroKeys = {
+constexpr std::array<std::string_view, 10> kZeroKeys = {
     "stage",
     "allgather_partitions",
     "reduce_scatter",
@@ -112,8 +112,11 @@ constexpr std::array<std::string_view, 7> kZeroKeys = {
     "contiguous_gradients",
     "reduce_bucket_size",
     "allgather_bucket_size",
+    "zero_quantized_weights",
+    "zero_hpz_partition_size",
+    "zero_quantized_gradients",
 };
-constexpr std::array<std::string_view, 39> kZeroIgnored = {
+constexpr std::array<std::string_view, 36> kZeroIgnored = {
     "offload_optimizer",
     "offload_param",
     "cpu_offload",
@@ -139,10 +142,7 @@ constexpr std::array<std::string_view, 39> kZeroIgnored = {
     "load_from_fp32_weights",
     "ignore_unused_parameters",
     "legacy_stage1",
-    "zero_hpz_partition_size",
-    "zero_quantized_weights",
     "zero_quantized_nontrainable_weights",
-    "zero_quantized_gradients",
     "zeropp_loco_param",
     "mics_shard_size",
     "mics_hierarchical_params_gather",
@@ -166,7 +166,7 @@ constexpr std::array<std::string_view, 6> kActivationCheckpointingKeys = {
     "synchronize_checkpoint_boundary", "profile",
 };
 constexpr std::array<std::string_view, 2> kDataKeys = {"type", "path"};
-constexpr std::array<std::string_view, 11> kRunKeys = {
+constexpr std::array<std::string_view, 12> kRunKeys = {
     "steps",
     "seed",
     "device",
@@ -178,6 +178,7 @@ constexpr std::array<std::string_view, 11> kRunKeys = {
     "collective_timeout_s",
     "on_stall",
     "on_checkpoint_error",
+    "ranks_per_host",
 };
 
 } // namespace

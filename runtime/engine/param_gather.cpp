@@ -2,6 +2,7 @@
 // order, so every rank takes the same decisions and issues the same collectives.
 #include "runtime/engine/param_gather.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -32,6 +33,10 @@ char* ParamGather::slotData(int slot) const {
 
 // Places this rank's slice of `unit` in the slot and starts the all-gather.
 void ParamGather::startGather(int slot, int unit) {
+    if (m_zeropp) {
+        startZeroPPGather(slot, unit);
+        return;
+    }
     const std::int64_t S = m_layout.units[unit].padded_elems / m_world;
     const std::size_t esz = m_bf16 ? 2 : 4;
     m_kernels.copyOnDevice(slotData(slot) + m_rank * S * esz,
@@ -92,6 +97,8 @@ const float* ParamGather::acquire(int unit) {
     }
     Slot& slot = m_slots[found];
     slot.pending.wait(); // the caller's wait counts as exposed communication
+    if (m_zeropp)
+        finishZeroPPGather(found);
     slot.held = true;
     const float* out = reinterpret_cast<const float*>(slotData(found));
     if (m_bf16) {
@@ -115,7 +122,9 @@ void ParamGather::invalidate() {
         s.pending.wait();
         s.unit = -1;
         s.held = false;
+        s.decode = s.fillSecondary = false;
     }
+    std::fill(m_secondaryValid.begin(), m_secondaryValid.end(), 0);
 }
 
 } // namespace zerolab

@@ -38,14 +38,35 @@ public:
     // The parameters changed: finish any prefetch and forget every slot's contents.
     void invalidate();
 
+    // ZeRO++ (zeropp_gather.cpp): qwZ all-gathers int8 blocks (payload: one region per slot,
+    // embeddingPayload then blockPayload bytes each) and dequantizes them into the slot; hpZ
+    // keeps each unit's slice `local` of P from forward's gather in `secondary` (units back
+    // to back at secondaryOffsets) and gathers backward's inside `within`.
+    struct ZeroPP {
+        bool qwz = false;
+        std::uint8_t* payload = nullptr;
+        std::int64_t embeddingPayload = 0;
+        std::int64_t blockPayload = 0;
+        int P = 1;
+        Communicator* within = nullptr;
+        void* secondary = nullptr;
+        std::vector<std::int64_t> secondaryOffsets;
+    };
+    void setZeroPP(ZeroPP z);
+
 private:
     struct Slot {
-        int unit = -1;      // whose gathered parameters the slot holds (or will)
-        bool held = false;  // between acquire and release
-        CommHandle pending; // a prefetch in flight
+        int unit = -1;              // whose gathered parameters the slot holds (or will)
+        bool held = false;          // between acquire and release
+        CommHandle pending;         // a prefetch in flight
+        bool decode = false;        // qwZ: the payload still has to be dequantized
+        bool fillSecondary = false; // hpZ: a world gather whose slice goes to the secondary
     };
     char* slotData(int slot) const;
     void startGather(int slot, int unit);
+    // ZeRO++'s gather of `unit` into `slot`, and what acquire does once it has arrived.
+    void startZeroPPGather(int slot, int unit);
+    void finishZeroPPGather(int slot);
     void prefetchAfter(int unit);
 
     const ParamLayout& m_layout;
@@ -62,6 +83,9 @@ private:
     float* m_upcast;
     bool m_backward = false;
     std::vector<Slot> m_slots; // [0] the embedding, then the block slots
+    bool m_zeropp = false;
+    ZeroPP m_zpp;
+    std::vector<char> m_secondaryValid; // per unit: forward's gather filled its slice
 };
 
 } // namespace zerolab

@@ -55,27 +55,45 @@ EngineBufferPlan planEngineBuffers(const ParamLayout& layout, int world, int sta
 MemBreakdown EngineBufferPlan::bytes() const {
     const long long pb = precision == Precision::Bf16Mixed ? 2 : 4;
     MemBreakdown b;
-    b[MemCategory::Params] = params * pb;
+    b[MemCategory::Params] = (params + secondary_params) * pb;
     b[MemCategory::MasterParams] = master_params * 4;
     b[MemCategory::Grads] = grads * pb;
     b[MemCategory::OptimM] = optim_state * 4;
     b[MemCategory::OptimV] = optim_state * 4;
-    b[MemCategory::CommBuffers] = gather * pb + (grad_staging_is_comm ? grad_staging * 4 : 0);
+    b[MemCategory::CommBuffers] = gather * pb + (grad_staging_is_comm ? grad_staging * 4 : 0) +
+                                  qwz_embedding_payload + gather_block_slots * qwz_block_payload +
+                                  2 * (qgz_hop1 + qgz_hop2);
     b[MemCategory::Workspace] = param_upcast * 4 + (grad_staging_is_comm ? 0 : grad_staging * 4);
     return b;
 }
 
-std::int64_t stage3GatherElements(const ParamLayout& layout, int blockSlots, int accumulation) {
+Stage3Gathers stage3Gathers(const ParamLayout& layout, int blockSlots, int accumulation) {
     const int K = layout.unitCount() - 1; // block units 1..K, K the final layernorm
-    auto unit = [&](int u) { return layout.units[static_cast<std::size_t>(u)].padded_elems; };
-    std::int64_t all = 0;
-    for (int u = 1; u <= K; ++u)
-        all += unit(u);
+    Stage3Gathers g;
+    g.forward.assign(static_cast<std::size_t>(K + 1), accumulation);
+    g.backward.assign(static_cast<std::size_t>(K + 1), accumulation);
+    g.forward[0] = 1;
+    g.backward[0] = 0;
     // Kept in the block slots at the forward/backward turn, and from one micro-step's
     // backward to the next one's forward.
-    const std::int64_t turn = blockSlots >= 2 && K >= 2 ? unit(K) + unit(K - 1) : unit(K);
-    const std::int64_t next = blockSlots >= 2 && K >= 2 ? unit(1) + unit(2) : unit(1);
-    return unit(0) + accumulation * (2 * all - turn) - (accumulation - 1) * next;
+    const bool two = blockSlots >= 2 && K >= 2;
+    g.backward[static_cast<std::size_t>(K)] = 0;
+    if (two)
+        g.backward[static_cast<std::size_t>(K - 1)] = 0;
+    g.forward[1] -= accumulation - 1;
+    if (two)
+        g.forward[2] -= accumulation - 1;
+    return g;
+}
+
+std::int64_t stage3GatherElements(const ParamLayout& layout, int blockSlots, int accumulation) {
+    const Stage3Gathers g = stage3Gathers(layout, blockSlots, accumulation);
+    std::int64_t all = 0;
+    for (const auto& U : layout.units)
+        all += (g.forward[static_cast<std::size_t>(U.index)] +
+                g.backward[static_cast<std::size_t>(U.index)]) *
+               U.padded_elems;
+    return all;
 }
 
 } // namespace zerolab

@@ -21,6 +21,10 @@ PlanInput planInputFromConfig(const TrainConfig& c) {
     in.overlap_comm = c.zero.overlap_comm;
     in.reduce_scatter = c.zero.reduce_scatter;
     in.allgather_partitions = c.zero.allgather_partitions;
+    in.quantized_weights = c.zero.quantized_weights;
+    in.hpz_partition_size = c.zero.hpz_partition_size;
+    in.quantized_gradients = c.zero.quantized_gradients;
+    in.ranks_per_host = c.run.ranks_per_host;
     return in;
 }
 

@@ -179,6 +179,15 @@ void expectLedgerEqualsPlanner(const RunOutput& got, int n) {
         EXPECT_DOUBLE_EQ(got.comm[key].get<double>(), predicted.traffic.bytes[c])
             << key << ", " << where;
     }
+    // All-to-alls and the split by link class (storage/comm_traffic.h): counted per call
+    // by the communicator, planned per collective, so equal up to the sums' rounding.
+    const auto link = predicted.traffic.linkColumns();
+    for (std::size_t c = 0; c < kLinkColumnCount; ++c) {
+        const std::string key(kLinkColumnNames[c]);
+        ASSERT_TRUE(got.comm.contains(key)) << got.comm.dump();
+        EXPECT_NEAR(got.comm[key].get<double>(), link[c], 1e-9 * predicted.traffic.total())
+            << key << ", " << where;
+    }
     if (n == 1)
         EXPECT_EQ(got.comm["traffic_bytes"].get<double>(), 0.0) << where;
 }

@@ -1,9 +1,9 @@
-// Two "hosts" on this machine for the multi-host tests: the network namespaces of
-// tests/support/netns-hosts (own host names, a veth link with addresses that exist only
-// inside them, no shared memory between them), and the mpirun command line that runs a
-// job across them through the rsh agent tests/support/netns-rsh. Made on construction,
-// removed on destruction (with any process the job left in them). Needs root: where the
-// namespaces cannot be made, skipped() is true and reason() says why, for GTEST_SKIP.
+// Emulated hosts on this machine for the multi-host tests and benches: the network
+// namespaces of scripts/emulated-hosts (own host names, veth links with addresses that
+// exist only inside them, rate-limited by tc tbf, no shared memory between them), and the
+// mpirun command line that runs a job across them. Made on construction, removed on
+// destruction (with any process the job left in them). Needs root: where the namespaces
+// cannot be made, skipped() is true and reason() says why, for GTEST_SKIP.
 #pragma once
 
 #include <string>
@@ -13,7 +13,8 @@ namespace zerolab::test {
 
 class NetnsHosts {
 public:
-    NetnsHosts();
+    // `rate`: scripts/emulated-hosts --rate (unlimited, 1gbit, 200mbit, ...).
+    explicit NetnsHosts(int hosts = 2, const std::string& rate = "unlimited");
     ~NetnsHosts();
     NetnsHosts(const NetnsHosts&) = delete;
     NetnsHosts& operator=(const NetnsHosts&) = delete;
@@ -22,20 +23,24 @@ public:
     bool skipped() const { return m_skipped; }
     // Why the namespaces are not there (skipped, or the error that stopped them).
     const std::string& reason() const { return m_reason; }
+    // The --name of the hosts (their host names are name() + "-a", "-b", ...).
+    const std::string& name() const { return m_name; }
 
-    // The host names: 'a' (where mpirun runs, 10.254.7.1) or 'b' (10.254.7.2).
+    // The host names: 'a' (where mpirun runs, 10.254.7.1), 'b' (10.254.7.2), ...
     std::string host(char which) const;
-    // mpirun, inside host a, starting n ranks of `program` with `args`: the first n / 2 on
-    // host a, the rest on host b; TCP between the hosts (over the veth only), shared
-    // memory within one; waiting ranks yield the CPU (mpi_yield_when_idle).
+    // mpirun, inside host a, starting n ranks of `program` with `args`, split evenly over
+    // the hosts (the first get one more); TCP between the hosts (over the veth only),
+    // shared memory within one; waiting ranks yield the CPU (mpi_yield_when_idle).
     std::vector<std::string> mpirun(int n, const std::string& program,
                                     const std::vector<std::string>& args) const;
     // Takes host a's end of the link down, as a cut cable would. True when done.
     bool cut() const;
 
+    // scripts/emulated-hosts, for the tests of the tool itself.
+    static std::string tool();
+
 private:
-    std::string m_id;
-    std::string m_dir; // the hostfiles
+    std::string m_name;
     bool m_up = false;
     bool m_skipped = false;
     std::string m_reason;

@@ -131,6 +131,20 @@ RunOutput train(int n, int stage, int accum, bool overlap, bool bf16, const nloh
     return out;
 }
 
+std::pair<std::vector<double>, long long> stepLosses(const std::string& out) {
+    std::vector<double> losses;
+    long long runId = -1;
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);) {
+        const auto j = nlohmann::json::parse(line);
+        if (j["type"] == "step")
+            losses.push_back(j["loss"].get<double>());
+        else if (j["type"] == "run")
+            runId = j["run_id"].get<long long>();
+    }
+    return {losses, runId};
+}
+
 double relDiff(const std::vector<float>& a, const std::vector<float>& b) {
     double num = 0, den = 0;
     for (std::size_t i = 0; i < a.size(); ++i) {

@@ -11,7 +11,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <unistd.h>
 
 namespace zerolab {
@@ -91,19 +90,6 @@ TEST(ZeroPP, LossesStayWithinTwoPercentOfPlainStage3) {
     }
 }
 
-std::vector<double> stepLosses(const std::string& out, std::int64_t* runId) {
-    std::vector<double> losses;
-    std::istringstream lines(out);
-    for (std::string line; std::getline(lines, line);) {
-        const auto j = nlohmann::json::parse(line);
-        if (j["type"] == "step")
-            losses.push_back(j["loss"].get<double>());
-        else if (j["type"] == "run")
-            *runId = j["run_id"].get<std::int64_t>();
-    }
-    return losses;
-}
-
 // A ZeRO++ checkpoint holds the exact owned state (master, m, v), so plain stage 3 resumes
 // from it, and ZeRO++ resumes from plain stage 3's, each near the other's own run.
 TEST(ZeroPP, CheckpointResumesAsPlainStage3AndBack) {
@@ -130,15 +116,14 @@ TEST(ZeroPP, CheckpointResumesAsPlainStage3AndBack) {
         SCOPED_TRACE(fromZeroPP ? "ZeRO++ to plain" : "plain to ZeRO++");
         const auto first = test::runProcess(test::mpirunTrain(4, config("a.json", fromZeroPP)));
         ASSERT_EQ(first.exit_code, 0) << first.err;
-        std::int64_t id = 0, resumedId = 0;
-        const std::vector<double> losses = stepLosses(first.out, &id);
+        const auto [losses, id] = test::stepLosses(first.out);
         ASSERT_EQ(losses.size(), 4u);
         std::vector<std::string> resume = config("b.json", !fromZeroPP);
         resume.push_back("--resume");
         resume.push_back((dir / "ckpt" / ("run-" + std::to_string(id)) / "step-2").string());
         const auto resumed = test::runProcess(test::mpirunTrain(4, resume));
         ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
-        const std::vector<double> after = stepLosses(resumed.out, &resumedId);
+        const auto [after, resumedId] = test::stepLosses(resumed.out);
         ASSERT_EQ(after.size(), 2u);
         EXPECT_EQ(resumedId, id);
         for (std::size_t i = 0; i < 2; ++i)

@@ -38,13 +38,55 @@ inline constexpr double ringTrafficFactor(Collective c, int world) {
     return c == Collective::AllReduce ? 2 * f : f;
 }
 
-// Traffic per collective kind, in bytes.
+// Bytes a rank sends to all-to-all peers per byte of its send buffer: (N-1)/N.
+inline constexpr double allToAllTrafficFactor(int world) {
+    return world < 2 ? 0 : (world - 1) / static_cast<double>(world);
+}
+
+// Traffic by link class: to ranks of this rank's host, and to ranks of other hosts (hosts
+// are groups of consecutive ranks, config run.ranks_per_host). A ring collective over n
+// ranks spanning h hosts crosses a host boundary on h of its n links (none when h = 1):
+// a fraction h/n of its traffic, averaged over its ranks, goes across; an all-to-all
+// sends each peer its block, across where the peer is on another host.
+struct LinkTraffic {
+    double within = 0;
+    double across = 0;
+    double total() const { return within + across; }
+    LinkTraffic& operator+=(const LinkTraffic& o) {
+        within += o.within;
+        across += o.across;
+        return *this;
+    }
+};
+inline constexpr double ringAcrossFraction(int n, int hosts) {
+    return hosts < 2 || n < 1 ? 0 : hosts / static_cast<double>(n);
+}
+
+// The store's and metric lines' columns after the per-kind traffic (schema v11): the
+// all-to-alls' traffic and the total by link class, in CommTraffic's order below.
+inline constexpr std::size_t kLinkColumnCount = 3;
+inline constexpr std::array<std::string_view, kLinkColumnCount> kLinkColumnNames = {
+    "alltoall_traffic_bytes", "within_traffic_bytes", "across_traffic_bytes"};
+
+// Traffic per collective kind, in bytes; all-to-all (ZeRO++'s qgZ) apart, since the
+// collective kinds are fixed store columns; and the same total by link class.
 struct CommTraffic {
     std::array<double, kCollectiveCount> bytes{};
+    double alltoall = 0;
+    LinkTraffic link;
     double& operator[](Collective c) { return bytes[static_cast<std::size_t>(c)]; }
     double operator[](Collective c) const { return bytes[static_cast<std::size_t>(c)]; }
+    // alltoall, link.within, link.across: kLinkColumnNames' order.
+    std::array<double, kLinkColumnCount> linkColumns() const {
+        return {alltoall, link.within, link.across};
+    }
+    void setLinkColumns(const std::array<double, kLinkColumnCount>& v) {
+        alltoall = v[0];
+        link.within = v[1];
+        link.across = v[2];
+    }
     double total() const {
-        double t = 0;
+        double t = alltoall;
         for (double b : bytes)
             t += b;
         return t;

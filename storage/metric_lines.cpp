@@ -42,6 +42,9 @@ nlohmann::json stepLine(const StepRecord& s) {
     for (std::size_t c = 0; c < kCollectiveCount; ++c)
         comm[std::string(kCollectiveNames[c]) + "_traffic_bytes"] =
             metricNumber(s.traffic.bytes[c]);
+    const auto link = s.traffic.linkColumns();
+    for (std::size_t c = 0; c < kLinkColumnCount; ++c)
+        comm[std::string(kLinkColumnNames[c])] = metricNumber(link[c]);
     return {{"type", "step"},
             {"step", s.step},
             {"segment", s.segment},

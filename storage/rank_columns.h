@@ -32,11 +32,14 @@ inline std::string predictedColumns() {
     return cols;
 }
 
-// "allreduce_traffic_bytes, ..., broadcast_traffic_bytes" (steps).
+// "allreduce_traffic_bytes, ..., broadcast_traffic_bytes, alltoall_traffic_bytes,
+// within_traffic_bytes, across_traffic_bytes" (steps).
 inline std::string trafficColumns() {
     std::string cols;
     for (auto name : kCollectiveNames)
         cols += (cols.empty() ? "" : ", ") + std::string(name) + "_traffic_bytes";
+    for (auto name : kLinkColumnNames)
+        cols += ", " + std::string(name);
     return cols;
 }
 

@@ -66,7 +66,10 @@ std::vector<std::string> stepFields(const StepRecord& s) {
             num(s.traffic[Collective::AllReduce]),
             num(s.traffic[Collective::ReduceScatter]),
             num(s.traffic[Collective::AllGather]),
-            num(s.traffic[Collective::Broadcast])};
+            num(s.traffic[Collective::Broadcast]),
+            num(s.traffic.alltoall),
+            num(s.traffic.link.within),
+            num(s.traffic.link.across)};
 }
 
 std::vector<std::string> rankFields(const RankSample& s) {
@@ -157,7 +160,10 @@ std::vector<std::string> stepCsvColumns() {
             "allreduce_traffic_bytes",
             "reduce_scatter_traffic_bytes",
             "allgather_traffic_bytes",
-            "broadcast_traffic_bytes"};
+            "broadcast_traffic_bytes",
+            "alltoall_traffic_bytes",
+            "within_traffic_bytes",
+            "across_traffic_bytes"};
 }
 
 std::vector<std::string> rankCsvColumns() {

@@ -55,7 +55,7 @@ struct RunWriter::Impl {
                              trafficColumns() +
                              ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
                              "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21" +
-                             placeholders(22, kCollectiveCount) + ")"),
+                             placeholders(22, kCollectiveCount + kLinkColumnCount) + ")"),
           insertBlock(db, insertStepBlockSql()),
           beat(db, "UPDATE runs SET heartbeat_at = ?2 WHERE id = ?1"), begin(db, "BEGIN IMMEDIATE"),
           commit(db, "COMMIT") {
@@ -259,6 +259,9 @@ void RunWriter::Impl::insertStepRows(const StepRecord& s) {
     st.bind(21, s.busbw_gbps);
     for (std::size_t c = 0; c < kCollectiveCount; ++c)
         st.bind(22 + static_cast<int>(c), s.traffic.bytes[c]);
+    const auto link = s.traffic.linkColumns();
+    for (std::size_t c = 0; c < kLinkColumnCount; ++c)
+        st.bind(22 + static_cast<int>(kCollectiveCount + c), link[c]);
     st.run();
     for (std::size_t first = 0; first < s.ranks.size(); first += kRankRowsPerInsert) {
         const int rows =

@@ -66,7 +66,9 @@ CREATE TABLE segments (
 ) WITHOUT ROWID;
 
 -- One row per logged step; times in ms, comm_bytes per step (buffer sizes, nccl-tests'),
--- busbw in GB/s, *_traffic_bytes: bytes a rank sent per kind under ring algorithms.
+-- busbw in GB/s, *_traffic_bytes: bytes a rank sent per kind under ring algorithms;
+-- alltoall_traffic_bytes: ZeRO++'s all-to-alls; within_ / across_traffic_bytes: the same
+-- total sent to ranks of its own host / of other hosts (storage/comm_traffic.h).
 CREATE TABLE steps (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
     step INTEGER NOT NULL,
@@ -93,6 +95,9 @@ CREATE TABLE steps (
     reduce_scatter_traffic_bytes REAL,
     allgather_traffic_bytes REAL,
     broadcast_traffic_bytes REAL,
+    alltoall_traffic_bytes REAL,
+    within_traffic_bytes REAL,
+    across_traffic_bytes REAL,
     PRIMARY KEY (run_id, step)
 ) WITHOUT ROWID;
 
@@ -178,6 +183,12 @@ CREATE TABLE step_blocks (
     max_allgather_traffic_bytes REAL,
     min_broadcast_traffic_bytes REAL,
     max_broadcast_traffic_bytes REAL,
+    min_alltoall_traffic_bytes REAL,
+    max_alltoall_traffic_bytes REAL,
+    min_within_traffic_bytes REAL,
+    max_within_traffic_bytes REAL,
+    min_across_traffic_bytes REAL,
+    max_across_traffic_bytes REAL,
     PRIMARY KEY (run_id, block)
 ) WITHOUT ROWID;
 

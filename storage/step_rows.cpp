@@ -29,6 +29,8 @@ std::vector<std::string> valueColumns() {
     std::vector<std::string> cols(kValueColumns.begin(), kValueColumns.end());
     for (auto name : kCollectiveNames)
         cols.push_back(std::string(name) + "_traffic_bytes");
+    for (auto name : kLinkColumnNames)
+        cols.emplace_back(name);
     return cols;
 }
 
@@ -41,7 +43,8 @@ std::string aggregateList(const char* f, const std::string& step, const std::str
     return sql;
 }
 
-constexpr int kColumnCount = 1 + int(kValueColumns.size()) + int(kCollectiveCount);
+constexpr int kColumnCount =
+    1 + int(kValueColumns.size()) + int(kCollectiveCount) + int(kLinkColumnCount);
 
 // Appends the rows of one span of blocks: min columns at 0, max columns at
 // kColumnCount, the span's step count after them.
@@ -86,6 +89,12 @@ void widen(StepRecord& lo, StepRecord& hi, const StepRecord& s) {
     real(lo.busbw_gbps, hi.busbw_gbps, s.busbw_gbps);
     for (std::size_t c = 0; c < kCollectiveCount; ++c)
         real(lo.traffic.bytes[c], hi.traffic.bytes[c], s.traffic.bytes[c]);
+    auto l = lo.traffic.linkColumns(), h = hi.traffic.linkColumns();
+    const auto v = s.traffic.linkColumns();
+    for (std::size_t c = 0; c < kLinkColumnCount; ++c)
+        real(l[c], h[c], v[c]);
+    lo.traffic.setLinkColumns(l);
+    hi.traffic.setLinkColumns(h);
 }
 
 // Spans of `width` step numbers from `first`, read from the steps table. The spans are
@@ -157,6 +166,10 @@ StepRecord readStepRow(const SqliteStatement& q, int first) {
     s.busbw_gbps = q.real(col++);
     for (double& bytes : s.traffic.bytes)
         bytes = q.real(col++);
+    std::array<double, kLinkColumnCount> link{};
+    for (double& bytes : link)
+        bytes = q.real(col++);
+    s.traffic.setLinkColumns(link);
     return s;
 }
 

@@ -6,6 +6,7 @@
 #include "kernels/bf16.h"
 #include "runtime/comm/comm_handle_state.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -70,7 +71,129 @@ void MpiSession::abort(int code) {
     std::_Exit(code);
 }
 
-MpiCommunicator::MpiCommunicator() {
+// The progress thread and what every communicator of one world shares.
+struct MpiCore {
+    MPI_Datatype bf16 = MPI_DATATYPE_NULL;
+    MPI_Op bf16Sum = MPI_OP_NULL;
+    CollectiveBeacon* beacon = nullptr; // set between collectives on the compute thread
+    CommTrace* trace = nullptr;
+
+    std::mutex queueMutex;
+    std::condition_variable queueCv;
+    std::deque<std::shared_ptr<CommHandle::State>> queue;
+    // A job is running on the progress thread or inline on the compute thread; with an
+    // empty queue, false means no MPI call is in flight (guarded by queueMutex).
+    bool busy = false;
+    bool stopping = false;
+    std::thread progress;
+
+    std::mutex statsMutex;
+    CommStats stats;
+
+    void start() {
+        progress = std::thread([this] { progressLoop(); });
+    }
+    void stop() {
+        {
+            std::lock_guard lock(queueMutex);
+            stopping = true;
+        }
+        queueCv.notify_all();
+        if (progress.joinable())
+            progress.join();
+    }
+
+    void progressLoop() {
+        for (;;) {
+            std::shared_ptr<CommHandle::State> s;
+            {
+                std::unique_lock lock(queueMutex);
+                queueCv.wait(lock, [&] { return stopping || !queue.empty(); });
+                if (queue.empty())
+                    return;
+                s = std::move(queue.front());
+                queue.pop_front();
+                busy = true;
+            }
+            // Idle again before the waiter wakes, so that its next blocking call can run inline.
+            s->finish(runJob(*s));
+        }
+    }
+
+    // Runs one job (on whichever thread holds the MPI turn), then marks the
+    // communicator idle; returns what the job threw.
+    std::exception_ptr runJob(CommHandle::State& s) {
+        std::exception_ptr error;
+        {
+            BeaconScope counted(beacon);
+            try {
+                s.job();
+            } catch (...) {
+                error = std::current_exception();
+            }
+        }
+        std::lock_guard lock(queueMutex);
+        busy = false;
+        return error;
+    }
+
+    void recordWait(double ms) {
+        std::lock_guard lock(statsMutex);
+        stats.exposed_ms += ms;
+    }
+
+    // exposed: the compute thread's wait counts as exposed communication.
+    CommHandle enqueue(std::shared_ptr<CommHandle::State> s, bool exposed) {
+        if (exposed)
+            s->onWaited = [this, trace = s->trace, seq = s->traceSeq](double ms) {
+                recordWait(ms);
+                if (trace) {
+                    const auto end = CommTrace::Clock::now();
+                    trace->waited(seq,
+                                  end - std::chrono::duration_cast<CommTrace::Clock::duration>(
+                                            std::chrono::duration<double, std::milli>(ms)),
+                                  end);
+                }
+            };
+        {
+            std::lock_guard lock(queueMutex);
+            queue.push_back(s);
+        }
+        queueCv.notify_one();
+        return CommHandle(std::move(s));
+    }
+
+    // A blocking call: runs `s` on the calling thread when nothing is queued or running
+    // (no thread handoff), else queues it behind the work in flight and waits.
+    void runBlocking(std::shared_ptr<CommHandle::State> s, bool exposed) {
+        // Only the compute thread queues work, so an empty queue and an idle progress
+        // thread stay that way until we return: the call below is the only MPI call in
+        // flight (MPI_THREAD_SERIALIZED), and it keeps its place in the issue order. What
+        // it saves is the handoff, two thread wake-ups (several microseconds) per call.
+        bool inlineCall = false;
+        {
+            std::lock_guard lock(queueMutex);
+            if (queue.empty() && !busy)
+                inlineCall = busy = true;
+        }
+        if (!inlineCall) {
+            enqueue(std::move(s), exposed).wait();
+            return;
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::exception_ptr error = runJob(*s);
+        const auto t1 = std::chrono::steady_clock::now();
+        if (exposed) {
+            recordWait(std::chrono::duration<double, std::milli>(t1 - t0).count());
+            if (s->trace)
+                s->trace->waited(s->traceSeq, t0, t1);
+        }
+        if (error)
+            std::rethrow_exception(error);
+    }
+};
+
+MpiCommunicator::MpiCommunicator() : m_core(std::make_shared<MpiCore>()), m_owner(true) {
     check(MPI_Comm_dup(MPI_COMM_WORLD, &m_comm), "MPI_Comm_dup");
     MPI_Comm_set_errhandler(m_comm, MPI_ERRORS_RETURN);
     check(MPI_Comm_rank(m_comm, &m_rank), "MPI_Comm_rank");
@@ -78,22 +201,38 @@ MpiCommunicator::MpiCommunicator() {
     char host[256] = {};
     gethostname(host, sizeof host - 1);
     m_host = host;
-    check(MPI_Type_contiguous(2, MPI_BYTE, &m_bf16), "MPI_Type_contiguous");
-    check(MPI_Type_commit(&m_bf16), "MPI_Type_commit");
-    check(MPI_Op_create(&bf16SumOp, 1, &m_bf16Sum), "MPI_Op_create");
-    m_progress = std::thread([this] { progressLoop(); });
+    m_memberHost.assign(static_cast<std::size_t>(m_size), 0);
+    check(MPI_Type_contiguous(2, MPI_BYTE, &m_core->bf16), "MPI_Type_contiguous");
+    check(MPI_Type_commit(&m_core->bf16), "MPI_Type_commit");
+    check(MPI_Op_create(&bf16SumOp, 1, &m_core->bf16Sum), "MPI_Op_create");
+    m_core->start();
+}
+
+MpiCommunicator::MpiCommunicator(std::shared_ptr<MpiCore> core, MPI_Comm comm,
+                                 std::vector<int> memberHost, std::string host)
+    : m_core(std::move(core)), m_comm(comm), m_host(std::move(host)),
+      m_memberHost(std::move(memberHost)) {
+    MPI_Comm_set_errhandler(m_comm, MPI_ERRORS_RETURN);
+    check(MPI_Comm_rank(m_comm, &m_rank), "MPI_Comm_rank");
+    check(MPI_Comm_size(m_comm, &m_size), "MPI_Comm_size");
+    std::vector<int> hosts = m_memberHost;
+    std::sort(hosts.begin(), hosts.end());
+    m_hosts = static_cast<int>(std::unique(hosts.begin(), hosts.end()) - hosts.begin());
 }
 
 MpiCommunicator::~MpiCommunicator() {
-    {
-        std::lock_guard lock(m_queueMutex);
-        m_stopping = true;
+    if (!m_owner) {
+        // Freeing is an MPI call: it takes its turn on the progress thread.
+        try {
+            m_core->runBlocking(untimedJob([this] { MPI_Comm_free(&m_comm); }), false);
+        } catch (...) {
+            // The job is ending on an error already being reported.
+        }
+        return;
     }
-    m_queueCv.notify_all();
-    if (m_progress.joinable())
-        m_progress.join();
-    MPI_Op_free(&m_bf16Sum);
-    MPI_Type_free(&m_bf16);
+    m_core->stop();
+    MPI_Op_free(&m_core->bf16Sum);
+    MPI_Type_free(&m_core->bf16);
     MPI_Comm_free(&m_comm);
 }
 
@@ -103,112 +242,96 @@ void MpiCommunicator::check(int rc, const char* what) const {
                         " failed: " + mpiErrorString(rc));
 }
 
-void MpiCommunicator::progressLoop() {
-    for (;;) {
-        std::shared_ptr<CommHandle::State> s;
-        {
-            std::unique_lock lock(m_queueMutex);
-            m_queueCv.wait(lock, [&] { return m_stopping || !m_queue.empty(); });
-            if (m_queue.empty())
-                return;
-            s = std::move(m_queue.front());
-            m_queue.pop_front();
-            m_busy = true;
-        }
-        // Idle again before the waiter wakes, so that its next blocking call can run inline.
-        s->finish(runJob(*s));
-    }
+void MpiCommunicator::setTrace(CommTrace* trace) {
+    m_trace = trace;
+    m_core->trace = trace;
 }
 
-std::exception_ptr MpiCommunicator::runJob(CommHandle::State& s) {
-    std::exception_ptr error;
-    {
-        // setBeacon changes it only between collectives, on the compute thread.
-        BeaconScope counted(m_beacon);
-        try {
-            s.job();
-        } catch (...) {
-            error = std::current_exception();
-        }
-    }
-    std::lock_guard lock(m_queueMutex);
-    m_busy = false;
-    return error;
+void MpiCommunicator::setBeacon(CollectiveBeacon* beacon) {
+    m_beacon = beacon;
+    m_core->beacon = beacon;
 }
 
-CommHandle MpiCommunicator::enqueue(std::shared_ptr<CommHandle::State> s, bool exposed) {
-    if (exposed)
-        s->onWaited = [this, trace = s->trace, seq = s->traceSeq](double ms) {
-            recordWait(ms);
-            if (trace) {
-                const auto end = CommTrace::Clock::now();
-                trace->waited(seq,
-                              end - std::chrono::duration_cast<CommTrace::Clock::duration>(
-                                        std::chrono::duration<double, std::milli>(ms)),
-                              end);
-            }
-        };
-    {
-        std::lock_guard lock(m_queueMutex);
-        m_queue.push_back(s);
+MPI_Datatype MpiCommunicator::mpiType(CommDType t) const {
+    switch (t) {
+    case CommDType::F32:
+        return MPI_FLOAT;
+    case CommDType::BF16:
+        return m_core->bf16;
+    case CommDType::U8:
+        break;
     }
-    m_queueCv.notify_one();
-    return CommHandle(std::move(s));
+    return MPI_BYTE;
 }
 
-void MpiCommunicator::recordWait(double ms) {
-    std::lock_guard lock(m_statsMutex);
-    m_stats.exposed_ms += ms;
+void MpiCommunicator::setRanksPerHost(int ranks_per_host) {
+    if (!m_owner || ranks_per_host < 1 || m_size % ranks_per_host != 0)
+        throw CommError("rank " + std::to_string(m_rank) + ": " + std::to_string(ranks_per_host) +
+                        " ranks per host do not divide a world of " + std::to_string(m_size));
+    m_ranksPerHost = ranks_per_host;
+    for (int r = 0; r < m_size; ++r)
+        m_memberHost[static_cast<std::size_t>(r)] = r / ranks_per_host;
+    m_hosts = m_size / ranks_per_host;
 }
 
-void MpiCommunicator::runBlocking(std::shared_ptr<CommHandle::State> s, bool exposed) {
-    // Only this (compute) thread queues work, so an empty queue and an idle progress
-    // thread stay that way until we return: the call below is the only MPI call in
-    // flight (MPI_THREAD_SERIALIZED), and it keeps its place in the issue order. What it
-    // saves is the handoff, two thread wake-ups (several microseconds) per collective.
-    bool inlineCall = false;
-    {
-        std::lock_guard lock(m_queueMutex);
-        if (m_queue.empty() && !m_busy)
-            inlineCall = m_busy = true;
-    }
-    if (!inlineCall) {
-        enqueue(std::move(s), exposed).wait();
-        return;
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    const std::exception_ptr error = runJob(*s);
-    const auto t1 = std::chrono::steady_clock::now();
-    if (exposed) {
-        recordWait(std::chrono::duration<double, std::milli>(t1 - t0).count());
-        if (s->trace)
-            s->trace->waited(s->traceSeq, t0, t1);
-    }
-    if (error)
-        std::rethrow_exception(error);
+std::unique_ptr<Communicator> MpiCommunicator::split(CommGroup g, int P) {
+    if (!m_owner || P < 1 || m_size % P != 0)
+        throw CommError("rank " + std::to_string(m_rank) + ": groups of " + std::to_string(P) +
+                        " ranks do not divide a world of " + std::to_string(m_size));
+    const int color = g == CommGroup::Within ? m_rank / P : m_rank % P;
+    std::vector<int> members;
+    for (int r = 0; r < m_size; ++r)
+        if ((g == CommGroup::Within ? r / P : r % P) == color)
+            members.push_back(m_memberHost[static_cast<std::size_t>(r)]);
+    MPI_Comm sub = MPI_COMM_NULL;
+    m_core->runBlocking(
+        untimedJob([&] { check(MPI_Comm_split(m_comm, color, m_rank, &sub), "MPI_Comm_split"); }),
+        false);
+    return std::unique_ptr<Communicator>(
+        new MpiCommunicator(m_core, sub, std::move(members), m_host));
 }
 
-std::shared_ptr<CommHandle::State> MpiCommunicator::timedJob(Collective c, long long bytes,
-                                                             std::function<void()> call) {
+LinkTraffic MpiCommunicator::ringLink(double traffic) const {
+    LinkTraffic l;
+    l.across = traffic * ringAcrossFraction(m_size, m_hosts);
+    l.within = traffic - l.across;
+    return l;
+}
+
+std::shared_ptr<CommHandle::State> MpiCommunicator::countedJob(std::optional<Collective> kind,
+                                                               long long bytes, double traffic,
+                                                               LinkTraffic link,
+                                                               std::function<void()> call) {
     auto s = std::make_shared<CommHandle::State>();
-    if (m_trace) {
-        s->trace = m_trace;
-        s->traceSeq = m_trace->issued(c, bytes, CommTrace::Clock::now());
+    CommTrace* trace = m_core->trace;
+    // The step timeline knows the four ring kinds; an all-to-all is counted, not traced.
+    if (trace && kind) {
+        s->trace = trace;
+        s->traceSeq = trace->issued(*kind, bytes, CommTrace::Clock::now());
     }
-    s->job = [this, c, bytes, call = std::move(call), trace = s->trace, seq = s->traceSeq] {
+    s->job = [core = m_core.get(), kind, bytes, traffic, link, call = std::move(call),
+              trace = s->trace, seq = s->traceSeq] {
         const auto t0 = std::chrono::steady_clock::now();
         call();
         const auto t1 = std::chrono::steady_clock::now();
         if (trace)
             trace->ran(seq, t0, t1);
         const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-        std::lock_guard lock(m_statsMutex);
-        auto& st = m_stats[c];
+        std::lock_guard lock(core->statsMutex);
+        CollectiveStats& st = kind ? core->stats[*kind] : core->stats.alltoall;
         st.ms += ms;
         st.bytes += bytes;
         st.calls += 1;
+        st.traffic += traffic;
+        core->stats.link += link;
     };
     return s;
+}
+
+std::shared_ptr<CommHandle::State> MpiCommunicator::timedJob(Collective c, long long bytes,
+                                                             std::function<void()> call) {
+    const double traffic = static_cast<double>(bytes) * ringTrafficFactor(c, m_size);
+    return countedJob(c, bytes, traffic, ringLink(traffic), std::move(call));
 }
 
 std::shared_ptr<CommHandle::State> MpiCommunicator::untimedJob(std::function<void()> call) {
@@ -221,11 +344,13 @@ std::shared_ptr<CommHandle::State> MpiCommunicator::allReduceJob(void* buf, std:
                                                                  CommDType t) {
     const int n = checkedCount(count, "all-reduce");
     const long long bytes = static_cast<long long>(count * commDTypeBytes(t));
+    if (t == CommDType::U8)
+        throw CommError("all-reduce: byte payloads cannot be summed");
     return timedJob(Collective::AllReduce, bytes, [this, buf, n, t] {
         if (t == CommDType::F32)
             check(MPI_Allreduce(MPI_IN_PLACE, buf, n, MPI_FLOAT, MPI_SUM, m_comm), "MPI_Allreduce");
         else
-            check(MPI_Allreduce(MPI_IN_PLACE, buf, n, m_bf16, m_bf16Sum, m_comm),
+            check(MPI_Allreduce(MPI_IN_PLACE, buf, n, m_core->bf16, m_core->bf16Sum, m_comm),
                   "MPI_Allreduce(bf16)");
     });
 }
@@ -235,13 +360,16 @@ std::shared_ptr<CommHandle::State> MpiCommunicator::reduceScatterJob(void* buf, 
     const int n = checkedCount(count, "reduce-scatter");
     const std::size_t esz = commDTypeBytes(t);
     const long long bytes = static_cast<long long>(count * esz * m_size);
+    if (t == CommDType::U8)
+        throw CommError("reduce-scatter: byte payloads cannot be summed");
     return timedJob(Collective::ReduceScatter, bytes, [this, buf, n, t, esz] {
         // In place: MPI leaves the summed slice at the front; move it to slice `rank`.
         if (t == CommDType::F32)
             check(MPI_Reduce_scatter_block(MPI_IN_PLACE, buf, n, MPI_FLOAT, MPI_SUM, m_comm),
                   "MPI_Reduce_scatter_block");
         else
-            check(MPI_Reduce_scatter_block(MPI_IN_PLACE, buf, n, m_bf16, m_bf16Sum, m_comm),
+            check(MPI_Reduce_scatter_block(MPI_IN_PLACE, buf, n, m_core->bf16, m_core->bf16Sum,
+                                           m_comm),
                   "MPI_Reduce_scatter_block(bf16)");
         if (m_rank != 0) {
             auto* b = static_cast<char*>(buf);
@@ -256,80 +384,106 @@ std::shared_ptr<CommHandle::State> MpiCommunicator::allGatherJob(void* buf, std:
     const std::size_t esz = commDTypeBytes(t);
     const long long bytes = static_cast<long long>(count * esz * m_size);
     return timedJob(Collective::AllGather, bytes, [this, buf, n, t] {
-        check(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, n,
-                            t == CommDType::F32 ? MPI_FLOAT : m_bf16, m_comm),
+        check(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, n, mpiType(t), m_comm),
               "MPI_Allgather");
     });
 }
 
+std::shared_ptr<CommHandle::State> MpiCommunicator::allToAllJob(const void* send, void* recv,
+                                                                std::size_t count, CommDType t) {
+    const int n = checkedCount(count, "all-to-all");
+    const std::size_t block = count * commDTypeBytes(t);
+    const long long bytes = static_cast<long long>(block) * m_size;
+    // Exact per peer: this rank's block to each other member, across where its host differs.
+    LinkTraffic link;
+    const int mine = m_memberHost[static_cast<std::size_t>(m_rank)];
+    for (int j = 0; j < m_size; ++j)
+        if (j != m_rank)
+            (m_memberHost[static_cast<std::size_t>(j)] == mine ? link.within : link.across) +=
+                static_cast<double>(block);
+    return countedJob(std::nullopt, bytes, link.total(), link, [this, send, recv, n, t] {
+        check(MPI_Alltoall(send, n, mpiType(t), recv, n, mpiType(t), m_comm), "MPI_Alltoall");
+    });
+}
+
 CommHandle MpiCommunicator::startAllReduce(void* buf, std::size_t count, CommDType t) {
-    return enqueue(allReduceJob(buf, count, t), true);
+    return m_core->enqueue(allReduceJob(buf, count, t), true);
 }
 
 CommHandle MpiCommunicator::startReduceScatter(void* buf, std::size_t count, CommDType t) {
-    return enqueue(reduceScatterJob(buf, count, t), true);
+    return m_core->enqueue(reduceScatterJob(buf, count, t), true);
 }
 
 CommHandle MpiCommunicator::startAllGather(void* buf, std::size_t count, CommDType t) {
-    return enqueue(allGatherJob(buf, count, t), true);
+    return m_core->enqueue(allGatherJob(buf, count, t), true);
+}
+
+CommHandle MpiCommunicator::startAllToAll(const void* send, void* recv, std::size_t count,
+                                          CommDType t) {
+    return m_core->enqueue(allToAllJob(send, recv, count, t), true);
 }
 
 void MpiCommunicator::allReduce(void* buf, std::size_t count, CommDType t) {
-    runBlocking(allReduceJob(buf, count, t), true);
+    m_core->runBlocking(allReduceJob(buf, count, t), true);
 }
 
 void MpiCommunicator::reduceScatter(void* buf, std::size_t count, CommDType t) {
-    runBlocking(reduceScatterJob(buf, count, t), true);
+    m_core->runBlocking(reduceScatterJob(buf, count, t), true);
 }
 
 void MpiCommunicator::allGather(void* buf, std::size_t count, CommDType t) {
-    runBlocking(allGatherJob(buf, count, t), true);
+    m_core->runBlocking(allGatherJob(buf, count, t), true);
+}
+
+void MpiCommunicator::allToAll(const void* send, void* recv, std::size_t count, CommDType t) {
+    m_core->runBlocking(allToAllJob(send, recv, count, t), true);
 }
 
 void MpiCommunicator::broadcast(void* buf, std::size_t count, CommDType t, int root) {
     const int n = checkedCount(count, "broadcast");
     const long long bytes = static_cast<long long>(count * commDTypeBytes(t));
-    runBlocking(timedJob(Collective::Broadcast, bytes,
-                         [this, buf, n, t, root] {
-                             check(MPI_Bcast(buf, n, t == CommDType::F32 ? MPI_FLOAT : m_bf16, root,
-                                             m_comm),
-                                   "MPI_Bcast");
-                         }),
-                true);
+    m_core->runBlocking(timedJob(Collective::Broadcast, bytes,
+                                 [this, buf, n, t, root] {
+                                     check(MPI_Bcast(buf, n, mpiType(t), root, m_comm),
+                                           "MPI_Bcast");
+                                 }),
+                        true);
 }
 
 void MpiCommunicator::sumDoubles(double* x, std::size_t n) {
     const int count = checkedCount(n, "sumDoubles");
-    runBlocking(untimedJob([&] {
-                    check(MPI_Allreduce(MPI_IN_PLACE, x, count, MPI_DOUBLE, MPI_SUM, m_comm),
-                          "MPI_Allreduce(doubles)");
-                }),
-                false);
+    m_core->runBlocking(untimedJob([&] {
+                            check(
+                                MPI_Allreduce(MPI_IN_PLACE, x, count, MPI_DOUBLE, MPI_SUM, m_comm),
+                                "MPI_Allreduce(doubles)");
+                        }),
+                        false);
 }
 
 void MpiCommunicator::broadcastBytes(void* buf, std::size_t bytes, int root) {
     const int n = checkedCount(bytes, "broadcast");
-    runBlocking(
+    m_core->runBlocking(
         untimedJob([&] { check(MPI_Bcast(buf, n, MPI_BYTE, root, m_comm), "MPI_Bcast(bytes)"); }),
         false);
 }
 
 void MpiCommunicator::gatherBytes(const void* in, std::size_t bytes, void* out) {
     const int n = checkedCount(bytes, "gather");
-    runBlocking(untimedJob([&] {
-                    check(MPI_Gather(in, n, MPI_BYTE, out, n, MPI_BYTE, 0, m_comm), "MPI_Gather");
-                }),
-                false);
+    m_core->runBlocking(untimedJob([&] {
+                            check(MPI_Gather(in, n, MPI_BYTE, out, n, MPI_BYTE, 0, m_comm),
+                                  "MPI_Gather");
+                        }),
+                        false);
 }
 
 void MpiCommunicator::barrier() {
-    runBlocking(untimedJob([&] { check(MPI_Barrier(m_comm), "MPI_Barrier"); }), false);
+    m_core->runBlocking(untimedJob([&] { check(MPI_Barrier(m_comm), "MPI_Barrier"); }), false);
 }
 
 CommStats MpiCommunicator::takeStats() {
-    std::lock_guard lock(m_statsMutex);
-    CommStats s = m_stats;
-    m_stats = CommStats{};
+    std::lock_guard lock(m_core->statsMutex);
+    CommStats s = m_core->stats;
+    m_core->stats = CommStats{};
     return s;
 }
 

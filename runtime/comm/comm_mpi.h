@@ -13,7 +13,9 @@
 #include <memory>
 #include <mpi.h>
 #include <mutex>
+#include <optional>
 #include <thread>
+#include <vector>
 
 namespace zerolab {
 
@@ -28,6 +30,10 @@ public:
     // Ends the whole job (all ranks) with `code`; for fatal errors on one rank.
     [[noreturn]] static void abort(int code);
 };
+
+// What a communicator and its sub-communicators share: the progress thread that makes
+// every MPI call in issue order, the statistics, the bf16 type and sum (comm_mpi.cpp).
+struct MpiCore;
 
 class MpiCommunicator final : public Communicator {
 public:
@@ -47,51 +53,51 @@ public:
     CommHandle startReduceScatter(void* buf, std::size_t count, CommDType t) override;
     CommHandle startAllGather(void* buf, std::size_t count, CommDType t) override;
 
+    void setRanksPerHost(int ranks_per_host) override;
+    std::unique_ptr<Communicator> split(CommGroup g, int P) override;
+    void allToAll(const void* send, void* recv, std::size_t count, CommDType t) override;
+    CommHandle startAllToAll(const void* send, void* recv, std::size_t count, CommDType t) override;
+
     void sumDoubles(double* x, std::size_t n) override;
     void broadcastBytes(void* buf, std::size_t bytes, int root) override;
     void gatherBytes(const void* in, std::size_t bytes, void* out) override;
     void barrier() override;
 
     CommStats takeStats() override;
+    void setTrace(CommTrace* trace) override;
+    void setBeacon(CollectiveBeacon* beacon) override;
 
 private:
-    // Jobs for the progress thread or runBlocking; timed ones add to m_stats where they run.
+    // A sub-communicator of `parent` over `comm`; memberHost: the host of each member.
+    MpiCommunicator(std::shared_ptr<MpiCore> core, MPI_Comm comm, std::vector<int> memberHost,
+                    std::string host);
     std::shared_ptr<CommHandle::State> timedJob(Collective c, long long bytes,
                                                 std::function<void()> call);
+    // kind: a ring collective; none: an all-to-all.
+    std::shared_ptr<CommHandle::State> countedJob(std::optional<Collective> kind, long long bytes,
+                                                  double traffic, LinkTraffic link,
+                                                  std::function<void()> call);
     std::shared_ptr<CommHandle::State> untimedJob(std::function<void()> call);
     std::shared_ptr<CommHandle::State> allReduceJob(void* buf, std::size_t count, CommDType t);
     std::shared_ptr<CommHandle::State> reduceScatterJob(void* buf, std::size_t count, CommDType t);
     std::shared_ptr<CommHandle::State> allGatherJob(void* buf, std::size_t count, CommDType t);
-    // exposed: the compute thread's wait counts as exposed communication.
-    CommHandle enqueue(std::shared_ptr<CommHandle::State> s, bool exposed);
-    // A blocking call: runs `s` on the calling thread when nothing is queued or running
-    // (no thread handoff), else queues it behind the work in flight and waits.
-    void runBlocking(std::shared_ptr<CommHandle::State> s, bool exposed);
-    void progressLoop();
-    // Runs one job (on whichever thread holds the MPI turn), then marks the
-    // communicator idle; returns what the job threw.
-    std::exception_ptr runJob(CommHandle::State& s);
+    std::shared_ptr<CommHandle::State> allToAllJob(const void* send, void* recv, std::size_t count,
+                                                   CommDType t);
+    // Ring traffic of a collective over this communicator's ranks, by link class.
+    LinkTraffic ringLink(double traffic) const;
+    MPI_Datatype mpiType(CommDType t) const;
     void check(int rc, const char* what) const;
-    void recordWait(double ms);
 
+    std::shared_ptr<MpiCore> m_core;
+    bool m_owner = false; // the world communicator: owns the core's MPI objects
     MPI_Comm m_comm = MPI_COMM_NULL;
-    MPI_Datatype m_bf16 = MPI_DATATYPE_NULL;
-    MPI_Op m_bf16Sum = MPI_OP_NULL;
     int m_rank = 0;
     int m_size = 1;
     std::string m_host;
-
-    std::mutex m_queueMutex;
-    std::condition_variable m_queueCv;
-    std::deque<std::shared_ptr<CommHandle::State>> m_queue;
-    // A job is running on the progress thread or inline on the compute thread; with an
-    // empty queue, false means no MPI call is in flight (guarded by m_queueMutex).
-    bool m_busy = false;
-    bool m_stopping = false;
-    std::thread m_progress;
-
-    std::mutex m_statsMutex;
-    CommStats m_stats;
+    // Host (link class) of each member, and how many hosts the members span.
+    std::vector<int> m_memberHost;
+    int m_hosts = 1;
+    int m_ranksPerHost = 0; // world only: 0 until setRanksPerHost
 };
 
 } // namespace zerolab

@@ -19,7 +19,7 @@ namespace {
 constexpr int kHostNameBytes = 256;
 
 ncclDataType_t ncclType(CommDType t) {
-    return t == CommDType::F32 ? ncclFloat32 : ncclBfloat16;
+    return t == CommDType::F32 ? ncclFloat32 : t == CommDType::BF16 ? ncclBfloat16 : ncclUint8;
 }
 
 double msSince(std::chrono::steady_clock::time_point t0) {
@@ -171,6 +171,10 @@ void NcclCommunicator::complete(Pending& p) {
     st.ms += ms;
     st.bytes += p.bytes;
     st.calls += 1;
+    // No link classes on NCCL yet: every byte counts as within one host.
+    const double traffic = static_cast<double>(p.bytes) * ringTrafficFactor(p.collective, m_size);
+    st.traffic += traffic;
+    m_stats.link.within += traffic;
 }
 
 void NcclCommunicator::finishBlocking(std::shared_ptr<Pending> p) {

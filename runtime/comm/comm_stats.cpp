@@ -12,35 +12,64 @@ double CollectiveStats::busbwGbps(Collective c, int world) const {
     return algbw * (c == Collective::Broadcast ? 1.0 : ringTrafficFactor(c, world));
 }
 
+namespace {
+
+void addStats(CollectiveStats& a, const CollectiveStats& b) {
+    a.ms += b.ms;
+    a.bytes += b.bytes;
+    a.calls += b.calls;
+    a.traffic += b.traffic;
+}
+
+} // namespace
+
 CommStats& CommStats::operator+=(const CommStats& o) {
-    for (std::size_t i = 0; i < kCollectiveCount; ++i) {
-        per[i].ms += o.per[i].ms;
-        per[i].bytes += o.per[i].bytes;
-        per[i].calls += o.per[i].calls;
-    }
+    for (std::size_t i = 0; i < kCollectiveCount; ++i)
+        addStats(per[i], o.per[i]);
+    addStats(alltoall, o.alltoall);
+    link += o.link;
     exposed_ms += o.exposed_ms;
     return *this;
 }
 
 double CommStats::totalMs() const {
-    double t = 0;
+    double t = alltoall.ms;
     for (const auto& s : per)
         t += s.ms;
     return t;
 }
 
 long long CommStats::totalBytes() const {
-    long long b = 0;
+    long long b = alltoall.bytes;
     for (const auto& s : per)
         b += s.bytes;
     return b;
 }
 
-CommTraffic CommStats::traffic(int world) const {
+CommTraffic CommStats::traffic() const {
     CommTraffic t;
     for (std::size_t i = 0; i < kCollectiveCount; ++i)
-        t.bytes[i] = per[i].trafficBytes(static_cast<Collective>(i), world);
+        t.bytes[i] = per[i].traffic;
+    t.alltoall = alltoall.traffic;
+    t.link = link;
     return t;
+}
+
+void Communicator::setRanksPerHost(int) {
+    throw CommError("this communicator has no link classes (ZeRO++ needs the MPI communicator)");
+}
+
+std::unique_ptr<Communicator> Communicator::split(CommGroup, int) {
+    throw CommError("this communicator has no sub-communicators (ZeRO++ needs the MPI "
+                    "communicator)");
+}
+
+void Communicator::allToAll(const void*, void*, std::size_t, CommDType) {
+    throw CommError("this communicator has no all-to-all (ZeRO++ needs the MPI communicator)");
+}
+
+CommHandle Communicator::startAllToAll(const void*, void*, std::size_t, CommDType) {
+    throw CommError("this communicator has no all-to-all (ZeRO++ needs the MPI communicator)");
 }
 
 double CommStats::busbwGbps(int world) const {
@@ -50,6 +79,7 @@ double CommStats::busbwGbps(int world) const {
         const auto c = static_cast<Collective>(i);
         busBytes += per[i].busbwGbps(c, world) * 1e9 * per[i].ms * 1e-3;
     }
+    busBytes += alltoall.traffic; // an all-to-all's bus bytes are what each rank sends
     const double t = totalMs();
     return t > 0 ? busBytes / (t * 1e-3) / 1e9 : 0;
 }

@@ -16,10 +16,16 @@
 
 namespace zerolab {
 
-enum class CommDType { F32, BF16 };
+// U8: raw bytes (ZeRO++'s quantized payloads, runtime/comm/quantize.h): moved, never summed.
+enum class CommDType { F32, BF16, U8 };
 inline constexpr std::size_t commDTypeBytes(CommDType t) {
-    return t == CommDType::F32 ? 4 : 2;
+    return t == CommDType::F32 ? 4 : t == CommDType::BF16 ? 2 : 1;
 }
+
+// ZeRO++'s sub-communicators over groups of P consecutive ranks (P divides the world):
+// Within, the P ranks of this rank's group (ranks g*P .. g*P+P-1); Across, the ranks with
+// this rank's place in its group (rank % P, rank % P + P, ...), one per group.
+enum class CommGroup { Within, Across };
 
 // Per-collective totals since the last reset. `bytes` follows nccl-tests: the
 // size of the whole buffer (count x N for reduce-scatter and all-gather).
@@ -27,16 +33,20 @@ struct CollectiveStats {
     double ms = 0;
     long long bytes = 0;
     int calls = 0;
+    // Bytes this rank sent under ring algorithms over each call's group (the world, or a
+    // sub-communicator's ranks; storage/comm_traffic.h).
+    double traffic = 0;
     // Bus bandwidth in GB/s (1e9) with nccl-tests' factors; 0 when nothing ran.
     double busbwGbps(Collective c, int world) const;
-    // Bytes this rank sent under ring algorithms (storage/comm_traffic.h).
-    double trafficBytes(Collective c, int world) const {
-        return static_cast<double>(bytes) * ringTrafficFactor(c, world);
-    }
 };
 
 struct CommStats {
     std::array<CollectiveStats, kCollectiveCount> per{};
+    // All-to-alls (ZeRO++'s gradient reduction), counted like the others; bytes: the whole
+    // send buffer (nccl-tests' size).
+    CollectiveStats alltoall;
+    // The traffic of every collective above by link class (storage/comm_traffic.h).
+    LinkTraffic link;
     // Time the calling (compute) thread spent blocked on collectives: the part of
     // the communication that overlap did not hide.
     double exposed_ms = 0;
@@ -47,8 +57,8 @@ struct CommStats {
     CommStats& operator+=(const CommStats& o);
     double totalMs() const;
     long long totalBytes() const;
-    // Traffic per kind and in total (bytes sent by this rank under ring algorithms).
-    CommTraffic traffic(int world) const;
+    // Traffic per kind, by link class and in total (bytes sent by this rank).
+    CommTraffic traffic() const;
     // Bus bandwidth over all collectives of the interval (bus bytes / total time).
     double busbwGbps(int world) const;
 };
@@ -100,6 +110,19 @@ public:
     virtual CommHandle startAllReduce(void* buf, std::size_t count, CommDType t) = 0;
     virtual CommHandle startReduceScatter(void* buf, std::size_t count, CommDType t) = 0;
     virtual CommHandle startAllGather(void* buf, std::size_t count, CommDType t) = 0;
+
+    // ZeRO++'s additions; implementations without them throw CommError.
+    // Hosts for counting traffic by link class: groups of `ranks_per_host` consecutive
+    // ranks (it divides size()); until set, every rank is on one host. Call before split.
+    virtual void setRanksPerHost(int ranks_per_host);
+    // Collective over this communicator: the sub-communicator `g` for groups of P ranks.
+    // Its collectives keep their place in this communicator's issue order and count into
+    // this communicator's stats (and trace); it must be destroyed before this one.
+    virtual std::unique_ptr<Communicator> split(CommGroup g, int P);
+    // send holds size()*count elements, block j for rank j; on return recv's block j holds
+    // what rank j sent to this rank (send and recv must not overlap).
+    virtual void allToAll(const void* send, void* recv, std::size_t count, CommDType t);
+    virtual CommHandle startAllToAll(const void* send, void* recv, std::size_t count, CommDType t);
 
     // Untimed helpers for bookkeeping (losses, norms, metrics), not counted in stats.
     // In place: x[i] = the sum over ranks of x[i], for i < n (one all-reduce).

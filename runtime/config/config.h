@@ -83,6 +83,12 @@ struct ZeroConfig {
     std::int64_t reduce_bucket_size = 500'000'000;
     std::int64_t allgather_bucket_size = 500'000'000;
     OffloadConfig offload; // offload_optimizer, offload_param (config_monitors.h)
+    // ZeRO++ (DeepSpeed's keys; stage 3 only, docs/config.md): int8 parameter all-gathers
+    // (qwZ), a secondary parameter shard over groups of hpz_partition_size consecutive ranks
+    // (hpZ; 1 is off), int4 gradients in a two-hop all-to-all (qgZ).
+    bool quantized_weights = false;
+    int hpz_partition_size = 1;
+    bool quantized_gradients = false;
 
     bool operator==(const ZeroConfig&) const = default;
 };
@@ -128,6 +134,10 @@ struct RunConfig {
     // Kill: record the stall, then end the job (failed, exit 1); Flag: record it and
     // keep waiting (status stalled until the collective completes or the job is ended).
     OnStall on_stall = OnStall::Kill;
+    // Ranks per host for counting traffic by link class (within a host / across hosts):
+    // hosts are groups of this many consecutive ranks. 0: zero_hpz_partition_size when it
+    // is above 1, else every rank on one host (planner/zeropp_plan.h, linkHostSize).
+    int ranks_per_host = 0;
 
     bool operator==(const RunConfig&) const = default;
 };

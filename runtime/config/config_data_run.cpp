@@ -81,6 +81,8 @@ void parseRun(const nlohmann::json* section, Diagnostics& diags, RunConfig& out)
         out.collective_timeout_s = *v;
     if (auto v = r.getChoice("on_stall", {"kill", "flag"}))
         out.on_stall = static_cast<OnStall>(*v);
+    if (auto v = r.getInt("ranks_per_host", 0, kIntMax))
+        out.ranks_per_host = static_cast<int>(*v);
 }
 
 } // namespace zerolab

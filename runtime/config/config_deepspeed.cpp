@@ -93,6 +93,32 @@ void parseBetas(SectionReader& p, OptimizerConfig& out) {
     }
 }
 
+// ZeRO++'s keys. DeepSpeed reads them only when it builds its stage-3 optimizer and
+// ignores them silently at stages 0-2; zerolab ignores them there too, with a warning.
+void parseZeroPlusPlus(SectionReader& r, Diagnostics& diags, ZeroConfig& out) {
+    if (auto v = r.getBool("zero_quantized_weights"))
+        out.quantized_weights = *v;
+    if (auto v = r.getInt("zero_hpz_partition_size", 0, kIntMax))
+        out.hpz_partition_size = std::max(1, static_cast<int>(*v));
+    if (auto v = r.getBool("zero_quantized_gradients"))
+        out.quantized_gradients = *v;
+    if (out.stage == 3)
+        return;
+    const Message onlyStage3(
+        ZEROLAB_TR("ConfigCheck",
+                   "ignored: ZeRO++ works on stage 3's partitions (DeepSpeed ignores it at "
+                   "stage %1)"),
+        {std::to_string(out.stage)});
+    if (out.quantized_weights)
+        diags.warning(r.pathOf("zero_quantized_weights"), onlyStage3);
+    if (out.hpz_partition_size > 1)
+        diags.warning(r.pathOf("zero_hpz_partition_size"), onlyStage3);
+    if (out.quantized_gradients)
+        diags.warning(r.pathOf("zero_quantized_gradients"), onlyStage3);
+    out.quantized_weights = out.quantized_gradients = false;
+    out.hpz_partition_size = 1;
+}
+
 } // namespace
 
 void parseOptimizer(const nlohmann::json* section, Diagnostics& diags, OptimizerConfig& out) {
@@ -366,6 +392,31 @@ void parseZero(const nlohmann::json* section, const ModelConfig& model, Diagnost
         else if (auto v = r.getInt(key, 1, kInt64Max))
             *target = *v;
     }
+    parseZeroPlusPlus(r, diags, out);
+}
+
+void checkZeroPlusPlus(const TrainConfig& c, std::optional<int> world, Diagnostics& diags) {
+    const ZeroConfig& z = c.zero;
+    const bool on = z.quantized_weights || z.hpz_partition_size > 1 || z.quantized_gradients;
+    if (on && c.run.device != Device::Cpu) {
+        const char* key = z.quantized_weights        ? "zero_quantized_weights"
+                          : z.hpz_partition_size > 1 ? "zero_hpz_partition_size"
+                                                     : "zero_quantized_gradients";
+        diags.error(joinPath("zero_optimization", key),
+                    Message(ZEROLAB_TR("ConfigCheck", "ZeRO++ runs on run.device \"cpu\" only "
+                                                      "(its quantization is host code)")));
+    }
+    if (!world)
+        return;
+    const std::string n = std::to_string(*world);
+    if (z.hpz_partition_size > 1 && *world % z.hpz_partition_size != 0)
+        diags.error("zero_optimization.zero_hpz_partition_size",
+                    Message(ZEROLAB_TR("ConfigCheck", "%1 does not divide the world of %2 ranks"),
+                            {std::to_string(z.hpz_partition_size), n}));
+    if (c.run.ranks_per_host > 0 && *world % c.run.ranks_per_host != 0)
+        diags.error("run.ranks_per_host",
+                    Message(ZEROLAB_TR("ConfigCheck", "%1 does not divide the world of %2 ranks"),
+                            {std::to_string(c.run.ranks_per_host), n}));
 }
 
 void parseActivationCheckpointing(const nlohmann::json* section, bool recompute_given,

@@ -99,6 +99,7 @@ ConfigResult parseConfig(const nlohmann::json& doc, std::optional<int> world,
     parseZero(zero, c.model, diags, c.zero);
     parseOffload(zero, c.zero.stage, diags, c.zero.offload);
     parseMonitors(doc, diags, c.monitors);
+    checkZeroPlusPlus(c, world, diags);
     if (auto v = top.getInt("steps_per_print", 1, std::numeric_limits<int>::max()))
         c.steps_per_print = static_cast<int>(*v);
     if (auto v = top.getBool("wall_clock_breakdown"))

@@ -107,7 +107,7 @@ constexpr std::array<std::string_view, 9> kFp16Ignored = {
 
 constexpr std::array<std::string_view, 1> kDataTypesKeys = {"grad_accum_dtype"};
 
-constexpr std::array<std::string_view, 9> kZeroKeys = {
+constexpr std::array<std::string_view, 12> kZeroKeys = {
     "stage",
     "allgather_partitions",
     "reduce_scatter",
@@ -115,10 +115,13 @@ constexpr std::array<std::string_view, 9> kZeroKeys = {
     "contiguous_gradients",
     "reduce_bucket_size",
     "allgather_bucket_size",
+    "zero_quantized_weights",
+    "zero_hpz_partition_size",
+    "zero_quantized_gradients",
     "offload_optimizer", // forecast (config_monitors.cpp)
     "offload_param",
 };
-constexpr std::array<std::string_view, 37> kZeroIgnored = {
+constexpr std::array<std::string_view, 34> kZeroIgnored = {
     "cpu_offload",
     "cpu_offload_params",
     "cpu_offload_use_pin_memory",
@@ -142,10 +145,7 @@ constexpr std::array<std::string_view, 37> kZeroIgnored = {
     "load_from_fp32_weights",
     "ignore_unused_parameters",
     "legacy_stage1",
-    "zero_hpz_partition_size",
-    "zero_quantized_weights",
     "zero_quantized_nontrainable_weights",
-    "zero_quantized_gradients",
     "zeropp_loco_param",
     "mics_shard_size",
     "mics_hierarchical_params_gather",
@@ -169,7 +169,7 @@ constexpr std::array<std::string_view, 6> kActivationCheckpointingKeys = {
     "synchronize_checkpoint_boundary", "profile",
 };
 constexpr std::array<std::string_view, 2> kDataKeys = {"type", "path"};
-constexpr std::array<std::string_view, 11> kRunKeys = {
+constexpr std::array<std::string_view, 12> kRunKeys = {
     "steps",
     "seed",
     "device",
@@ -181,6 +181,7 @@ constexpr std::array<std::string_view, 11> kRunKeys = {
     "collective_timeout_s",
     "on_stall",
     "on_checkpoint_error",
+    "ranks_per_host",
 };
 
 } // namespace

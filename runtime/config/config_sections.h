@@ -34,6 +34,9 @@ Precision parsePrecision(const nlohmann::json& doc, Diagnostics& diags);
 bool parseGradAccumFp32(const nlohmann::json* section, Precision precision, Diagnostics& diags);
 void parseZero(const nlohmann::json* section, const ModelConfig& model, Diagnostics& diags,
                ZeroConfig& out);
+// ZeRO++ against the rest of the config: its groups (and run.ranks_per_host) must divide the
+// world when it is known, and its quantization runs on host memory only (run.device "cpu").
+void checkZeroPlusPlus(const TrainConfig& c, std::optional<int> world, Diagnostics& diags);
 // DeepSpeed's activation_checkpointing: a checkpoint around every transformer block,
 // i.e. model.recompute "full", unless model.recompute is given (recompute_given),
 // which wins. Keys without a zerolab meaning are warned about, each by its path.

@@ -2,6 +2,7 @@
 // order, so every rank takes the same decisions and issues the same collectives.
 #include "runtime/engine/param_gather.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -13,8 +14,8 @@ ParamGather::ParamGather(const ParamLayout& layout, Communicator& comm, Kernels&
     : m_layout(layout), m_comm(comm), m_kernels(kernels), m_bf16(bf16), m_rank(comm.rank()),
       m_world(comm.size()), m_embeddingSlot(embeddingSlot), m_blockSlot(blockSlot),
       m_shardOffsets(std::move(shardOffsets)), m_gather(gather), m_upcast(upcast),
-      m_policy(layout.unitCount(), blockSlots),
-      m_pending(static_cast<std::size_t>(1 + blockSlots)) {}
+      m_policy(layout.unitCount(), blockSlots), m_pending(static_cast<std::size_t>(1 + blockSlots)),
+      m_zppSlots(static_cast<std::size_t>(1 + blockSlots)) {}
 
 ParamGather::~ParamGather() {
     for (auto& h : m_pending) {
@@ -33,6 +34,14 @@ char* ParamGather::slotData(int slot) const {
 
 // Places this rank's slice of `unit` in the slot and starts the all-gather.
 void ParamGather::startGather(int slot, int unit) {
+    if (m_zeropp) {
+        startZeroPPGather(slot, unit);
+        return;
+    }
+    if (m_zeropp) {
+        startZeroPPGather(slot, unit);
+        return;
+    }
     const std::int64_t S = m_layout.units[unit].padded_elems / m_world;
     const std::size_t esz = m_bf16 ? 2 : 4;
     m_kernels.copyOnDevice(slotData(slot) + m_rank * S * esz,
@@ -59,6 +68,10 @@ const float* ParamGather::acquire(int unit) {
             if (m_policy.held(s) && s != a.slot)
                 throw std::logic_error("ParamGather: two units held at once under bf16");
     run(a.before);
+    if (m_zeropp) {
+        m_pending[a.slot].wait(); // the caller's wait counts as exposed communication
+        finishZeroPPGather(a.slot);
+    }
     const float* out = reinterpret_cast<const float*>(slotData(a.slot));
     if (m_bf16) {
         float* dst = m_upcast + (unit == 0 ? 0 : m_embeddingSlot);
@@ -78,6 +91,9 @@ void ParamGather::invalidate() {
     for (auto& h : m_pending)
         h.wait();
     m_policy.invalidate();
+    for (auto& z : m_zppSlots)
+        z = ZeroPPSlot{};
+    std::fill(m_secondaryValid.begin(), m_secondaryValid.end(), 0);
 }
 
 } // namespace zerolab

@@ -33,17 +33,44 @@ public:
     // Where the shard lives (it may move when the engine reallocates); bf16: Bf16*.
     void setShard(const void* shard) { m_shard = shard; }
     // Units the model will ask for next come upward (forward) or downward (backward).
-    void setBackward(bool backward) { m_policy.setBackward(backward); }
+    void setBackward(bool backward) {
+        m_policy.setBackward(backward);
+        m_backward = backward;
+    }
     // The unit's full fp32 parameters, valid until release(unit). Collective.
     const float* acquire(int unit);
     void release(int unit);
     // The parameters changed: finish any prefetch and forget every slot's contents.
     void invalidate();
 
+    // ZeRO++ (zeropp_gather.cpp): qwZ all-gathers int8 blocks (payload: one region per slot,
+    // embeddingPayload then blockPayload bytes each) and dequantizes them into the slot; hpZ
+    // keeps each unit's slice `local` of P from forward's gather in `secondary` (units back
+    // to back at secondaryOffsets) and gathers backward's inside `within`.
+    struct ZeroPP {
+        bool qwz = false;
+        std::uint8_t* payload = nullptr;
+        std::int64_t embeddingPayload = 0;
+        std::int64_t blockPayload = 0;
+        int P = 1;
+        Communicator* within = nullptr;
+        void* secondary = nullptr;
+        std::vector<std::int64_t> secondaryOffsets;
+    };
+    void setZeroPP(ZeroPP z);
+
 private:
     char* slotData(int slot) const;
     void startGather(int slot, int unit);
     void run(const std::vector<GatherSlots::Action>& actions);
+    // ZeRO++'s gather of `unit` into `slot`, and what acquire does once it has arrived.
+    struct ZeroPPSlot {
+        int unit = -1;              // the unit whose gather the slot received last
+        bool decode = false;        // qwZ: the payload still has to be dequantized
+        bool fillSecondary = false; // hpZ: a world gather whose slice goes to the secondary
+    };
+    void startZeroPPGather(int slot, int unit);
+    void finishZeroPPGather(int slot);
 
     const ParamLayout& m_layout;
     Communicator& m_comm;
@@ -59,6 +86,11 @@ private:
     float* m_upcast;
     GatherSlots m_policy;
     std::vector<CommHandle> m_pending; // per slot: its all-gather in flight
+    bool m_backward = false;
+    bool m_zeropp = false;
+    ZeroPP m_zpp;
+    std::vector<ZeroPPSlot> m_zppSlots; // per slot, as m_pending
+    std::vector<char> m_secondaryValid; // per unit: forward's gather filled its slice
 };
 
 } // namespace zerolab

@@ -5,6 +5,9 @@
 // of the Kernels; the host only computes offsets and issues ops and collectives.
 #include "runtime/engine/zero_engine.h"
 
+#include "runtime/engine/zeropp_reduce.h"
+#include "runtime/planner/planner.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -19,6 +22,10 @@ ZeroEngine::ZeroEngine(const TrainConfig& config, Communicator& comm, Kernels& k
     m_layout = makeParamLayout(config.model.shape, m_world);
     m_plan = planEngineBuffers(m_layout, m_world, m_stage, m_precision, config.zero.overlap_comm,
                                config.grad_accum_fp32);
+    PlanInput zin = planInputFromConfig(config);
+    zin.world = m_world;
+    m_zpp = zeroppOptions(zin, m_stage);
+    addZeroPPBuffers(m_plan, m_layout, m_zpp);
     m_shardOffsets.resize(m_layout.units.size());
     std::int64_t acc = 0;
     for (std::size_t u = 0; u < m_layout.units.size(); ++u) {
@@ -60,6 +67,7 @@ ZeroEngine::ZeroEngine(const TrainConfig& config, Communicator& comm, Kernels& k
             bf16() ? m_upcast.data() : nullptr);
         m_gather->setShard(bf16() ? static_cast<const void*>(m_paramsH.data()) : m_paramsF.data());
     }
+    setUpZeroPP();
 }
 
 ZeroEngine::~ZeroEngine() {
@@ -305,6 +313,8 @@ void ZeroEngine::gradsReady(int u) {
     if (m_stage >= 2) {
         float* slot = m_gradSlotOfUnit[u];
         m_gradSlotOfUnit[u] = nullptr;
+        if (reduceQuantized(u, slot))
+            return;
         if (!gradsF32())
             m_kernels.narrowToBf16InPlace(slot, U.padded_elems);
         labelNext(u);

@@ -14,9 +14,11 @@
 #include "runtime/model/param_layout.h"
 #include "runtime/planner/engine_buffers.h"
 #include "runtime/planner/step_schedule.h"
+#include "runtime/planner/zeropp_plan.h"
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace zerolab {
@@ -34,6 +36,8 @@ struct EngineStepInfo {
 // collective). The compute thread is the only caller. Throws CommError, KernelError.
 // Every buffer is device memory of `kernels`, and the communicator's collectives run on
 // that memory (MPI on host memory for the CPU kernels; NCCL or host staging on a GPU).
+class QgzReducer;
+
 class ZeroEngine final : public UnitAccess {
 public:
     ZeroEngine(const TrainConfig& config, Communicator& comm, Kernels& kernels,
@@ -45,6 +49,10 @@ public:
     const ParamLayout& layout() const { return m_layout; }
     const EngineBufferPlan& buffers() const { return m_plan; }
     int stage() const { return m_stage; }
+    // ZeRO++ at stage 3 (zeropp_engine.cpp): what it uses, and what it says once per run
+    // (qgZ's fallbacks).
+    const ZeroPPOptions& zeropp() const { return m_zpp; }
+    const std::vector<std::string>& notes() const { return m_notes; }
 
     // GPT-2 initialisation (initUnitParams): identical values for any N and stage.
     void initParams(std::uint64_t seed);
@@ -111,6 +119,11 @@ private:
     void waitPending();
     void reduceFullRange(int first_unit, int last_unit, bool async);
     void syncParams();
+    // ZeRO++: the sub-communicators, the secondary shard and payloads, set up after the
+    // stage-3 buffers; qgZ's reduction of unit u's gradient slot, false where the unit
+    // falls back to the reduce-scatter.
+    void setUpZeroPP();
+    bool reduceQuantized(int unit, float* slot);
 
     TrainConfig m_config;
     Communicator& m_comm;
@@ -150,6 +163,15 @@ private:
     // completes when its gradients are ready (-1: none).
     std::vector<ReduceBucket> m_buckets;
     std::vector<int> m_bucketOfFirstUnit;
+    ZeroPPOptions m_zpp;
+    std::vector<std::string> m_notes;
+    LedgerBuffer<Bf16> m_secondaryH; // hpZ's secondary shard (params)
+    LedgerBuffer<float> m_secondaryF;
+    LedgerBuffer<std::uint8_t> m_zppPayload; // qwZ's slots' payloads, then qgZ's hops
+    std::unique_ptr<Communicator> m_hpzGroup;
+    std::unique_ptr<Communicator> m_qgzWithin;
+    std::unique_ptr<Communicator> m_qgzAcross;
+    std::unique_ptr<QgzReducer> m_qgz;
 };
 
 } // namespace zerolab

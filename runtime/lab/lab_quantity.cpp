@@ -32,10 +32,15 @@ const std::vector<LabQuantity> kQuantities = {
     {"reduce_scatter_traffic_bytes", D::Bytes, true, true, false, "reduce-scatter traffic bytes"},
     {"allgather_traffic_bytes", D::Bytes, true, true, false, "all-gather traffic bytes"},
     {"broadcast_traffic_bytes", D::Bytes, true, true, false, "broadcast traffic bytes"},
+    {"alltoall_traffic_bytes", D::Bytes, true, true, false, "all-to-all traffic bytes (qgZ)"},
+    {"within_traffic_bytes", D::Bytes, true, true, false,
+     "traffic bytes to ranks of the same host"},
+    {"across_traffic_bytes", D::Bytes, true, true, false, "traffic bytes to other hosts"},
     {"allreduce_count", D::Count, false, true, false, "all-reduces issued in the step"},
     {"reduce_scatter_count", D::Count, false, true, false, "reduce-scatters issued in the step"},
     {"allgather_count", D::Count, false, true, false, "all-gathers issued in the step"},
     {"broadcast_count", D::Count, false, true, false, "broadcasts issued in the step"},
+    {"loss", D::Ratio, false, true, false, "training loss of the last step"},
     {"step_ms", D::Milliseconds, false, true, true, "wall time of the step"},
     {"exposed_ms", D::Milliseconds, false, true, true, "time the step waited on collectives"},
 };
@@ -148,6 +153,8 @@ std::optional<double> measuredQuantity(const LabRunData& run, std::string_view n
         return std::isfinite(s.step_ms) ? std::optional<double>(s.step_ms) : std::nullopt;
     if (name == "exposed_ms")
         return s.comm.exposed_ms;
+    if (name == "loss")
+        return std::isfinite(s.loss) ? std::optional<double>(s.loss) : std::nullopt;
     if (name == "traffic_bytes" || name == "traffic_elements") {
         double bytes = 0, elements = 0;
         bool any = false;
@@ -157,10 +164,17 @@ std::optional<double> measuredQuantity(const LabRunData& run, std::string_view n
                 elements += b / collectiveElementBytes(run.config, static_cast<Collective>(k));
                 any = true;
             }
+        if (std::isfinite(s.traffic.alltoall))
+            bytes += s.traffic.alltoall;
         if (!any)
             return std::nullopt;
         return name == "traffic_bytes" ? bytes : elements;
     }
+    for (std::size_t c = 0; c < kLinkColumnCount; ++c)
+        if (name == kLinkColumnNames[c]) {
+            const double b = s.traffic.linkColumns()[c];
+            return std::isfinite(b) ? std::optional<double>(b) : std::nullopt;
+        }
     if (const auto c = collectiveOf(name, "_traffic_bytes")) {
         const double b = s.traffic[*c];
         return std::isfinite(b) ? std::optional<double>(b) : std::nullopt;
@@ -187,6 +201,9 @@ std::optional<double> plannedQuantity(const Plan& p, int stage, std::string_view
         return sp.traffic.total();
     if (name == "traffic_elements")
         return sp.traffic_elements;
+    for (std::size_t c = 0; c < kLinkColumnCount; ++c)
+        if (name == kLinkColumnNames[c])
+            return sp.traffic.linkColumns()[c];
     if (const auto c = collectiveOf(name, "_traffic_bytes"))
         return sp.traffic[*c];
     return ledgerQuantity(sp.per_rank, name);

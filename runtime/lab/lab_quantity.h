@@ -35,7 +35,7 @@ struct LabQuantity {
 // activations, comm_buffers, workspace), optimizer_states (master + m + v),
 // model_states, total, traffic_bytes, traffic_elements, <collective>_traffic_bytes,
 // <collective>_count (collectives issued per step on the rank, from the timeline),
-// step_ms, exposed_ms.
+// loss (the last step's, measured only), step_ms, exposed_ms.
 const std::vector<LabQuantity>& labQuantities();
 const LabQuantity* findLabQuantity(std::string_view name);
 

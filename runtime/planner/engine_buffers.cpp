@@ -59,25 +59,35 @@ EngineBufferPlan planEngineBuffers(const ParamLayout& layout, int world, int sta
 MemBreakdown EngineBufferPlan::bytes() const {
     const long long pb = precision == Precision::Bf16Mixed ? 2 : 4;
     MemBreakdown b;
-    b[MemCategory::Params] = params * pb;
+    b[MemCategory::Params] = (params + secondary_params) * pb;
     b[MemCategory::MasterParams] = master_params * 4;
     b[MemCategory::Grads] = grads * (grads_fp32 ? 4 : pb);
     b[MemCategory::OptimM] = optim_state * 4;
     b[MemCategory::OptimV] = optim_state * 4;
-    b[MemCategory::CommBuffers] = gather * pb + (grad_staging_is_comm ? grad_staging * 4 : 0);
+    b[MemCategory::CommBuffers] = gather * pb + (grad_staging_is_comm ? grad_staging * 4 : 0) +
+                                  qwz_embedding_payload + gather_block_slots * qwz_block_payload +
+                                  2 * (qgz_hop1 + qgz_hop2);
     b[MemCategory::Workspace] = param_upcast * 4 + (grad_staging_is_comm ? 0 : grad_staging * 4);
     return b;
 }
 
-std::int64_t stage3GatherElements(const ParamLayout& layout, int blockSlots, int accumulation) {
+// One replay of GatherSlots (the policy ParamGather carries out) over the model's calls:
+// each all-gather counted for its unit, in forward or in backward as the engine starts it.
+Stage3Gathers stage3Gathers(const ParamLayout& layout, int blockSlots, int accumulation) {
+    const std::size_t units = static_cast<std::size_t>(layout.unitCount());
+    Stage3Gathers g;
+    g.forward.assign(units, 0);
+    g.backward.assign(units, 0);
     GatherSlots slots(layout.unitCount(), blockSlots);
-    std::int64_t gathered = 0;
     const std::vector<UnitCall> calls = gpt2UnitCalls(layout, Recompute::None);
     for (int micro = 0; micro < accumulation; ++micro) {
+        bool backward = false;
         slots.setBackward(false);
         for (const UnitCall& c : calls) {
-            if (c.kind == UnitCallKind::Grads)
+            if (c.kind == UnitCallKind::Grads && !backward) {
+                backward = true;
                 slots.setBackward(true);
+            }
             if (c.kind == UnitCallKind::Release)
                 slots.release(c.unit);
             if (c.kind != UnitCallKind::Params)
@@ -86,10 +96,21 @@ std::int64_t stage3GatherElements(const ParamLayout& layout, int blockSlots, int
             for (const auto* actions : {&a.before, &a.after})
                 for (const GatherSlots::Action& x : *actions)
                     if (x.kind == GatherSlots::ActionKind::Gather)
-                        gathered += layout.units[static_cast<std::size_t>(x.unit)].padded_elems;
+                        ++(backward ? g.backward : g.forward)[static_cast<std::size_t>(x.unit)];
         }
     }
-    return gathered;
+    return g;
+}
+
+std::int64_t stage3GatherElements(const ParamLayout& layout, int blockSlots, int accumulation) {
+    const Stage3Gathers g = stage3Gathers(layout, blockSlots, accumulation);
+    std::int64_t all = 0;
+    for (const auto& U : layout.units)
+        all += (g.forward[static_cast<std::size_t>(U.index)] +
+                g.backward[static_cast<std::size_t>(U.index)]) *
+               U.padded_elems;
+    return all;
+}
 }
 
 } // namespace zerolab

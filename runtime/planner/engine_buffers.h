@@ -8,6 +8,7 @@
 #include "storage/mem_category.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace zerolab {
 
@@ -32,6 +33,15 @@ struct EngineBufferPlan {
     std::int64_t gather = 0;           // param dtype all-gather slots (stage 3)
     std::int64_t param_upcast = 0;     // fp32 copies of bf16 params the model reads
     bool grad_staging_is_comm = false; // the staging slots are reduce-scatter buckets
+    // ZeRO++ at stage 3 (zeropp_plan.h, addZeroPPBuffers): hpZ's secondary shard in the
+    // param dtype (counted under params), and the quantized payloads in bytes (comm
+    // buffers): qwZ's all-gather payload of the embedding slot and of each block slot,
+    // qgZ's two all-to-all hops (send and receive each).
+    std::int64_t secondary_params = 0;
+    std::int64_t qwz_embedding_payload = 0;
+    std::int64_t qwz_block_payload = 0;
+    std::int64_t qgz_hop1 = 0; // bytes sent in hop 1 (and received)
+    std::int64_t qgz_hop2 = 0; // bytes sent in hop 2 (and received)
 
     // Bytes per ledger category (activations excluded: see activation_layout.h).
     MemBreakdown bytes() const;
@@ -55,5 +65,12 @@ EngineBufferPlan planEngineBuffers(const ParamLayout& layout, int world, int sta
 //    later micro-steps start with units 1 and 2.
 // Tests compare it with the traffic a real run measures.
 std::int64_t stage3GatherElements(const ParamLayout& layout, int blockSlots, int accumulation);
+// The same schedule unit by unit: how many times each unit is all-gathered in forward
+// and in backward in one optimizer step (ZeRO++'s hpZ gathers backward's on the host).
+struct Stage3Gathers {
+    std::vector<int> forward;
+    std::vector<int> backward;
+};
+Stage3Gathers stage3Gathers(const ParamLayout& layout, int blockSlots, int accumulation);
 
 } // namespace zerolab

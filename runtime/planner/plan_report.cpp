@@ -72,6 +72,9 @@ nlohmann::json stageJson(const StagePlan& s) {
     nlohmann::json traffic = nlohmann::json::object();
     for (std::size_t c = 0; c < kCollectiveCount; ++c)
         traffic[std::string(kCollectiveNames[c]) + "_traffic_bytes"] = s.traffic.bytes[c];
+    const auto link = s.traffic.linkColumns();
+    for (std::size_t c = 0; c < kLinkColumnCount; ++c)
+        traffic[std::string(kLinkColumnNames[c])] = link[c];
     return {
         {"stage", s.stage},
         {"per_rank", per_rank},

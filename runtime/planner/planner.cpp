@@ -7,8 +7,11 @@
 #include "runtime/planner/planner_errata.h"
 #include "runtime/planner/planner_layout.h"
 #include "runtime/planner/planner_offload.h"
+#include "runtime/planner/zeropp_plan.h"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 namespace zerolab {
@@ -128,13 +131,17 @@ void addComm(const PlanInput& in, const StateBytes& b, std::int64_t psi_padded, 
         param_elems = 2 * A * psi;
         break;
     }
-    // zerolab's own engine at stage 3: its gather slots re-use units (engine_buffers.h).
+    // zerolab's own engine at stage 3: its gather slots re-use units (engine_buffers.h),
+    // and ZeRO++ changes what each collective sends and where (zeropp_plan.h).
+    std::optional<CommTraffic> engineStage3;
+    const ZeroPPOptions zpp = zeroppOptions(in, sp.stage);
     if (sp.stage == 3 && sp.engine_buffers) {
         const ParamLayout layout = makeParamLayout(*in.shape, in.world);
         const EngineBufferPlan buffers = planEngineBuffers(layout, in.world, 3, in.precision,
                                                            in.overlap_comm, in.grad_accum_fp32);
         param_elems = static_cast<double>(
             stage3GatherElements(layout, buffers.gather_block_slots, in.grad_accumulation));
+        engineStage3 = stage3StepTraffic(layout, buffers, zpp, in.grad_accumulation);
     }
     // Elements in the ZeRO paper's count: an all-reduce moves its buffer twice.
     const double gradFactor = gradKind == Collective::AllReduce ? 2 : 1;
@@ -144,6 +151,12 @@ void addComm(const PlanInput& in, const StateBytes& b, std::int64_t psi_padded, 
     sp.traffic[paramKind] = param_elems * b.param * ringTrafficFactor(paramKind, in.world);
     sp.traffic_elements = grad_elems * ringTrafficFactor(gradKind, in.world) +
                           param_elems * ringTrafficFactor(paramKind, in.world);
+    // Every collective of stages 0-2 (and of plain stage 3 elsewhere) spans the world.
+    sp.traffic.link =
+        ringLinkTraffic(sp.traffic.total(),
+                        withinGroupHosts(0, in.world, std::clamp(zpp.ranks_per_host, 1, in.world)));
+    if (engineStage3)
+        sp.traffic = *engineStage3;
     sp.comm_seconds = sp.traffic.total() / (in.bandwidth_gbps * 1e9);
 }
 
@@ -164,6 +177,9 @@ StagePlan planStage(const PlanInput& in, const Fixed& f, int stage, int world) {
     states(MemCategory::Grads, b.grad, sh.grads);
     states(MemCategory::OptimM, b.moment, sh.optim);
     states(MemCategory::OptimV, b.moment, sh.optim);
+    // hpZ's secondary shard is part of params (engine_buffers.h).
+    if (stage == 3 && isEngineModel(at, f.psi))
+        sp.per_rank[MemCategory::Params] += engineBufferPlan(at, stage).secondary_params * b.param;
     sp.model_states_bytes = sp.per_rank.total();
     applyOffload(at, b, padded, sp);
 

@@ -90,6 +90,14 @@ struct PlanInput {
     bool reduce_scatter = true;       // stage 1: reduce-scatter the grads (else all-reduce)
     bool allgather_partitions = true; // stages 1-2: all-gather the params (else broadcasts)
     int grad_accumulation = 1;
+    // ZeRO++ (stage 3 only; zeropp_plan.h): int8 parameter all-gathers, hpZ's secondary
+    // shard over groups of hpz_partition_size ranks, qgZ's int4 gradient all-to-alls.
+    bool quantized_weights = false;
+    int hpz_partition_size = 1;
+    bool quantized_gradients = false;
+    // Ranks per host for traffic by link class (config run.ranks_per_host; 0: hpz's
+    // group when above 1, else one host for the whole world; zeropp_plan.h linkHostSize).
+    int ranks_per_host = 0;
     double bandwidth_gbps = 100.0; // bus bandwidth in GB/s (1e9 bytes/s) for comm time
     // ZeRO-Offload (zero_optimization.offload_optimizer / offload_param, planner_offload.cpp):
     // the optimizer (stages 1-3) moves the fp32 master, m and v, and from stage 2 the
@@ -141,6 +149,7 @@ struct StagePlan {
     // in bytes; and in elements (2(N-1)/N psi for stages 0-2, 3(N-1)/N psi for stage 3,
     // 0 at N = 1). At stage 3 on zerolab's own GPT-2 the engine's gather slots re-use
     // units, so it is below 3 psi (engine_buffers.h, stage3GatherElements).
+    // traffic.link splits the same bytes into within a host and across hosts.
     CommTraffic traffic;
     double traffic_elements = 0;
     bool fits = false;

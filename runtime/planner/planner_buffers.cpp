@@ -7,6 +7,7 @@
 #include "runtime/planner/engine_buffers.h"
 #include "runtime/planner/planner.h"
 #include "runtime/planner/planner_layout.h"
+#include "runtime/planner/zeropp_plan.h"
 
 #include <algorithm>
 
@@ -21,12 +22,18 @@ bool shapeSizesParams(const PlanInput& in, std::int64_t psi) {
 }
 
 MemBreakdown engineBytes(const PlanInput& in, int stage) {
-    return planEngineBuffers(makeParamLayout(*in.shape, in.world), in.world, stage, in.precision,
-                             in.overlap_comm, in.grad_accum_fp32)
-        .bytes();
+    return engineBufferPlan(in, stage).bytes();
 }
 
 } // namespace
+
+EngineBufferPlan engineBufferPlan(const PlanInput& in, int stage) {
+    const ParamLayout layout = makeParamLayout(*in.shape, in.world);
+    EngineBufferPlan p = planEngineBuffers(layout, in.world, stage, in.precision, in.overlap_comm,
+                                           in.grad_accum_fp32);
+    addZeroPPBuffers(p, layout, zeroppOptions(in, stage));
+    return p;
+}
 
 bool isEngineModel(const PlanInput& in, std::int64_t psi) {
     return in.convention == Convention::ZeroPaper && shapeSizesParams(in, psi);

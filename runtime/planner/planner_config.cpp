@@ -24,6 +24,10 @@ PlanInput planInputFromConfig(const TrainConfig& c) {
     in.allgather_partitions = c.zero.allgather_partitions;
     in.offload_optimizer = c.zero.offload.optimizer;
     in.offload_param = c.zero.offload.param;
+    in.quantized_weights = c.zero.quantized_weights;
+    in.hpz_partition_size = c.zero.hpz_partition_size;
+    in.quantized_gradients = c.zero.quantized_gradients;
+    in.ranks_per_host = c.run.ranks_per_host;
     return in;
 }
 

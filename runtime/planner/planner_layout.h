@@ -3,6 +3,7 @@
 // explain text and the errata share it so that every formula has one source).
 #pragma once
 
+#include "runtime/planner/engine_buffers.h"
 #include "runtime/planner/planner.h"
 
 namespace zerolab {
@@ -49,5 +50,7 @@ std::string_view dtypeName(int bytes_per_elem); // 2: "bf16", 4: "fp32"
 // layout the engine implements: comm buffers and workspace are then the engine's
 // exact ones (engine_buffers.h). The chapter's layout is not one the engine runs.
 bool isEngineModel(const PlanInput& in, std::int64_t psi);
+// The engine's buffer plan for zerolab's own GPT-2 (in.shape set), ZeRO++'s included.
+EngineBufferPlan engineBufferPlan(const PlanInput& in, int stage);
 
 } // namespace zerolab

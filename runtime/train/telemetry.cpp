@@ -46,14 +46,21 @@ StepRecord makeStepRecord(const StepContext& ctx, const std::vector<RankMetrics>
     for (const auto& r : ranks) {
         for (std::size_t c = 0; c < kCollectiveCount; ++c)
             mean.per[c].ms += r.comm_ms[c] / n;
+        mean.alltoall.ms += r.alltoall_ms / n;
         mean.exposed_ms += r.exposed_ms / n;
     }
     for (std::size_t c = 0; c < kCollectiveCount; ++c) {
         mean.per[c].bytes = r0.comm_bytes[c];
+        mean.per[c].traffic = r0.comm_traffic[c];
         s.comm_bytes += r0.comm_bytes[c];
     }
-    // Ring algorithms are symmetric: every rank sends what rank 0 sends.
-    s.traffic = mean.traffic(ctx.world);
+    mean.alltoall.bytes = r0.alltoall_bytes;
+    mean.alltoall.traffic = r0.alltoall_traffic;
+    s.comm_bytes += r0.alltoall_bytes;
+    // Ring algorithms are symmetric, and so are ZeRO++'s groups: every rank sends what
+    // rank 0 sends, by link class too (storage/comm_traffic.h).
+    mean.link = r0.link;
+    s.traffic = mean.traffic();
     s.comm.allreduce_ms = mean[Collective::AllReduce].ms;
     s.comm.reduce_scatter_ms = mean[Collective::ReduceScatter].ms;
     s.comm.allgather_ms = mean[Collective::AllGather].ms;

@@ -25,6 +25,11 @@ struct RankMetrics {
     double optim_ms = 0;
     std::array<double, kCollectiveCount> comm_ms{};
     std::array<long long, kCollectiveCount> comm_bytes{};
+    std::array<double, kCollectiveCount> comm_traffic{};
+    double alltoall_ms = 0;
+    long long alltoall_bytes = 0;
+    double alltoall_traffic = 0;
+    LinkTraffic link;
     double exposed_ms = 0;
     std::array<long long, kMemCategoryCount> mem{};
     long long rss = 0;
@@ -48,7 +53,7 @@ struct StepContext {
 
 // Builds the stored step from every rank's metrics (rank order). Step-level times are
 // rank 0's (tokens/s is defined on rank 0); comm times are the mean over ranks, bytes
-// rank 0's, busbw from the mean times.
+// and traffic (per kind and by link class) rank 0's, busbw from the mean times.
 StepRecord makeStepRecord(const StepContext& ctx, const std::vector<RankMetrics>& ranks);
 
 // Metric line protocol (the step line is storage/metric_lines.h's stepLine).

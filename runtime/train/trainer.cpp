@@ -386,6 +386,8 @@ void Trainer::openRun() {
         m_rep.writer().beginSegment(seg);
         for (const std::string& n : notices)
             m_rep.event(EventLevel::Warn, -1, n);
+        for (const std::string& n : m_engine.notes())
+            m_rep.event(EventLevel::Info, -1, n);
         if (!unplanned.empty())
             m_rep.event(EventLevel::Warn, -1, "no prediction for this segment: " + unplanned);
         if (const OffloadConfig& off = m_config.zero.offload; off.any())
@@ -693,7 +695,12 @@ bool Trainer::report(long long step, const StepResult& r) {
     for (std::size_t c = 0; c < kCollectiveCount; ++c) {
         m.comm_ms[c] = r.comm.per[c].ms;
         m.comm_bytes[c] = r.comm.per[c].bytes;
+        m.comm_traffic[c] = r.comm.per[c].traffic;
     }
+    m.alltoall_ms = r.comm.alltoall.ms;
+    m.alltoall_bytes = r.comm.alltoall.bytes;
+    m.alltoall_traffic = r.comm.alltoall.traffic;
+    m.link = r.comm.link;
     m.exposed_ms = r.comm.exposed_ms;
     m.mem = m_ledger.current().bytes;
     m.rss = MemoryLedger::processRss();

@@ -16,6 +16,12 @@ inline ConfigResult parse(const std::string& json_text, std::optional<int> world
     return parseConfig(nlohmann::json::parse(json_text), world, "test.json");
 }
 
+// A config with a micro-batch of 2 and `rest`'s members.
+inline std::string withBatch(const std::string& rest) {
+    return std::string("{\"train_micro_batch_size_per_gpu\": 2") +
+           (rest.empty() ? "" : ", " + rest) + "}";
+}
+
 inline std::string dump(const ConfigResult& r) {
     std::string s;
     for (const ConfigDiagnostic& d : r.diagnostics)

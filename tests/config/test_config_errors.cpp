@@ -5,12 +5,6 @@
 namespace zerolab::test {
 namespace {
 
-constexpr const char* kMinimal = R"("train_micro_batch_size_per_gpu": 2)";
-
-std::string withBatch(const std::string& rest) {
-    return std::string("{") + kMinimal + (rest.empty() ? "" : ", " + rest) + "}";
-}
-
 TEST(ConfigErrors, TypeErrorNamesPathExpectedAndValue) {
     auto r = parse(withBatch(R"("zero_optimization": {"stage": "two"})"));
     ASSERT_FALSE(r.ok());

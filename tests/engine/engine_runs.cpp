@@ -131,6 +131,20 @@ RunOutput train(int n, int stage, int accum, bool overlap, bool bf16, const nloh
     return out;
 }
 
+std::pair<std::vector<double>, long long> stepLosses(const std::string& out) {
+    std::vector<double> losses;
+    long long runId = -1;
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);) {
+        const auto j = nlohmann::json::parse(line);
+        if (j["type"] == "step")
+            losses.push_back(j["loss"].get<double>());
+        else if (j["type"] == "run")
+            runId = j["run_id"].get<long long>();
+    }
+    return {losses, runId};
+}
+
 double relDiff(const std::vector<float>& a, const std::vector<float>& b) {
     double num = 0, den = 0;
     for (std::size_t i = 0; i < a.size(); ++i) {
@@ -177,6 +191,15 @@ void expectLedgerEqualsPlanner(const RunOutput& got, int n) {
     for (std::size_t c = 0; c < kCollectiveCount; ++c) {
         const std::string key = std::string(kCollectiveNames[c]) + "_traffic_bytes";
         EXPECT_DOUBLE_EQ(got.comm[key].get<double>(), predicted.traffic.bytes[c])
+            << key << ", " << where;
+    }
+    // All-to-alls and the split by link class (storage/comm_traffic.h): counted per call
+    // by the communicator, planned per collective, so equal up to the sums' rounding.
+    const auto link = predicted.traffic.linkColumns();
+    for (std::size_t c = 0; c < kLinkColumnCount; ++c) {
+        const std::string key(kLinkColumnNames[c]);
+        ASSERT_TRUE(got.comm.contains(key)) << got.comm.dump();
+        EXPECT_NEAR(got.comm[key].get<double>(), link[c], 1e-9 * predicted.traffic.total())
             << key << ", " << where;
     }
     if (n == 1)

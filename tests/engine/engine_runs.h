@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace zerolab::test {
@@ -47,6 +48,9 @@ RunOutput train(int n, int stage, int accum, bool overlap = false, bool bf16 = f
                 const nlohmann::json& patch = nlohmann::json::object(),
                 const std::string& device = "cpu", const std::string& program = "",
                 const Launcher& launcher = {});
+
+// The losses of a run's step lines (zerolab-train's stdout), and its run id (-1: none).
+std::pair<std::vector<double>, long long> stepLosses(const std::string& out);
 
 // Relative L2 distance of a from b.
 double relDiff(const std::vector<float>& a, const std::vector<float>& b);

@@ -45,21 +45,6 @@ TEST(FencedEngine, EveryStageKeepsToTheKernelsAndMatchesThePlainRun) {
         }
 }
 
-// The losses of a run's step lines, and its id.
-std::pair<std::vector<double>, long long> stepLosses(const std::string& out) {
-    std::vector<double> losses;
-    long long runId = -1;
-    std::istringstream lines(out);
-    for (std::string line; std::getline(lines, line);) {
-        const auto j = nlohmann::json::parse(line);
-        if (j["type"] == "step")
-            losses.push_back(j["loss"].get<double>());
-        else if (j["type"] == "run")
-            runId = j["run_id"].get<long long>();
-    }
-    return {losses, runId};
-}
-
 // Checkpoints copy the owned optimizer state out of device memory and back in through
 // the kernels: a fenced run checkpointed at step 2 and resumed (also fenced) repeats the
 // plain run's last steps exactly.
@@ -85,8 +70,8 @@ TEST(FencedEngine, CheckpointAndResumeGoThroughTheKernels) {
     ASSERT_EQ(plain.exit_code, 0) << plain.err;
     const auto fenced = test::runProcess(test::mpirun(2, kFenced, common));
     ASSERT_EQ(fenced.exit_code, 0) << fenced.err;
-    const auto [plainLosses, plainId] = stepLosses(plain.out);
-    const auto [fencedLosses, fencedId] = stepLosses(fenced.out);
+    const auto [plainLosses, plainId] = test::stepLosses(plain.out);
+    const auto [fencedLosses, fencedId] = test::stepLosses(fenced.out);
     ASSERT_EQ(plainLosses.size(), 4u);
     EXPECT_EQ(fencedLosses, plainLosses);
 
@@ -95,7 +80,7 @@ TEST(FencedEngine, CheckpointAndResumeGoThroughTheKernels) {
     resume.push_back((dir / "ckpt" / ("run-" + std::to_string(fencedId)) / "step-2").string());
     const auto resumed = test::runProcess(test::mpirun(2, kFenced, resume));
     ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
-    const auto [resumedLosses, resumedId] = stepLosses(resumed.out);
+    const auto [resumedLosses, resumedId] = test::stepLosses(resumed.out);
     EXPECT_EQ(resumedId, fencedId);
     ASSERT_EQ(resumedLosses.size(), 2u);
     EXPECT_EQ(resumedLosses[0], plainLosses[2]);

@@ -1,0 +1,103 @@
+// ZeRO++'s communicator additions: the all-to-all and sub-communicator program
+// (zeropp_comm_check) under real mpiruns of 2, 3 and 4 ranks, and block quantization:
+// the payload layout byte for byte and the error bound of each format.
+#include "tests/support/process.h"
+
+#include "runtime/comm/quantize.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace zerolab {
+namespace {
+
+class ZeroPPComm : public ::testing::TestWithParam<int> {};
+
+TEST_P(ZeroPPComm, AllToAllAndGroupsMatchTheReference) {
+    const int n = GetParam();
+    const std::string prog = std::string(ZEROLAB_BIN_DIR) + "/../tests/zeropp_comm_check";
+    const auto r = test::runProcess(test::mpirun(n, prog, {}));
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    for (int rank = 0; rank < n; ++rank)
+        EXPECT_NE(r.out.find("rank " + std::to_string(rank) + ": ok"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, ZeroPPComm, ::testing::Values(2, 3, 4));
+
+TEST(BlockQuantize, LayoutIsScalesThenPackedIntegers) {
+    // Blocks of 3, the last one shorter; scales are powers of two, so every q is exact.
+    const float x[5] = {0.875f, -0.25f, 0.125f, 1.75f, -0.5f};
+    const BlockFormat f{4, 3};
+    ASSERT_EQ(f.payloadBytes(5), 2 * 4 + 3);
+    std::vector<std::uint8_t> p(static_cast<std::size_t>(f.payloadBytes(5)), 0xEE);
+    quantizeBlocks(x, 5, f, p.data());
+    float s0 = 0, s1 = 0;
+    std::memcpy(&s0, p.data(), 4);
+    std::memcpy(&s1, p.data() + 4, 4);
+    EXPECT_EQ(s0, 0.125f); // 0.875 / 7
+    EXPECT_EQ(s1, 0.25f);  // 1.75 / 7
+    // q = 7, -2, 1 | 7, -2, low nibble first.
+    EXPECT_EQ(p[8], 0xE7);
+    EXPECT_EQ(p[9], 0x71);
+    EXPECT_EQ(p[10], 0x0E);
+    // 8 bits: one byte per value after the scales.
+    const BlockFormat g{8, 4};
+    std::vector<std::uint8_t> q(static_cast<std::size_t>(g.payloadBytes(5)));
+    ASSERT_EQ(q.size(), 2u * 4 + 5);
+    quantizeBlocks(x, 5, g, q.data());
+    EXPECT_EQ(static_cast<std::int8_t>(q[8 + 3]), 127);  // the block's max
+    EXPECT_EQ(static_cast<std::int8_t>(q[8 + 0]), 64);   // 63.5, to even
+    EXPECT_EQ(static_cast<std::int8_t>(q[8 + 4]), -127); // alone in its block
+    float back[5];
+    dequantizeBlocks(q.data(), 5, g, back);
+    EXPECT_NEAR(back[0], 0.875f, 1.75f / 127 / 2);
+    EXPECT_NEAR(back[4], -0.5f, 1e-6);
+}
+
+TEST(BlockQuantize, ErrorWithinHalfAStepOfEachBlock) {
+    std::mt19937 rng(7);
+    std::normal_distribution<float> d(0.0f, 0.02f);
+    for (const BlockFormat f :
+         {BlockFormat{8, 8000}, BlockFormat{8, 64}, BlockFormat{4, 768}, BlockFormat{4, 5}}) {
+        const std::int64_t n = 20011;
+        std::vector<float> x(n), y(n, 1.0f), z(n, 1.0f);
+        for (auto& v : x)
+            v = d(rng);
+        x[17] = 0.5f; // an outlier sets its block's scale
+        std::vector<std::uint8_t> p(static_cast<std::size_t>(f.payloadBytes(n)));
+        quantizeBlocks(x.data(), n, f, p.data());
+        dequantizeBlocks(p.data(), n, f, y.data());
+        dequantizeAddBlocks(p.data(), n, f, z.data());
+        for (std::int64_t b = 0; b < f.blocks(n); ++b) {
+            float amax = 0;
+            const std::int64_t end = std::min(n, (b + 1) * f.block);
+            for (std::int64_t i = b * f.block; i < end; ++i)
+                amax = std::max(amax, std::fabs(x[i]));
+            const float bound = amax / f.qmax() / 2 * (1 + 1e-5f);
+            for (std::int64_t i = b * f.block; i < end; ++i) {
+                ASSERT_LE(std::fabs(y[i] - x[i]), bound)
+                    << f.bits << " bits, block " << f.block << ", element " << i;
+                ASSERT_FLOAT_EQ(z[i], 1.0f + y[i]);
+            }
+        }
+    }
+}
+
+TEST(BlockQuantize, QwzBlocksFollowDeepSpeedsGroupRule) {
+    // CUDAQuantizer: groups = ceil(n / 8000), raised until 8 * groups divides n, doubled
+    // while n / groups > 8000.
+    EXPECT_EQ(qwzBlockElems(768 * 768), 6144); // 96 groups
+    EXPECT_EQ(qwzBlockElems(8000), 8000);
+    EXPECT_EQ(qwzBlockElems(1536), 1536);
+    EXPECT_EQ(qwzBlockElems(16), 16);
+    EXPECT_EQ(qwzBlockElems(20011), 8000); // not a multiple of 8: blocks of the target
+    EXPECT_EQ(qwzBlockElems(7), 7);
+}
+
+} // namespace
+} // namespace zerolab

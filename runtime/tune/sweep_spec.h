@@ -25,6 +25,7 @@ enum class SweepStrategy { Grid, Guided };
 // "world": N. Any other name is a dotted JSON path into the config.
 inline constexpr const char* kWorldAxis = "world";
 inline constexpr const char* kMicroBatchAxis = "train_micro_batch_size_per_gpu";
+inline constexpr const char* kThreadsAxis = "run.threads";
 
 struct SweepAxis {
     std::string name;

@@ -115,7 +115,7 @@ struct RunConfig {
     int checkpoint_every = 0; // 0: no periodic checkpoints
     std::string checkpoint_dir = "checkpoints";
     CheckpointErrorPolicy on_checkpoint_error = CheckpointErrorPolicy::Continue;
-    int threads = 0; // compute threads per rank; 0: the runtime decides (autoThreadsPerRank)
+    int threads = 0; // compute threads per rank; 0: the runtime decides
     // The step timeline (storage/timeline.h) of every this-many-th logged step
     // (step % (log_every * timeline_every) == 0) and of each segment's first steady
     // step; 0: none (docs/metrics.md, Step timeline).
@@ -219,10 +219,6 @@ nlohmann::json toJson(const TrainConfig& config);
 double lrAt(const TrainConfig& config, int step);
 
 // Names as they appear in the JSON ("AdamW", "WarmupCosineLR", "log", "bf16", ...).
-// run.threads 0 on the CPU: the host's cores shared out among the ranks on it (at least 1).
-// The one rule: zerolab-train applies it, a sweep holds its value fixed across N.
-int autoThreadsPerRank(int ranks_on_host);
-
 std::string_view toString(OptimizerType t);
 std::string_view toString(SchedulerType t);
 std::string_view toString(WarmupType t);

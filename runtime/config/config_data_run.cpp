@@ -2,6 +2,7 @@
 // how reproducibly and on what device the run goes.
 #include "runtime/config/config_schema.h"
 #include "runtime/config/config_sections.h"
+#include "runtime/config/cpu_threads.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -3,6 +3,7 @@
 #include "runtime/train/train_backend.h"
 
 #include "kernels/cpu/gemm_peak.h"
+#include "runtime/config/cpu_threads.h"
 
 #include <algorithm>
 #include <cstdlib>

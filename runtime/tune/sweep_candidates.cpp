@@ -1,6 +1,7 @@
 // Candidates: grid expansion, axis values set into the base, planning against capacity.
 #include "runtime/tune/sweep_candidates.h"
 
+#include "runtime/config/cpu_threads.h"
 #include "runtime/planner/plan_devices.h"
 #include "runtime/planner/planner.h"
 #include "runtime/planner/planner_units.h"

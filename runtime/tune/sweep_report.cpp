@@ -31,14 +31,18 @@ std::string bytesText(std::int64_t bytes) {
     return bytes < 0 ? "-" : formatBytes(static_cast<double>(bytes), ByteUnit::GB);
 }
 
-// The threads per rank a trial ran with: its config's run.threads ("auto" for 0).
-std::string threadsCell(const TrialRecord& t) {
+// The threads per rank a trial ran with: its config's run.threads (0: the runtime decided).
+int trialThreads(const TrialRecord& t) {
     const auto doc = nlohmann::json::parse(t.config_json, nullptr, false);
     if (doc.is_object() && doc.contains("run") && doc["run"].is_object() &&
-        doc["run"].contains("threads") && doc["run"]["threads"].is_number_integer() &&
-        doc["run"]["threads"].get<int>() > 0)
-        return std::to_string(doc["run"]["threads"].get<int>());
-    return "auto";
+        doc["run"].contains("threads") && doc["run"]["threads"].is_number_integer())
+        return std::max(0, doc["run"]["threads"].get<int>());
+    return 0;
+}
+
+std::string threadsCell(const TrialRecord& t) {
+    const int n = trialThreads(t);
+    return n > 0 ? std::to_string(n) : "auto";
 }
 
 std::string cell(const nlohmann::json& v) {
@@ -213,6 +217,8 @@ nlohmann::json sweepJson(const SweepRecord& sweep, const SweepSpec& spec,
             j[k] = v;
         j["axes"] = point;
         j["world"] = t.world;
+        j["threads"] =
+            trialThreads(t) > 0 ? nlohmann::json(trialThreads(t)) : nlohmann::json(nullptr);
         j["status"] = trialStatusName(t.status);
         j["reason"] = t.reason;
         j["tokens_per_s"] = numberOrNull(t.tokens_per_s);

@@ -55,7 +55,9 @@ int finish(zerolab::SweepStore& store, std::int64_t id, zerolab::SweepOutcome ou
         std::cerr << "zerolab-sweep: sweep " << id << ": no trial finished\n";
         return 1;
     }
-    std::cout << "best config: " << best->config_path << "\nrun it with: " << best->command << '\n';
+    const bool unknown = zerolab::sweepVerdict(trials).winner_unknown;
+    std::cout << "best config" << (unknown ? " (the fastest measured; the winner is unknown)" : "")
+              << ": " << best->config_path << "\nrun it with: " << best->command << '\n';
     return 0;
 }
 

@@ -186,9 +186,7 @@ std::optional<BestConfig> writeBestConfig(SweepStore& store, std::int64_t sweep_
     b.trial = t.idx;
     std::error_code ec;
     fs::create_directories(out_dir, ec);
-    b.config_path =
-        fs::absolute(fs::path(out_dir) / ("sweep-" + std::to_string(sweep_id) + "-best.json"))
-            .string();
+    b.config_path = bestConfigPath(out_dir, sweep_id);
     // What a launch needs: N, as DeepSpeed infers it from train_batch_size = micro-batch x
     // accumulation x N, so that `zerolab-plan --config` and `zerolab-train` read the trial's N.
     nlohmann::json doc = nlohmann::json::parse(t.config_json);
@@ -202,9 +200,19 @@ std::optional<BestConfig> writeBestConfig(SweepStore& store, std::int64_t sweep_
         if (!out)
             throw SweepError(b.config_path + ": cannot write the best config");
     }
-    b.command = commandLine(
-        launchArgv(trialLaunchSpec(spec.launcher, program, t.world, {"--config", b.config_path})));
+    b.command = bestConfigCommand(spec, program, t.world, b.config_path);
     return b;
+}
+
+std::string bestConfigPath(const std::string& out_dir, std::int64_t sweep_id) {
+    return fs::absolute(fs::path(out_dir) / ("sweep-" + std::to_string(sweep_id) + "-best.json"))
+        .string();
+}
+
+std::string bestConfigCommand(const SweepSpec& spec, const std::string& program, int world,
+                              const std::string& config_path) {
+    return commandLine(
+        launchArgv(trialLaunchSpec(spec.launcher, program, world, {"--config", config_path})));
 }
 
 } // namespace zerolab

@@ -53,7 +53,14 @@ struct BestConfig {
     std::string command;     // its mpirun command line
 };
 
-// Writes the best trial's config to <out_dir>/sweep-<id>-best.json and returns it with
+// <out_dir>/sweep-<id>-best.json (absolute): where writeBestConfig puts the best config
+// (zerolab-sweep's default out_dir: sweepWorkDir), for a view that shows it.
+std::string bestConfigPath(const std::string& out_dir, std::int64_t sweep_id);
+// The command line that runs a config at N ranks, as the sweep launched its trials.
+std::string bestConfigCommand(const SweepSpec& spec, const std::string& program, int world,
+                              const std::string& config_path);
+
+// Writes the best trial's config to bestConfigPath(out_dir) and returns it with
 // the command line that runs it; nullopt when no trial finished. Throws SweepError.
 std::optional<BestConfig> writeBestConfig(SweepStore& store, std::int64_t sweep_id,
                                           const std::string& program, const std::string& out_dir);

@@ -8,14 +8,14 @@
 // Prints medians against the targets (open, filter, Compare <= 1000 ms; replot <= 16
 // ms). With SHOTS, saves the Run view and the runs panel as PNGs into that folder.
 #include "fixture_store.h"
-#include "gui/compare_view.h"
-#include "gui/memory_bar_chart.h"
-#include "gui/run_view.h"
-#include "gui/runs_dock.h"
-#include "gui/runs_model.h"
-#include "gui/store_client.h"
-#include "gui/style.h"
-#include "gui/time_series_plot.h"
+#include "gui/client/store_client.h"
+#include "gui/core/runs_model.h"
+#include "gui/views/compare/compare_view.h"
+#include "gui/views/run/run_view.h"
+#include "gui/views/run/runs_dock.h"
+#include "gui/widgets/memory_bar_chart.h"
+#include "gui/widgets/style.h"
+#include "gui/widgets/time_series_plot.h"
 
 #include <QApplication>
 #include <QDir>

@@ -22,7 +22,7 @@ struct HeadlessLessonOptions {
 // "agree","disagree"},"agrees"} last. Returns the exit code.
 int runLessonHeadless(const HeadlessLessonOptions& options, std::ostream& out, std::ostream& err);
 
-// For gui/main.cpp before any QApplication: nullopt when argv has no --run-lesson; else
+// For gui/app/main.cpp before any QApplication: nullopt when argv has no --run-lesson; else
 // parses --lesson, --db, --lang (others are an error, exit 2), finds zerolab-train next
 // to argv[0]'s executable and returns runLessonHeadless's exit code.
 std::optional<int> runLessonFromArguments(int argc, char** argv);

@@ -2,7 +2,7 @@
 // template with numbered placeholders %1..%9 and its arguments. An argument is a literal
 // (a number, a JSON path, a value, a file name: never translated) or a nested message.
 // The command-line tools print renderEnglish(); the GUI renders the same message
-// through Qt's catalogue (gui/runtime_text.h). Templates are written with ZEROLAB_TR so
+// through Qt's catalogue (gui/core/runtime_text.h). Templates are written with ZEROLAB_TR so
 // that lupdate extracts them (scripts/update-translations, docs/i18n.md).
 #pragma once
 

@@ -32,7 +32,7 @@ Message sweepPhaseMessage(const std::string& phase) {
 Message sweepReasonMessage(const std::string& reason) {
     Message m = matchedOrLiteral(reason, kReasons);
     // The trial status word ("oom") in the catalogue's context "Status", where the GUI
-    // lists every stored status word (gui/status_label.cpp).
+    // lists every stored status word (gui/core/status_label.cpp).
     if (m.text == kReasonMicroBatchEnded.source && m.args.size() == 2 &&
         trialStatusFromName(m.args[1].text)) {
         m.args[1].context = "Status";

@@ -2,12 +2,12 @@
 // order of the compared runs, one column and one bar per segment of a restarted run
 // with that segment's own prediction, and checklist entries and headers shown whole.
 #include "fixture_store.h"
-#include "gui/compare_view.h"
-#include "gui/config_validation.h"
-#include "gui/memory_bar_chart.h"
-#include "gui/store_client.h"
-#include "gui/time_series_plot.h"
-#include "gui/units.h"
+#include "gui/client/store_client.h"
+#include "gui/core/config_validation.h"
+#include "gui/core/units.h"
+#include "gui/views/compare/compare_view.h"
+#include "gui/widgets/memory_bar_chart.h"
+#include "gui/widgets/time_series_plot.h"
 #include "storage/run_reader.h"
 
 #include <qcustomplot.h>

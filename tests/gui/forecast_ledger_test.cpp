@@ -1,9 +1,9 @@
 // The Setup forecast is what a real run holds: the numbers the forecast widget draws
 // for each stage equal, category by category, the ledger of a real 2-rank mpirun job
 // of zerolab-train on the same config (micro, bf16), stages 0-3, overlap_comm off and on.
-#include "gui/forecast_panel.h"
-#include "gui/memory_bar_chart.h"
-#include "gui/setup_view.h"
+#include "gui/views/setup/setup_view.h"
+#include "gui/widgets/forecast_panel.h"
+#include "gui/widgets/memory_bar_chart.h"
 #include "tests/support/process.h"
 
 #include <nlohmann/json.hpp>

@@ -1,9 +1,9 @@
-// The lab report PDF (gui/lab_report.h): written by QPdfWriter, rendered back with
+// The lab report PDF (gui/views/lab/lab_report.h): written by QPdfWriter, rendered back with
 // pdftoppm and checked to be a page with ink on it; a report that cannot be written
 // says which file. ZEROLAB_SHOT_DIR=DIR keeps DIR/lab-report-unit.png to look at.
-#include "gui/lab_report.h"
-#include "gui/memory_bar_chart.h"
-#include "gui/style.h"
+#include "gui/views/lab/lab_report.h"
+#include "gui/widgets/memory_bar_chart.h"
+#include "gui/widgets/style.h"
 
 #include "pdf_ink.h"
 

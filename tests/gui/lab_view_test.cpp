@@ -3,10 +3,10 @@
 // that pdftoppm renders to a page with ink; the stored results shown again when the
 // lesson is reopened; a broken lesson file named with its JSON path; a stopped step.
 // ZEROLAB_SHOT_DIR=DIR keeps DIR/lab-report-lesson2.png to look at.
-#include "gui/lab_view.h"
-#include "gui/language.h"
-#include "gui/memory_bar_chart.h"
-#include "gui/style.h"
+#include "gui/core/language.h"
+#include "gui/views/lab/lab_view.h"
+#include "gui/widgets/memory_bar_chart.h"
+#include "gui/widgets/style.h"
 #include "runtime/lab/shipped_lessons.h"
 
 #include "pdf_ink.h"

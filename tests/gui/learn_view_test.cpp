@@ -1,8 +1,8 @@
 // Learn tab: the bars are the planner's numbers, explain() text is shown, and the
 // chapter scenarios load in the chapter's convention with their errata listed.
-#include "gui/forecast_panel.h"
-#include "gui/learn_view.h"
-#include "gui/memory_bar_chart.h"
+#include "gui/views/learn/learn_view.h"
+#include "gui/widgets/forecast_panel.h"
+#include "gui/widgets/memory_bar_chart.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

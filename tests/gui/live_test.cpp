@@ -3,17 +3,17 @@
 // real runtime under real mpirun on `nano` covers start, live points, Apply & restart
 // (same run, new segment, another stage and N), stop -> stopped, a killed rank ->
 // failed naming the rank, and the scripted `zerolab --start --exit-when-done`.
-#include "gui/config_form.h"
-#include "gui/config_validation.h"
-#include "gui/language.h"
-#include "gui/live_controller.h"
-#include "gui/live_panel.h"
-#include "gui/log_console.h"
-#include "gui/main_window.h"
-#include "gui/run_view.h"
-#include "gui/setup_view.h"
-#include "gui/store_client.h"
-#include "gui/time_series_plot.h"
+#include "gui/app/main_window.h"
+#include "gui/client/live_controller.h"
+#include "gui/client/store_client.h"
+#include "gui/core/config_validation.h"
+#include "gui/core/language.h"
+#include "gui/views/run/live_panel.h"
+#include "gui/views/run/run_view.h"
+#include "gui/views/setup/config_form.h"
+#include "gui/views/setup/setup_view.h"
+#include "gui/widgets/log_console.h"
+#include "gui/widgets/time_series_plot.h"
 #include "storage/run_reader.h"
 
 #include <QAction>

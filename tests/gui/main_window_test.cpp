@@ -2,13 +2,13 @@
 // staying closed on the next run, the runs list following the Run tab, and the live
 // strip's Stop and Kill only for the live run while it is live.
 #include "fixture_store.h"
-#include "gui/live_controller.h"
-#include "gui/live_panel.h"
-#include "gui/log_console.h"
-#include "gui/main_window.h"
-#include "gui/run_view.h"
-#include "gui/runs_dock.h"
-#include "gui/store_client.h"
+#include "gui/app/main_window.h"
+#include "gui/client/live_controller.h"
+#include "gui/client/store_client.h"
+#include "gui/views/run/live_panel.h"
+#include "gui/views/run/run_view.h"
+#include "gui/views/run/runs_dock.h"
+#include "gui/widgets/log_console.h"
 #include "storage/run_writer.h"
 
 #include <QAction>

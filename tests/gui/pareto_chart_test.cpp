@@ -1,8 +1,8 @@
-// The Pareto frontier (gui/pareto_frontier.h) and the Tune view's chart that draws it.
+// The Pareto frontier (gui/core/pareto_frontier.h) and the Tune view's chart that draws it.
 // ZEROLAB_SHOT_DIR=DIR also writes the chart to DIR/pareto-chart.png to look at.
-#include "gui/pareto_chart.h"
-#include "gui/pareto_frontier.h"
-#include "gui/style.h"
+#include "gui/core/pareto_frontier.h"
+#include "gui/widgets/pareto_chart.h"
+#include "gui/widgets/style.h"
 
 #include <QApplication>
 #include <QDir>

@@ -3,10 +3,10 @@
 // into a range refines it to the steps as logged (and keeps the zoom); a live run
 // opened as a level of detail keeps appending the steps it logs.
 #include "fixture_store.h"
-#include "gui/run_view.h"
-#include "gui/step_detail.h"
-#include "gui/store_client.h"
-#include "gui/time_series_plot.h"
+#include "gui/client/store_client.h"
+#include "gui/core/step_detail.h"
+#include "gui/views/run/run_view.h"
+#include "gui/widgets/time_series_plot.h"
 #include "storage/run_writer.h"
 
 #include <qcustomplot.h>

@@ -2,10 +2,10 @@
 // findings (JSON path and value kept), Learn's "How it adds up" and its chapter errata,
 // and a Tune trial's phase and reason (a stored reason no template fits stays as
 // stored). In English each is the runtime's own text, the one the command-line tools print.
-#include "gui/language.h"
-#include "gui/learn_view.h"
-#include "gui/setup_view.h"
-#include "gui/tune_view.h"
+#include "gui/core/language.h"
+#include "gui/views/learn/learn_view.h"
+#include "gui/views/setup/setup_view.h"
+#include "gui/views/tune/tune_view.h"
 #include "runtime/planner/planner.h"
 #include "runtime/tune/sweep_texts.h"
 #include "storage/run_store.h"
@@ -153,6 +153,7 @@ private slots:
         TuneView view;
         view.setStorePath(db);
         QVERIFY(view.showSweep(id));
+        view.waitIdle();
         const QStandardItemModel* m = view.trialsModel();
         QCOMPARE(m->rowCount(), 3);
         const int phase = 1, reason = m->columnCount() - 1;
@@ -171,6 +172,7 @@ private slots:
         QVERIFY(setLanguage(Language::English));
         view.refresh();
         QVERIFY(view.showSweep(id));
+        view.waitIdle();
         QCOMPARE(m->index(0, phase).data().toString(), QStringLiteral("search"));
         QCOMPARE(m->index(0, reason).data().toString(), QString::fromStdString(over));
     }

@@ -1,11 +1,11 @@
 // Setup tab: form -> JSON and JSON -> form stay in sync, the validator's messages
 // reach the editor with their lines, and the forecast shows the planner's numbers.
-#include "gui/config_form.h"
-#include "gui/forecast_panel.h"
-#include "gui/json_editor.h"
-#include "gui/json_path.h"
-#include "gui/memory_bar_chart.h"
-#include "gui/setup_view.h"
+#include "gui/core/json_path.h"
+#include "gui/views/setup/config_form.h"
+#include "gui/views/setup/setup_view.h"
+#include "gui/widgets/forecast_panel.h"
+#include "gui/widgets/json_editor.h"
+#include "gui/widgets/memory_bar_chart.h"
 #include "runtime/model/activation_layout.h"
 #include "tests/support/hostile_files.h"
 #include "tests/support/process.h"

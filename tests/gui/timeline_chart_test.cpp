@@ -3,11 +3,11 @@
 // every rank, equal seq is linked across ranks, zoom changes only time, the empty and
 // flat-memory messages, the panel's follow-latest requests, and that the fixtures
 // show what the chart is for (prefetch, hidden reduce-scatters, a slow rank).
-#include "gui/style.h"
-#include "gui/timeline_chart.h"
-#include "gui/timeline_panel.h"
-#include "gui/timeline_style.h"
-#include "gui/units.h"
+#include "gui/core/units.h"
+#include "gui/timeline/timeline_chart.h"
+#include "gui/timeline/timeline_panel.h"
+#include "gui/timeline/timeline_style.h"
+#include "gui/widgets/style.h"
 #include "timeline_fixture.h"
 
 #include <qcustomplot.h>

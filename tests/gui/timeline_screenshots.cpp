@@ -5,9 +5,9 @@
 // store into DIR/timeline-run<ID>.png, titled with the run's name (the screenshots in
 // docs/gui.md come from real runs this way). Uses Qt's offscreen platform without a
 // display.
-#include "gui/style.h"
-#include "gui/timeline_chart.h"
-#include "gui/timeline_panel.h"
+#include "gui/timeline/timeline_chart.h"
+#include "gui/timeline/timeline_panel.h"
+#include "gui/widgets/style.h"
 #include "storage/run_reader.h"
 #include "storage/run_store.h"
 #include "timeline_fixture.h"

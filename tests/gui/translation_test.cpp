@@ -8,19 +8,19 @@
 // after View → Language switches a window started in English, which must then keep what
 // it shows and, switched back, show no Chinese. docs/i18n.md.
 #include "fixture_store.h"
-#include "gui/compare_view.h"
-#include "gui/json_editor.h"
-#include "gui/language.h"
-#include "gui/live_panel.h"
-#include "gui/log_console.h"
-#include "gui/main_window.h"
-#include "gui/run_view.h"
-#include "gui/runs_dock.h"
-#include "gui/runs_model.h"
-#include "gui/setup_view.h"
-#include "gui/store_client.h"
-#include "gui/time_series_plot.h"
-#include "gui/tune_view.h"
+#include "gui/app/main_window.h"
+#include "gui/client/store_client.h"
+#include "gui/core/language.h"
+#include "gui/core/runs_model.h"
+#include "gui/views/compare/compare_view.h"
+#include "gui/views/run/live_panel.h"
+#include "gui/views/run/run_view.h"
+#include "gui/views/run/runs_dock.h"
+#include "gui/views/setup/setup_view.h"
+#include "gui/views/tune/tune_view.h"
+#include "gui/widgets/json_editor.h"
+#include "gui/widgets/log_console.h"
+#include "gui/widgets/time_series_plot.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -207,6 +207,7 @@ void loadFixture(MainWindow& window, const QString& db, const std::vector<std::i
     QSignalSpy compared(window.compareView(), &CompareView::loaded);
     window.compareRuns({qint64(ids[0]), qint64(ids[1]), qint64(ids[3])});
     QVERIFY(compared.wait(10000));
+    window.tuneView()->waitIdle();
 }
 
 // The words of the data on screen: run names, hosts, tags, the shown run's config and
@@ -433,6 +434,7 @@ private slots:
         // The trials' phase and reason are the runtime's words (docs/i18n.md): the
         // screen is checked without the preview, as a start in Chinese is.
         window.tuneView()->setStorePath(m_db);
+        window.tuneView()->waitIdle();
         const QStringList zh = textsOnScreen(window);
         QVERIFY2(zh.size() > 200, qPrintable(QStringLiteral("only %1 texts found").arg(zh.size())));
         qInfo("%lld texts on screen checked after the switch", qlonglong(zh.size()));

@@ -1,9 +1,9 @@
 // The Tune view over a fixture sweep in a real store file (storage/sweep_store.h): the
 // sortable table of every axis and metric, the Pareto chart of the finished trials, the
 // trial actions, the preview that plans without running, and the editor's errors.
-#include "gui/pareto_chart.h"
-#include "gui/style.h"
-#include "gui/tune_view.h"
+#include "gui/views/tune/tune_view.h"
+#include "gui/widgets/pareto_chart.h"
+#include "gui/widgets/style.h"
 #include "storage/run_store.h"
 #include "storage/run_writer.h"
 #include "storage/sweep_store.h"
@@ -130,6 +130,7 @@ void TuneViewTest::makeFixture() {
 void TuneViewTest::tableHoldsEveryAxisAndMetricAndSortsNumbers() {
     TuneView view;
     view.setStorePath(m_db); // shows the newest sweep
+    view.waitIdle();
     const QStandardItemModel* m = view.trialsModel();
     QCOMPARE(m->rowCount(), 7);
     for (const char* h : {"#", "Phase", "stage", "micro", "Status", "Forecast / rank", "Tokens/s",
@@ -155,6 +156,7 @@ void TuneViewTest::tableHoldsEveryAxisAndMetricAndSortsNumbers() {
 void TuneViewTest::chartShowsFinishedTrialsAndTheFrontier() {
     TuneView view;
     view.setStorePath(m_db);
+    view.waitIdle();
     // Frontier by memory: idx 3 (90 MB, 8000), 1 (120 MB, 10500), 2 (170 MB, 12000);
     // 0 and 4 are beaten by 1 and 2; pruned and timed-out trials have no point.
     QCOMPARE(view.chart()->frontierIds(), (QVector<long long>{3, 1, 2}));
@@ -167,6 +169,7 @@ void TuneViewTest::chartShowsFinishedTrialsAndTheFrontier() {
 void TuneViewTest::trialActionsOpenTheRunAndUseTheConfig() {
     TuneView view;
     view.setStorePath(m_db);
+    view.waitIdle();
     view.resize(1400, 900);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -202,6 +205,7 @@ void TuneViewTest::trialActionsOpenTheRunAndUseTheConfig() {
 void TuneViewTest::previewPlansWithoutRunningAndPrunesWhatDoesNotFit() {
     TuneView view;
     view.setStorePath(m_db);
+    view.waitIdle();
     view.setBaseConfig(QString::fromUtf8(kBase), "base.json");
     QTableWidget* axes = view.axesTable();
     while (axes->rowCount() > 0)
@@ -261,6 +265,7 @@ void TuneViewTest::editorErrorsNameTheRow() {
 void TuneViewTest::aSweepRunningElsewhereAppearsAndFillsIn() {
     TuneView view;
     view.setStorePath(m_db);
+    view.waitIdle();
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     auto* picker = view.findChildren<QComboBox*>().back();
@@ -279,14 +284,17 @@ void TuneViewTest::aSweepRunningElsewhereAppearsAndFillsIn() {
         store.addTrials(id, {trial(1, 2, TrialStatus::Finished, 7000, 80, 1)});
     }
     view.refresh();
+    view.waitIdle();
     QCOMPARE(picker->count(), 2);
     QVERIFY(view.showSweep(id));
+    view.waitIdle();
     QCOMPARE(view.trialsModel()->rowCount(), 1);
     {
         SweepStore store(RunStore::open(m_db.toStdString()));
         store.addTrials(id, {trial(1, 4, TrialStatus::Finished, 7500, 85, 2)});
     }
     view.refresh();
+    view.waitIdle();
     QCOMPARE(view.trialsModel()->rowCount(), 2);
     QCOMPARE(view.chart()->frontierIds(), (QVector<long long>{0, 1}));
 }

@@ -1,0 +1,150 @@
+// Asynchronous access to the run store. StoreWorker owns the RunReader and lives
+// on its own QThread; StoreClient (UI thread) forwards requests to it as queued
+// calls and re-emits its answers, so no store call ever blocks the UI.
+// The worker polls PRAGMA data_version; following a live run is only a shorter
+// poll interval (setPollInterval).
+#pragma once
+
+#include "gui/core/run_data.h"
+#include "storage/records.h"
+#include "storage/timeline.h"
+
+#include <QObject>
+#include <QStringList>
+#include <QThread>
+#include <QVector>
+
+#include <memory>
+
+class QTimer;
+
+namespace zerolab {
+
+class RunReader;
+
+// Lives on the worker thread; every slot runs there. Catches StoreError and reports
+// it through failed() with the store path in the message.
+class StoreWorker : public QObject {
+    Q_OBJECT
+public:
+    StoreWorker();
+    ~StoreWorker() override;
+
+public slots:
+    void open(const QString& path);
+    void setPollInterval(int ms);
+    void listRuns();
+    // afterStep < 0: the whole run; otherwise steps after afterStep and events after
+    // afterEventId. The chunk also carries the rank rows of its last step; a whole
+    // run's chunk also those of each segment's last step.
+    void loadRun(qint64 runId, bool incremental, qint64 afterStep, qint64 afterEventId);
+    void loadRanks(qint64 runId, qint64 step);
+    // Steps firstStep..lastStep at a level of detail of `buckets` spans (as logged when
+    // they are few): what a zoomed plot of a long run draws.
+    void loadDetail(qint64 runId, qint64 firstStep, qint64 lastStep, qint64 buckets);
+    // Every logged step of the run as CSV (writeMetricsCsv), read and written here.
+    void exportCsv(qint64 runId, const QString& path);
+    // The step timeline of one sampled step (an empty one when none is stored).
+    void loadTimeline(qint64 runId, qint64 step);
+    void setNotes(qint64 runId, const QString& notes);
+    void setTags(qint64 runId, const QStringList& tags);
+    void deleteRun(qint64 runId);
+    // Control of a live run: a command for its rank 0 (CommandKind as int).
+    void postCommand(qint64 runId, int kind, double arg);
+    // The launcher's word on a failed job: adds an error event with `message` unless
+    // the store already holds it, and makes sure the run's status is failed.
+    void recordFailure(qint64 runId, int rank, const QString& message);
+    // The run's newest checkpoint (step -1 and an empty path when it has none).
+    void findCheckpoint(qint64 runId);
+    // RunReader::markLostRuns.
+    void markLost(double staleAfterS);
+
+signals:
+    void opened(const QString& path);
+    void failed(const QString& message);
+    void runsListed(const QVector<zerolab::RunSummary>& runs);
+    void runLoaded(const zerolab::RunChunk& chunk);
+    void ranksLoaded(qint64 runId, qint64 step, const QVector<zerolab::RankRecord>& ranks);
+    void detailLoaded(qint64 runId, qint64 firstStep, qint64 lastStep,
+                      const zerolab::StepColumns& steps);
+    // error empty: written.
+    void csvExported(qint64 runId, const QString& path, const QString& error);
+    void timelineLoaded(qint64 runId, const zerolab::StepTimeline& timeline);
+    void commandPosted(qint64 runId, int kind, qint64 commandId);
+    void checkpointFound(qint64 runId, qint64 step, const QString& path);
+    // Another connection committed since the last poll.
+    void changed();
+    void done(); // after every request, for StoreClient's pending count
+
+private:
+    void poll();
+    template <typename F> void guarded(F&& f);
+
+    std::unique_ptr<RunReader> m_reader;
+    QString m_path;
+    QTimer* m_timer = nullptr;
+    qint64 m_version = -1;
+};
+
+// UI thread. Owns the worker thread; destroying the client stops it.
+class StoreClient : public QObject {
+    Q_OBJECT
+public:
+    explicit StoreClient(QObject* parent = nullptr);
+    ~StoreClient() override;
+
+    void open(const QString& path);
+    QString path() const { return m_path; }
+    void setPollInterval(int ms);
+    void listRuns();
+    // The whole run (a RunChunk with incremental false).
+    void loadRun(qint64 runId);
+    // What came after afterStep and afterEventId (-1 and 0: everything so far), as an
+    // incremental RunChunk: a run followed from before its first step keeps growing.
+    void loadNewer(qint64 runId, qint64 afterStep, qint64 afterEventId);
+    void loadRanks(qint64 runId, qint64 step);
+    void loadDetail(qint64 runId, qint64 firstStep, qint64 lastStep, qint64 buckets);
+    void exportCsv(qint64 runId, const QString& path);
+    void loadTimeline(qint64 runId, qint64 step);
+    void setNotes(qint64 runId, const QString& notes);
+    void setTags(qint64 runId, const QStringList& tags);
+    void deleteRun(qint64 runId);
+    void postCommand(qint64 runId, CommandKind kind, double arg = kUnknown);
+    void recordFailure(qint64 runId, int rank, const QString& message);
+    void findCheckpoint(qint64 runId);
+    void markLost(double staleAfterS);
+    // Requests sent and not yet answered.
+    int pending() const { return m_pending; }
+    const QVector<RunSummary>& runs() const { return m_runs; }
+
+signals:
+    void opened(const QString& path);
+    void failed(const QString& message);
+    void runsListed(const QVector<zerolab::RunSummary>& runs);
+    void runLoaded(const zerolab::RunChunk& chunk);
+    void ranksLoaded(qint64 runId, qint64 step, const QVector<zerolab::RankRecord>& ranks);
+    void detailLoaded(qint64 runId, qint64 firstStep, qint64 lastStep,
+                      const zerolab::StepColumns& steps);
+    void csvExported(qint64 runId, const QString& path, const QString& error);
+    void timelineLoaded(qint64 runId, const zerolab::StepTimeline& timeline);
+    void commandPosted(qint64 runId, int kind, qint64 commandId);
+    void checkpointFound(qint64 runId, qint64 step, const QString& path);
+    void changed();
+    void idle(); // pending() dropped to 0
+
+private:
+    template <typename F> void send(F&& call);
+
+    QThread m_thread;
+    StoreWorker* m_worker;
+    QString m_path;
+    int m_pending = 0;
+    QVector<RunSummary> m_runs;
+};
+
+} // namespace zerolab
+
+Q_DECLARE_METATYPE(zerolab::RunSummary)
+Q_DECLARE_METATYPE(zerolab::RankRecord)
+
+Q_DECLARE_METATYPE(zerolab::StepTimeline)

@@ -1,0 +1,492 @@
+// Compare tab: a checklist of stored runs drives which runs are loaded; the
+// overlay, run table, diff table and memory bars redraw once every chosen run has
+// arrived. Columns, rows and bars follow the order of the runs being compared.
+#include "gui/views/compare/compare_view.h"
+
+#include "gui/client/store_client.h"
+#include "gui/core/config_validation.h"
+#include "gui/core/display_text.h"
+#include "gui/core/json_path.h"
+#include "gui/core/units.h"
+#include "gui/widgets/category_colors.h"
+#include "gui/widgets/memory_bar_chart.h"
+#include "gui/widgets/style.h"
+#include "gui/widgets/time_series_plot.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <set>
+
+namespace zerolab {
+
+namespace {
+const QColor kRunColors[] = {QColor(0x2F, 0x6D, 0xB5), QColor(0xE4, 0x57, 0x56),
+                             QColor(0x15, 0x80, 0x3D), QColor(0xF5, 0x85, 0x18),
+                             QColor(0x7C, 0x3A, 0xED), QColor(0x0F, 0x76, 0x6E),
+                             QColor(0x9D, 0x75, 0x5D), QColor(0xD9, 0x46, 0xEF)};
+
+// A card headed by `title` (the view names it in retranslate()).
+QWidget* titled(QLabel* title, QWidget* body, QWidget* extra = nullptr) {
+    auto* frame = new QFrame;
+    frame->setProperty("card", true);
+    auto* layout = new QVBoxLayout(frame);
+    layout->setContentsMargins(12, 10, 12, 10);
+    auto* header = new QHBoxLayout;
+    title->setObjectName(QStringLiteral("cardTitle"));
+    header->addWidget(title);
+    header->addStretch(1);
+    if (extra)
+        header->addWidget(extra);
+    layout->addLayout(header);
+    layout->addWidget(body, 1);
+    return frame;
+}
+
+// "#3 zero1-n8": the legend's, the run table's and the config header's name of a run.
+QString displayName(const RunChunk& c) {
+    return QStringLiteral("#%1 %2").arg(c.runId).arg(
+        shownText(c.record.info.name, kShownNameChars));
+}
+
+// What one column of the comparison shows: a run, or one segment of a run that was
+// restarted with other settings.
+struct RunPart {
+    const RunChunk* run = nullptr;
+    int runIndex = 0;                    // in the compared runs: picks the colour
+    const Segment* segment = nullptr;    // null for a run without segments
+    const SegmentRanks* ranks = nullptr; // the segment's last logged step, null if none
+
+    bool segmented() const { return run->segments.size() > 1; }
+    QString runName() const { return displayName(*run); }
+    // "#3 seg 1" for a segment of a restarted run, else "#3".
+    QString shortName() const {
+        const QString id = QStringLiteral("#%1").arg(run->runId);
+        return segmented() ? CompareView::tr("%1 seg %2").arg(id).arg(segment->index) : id;
+    }
+    int stage() const { return segment ? segment->stage : run->record.info.stage; }
+    int world() const { return segment ? segment->world : run->record.info.world; }
+    // The segment's resolved config; the run's where the store kept none per segment.
+    const std::string& configJson() const {
+        return segment && !segment->config_json.empty() ? segment->config_json
+                                                        : run->record.info.config_json;
+    }
+};
+
+QVector<RunPart> runParts(const QList<const RunChunk*>& runs) {
+    QVector<RunPart> parts;
+    for (int i = 0; i < runs.size(); ++i) {
+        const RunChunk& c = *runs[i];
+        if (c.segments.empty()) {
+            parts.push_back({&c, i});
+            continue;
+        }
+        for (const Segment& seg : c.segments) {
+            RunPart part{&c, i, &seg};
+            for (const SegmentRanks& sr : c.segmentRanks)
+                if (sr.segment == seg.index)
+                    part.ranks = &sr;
+            parts.push_back(part);
+        }
+    }
+    return parts;
+}
+
+// Params, master params, grads and optimizer m, v: what ZeRO shards.
+QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight) {
+    auto* item = new QTableWidgetItem(text);
+    item->setTextAlignment(align | Qt::AlignVCenter);
+    return item;
+}
+
+// Rows at their natural height, so the table takes no more room than it needs.
+void fitHeight(QTableWidget* table) {
+    int h = table->horizontalHeader()->sizeHint().height() + 2 * table->frameWidth();
+    for (int r = 0; r < table->rowCount(); ++r)
+        h += table->rowHeight(r);
+    table->setFixedHeight(h);
+}
+
+void fillRunTable(QTableWidget* table, const QVector<RunPart>& parts) {
+    table->setRowCount(int(parts.size()));
+    for (int r = 0; r < parts.size(); ++r) {
+        const RunPart& p = parts[r];
+        auto* name = cell(p.runName(), Qt::AlignLeft);
+        name->setData(Qt::DecorationRole, kRunColors[p.runIndex % 8]);
+        table->setItem(r, 0, name);
+        QString segment = QStringLiteral("—");
+        if (p.segmented())
+            segment = p.ranks ? CompareView::tr("seg %1: %2–%3")
+                                    .arg(p.segment->index)
+                                    .arg(p.segment->start_step)
+                                    .arg(p.ranks->step)
+                              : CompareView::tr("seg %1: from %2")
+                                    .arg(p.segment->index)
+                                    .arg(p.segment->start_step);
+        table->setItem(r, 1, cell(segment, Qt::AlignLeft));
+        table->setItem(r, 2, cell(QString::number(p.stage())));
+        table->setItem(r, 3, cell(QString::number(p.world())));
+        table->setItem(
+            r, 4, cell(p.segment ? QString::number(p.segment->grad_accum) : QStringLiteral("—")));
+        table->setItem(
+            r, 5, cell(p.segment ? QString::number(p.segment->micro_batch) : QStringLiteral("—")));
+        long long states = 0;
+        std::int64_t peak = 0;
+        if (p.ranks)
+            for (const RankRecord& rr : p.ranks->ranks) {
+                states = std::max(states, rr.mem.modelStatesOnly().total());
+                peak = std::max(peak, rr.peak);
+            }
+        table->setItem(r, 6, cell(states > 0 ? formatBytes(double(states)) : QStringLiteral("—")));
+        table->setItem(r, 7, cell(peak > 0 ? formatBytes(double(peak)) : QStringLiteral("—")));
+    }
+    fitHeight(table);
+}
+
+QVector<MemoryBarGroup> memoryGroups(const QVector<RunPart>& parts) {
+    QVector<MemoryBarGroup> groups;
+    for (const RunPart& p : parts) {
+        if (!p.ranks || p.ranks->ranks.empty())
+            continue;
+        groups.push_back(
+            {CompareView::tr("%1\nZeRO %2\nN=%3").arg(p.shortName()).arg(p.stage()).arg(p.world()),
+             p.ranks->ranks.front().mem, predictedTotal(p.run->record.info, p.segment)});
+    }
+    return groups;
+}
+
+void fillDiff(QTableWidget* table, const QVector<RunPart>& parts, bool differencesOnly) {
+    QVector<std::map<std::string, std::string>> configs;
+    QStringList headers{CompareView::tr("Key")};
+    for (const RunPart& p : parts) {
+        const auto doc = nlohmann::json::parse(p.configJson(), nullptr, false);
+        auto flat = doc.is_discarded() ? std::map<std::string, std::string>{} : flattenJson(doc);
+        flat["(run) precision"] = p.run->record.info.precision;
+        flat["(segment) stage"] = std::to_string(p.stage());
+        flat["(segment) world"] = std::to_string(p.world());
+        configs.push_back(std::move(flat));
+        headers << (p.segmented()
+                        ? CompareView::tr("%1\nseg %2").arg(p.runName()).arg(p.segment->index)
+                        : p.runName());
+    }
+    const QVector<ConfigDiffRow> rows = configDiff(configs, differencesOnly);
+    table->clear();
+    table->setColumnCount(int(headers.size()));
+    table->setHorizontalHeaderLabels(headers);
+    table->setRowCount(int(rows.size()));
+    for (int r = 0; r < rows.size(); ++r) {
+        // The rows zerolab adds to the config's own keys carry a translated prefix.
+        QString keyText = rows[r].key;
+        if (keyText.startsWith(QLatin1String("(run) ")))
+            keyText.replace(0, 5, CompareView::tr("(run)"));
+        else if (keyText.startsWith(QLatin1String("(segment) ")))
+            keyText.replace(0, 9, CompareView::tr("(segment)"));
+        auto* key = new QTableWidgetItem(keyText);
+        if (rows[r].differs)
+            key->setFont([&] {
+                QFont f = table->font();
+                f.setBold(true);
+                return f;
+            }());
+        table->setItem(r, 0, key);
+        for (int c = 0; c < rows[r].values.size(); ++c) {
+            auto* item = new QTableWidgetItem(rows[r].values[c]);
+            if (rows[r].differs)
+                item->setBackground(QColor(0xFE, 0xF3, 0xC7));
+            table->setItem(r, c + 1, item);
+        }
+    }
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    // Values may be cut at 110 px, the run's name in the header never.
+    table->resizeColumnsToContents();
+    table->setColumnWidth(0, std::min(table->columnWidth(0), 190));
+    for (int c = 1; c < table->columnCount(); ++c)
+        table->setColumnWidth(c, std::max(std::min(table->columnWidth(c), 110),
+                                          table->horizontalHeader()->sectionSizeHint(c)));
+    table->horizontalHeader()->setStretchLastSection(true);
+}
+
+} // namespace
+
+QVector<ConfigDiffRow> configDiff(const QVector<std::map<std::string, std::string>>& configs,
+                                  bool differencesOnly) {
+    std::set<std::string> keys;
+    for (const auto& c : configs)
+        for (const auto& [k, v] : c)
+            keys.insert(k);
+    QVector<ConfigDiffRow> rows;
+    for (const std::string& key : keys) {
+        ConfigDiffRow row{QString::fromStdString(key), {}, false};
+        for (const auto& c : configs) {
+            const auto it = c.find(key);
+            row.values << (it == c.end() ? QString() : QString::fromStdString(it->second));
+        }
+        for (const QString& v : row.values)
+            row.differs = row.differs || v != row.values.front();
+        if (row.differs || !differencesOnly)
+            rows << row;
+    }
+    return rows;
+}
+
+CompareView::CompareView(StoreClient* store, QWidget* parent)
+    : QWidget(parent), m_store(store), m_stack(new QStackedWidget), m_empty(new QLabel),
+      m_listTitle(new QLabel), m_hint(new QLabel), m_metricLabel(new QLabel), m_xLabel(new QLabel),
+      m_overlayTitle(new QLabel), m_configTitle(new QLabel), m_memoryTitle(new QLabel),
+      m_runList(new QListWidget), m_metric(new QComboBox), m_xAxis(new QComboBox),
+      m_diffOnly(new QCheckBox), m_plot(new TimeSeriesPlot), m_runTable(new QTableWidget),
+      m_diff(new QTableWidget), m_memory(new MemoryBarChart) {
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(12, 12, 12, 12);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->setHandleWidth(10);
+    split->setChildrenCollapsible(false);
+
+    auto* listPane = new QWidget;
+    auto* listLayout = new QVBoxLayout(listPane);
+    listLayout->setContentsMargins(0, 0, 0, 0);
+    m_listTitle->setObjectName(QStringLiteral("cardTitle"));
+    listLayout->addWidget(m_listTitle);
+    listLayout->addWidget(m_runList, 1);
+    m_hint->setObjectName(QStringLiteral("muted"));
+    m_hint->setWordWrap(true);
+    listLayout->addWidget(m_hint);
+    listPane->setMinimumWidth(170);
+    listPane->setMaximumWidth(220);
+    split->addWidget(listPane);
+
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_stack->addWidget(m_empty);
+
+    auto* content = new QSplitter(Qt::Vertical);
+    content->setHandleWidth(10);
+    auto* controls = new QWidget;
+    auto* controlRow = new QHBoxLayout(controls);
+    controlRow->setContentsMargins(0, 0, 0, 0);
+    // Items named in retranslate().
+    for (int m = int(Metric::Loss); m < kMetricCount; ++m)
+        m_metric->addItem(QString(), m);
+    for (Metric m : {Metric::Step, Metric::WallTime, Metric::Tokens})
+        m_xAxis->addItem(QString(), int(m));
+    m_metricLabel->setObjectName(QStringLiteral("muted"));
+    m_xLabel->setObjectName(QStringLiteral("muted"));
+    controlRow->addWidget(m_metricLabel);
+    controlRow->addWidget(m_metric);
+    controlRow->addWidget(m_xLabel);
+    controlRow->addWidget(m_xAxis);
+    auto* overlay = new QWidget;
+    auto* overlayLayout = new QVBoxLayout(overlay);
+    overlayLayout->setContentsMargins(0, 0, 0, 0);
+    overlayLayout->addWidget(m_plot, 1);
+    m_runTable->setColumnCount(8);
+    m_runTable->verticalHeader()->setVisible(false);
+    m_runTable->verticalHeader()->setDefaultSectionSize(20);
+    m_runTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_runTable->setSelectionMode(QAbstractItemView::NoSelection);
+    m_runTable->setShowGrid(false);
+    m_runTable->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_runTable->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Numbers at their width; the run's name takes the rest and elides when short of room.
+    m_runTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_runTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    overlayLayout->addWidget(m_runTable);
+    content->addWidget(titled(m_overlayTitle, overlay, controls));
+
+    auto* bottom = new QSplitter(Qt::Horizontal);
+    bottom->setHandleWidth(10);
+    m_diff->verticalHeader()->setVisible(false);
+    m_diff->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_diff->setAlternatingRowColors(true);
+    m_diff->setShowGrid(false);
+    m_diff->verticalHeader()->setDefaultSectionSize(22);
+    // Left-aligned and elided on the right, so a narrow column keeps the run's "#id".
+    m_diff->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_diff->horizontalHeader()->setTextElideMode(Qt::ElideRight);
+    m_diffOnly->setChecked(true);
+    bottom->addWidget(titled(m_configTitle, m_diff, m_diffOnly));
+    auto* memBody = new QWidget;
+    auto* memLayout = new QVBoxLayout(memBody);
+    memLayout->setContentsMargins(0, 0, 0, 0);
+    memLayout->addWidget(m_memory, 1);
+    memLayout->addWidget(new CategoryLegend(memBody, 2));
+    bottom->addWidget(titled(m_memoryTitle, memBody));
+    bottom->setStretchFactor(0, 1);
+    bottom->setStretchFactor(1, 1);
+    bottom->setSizes({480, 480});
+    content->addWidget(bottom);
+    content->setStretchFactor(0, 3);
+    content->setStretchFactor(1, 2);
+    m_stack->addWidget(content);
+    split->addWidget(m_stack);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split);
+
+    m_partialRefresh = new QTimer(this);
+    m_partialRefresh->setSingleShot(true);
+    m_partialRefresh->setInterval(kPartialRefreshMs);
+    connect(m_partialRefresh, &QTimer::timeout, this, &CompareView::refresh);
+    connect(store, &StoreClient::runsListed, this, &CompareView::syncChecklist);
+    connect(store, &StoreClient::runLoaded, this, &CompareView::onChunk);
+    connect(m_runList, &QListWidget::itemChanged, this, [this] {
+        QList<qint64> ids;
+        for (int i = 0; i < m_runList->count(); ++i)
+            if (m_runList->item(i)->checkState() == Qt::Checked)
+                ids << m_runList->item(i)->data(Qt::UserRole).toLongLong();
+        if (ids != m_ids)
+            setRuns(ids);
+    });
+    connect(m_metric, &QComboBox::currentIndexChanged, this, &CompareView::refresh);
+    connect(m_xAxis, &QComboBox::currentIndexChanged, this, &CompareView::refresh);
+    connect(m_diffOnly, &QCheckBox::toggled, this, &CompareView::refresh);
+    retranslate();
+}
+
+void CompareView::retranslate() {
+    m_listTitle->setText(tr("Runs to compare"));
+    m_hint->setText(tr("Tick two or more runs, or select them in the Runs panel and "
+                       "press Compare."));
+    m_empty->setText(
+        tr("<p style='font-size:14pt; font-weight:600; color:#374151'>Nothing to compare yet</p>"
+           "<p style='color:#6B7280'>Tick at least two runs on the left.</p>"));
+    {
+        // Renaming items keeps the chosen metric and x axis; nothing is redrawn twice.
+        const QSignalBlocker b1(m_metric), b2(m_xAxis);
+        for (int i = 0; i < m_metric->count(); ++i)
+            m_metric->setItemText(i,
+                                  metricLabel(static_cast<Metric>(m_metric->itemData(i).toInt())));
+        const QString xNames[] = {tr("Step"), tr("Wall time"), tr("Tokens")};
+        for (int i = 0; i < m_xAxis->count(); ++i)
+            m_xAxis->setItemText(i, xNames[i]);
+    }
+    m_metricLabel->setText(tr("Metric"));
+    m_xLabel->setText(tr("x axis"));
+    m_runTable->setHorizontalHeaderLabels({tr("Run"), tr("Segment"), tr("Stage"), tr("N"),
+                                           tr("Accum."), tr("Micro"), tr("States/rank"),
+                                           tr("Peak/rank")});
+    m_runTable->horizontalHeaderItem(5)->setToolTip(
+        tr("Micro-batch: samples per rank per micro-step"));
+    m_runTable->horizontalHeaderItem(6)->setToolTip(tr(
+        "Model states: params, master params, grads and optimizer m, v of the largest rank at the "
+        "segment's last logged step"));
+    m_runTable->horizontalHeaderItem(7)->setToolTip(
+        tr("Peak memory of the largest rank at the segment's last logged step"));
+    m_overlayTitle->setText(tr("Overlay"));
+    m_configTitle->setText(tr("Config"));
+    m_diffOnly->setText(tr("Differences only"));
+    m_memoryTitle->setText(tr("Memory, rank 0 at the last step"));
+    syncChecklist();
+    const QCPRange x = m_plot->plot()->xAxis->range(), y = m_plot->plot()->yAxis->range();
+    refresh();
+    if (!m_ids.isEmpty()) {
+        m_plot->plot()->xAxis->setRange(x);
+        m_plot->plot()->yAxis->setRange(y);
+        m_plot->plot()->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void CompareView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+void CompareView::syncChecklist() {
+    const QSignalBlocker block(m_runList);
+    m_runList->clear();
+    for (const RunSummary& r : m_store->runs()) {
+        // Two lines, so the pane's width holds the name and its settings.
+        auto* item = new QListWidgetItem(tr("#%1 %2\nstage %3, N=%4")
+                                             .arg(r.id)
+                                             .arg(shownText(r.name, kShownNameChars))
+                                             .arg(r.stage)
+                                             .arg(r.world),
+                                         m_runList);
+        item->setToolTip(item->text());
+        item->setData(Qt::UserRole, qint64(r.id));
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(m_ids.contains(r.id) ? Qt::Checked : Qt::Unchecked);
+    }
+}
+
+void CompareView::setRuns(const QList<qint64>& runIds) {
+    m_ids = runIds;
+    syncChecklist();
+    for (qint64 id : runIds) {
+        if (!m_chunks.contains(id) && !m_requested.contains(id)) {
+            m_requested.insert(id);
+            m_store->loadRun(id);
+        }
+    }
+    refresh();
+}
+
+void CompareView::setMetric(Metric m) {
+    const int i = m_metric->findData(int(m));
+    if (i >= 0)
+        m_metric->setCurrentIndex(i);
+}
+
+void CompareView::setDifferencesOnly(bool on) {
+    m_diffOnly->setChecked(on);
+}
+
+void CompareView::onChunk(const RunChunk& chunk) {
+    if (chunk.incremental || !m_requested.contains(chunk.runId))
+        return;
+    m_requested.remove(chunk.runId);
+    m_chunks.insert(chunk.runId, chunk);
+    // A hundred runs arrive one chunk at a time: refresh once they are all in, and
+    // meanwhile at most every kPartialRefreshMs (each refresh rebuilds the plot, the
+    // tables and the config diff over every run so far).
+    if (allLoaded()) {
+        m_partialRefresh->stop();
+        refresh();
+        emit loaded();
+    } else if (!m_partialRefresh->isActive()) {
+        m_partialRefresh->start();
+    }
+}
+
+bool CompareView::allLoaded() const {
+    for (qint64 id : m_ids)
+        if (!m_chunks.contains(id))
+            return false;
+    return true;
+}
+
+void CompareView::refresh() {
+    QList<const RunChunk*> runs;
+    for (qint64 id : m_ids)
+        if (m_chunks.contains(id))
+            runs << &m_chunks[id];
+    m_stack->setCurrentIndex(m_ids.size() >= 2 ? 1 : 0);
+    const auto metric = static_cast<Metric>(m_metric->currentData().toInt());
+    const auto x = static_cast<Metric>(m_xAxis->currentData().toInt());
+    QVector<PlotSeries> series;
+    for (int i = 0; i < runs.size(); ++i) {
+        const RunChunk& c = *runs[i];
+        series.push_back({displayName(c), kRunColors[i % 8], c.steps[x], c.steps[metric]});
+    }
+    m_plot->setLines(series);
+    m_plot->setAxisLabels(metricAxisTitle(x), metricAxisTitle(metric));
+
+    const QVector<RunPart> parts = runParts(runs);
+    fillRunTable(m_runTable, parts);
+    m_memory->setGroups(memoryGroups(parts));
+    fillDiff(m_diff, parts, m_diffOnly->isChecked());
+}
+
+} // namespace zerolab

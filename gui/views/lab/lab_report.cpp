@@ -1,0 +1,145 @@
+// Lays the report out with QTextDocument (tables, wrapping, pagination) and prints
+// it on a QPdfWriter that writes into a QSaveFile.
+
+#include "gui/views/lab/lab_report.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QTextDocument>
+#include <QUrl>
+
+namespace zerolab {
+namespace {
+
+QString paragraphs(const QString& text) {
+    QString html;
+    for (const QString& p : text.split(QStringLiteral("\n\n"), Qt::SkipEmptyParts))
+        html += QStringLiteral("<p>%1</p>")
+                    .arg(p.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br/>")));
+    return html;
+}
+
+QString cell(const QString& text, const char* extra = "") {
+    return QStringLiteral("<td %1>%2</td>")
+        .arg(QLatin1String(extra), text.isEmpty() ? QStringLiteral("—") : text.toHtmlEscaped());
+}
+
+QString chartName(int step) {
+    return QStringLiteral("chart:%1").arg(step);
+}
+
+// Chart width on the page in document pixels (the page is laid out 600 px wide).
+constexpr int kChartWidth = 560;
+
+} // namespace
+
+QStringList labCheckHeadings() {
+    return {QCoreApplication::translate("LabReport", "Check"),
+            QCoreApplication::translate("LabReport", "Your answer"),
+            QCoreApplication::translate("LabReport", "Formula"),
+            QCoreApplication::translate("LabReport", "Planner"),
+            QCoreApplication::translate("LabReport", "Measured"),
+            QCoreApplication::translate("LabReport", "Agrees")};
+}
+
+QString labReportHtml(const LabReport& report) {
+    QString html = QStringLiteral(
+        "<html><head><style>"
+        "body { font-size: 10pt; }"
+        "h1 { font-size: 17pt; margin-bottom: 2px; }"
+        "h2 { font-size: 13pt; margin-top: 16px; color: #2F6DB5; }"
+        "p.meta { color: #6B7280; }"
+        "p.formula { font-size: 12pt; font-family: 'DejaVu Sans Mono', monospace; }"
+        "table.checks { border-collapse: collapse; margin-top: 6px; }"
+        "table.checks th { background: #E5E7EB; padding: 3px 6px; text-align: left; }"
+        "table.checks td { padding: 3px 6px; border-bottom: 1px solid #E5E7EB; }"
+        "td.ok { color: #15803D; font-weight: bold; }"
+        "td.bad { color: #C2410C; font-weight: bold; }"
+        "p.explain { color: #374151; font-size: 9pt; }"
+        "</style></head><body>");
+    html += QStringLiteral("<h1>%1</h1>").arg(report.title.toHtmlEscaped());
+    QString meta =
+        QCoreApplication::translate("LabReport", "Lesson %1").arg(report.lessonId.toHtmlEscaped());
+    if (!report.student.isEmpty())
+        meta += QStringLiteral(" · ") + QCoreApplication::translate("LabReport", "Student: %1")
+                                            .arg(report.student.toHtmlEscaped());
+    meta += QStringLiteral(" · ") +
+            QLocale().toString(report.created, QLocale::ShortFormat).toHtmlEscaped();
+    html += QStringLiteral("<p class=\"meta\">%1</p>").arg(meta);
+
+    for (int i = 0; i < report.steps.size(); ++i) {
+        const LabReportStep& step = report.steps[i];
+        html += QStringLiteral("<h2>%1. %2</h2>").arg(i + 1).arg(step.title.toHtmlEscaped());
+        html += paragraphs(step.text);
+        if (!step.formula.isEmpty())
+            html += QStringLiteral("<p class=\"formula\">%1</p>").arg(step.formula.toHtmlEscaped());
+        if (!step.rows.isEmpty()) {
+            html += QStringLiteral("<table class=\"checks\" width=\"100%\"><tr>");
+            for (const QString& h : labCheckHeadings())
+                html += QStringLiteral("<th>%1</th>").arg(h.toHtmlEscaped());
+            html += QStringLiteral("</tr>");
+            for (const LabReportRow& row : step.rows) {
+                html += QStringLiteral("<tr>") + cell(row.label) + cell(row.prediction) +
+                        cell(row.formula) + cell(row.planner) + cell(row.measured) +
+                        cell(row.agrees ? QCoreApplication::translate("LabReport", "yes")
+                                        : QCoreApplication::translate("LabReport", "no"),
+                             row.agrees ? "class=\"ok\"" : "class=\"bad\"") +
+                        QStringLiteral("</tr>");
+            }
+            html += QStringLiteral("</table>");
+            for (const LabReportRow& row : step.rows)
+                if (!row.explain.isEmpty())
+                    html += QStringLiteral("<p class=\"explain\"><b>%1:</b> %2</p>")
+                                .arg(row.label.toHtmlEscaped(), row.explain.toHtmlEscaped());
+        }
+        if (!step.chart.isNull())
+            html += QStringLiteral("<p><img src=\"%1\" width=\"%2\"/></p>")
+                        .arg(chartName(i))
+                        .arg(kChartWidth);
+    }
+    html += QStringLiteral("</body></html>");
+    return html;
+}
+
+bool writeLabReportPdf(const LabReport& report, const QString& path, QString* error) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = QCoreApplication::translate("LabReport", "Cannot write the lab report %1: %2")
+                         .arg(path, file.errorString());
+        return false;
+    }
+    {
+        QPdfWriter writer(&file);
+        writer.setTitle(report.title);
+        writer.setCreator(QStringLiteral("zerolab"));
+        writer.setPageSize(QPageSize(QPageSize::A4));
+        writer.setPageMargins(QMarginsF(16, 16, 16, 16), QPageLayout::Millimeter);
+        writer.setResolution(300);
+
+        QTextDocument doc;
+        for (int i = 0; i < report.steps.size(); ++i)
+            if (!report.steps[i].chart.isNull())
+                doc.addResource(QTextDocument::ImageResource, QUrl(chartName(i)),
+                                report.steps[i].chart);
+        doc.setHtml(labReportHtml(report));
+        // Lay the text out on a 600 px wide page so that fonts and the chart width in
+        // the HTML keep their proportions whatever the writer's resolution.
+        const QSizeF page = writer.pageLayout().paintRectPoints().size();
+        doc.setPageSize(QSizeF(600, 600 * page.height() / page.width()));
+        doc.print(&writer);
+    }
+    if (!file.commit()) {
+        if (error)
+            *error = QCoreApplication::translate("LabReport", "Cannot write the lab report %1: %2")
+                         .arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace zerolab

@@ -1,0 +1,117 @@
+// Formatting goes through lab_units.h's labels, so a unit added there shows here.
+
+#include "gui/views/lab/lab_values.h"
+
+#include "gui/core/units.h"
+#include "runtime/lab/lab_expr.h"
+#include "runtime/lab/lab_units.h"
+
+#include <QCoreApplication>
+
+#include <cmath>
+
+namespace zerolab {
+
+namespace {
+// lab_units.h's labels that are words, for lupdate; the others are symbols.
+[[maybe_unused]] const char* const kUnitWords[] = {QT_TRANSLATE_NOOP("LabUnits", "ψ (elements)")};
+} // namespace
+
+QString labUnitLabel(const std::string& unit) {
+    const std::optional<LabUnit> u = findLabUnit(unit);
+    if (!u)
+        return QString::fromStdString(unit);
+    const std::string label(u->label);
+    return QCoreApplication::translate("LabUnits", label.c_str());
+}
+
+QString formatLabValue(std::optional<double> value, const std::string& unit) {
+    if (!value)
+        return {};
+    const double v = *value;
+    if (!std::isfinite(v))
+        return QString::number(v);
+    if (unit == "bytes")
+        return formatBytes(v);
+    const QString label = labUnitLabel(unit);
+    QString number;
+    if (unit == "count" && std::fabs(v - std::round(v)) < 1e-9)
+        number = QString::number(static_cast<long long>(std::llround(v)));
+    else
+        number = QString::number(v, 'g', std::fabs(v) >= 1000 ? 6 : 4);
+    if (unit == "count")
+        return number;
+    return number + QLatin1Char(' ') + label;
+}
+
+std::optional<double> parsePrediction(const QString& text, QString* error) {
+    const QString t = text.trimmed();
+    if (t.isEmpty()) {
+        if (error)
+            error->clear();
+        return std::nullopt;
+    }
+    try {
+        const double v = evaluateExpr(t.toStdString(), {});
+        if (!std::isfinite(v)) {
+            if (error)
+                *error =
+                    QCoreApplication::translate("LabView", "'%1' is not a finite number").arg(t);
+            return std::nullopt;
+        }
+        return v;
+    } catch (const ExprError& e) {
+        if (error)
+            *error = QCoreApplication::translate("LabView", "'%1' is not a number: %2")
+                         .arg(t, QString::fromStdString(e.what()));
+        return std::nullopt;
+    }
+}
+
+bool predictionHits(const CheckResult& check, double prediction) {
+    const std::optional<double> truth = check.measured ? check.measured : check.planner;
+    if (!truth)
+        return false;
+    const double scale = std::max(std::fabs(*truth), std::fabs(prediction));
+    return scale == 0 || std::fabs(*truth - prediction) <= 0.02 * scale;
+}
+
+LabReportRow labReportRow(const CheckResult& check, std::optional<double> prediction,
+                          const std::string& lang) {
+    LabReportRow row;
+    row.label = QString::fromStdString(check.label.in(lang));
+    row.prediction = formatLabValue(prediction, check.unit);
+    row.formula = formatLabValue(check.formula, check.unit);
+    row.agrees = check.agrees;
+    QString explain = QString::fromStdString(check.explain.in(lang));
+    if (check.kind == CheckKind::Relation) {
+        QStringList planned, measured;
+        for (const RelationPoint& p : check.points) {
+            planned << formatLabValue(p.planner, check.unit);
+            measured << formatLabValue(p.measured, check.unit);
+        }
+        row.planner = planned.join(QStringLiteral(" · "));
+        row.measured = measured.join(QStringLiteral(" · "));
+    } else if (check.kind == CheckKind::Erratum) {
+        // The chapter's claim in the "measured" column would mislead: it goes in the
+        // explanation beside the correct sum.
+        row.planner = formatLabValue(check.planner, check.unit);
+        const QString claim =
+            QCoreApplication::translate("LabView", "The chapter: %1 = %2. Correct: %3 = %4.")
+                .arg(QString::fromStdString(check.claimed_text),
+                     formatLabValue(check.claimed, check.unit),
+                     QString::fromStdString(check.correct_text),
+                     formatLabValue(check.planner, check.unit));
+        explain = explain.isEmpty() ? claim : claim + QLatin1Char(' ') + explain;
+    } else {
+        row.planner = formatLabValue(check.planner, check.unit);
+        row.measured = formatLabValue(check.measured, check.unit);
+    }
+    if (!check.agrees && !check.reason.empty())
+        explain = QString::fromStdString(check.reason) +
+                  (explain.isEmpty() ? QString() : QStringLiteral(" — ") + explain);
+    row.explain = explain;
+    return row;
+}
+
+} // namespace zerolab

@@ -1,0 +1,425 @@
+// Learn tab: inputs -> plan() -> ForecastPanel; explain() for the selected stage;
+// the chapter scenarios set the inputs and switch to the chapter's convention so
+// the planner lists each slip next to the correct number.
+#include "gui/views/learn/learn_view.h"
+
+#include "gui/core/runtime_text.h"
+#include "gui/core/units.h"
+#include "gui/widgets/forecast_panel.h"
+#include "gui/widgets/form_rows.h"
+#include "gui/widgets/memory_bar_chart.h"
+#include "gui/widgets/side_pane.h"
+#include "gui/widgets/style.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace zerolab {
+
+namespace {
+
+// The world slider is logarithmic: position p stands for N = round(2^(p/10)), 1..1024.
+constexpr int kSliderMax = 100;
+int worldForSlider(int p) {
+    return int(std::lround(std::pow(2.0, p / 10.0)));
+}
+int sliderForWorld(int n) {
+    return int(std::lround(10.0 * std::log2(std::max(1, n))));
+}
+
+struct ScenarioText {
+    const char* title;
+    const char* body;
+};
+
+const ScenarioText kScenarios[3] = {
+    {QT_TRANSLATE_NOOP("zerolab::LearnView", "10B parameters: the optimizer states"),
+     QT_TRANSLATE_NOOP(
+         "zerolab::LearnView",
+         "The chapter: Adam's m and v take 8ψ bytes, 80 GB at ψ = 10B, already a whole A100 80 GB. "
+         "That figure is right. What it leaves out is the fp32 master copy, which DeepSpeed shards "
+         "together with m and v: the states stage 1 shards are 12ψ = 120 GB, not 8ψ.")},
+    {QT_TRANSLATE_NOOP("zerolab::LearnView", "6.7B on 8 × A100 80 GB, stage 1"),
+     QT_TRANSLATE_NOOP(
+         "zerolab::LearnView",
+         "The chapter counts fp32 gradients and a replicated master: 13.4 + 26.8 + 26.8 + 53.6/8 + "
+         "10 GB activations = 83.7 GB, then claims that gradient accumulation halves gradient "
+         "memory (70.3 GB). Accumulation does not shrink gradients; it lets a smaller micro-batch "
+         "reach the same global batch, which shrinks activations. In DeepSpeed's layout (bf16 "
+         "grads, master sharded) stage 1 needs 4ψ + 12ψ/8 = 36.9 GB plus activations: it fits "
+         "without the trick.")},
+    {QT_TRANSLATE_NOOP("zerolab::LearnView", "175B on 64 GPUs, stage 1"),
+     QT_TRANSLATE_NOOP(
+         "zerolab::LearnView",
+         "The chapter's table shards only m and v yet totals 14ψ + 4ψ/N: 2460.9 GB. Its own rows "
+         "add up to 10ψ + 8ψ/N = 1771.9 GB, and the saving tends to 44%, not 22%. With the master "
+         "sharded too (ZeRO paper, K = 12) stage 1 is 4ψ + 12ψ/N = 732.8 GB per GPU: still far "
+         "beyond one device, which is why stages 2 and 3 exist.")},
+};
+
+} // namespace
+
+LearnView::LearnView(QWidget* parent)
+    : QWidget(parent), m_forecast(new ForecastPanel), m_explain(new QPlainTextEdit),
+      m_scenarioText(new QLabel), m_errata(new QTableWidget), m_tabs(new QTabWidget) {
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->setSpacing(10);
+    leftLayout->addWidget(buildControls());
+    leftLayout->addWidget(buildScenarios(), 1);
+    left->setMinimumWidth(300);
+    left->setMaximumWidth(400);
+
+    QSplitter* right = makeSplitter(Qt::Vertical);
+    right->addWidget(makeCard(m_forecast));
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setStyleHint(QFont::Monospace);
+    mono.setPointSizeF(8.5);
+    m_explain->setFont(mono);
+    m_explain->setReadOnly(true);
+    m_explain->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_tabs->addTab(m_explain, QString());
+    m_errata->setColumnCount(3);
+    m_errata->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_errata->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_errata->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    m_errata->verticalHeader()->setVisible(false);
+    m_errata->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_errata->setWordWrap(true);
+    m_errata->setAlternatingRowColors(true);
+    m_tabs->addTab(m_errata, QString());
+    right->addWidget(m_tabs);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+    layOutWithSidePane(this, left, right);
+
+    m_forecast->setDeviceKey(QStringLiteral("a100-80"));
+    connect(m_forecast, &ForecastPanel::deviceChanged, this, &LearnView::update);
+    connect(m_forecast, &ForecastPanel::stageClicked, this, [this](int s) {
+        m_stage = s;
+        update();
+    });
+    retranslate();
+}
+
+void LearnView::retranslate() {
+    m_forecast->setTitle(tr("Per-GPU memory by ZeRO stage"));
+    m_tabs->setTabText(0, tr("How it adds up"));
+    m_tabs->setTabText(1, tr("Chapter errata"));
+    m_errata->setHorizontalHeaderLabels({tr("Topic"), tr("The chapter says"), tr("Correct")});
+
+    m_controlsBox->setTitle(tr("Model and cluster"));
+    m_params->setSuffix(tr(" B params"));
+    for (int i = 0; i < m_presetButtons.size(); ++i)
+        m_presetButtons[i]->setToolTip(tr("ψ = %1 × 10⁹ parameters").arg(m_presetValues[i]));
+    m_precision->setItemText(0, tr("bf16 mixed (fp32 master, K = 12)"));
+    m_precision->setItemText(1, tr("fp32 (no master, K = 8)"));
+    m_convention->setItemText(0, tr("ZeRO paper / DeepSpeed"));
+    m_convention->setItemText(1, tr("The chapter's layout"));
+    m_convention->setToolTip(tr("The chapter keeps fp32 gradients and a replicated fp32 master; "
+                                "DeepSpeed shards the master with m and v."));
+    m_activationSource->setItemText(kNotCounted, tr("Not counted"));
+    m_activationSource->setItemText(kGiven, tr("Given per GPU"));
+    for (std::size_t m = 0; m < kRecomputeNames.size(); ++m)
+        m_activationSource->setItemText(
+            kPaper + int(m),
+            tr("Korthikanti et al., recompute %1")
+                .arg(QString::fromUtf8(kRecomputeNames[m].data(), int(kRecomputeNames[m].size()))));
+    m_activationSource->setToolTip(
+        tr("Activations per GPU. Korthikanti et al. 2022 (arXiv:2205.05198), 16-bit activations, "
+           "per layer: sbh(34 + 5as/h) without recompute, 34sbh with selective recompute of the "
+           "attention core, 2sbh with full recompute; needs the shape of a preset model."));
+    m_activations->setSuffix(tr(" GB"));
+    m_activations->setToolTip(tr("Activation memory per GPU given directly, e.g. the chapter's "
+                                 "10 GB with checkpointing."));
+    m_microBatch->setPrefix(tr("b = "));
+    m_microBatch->setToolTip(tr("Micro-batch per GPU (sequences) for the formula."));
+    m_logScale->setText(tr("Logarithmic memory axis"));
+    m_logScale->setToolTip(tr("Bars that differ by orders of magnitude (stage 0 and stage 3 at "
+                              "175B on 64 GPUs) all stay visible; segment heights within a bar "
+                              "are then not to scale."));
+    setFormRowLabel(m_params, tr("Parameters"));
+    setFormRowLabel(m_world->parentWidget(), tr("GPUs N"));
+    setFormRowLabel(m_precision, tr("Precision"));
+    setFormRowLabel(m_convention, tr("Convention"));
+    setFormRowLabel(m_activationSource->parentWidget(), tr("Activations"));
+
+    m_scenariosBox->setTitle(tr("The chapter's scenarios"));
+    for (int i = 0; i < m_scenarioButtons.size(); ++i)
+        m_scenarioButtons[i]->setText(tr(kScenarios[i].title));
+    showScenarioText();
+    update();
+}
+
+void LearnView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+QWidget* LearnView::buildControls() {
+    m_controlsBox = new QGroupBox;
+    auto* form = new QFormLayout(m_controlsBox);
+    form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    form->setContentsMargins(10, 14, 10, 8);
+    m_params = new QDoubleSpinBox;
+    m_params->setRange(0.001, 10000);
+    m_params->setDecimals(3);
+    m_params->setValue(6.7);
+    m_params->setObjectName(QStringLiteral("params"));
+    auto* presets = new QWidget;
+    auto* presetRow = new QHBoxLayout(presets);
+    presetRow->setContentsMargins(0, 0, 0, 0);
+    presetRow->setSpacing(4);
+    for (double b : {1.5, 6.7, 13.0, 175.0}) {
+        auto* button = new QPushButton(QStringLiteral("%1B").arg(b));
+        button->setStyleSheet(QStringLiteral("padding: 4px 2px;"));
+        connect(button, &QPushButton::clicked, this, [this, b] { m_params->setValue(b); });
+        presetRow->addWidget(button);
+        m_presetButtons << button;
+        m_presetValues << b;
+    }
+    m_worldSlider = new QSlider(Qt::Horizontal);
+    m_worldSlider->setRange(0, kSliderMax);
+    m_world = new QSpinBox;
+    m_world->setRange(1, 1024);
+    m_world->setValue(8);
+    m_worldSlider->setValue(sliderForWorld(8));
+    auto* worldRow = new QWidget;
+    auto* worldLayout = new QHBoxLayout(worldRow);
+    worldLayout->setContentsMargins(0, 0, 0, 0);
+    worldLayout->addWidget(m_worldSlider, 1);
+    worldLayout->addWidget(m_world);
+    connect(m_worldSlider, &QSlider::valueChanged, this, [this](int p) {
+        if (sliderForWorld(m_world->value()) != p)
+            m_world->setValue(worldForSlider(p));
+    });
+    connect(m_world, &QSpinBox::valueChanged, this, [this](int n) {
+        QSignalBlocker block(m_worldSlider);
+        m_worldSlider->setValue(sliderForWorld(n));
+        update();
+    });
+    // Items named in retranslate(); their order is what input() reads.
+    m_precision = new QComboBox;
+    m_precision->addItems({QString(), QString()});
+    m_convention = new QComboBox;
+    m_convention->addItems({QString(), QString()});
+    m_activationSource = new QComboBox;
+    m_activationSource->addItems({QString(), QString()});
+    for (std::size_t m = 0; m < kRecomputeNames.size(); ++m)
+        m_activationSource->addItem(QString());
+    // ZeRO runs nearly always recompute activations: the default shows that case.
+    m_activationSource->setCurrentIndex(kPaper + static_cast<int>(Recompute::Full));
+    m_activations = new QDoubleSpinBox;
+    m_activations->setRange(0, 10000);
+    m_activations->setDecimals(1);
+    m_microBatch = new QSpinBox;
+    m_microBatch->setRange(1, 4096);
+    m_microBatch->setValue(1);
+    auto* activationRow = new QWidget;
+    auto* activationLayout = new QHBoxLayout(activationRow);
+    activationLayout->setContentsMargins(0, 0, 0, 0);
+    activationLayout->setSpacing(4);
+    activationLayout->addWidget(m_activationSource, 1);
+    activationLayout->addWidget(m_activations);
+    activationLayout->addWidget(m_microBatch);
+    m_activationFormula = new QLabel;
+    m_activationFormula->setObjectName(QStringLiteral("muted"));
+    m_activationFormula->setWordWrap(true);
+    m_logScale = new QCheckBox;
+    addFormRow(form, m_params);
+    form->addRow(QString(), presets);
+    addFormRow(form, worldRow);
+    addFormRow(form, m_precision);
+    addFormRow(form, m_convention);
+    addFormRow(form, activationRow);
+    form->addRow(QString(), m_activationFormula);
+    form->addRow(QString(), m_logScale);
+    connect(m_params, &QDoubleSpinBox::valueChanged, this, &LearnView::update);
+    connect(m_precision, &QComboBox::currentIndexChanged, this, &LearnView::update);
+    connect(m_convention, &QComboBox::currentIndexChanged, this, &LearnView::update);
+    connect(m_activations, &QDoubleSpinBox::valueChanged, this, &LearnView::update);
+    connect(m_activationSource, &QComboBox::currentIndexChanged, this, &LearnView::update);
+    connect(m_microBatch, &QSpinBox::valueChanged, this, &LearnView::update);
+    connect(m_logScale, &QCheckBox::toggled, m_forecast->chart(), &MemoryBarChart::setLogScale);
+    return m_controlsBox;
+}
+
+QWidget* LearnView::buildScenarios() {
+    m_scenariosBox = new QGroupBox;
+    auto* layout = new QVBoxLayout(m_scenariosBox);
+    layout->setContentsMargins(10, 14, 10, 8);
+    const Scenario order[3] = {Scenario::TenBillionOptimizer, Scenario::SixPointSevenOnEight,
+                               Scenario::OneSeventyFiveOnSixtyFour};
+    for (int i = 0; i < 3; ++i) {
+        auto* b = new QPushButton;
+        m_scenarioButtons << b;
+        b->setStyleSheet(QStringLiteral("text-align: left; padding: 6px 10px;"));
+        const Scenario s = order[i];
+        connect(b, &QPushButton::clicked, this, [this, s] { showScenario(s); });
+        layout->addWidget(b);
+    }
+    m_scenarioText->setWordWrap(true);
+    m_scenarioText->setObjectName(QStringLiteral("muted"));
+    m_scenarioText->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    layout->addWidget(m_scenarioText, 1);
+    return m_scenariosBox;
+}
+
+void LearnView::showScenarioText() {
+    if (!m_scenario) {
+        m_scenarioText->setText(tr("Pick a scenario to load it in the chapter's convention; the "
+                                   "errata tab then shows each slip next to the correct sum."));
+        return;
+    }
+    const int i = static_cast<int>(*m_scenario);
+    m_scenarioText->setText(
+        QStringLiteral("<b>%1</b><br>%2").arg(tr(kScenarios[i].title), tr(kScenarios[i].body)));
+}
+
+void LearnView::showScenario(Scenario s) {
+    const QSignalBlocker b1(m_params), b2(m_world), b3(m_precision), b4(m_convention),
+        b5(m_activations), b6(m_worldSlider), b7(m_activationSource);
+    m_precision->setCurrentIndex(0);
+    m_convention->setCurrentIndex(1);
+    m_stage = 1;
+    switch (s) {
+    case Scenario::TenBillionOptimizer:
+        m_params->setValue(10);
+        m_world->setValue(1);
+        m_activationSource->setCurrentIndex(kNotCounted);
+        break;
+    case Scenario::SixPointSevenOnEight:
+        m_params->setValue(6.7);
+        m_params->setObjectName(QStringLiteral("params"));
+        m_world->setValue(8);
+        m_activationSource->setCurrentIndex(kGiven);
+        m_activations->setValue(10);
+        break;
+    case Scenario::OneSeventyFiveOnSixtyFour:
+        m_params->setValue(175);
+        m_world->setValue(64);
+        m_activationSource->setCurrentIndex(kNotCounted);
+        break;
+    }
+    m_worldSlider->setValue(sliderForWorld(m_world->value()));
+    m_forecast->setDeviceKey(QStringLiteral("a100-80"));
+    m_scenario = s;
+    showScenarioText();
+    m_scenarioText->setObjectName(QString());
+    update();
+}
+
+PlanInput LearnView::input() const {
+    PlanInput in;
+    in.params = m_params->value() * 1e9;
+    in.world = m_world->value();
+    in.stage = m_stage;
+    in.precision = m_precision->currentIndex() == 0 ? Precision::Bf16Mixed : Precision::Fp32;
+    in.convention = m_convention->currentIndex() == 0 ? Convention::ZeroPaper : Convention::Chapter;
+    if (const auto a = activations(in.params); a)
+        in.activation_bytes = static_cast<long long>(std::llround(a->bytes));
+    in.device = m_forecast->device(in.world);
+    return in;
+}
+
+std::optional<PaperActivations> LearnView::activations(double psi) const {
+    const int source = m_activationSource->currentIndex();
+    if (source == kNotCounted)
+        return std::nullopt;
+    if (source == kGiven)
+        return PaperActivations{m_activations->value() * 1e9, {}};
+    const auto model = paperModelFor(psi);
+    if (!model)
+        return std::nullopt;
+    return paperActivations(*model, m_microBatch->value(), static_cast<Recompute>(source - kPaper));
+}
+
+QString LearnView::explainText() const {
+    return m_explain->toPlainText();
+}
+
+int LearnView::erratumRows() const {
+    return m_errata->rowCount();
+}
+
+void LearnView::setLogScale(bool on) {
+    m_logScale->setChecked(on);
+}
+
+void LearnView::update() {
+    const int source = m_activationSource->currentIndex();
+    m_activations->setVisible(source == kGiven);
+    m_microBatch->setVisible(source >= kPaper);
+    const PlanInput in = input();
+    if (source < kPaper)
+        m_activationFormula->setText(source == kGiven ? tr("Per GPU, as given.")
+                                                      : tr("Activations left out of the bars."));
+    else if (const auto a = activations(in.params)) {
+        const TransformerDims m = *paperModelFor(in.params);
+        const std::string_view mode = kRecomputeNames[std::size_t(source - kPaper)];
+        m_activationFormula->setText(
+            tr("L × %1 with L = %2, s = %3, b = %4, h = %5, a = %6 = %7 (Korthikanti et al. 2022, "
+               "%8, recompute %9, 16-bit activations)")
+                .arg(QString::fromStdString(a->per_layer))
+                .arg(m.layers)
+                .arg(m.seq_len)
+                .arg(m_microBatch->value())
+                .arg(m.hidden)
+                .arg(m.heads)
+                .arg(formatBytes(a->bytes))
+                .arg(QString::fromUtf8(m.name.data(), int(m.name.size())))
+                .arg(QString::fromUtf8(mode.data(), int(mode.size()))));
+    } else
+        m_activationFormula->setText(
+            tr("The formula needs a model's shape: pick 1.5B, 6.7B, 13B or 175B. Not counted."));
+    m_forecast->setInput(in);
+    try {
+        m_explain->setPlainText(runtimeLines(explainLines(in, m_stage, ByteUnit::GB)));
+    } catch (const PlanError& e) {
+        m_explain->setPlainText(QString::fromStdString(e.what()));
+    }
+    const auto& plan = m_forecast->currentPlan();
+    m_errata->setRowCount(0);
+    if (!plan)
+        return;
+    for (const Erratum& e : plan->errata) {
+        const int row = m_errata->rowCount();
+        m_errata->insertRow(row);
+        // A statement ("text") has no number to show; the others add their value.
+        const auto cell = [&](const Message& said, double v) {
+            const QString text = runtimeText(said);
+            if (e.unit == "text")
+                return text;
+            return QStringLiteral("%1\n= %2")
+                .arg(text, e.unit == "fraction" ? QStringLiteral("%1%").arg(v * 100, 0, 'f', 1)
+                                                : formatBytes(v));
+        };
+        m_errata->setItem(row, 0, new QTableWidgetItem(runtimeText(e.topic_text)));
+        m_errata->setItem(row, 1, new QTableWidgetItem(cell(e.claimed_text, e.claimed_value)));
+        auto* correct = new QTableWidgetItem(cell(e.correct_text, e.correct_value));
+        correct->setForeground(kOkColor);
+        m_errata->setItem(row, 2, correct);
+    }
+    m_errata->resizeRowsToContents();
+}
+
+} // namespace zerolab

@@ -1,0 +1,766 @@
+// Run tab: header with the run's facts and controls, then cards of plots. Series
+// plots are rebuilt from StepColumns (adaptive sampling keeps 100k points cheap; a
+// longer run comes as a level of detail, refined where the user zooms); per-rank
+// charts show the rank rows of one step (the latest unless chosen).
+#include "gui/views/run/run_view.h"
+
+#include "gui/client/store_client.h"
+#include "gui/core/config_validation.h"
+#include "gui/core/csv_export.h"
+#include "gui/core/display_text.h"
+#include "gui/core/runs_model.h"
+#include "gui/core/status_label.h"
+#include "gui/core/step_detail.h"
+#include "gui/core/units.h"
+#include "gui/timeline/timeline_panel.h"
+#include "gui/widgets/category_colors.h"
+#include "gui/widgets/grouped_bar_chart.h"
+#include "gui/widgets/memory_bar_chart.h"
+#include "gui/widgets/style.h"
+#include "gui/widgets/time_series_plot.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QEvent>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSlider>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <nlohmann/json.hpp>
+#include <qcustomplot.h>
+
+#include <cmath>
+
+namespace zerolab {
+
+namespace {
+
+// run.device of the run's resolved config ("cpu" or "cuda"), empty when unknown.
+QString runDevice(const RunInfo& info) {
+    const auto doc = nlohmann::json::parse(info.config_json, nullptr, false);
+    if (doc.is_discarded() || !doc.contains("run") || !doc["run"].contains("device") ||
+        !doc["run"]["device"].is_string())
+        return {};
+    return QString::fromStdString(doc["run"]["device"].get<std::string>());
+}
+
+const QColor kLossRaw(0xB8, 0xC4, 0xD6);
+const QColor kFwd(0x4C, 0x78, 0xA8);
+const QColor kBwd(0x72, 0xB7, 0xB2);
+const QColor kExposed(0xE4, 0x57, 0x56);
+const QColor kOptim(0xEE, 0xCA, 0x3B);
+const QColor kAllreduce(0x4C, 0x78, 0xA8);
+const QColor kReduceScatter(0xF5, 0x85, 0x18);
+const QColor kAllgather(0x54, 0xA2, 0x4B);
+const QColor kBroadcast(0xB2, 0x79, 0xA2);
+
+double commTotal(const CommTimes& c) {
+    return c.allreduce_ms + c.reduce_scatter_ms + c.allgather_ms + c.broadcast_ms;
+}
+
+} // namespace
+
+QVector<double> emaSmoothSteps(const QVector<double>& steps, const QVector<double>& y,
+                               double alpha) {
+    double interval = 0;
+    for (qsizetype i = 1; i < steps.size(); ++i) {
+        const double d = steps[i] - steps[i - 1];
+        if (d > 0 && (interval == 0 || d < interval))
+            interval = d;
+    }
+    QVector<double> out(y.size());
+    double ema = 0, weight = 0;
+    for (int i = 0; i < y.size(); ++i) {
+        if (std::isnan(y[i])) {
+            out[i] = weight > 0 ? ema / weight : y[i];
+            continue;
+        }
+        const double a = i > 0 && interval > 0 && i < steps.size()
+                             ? std::pow(alpha, (steps[i] - steps[i - 1]) / interval)
+                             : alpha;
+        ema = a * ema + (1 - a) * y[i];
+        weight = a * weight + (1 - a);
+        out[i] = ema / weight;
+    }
+    return out;
+}
+
+RunView::RunView(StoreClient* store, QWidget* parent)
+    : QWidget(parent), m_store(store), m_stack(new QStackedWidget(this)),
+      m_loss(new TimeSeriesPlot), m_throughput(new TimeSeriesPlot), m_breakdown(new TimeSeriesPlot),
+      m_traffic(new TimeSeriesPlot), m_memory(new MemoryBarChart), m_comm(new GroupedBarChart),
+      m_busbw(new GroupedBarChart), m_rss(new GroupedBarChart), m_events(new EventsModel(this)) {
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(m_stack);
+
+    m_empty = new QLabel;
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_stack->addWidget(m_empty);
+
+    auto* content = new QWidget;
+    auto* layout = new QVBoxLayout(content);
+    layout->setContentsMargins(12, 12, 12, 12);
+    layout->setSpacing(10);
+    layout->addWidget(buildHeader());
+    layout->addLayout(buildCards(), 1);
+
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(content);
+    m_stack->addWidget(scroll);
+    retranslate();
+    setSmoothing(m_smoothing);
+    connectStore();
+    setUpZoomDetail();
+}
+
+// The cards in their grid: two columns, the wide ones spanning both.
+QGridLayout* RunView::buildCards() {
+    auto* grid = new QGridLayout;
+    grid->setSpacing(10);
+    m_traffic->setMinimumHeight(200);
+    grid->addWidget(card(LossCard, buildLossCard()), 0, 0);
+    grid->addWidget(card(ThroughputCard, m_throughput), 0, 1);
+    grid->addWidget(card(BreakdownCard, m_breakdown), 1, 0);
+    grid->addWidget(card(CommCard, m_comm), 1, 1);
+    grid->addWidget(card(MemoryCard, buildMemoryCard()), 2, 0, 1, 2);
+    grid->addWidget(card(BusbwCard, m_busbw), 3, 0);
+    grid->addWidget(card(RssCard, m_rss), 3, 1);
+    grid->addWidget(card(TrafficCard, m_traffic), 4, 0, 1, 2);
+    m_timeline = new TimelinePanel;
+    grid->addWidget(card(TimelineCard, m_timeline), 5, 0, 1, 2);
+    grid->addWidget(card(EventsCard, buildEventsTable()), 6, 0, 1, 2);
+    for (int r = 0; r < 4; ++r)
+        grid->setRowMinimumHeight(r, 270);
+    grid->setRowMinimumHeight(4, 200);
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
+    return grid;
+}
+
+// The loss plot under its smoothing slider.
+QWidget* RunView::buildLossCard() {
+    auto* lossBody = new QWidget;
+    auto* lossLayout = new QVBoxLayout(lossBody);
+    lossLayout->setContentsMargins(0, 0, 0, 0);
+    auto* emaRow = new QHBoxLayout;
+    m_emaTitle = new QLabel;
+    m_emaTitle->setObjectName(QStringLiteral("muted"));
+    m_ema = new QSlider(Qt::Horizontal);
+    m_ema->setRange(0, 999);
+    m_ema->setValue(int(m_smoothing * 1000));
+    m_emaLabel = new QLabel;
+    m_emaLabel->setMinimumWidth(36);
+    emaRow->addWidget(m_emaTitle);
+    emaRow->addWidget(m_ema, 1);
+    emaRow->addWidget(m_emaLabel);
+    lossLayout->addLayout(emaRow);
+    lossLayout->addWidget(m_loss, 1);
+    connect(m_ema, &QSlider::valueChanged, this, [this](int v) { setSmoothing(v / 1000.0); });
+
+    return lossBody;
+}
+
+// The per-rank memory bars, their view options and the category legend.
+QWidget* RunView::buildMemoryCard() {
+    auto* memBody = new QWidget;
+    auto* memLayout = new QVBoxLayout(memBody);
+    memLayout->setContentsMargins(0, 0, 0, 0);
+    // Views that let two runs, or two stages, be compared by eye.
+    auto* memOptions = new QHBoxLayout;
+    m_holdScale = new QCheckBox;
+    m_perParameter = new QCheckBox;
+    m_statesOnly = new QCheckBox;
+    for (QCheckBox* box : {m_holdScale, m_perParameter, m_statesOnly})
+        memOptions->addWidget(box);
+    for (QCheckBox* box : {m_perParameter, m_statesOnly})
+        connect(box, &QCheckBox::toggled, this, [this] { replotRanks(); });
+    connect(m_holdScale, &QCheckBox::toggled, this, [this](bool on) {
+        m_heldTop = on ? std::optional<double>(m_memory->scaleTopBytes()) : std::nullopt;
+        replotRanks();
+    });
+    memOptions->addStretch(1);
+    memLayout->addLayout(memOptions);
+    memLayout->addWidget(m_memory, 1);
+    memLayout->addWidget(new CategoryLegend(memBody, 8));
+
+    return memBody;
+}
+
+QTableView* RunView::buildEventsTable() {
+    auto* events = new QTableView;
+    events->setModel(m_events);
+    events->setSelectionBehavior(QAbstractItemView::SelectRows);
+    events->setAlternatingRowColors(true);
+    events->setShowGrid(false);
+    events->setWordWrap(false);
+    events->verticalHeader()->setVisible(false);
+    events->verticalHeader()->setDefaultSectionSize(22);
+    events->horizontalHeader()->setStretchLastSection(true);
+    events->setColumnWidth(EventsModel::Time, 150);
+    events->setColumnWidth(EventsModel::Level, 60);
+    events->setColumnWidth(EventsModel::Rank, 50);
+    return events;
+}
+
+// The store's answers: chunks of the run, rank rows, zoomed detail, the CSV export,
+// the sampled step's timeline, and a commit by another connection.
+void RunView::connectStore() {
+    connect(m_timeline, &TimelinePanel::stepRequested, this,
+            [this](long long step) { m_store->loadTimeline(m_runId, step); });
+    connect(m_store, &StoreClient::timelineLoaded, this,
+            [this](qint64 runId, const StepTimeline& t) {
+                if (runId == m_runId)
+                    m_timeline->setTimeline(t);
+            });
+    connect(m_store, &StoreClient::runLoaded, this, &RunView::onChunk);
+    connect(m_store, &StoreClient::ranksLoaded, this, &RunView::onRanks);
+    connect(m_store, &StoreClient::detailLoaded, this, &RunView::onDetail);
+    connect(m_store, &StoreClient::csvExported, this,
+            [this](qint64, const QString& path, const QString& error) {
+                emit statusMessage(error.isEmpty() ? tr("Wrote %1").arg(path) : error);
+            });
+    connect(m_store, &StoreClient::changed, this, [this] {
+        if (m_runId >= 0 && !m_loading)
+            m_store->loadNewer(m_runId, m_steps.isEmpty() ? -1 : qint64(m_steps.last(Metric::Step)),
+                               m_lastEventId);
+    });
+}
+
+void RunView::setUpZoomDetail() {
+    // Zoom and pan of a long run ask the store for the visible range once the wheel or
+    // the drag pauses, not at every intermediate range.
+    m_zoomTimer = new QTimer(this);
+    m_zoomTimer->setSingleShot(true);
+    m_zoomTimer->setInterval(120);
+    connect(m_zoomTimer, &QTimer::timeout, this, [this] {
+        if (m_runId < 0 || !m_lod)
+            return;
+        const auto steps = visibleSteps(m_steps, m_xAxis, m_zoom.first, m_zoom.second);
+        if (!steps) {
+            if (m_detailFirst >= 0) {
+                m_detail = {};
+                m_detailFirst = m_detailLast = -1;
+                replotKeepingView();
+            }
+            return;
+        }
+        if (steps->first == m_detailFirst && steps->second == m_detailLast)
+            return;
+        m_store->loadDetail(m_runId, steps->first, steps->second, kLodBuckets);
+    });
+    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown, m_traffic})
+        connect(p->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+                [this](const QCPRange& r) { onXRange(r.lower, r.upper); });
+}
+
+void RunView::retranslate() {
+    m_empty->setText(
+        tr("<p style='font-size:14pt; font-weight:600; color:#374151'>No run open</p>"
+           "<p style='color:#6B7280'>Pick a run in the <b>Runs</b> panel to see its loss, "
+           "throughput, communication and per-rank memory.</p>"
+           "<p style='color:#6B7280'>No runs yet? Start one with <code>make run</code>, or<br>"
+           "<code>mpirun -np 2 build/bin/zerolab-train --config FILE</code></p>"));
+    const std::pair<QString, QString> cards[kCardCount] = {
+        {tr("Loss"), tr("Mean over the global batch")},
+        {tr("Throughput"), tr("Global tokens / step time")},
+        {tr("Step time breakdown"), tr("Stacked, per step")},
+        {tr("Collective time per rank"), QString()},
+        {tr("Memory per rank"), tr("Ledger categories; dashed outline: the planner's prediction")},
+        {tr("Bus bandwidth per rank"), QString()},
+        {tr("Memory in use per rank"), QString()},
+        {tr("Traffic per rank per step"), tr("Sent under ring algorithms; dashed: forecast")},
+        {tr("Step timeline"), tr("Inside one sampled step: each rank's compute and communication")},
+        {tr("Events"), tr("Start, checkpoints, commands, data epochs, errors")}};
+    for (int c = 0; c < kCardCount; ++c) {
+        m_cardTitles[c]->setText(cards[c].first);
+        m_cardHints[c]->setText(cards[c].second);
+        m_cardHints[c]->setVisible(!cards[c].second.isEmpty());
+    }
+    m_csvButton->setText(tr("Export CSV…"));
+    m_plotsButton->setText(tr("Export plots…"));
+    m_plotsButton->setToolTip(tr("Every plot as PNG and PDF into a folder. Right-click a plot to "
+                                 "export just that one."));
+    m_xLabel->setText(tr("x axis"));
+    const QString xNames[] = {tr("Step"), tr("Wall time"), tr("Tokens")};
+    for (int i = 0; i < m_xCombo->count(); ++i)
+        m_xCombo->setItemText(i, xNames[i]);
+    m_rankLabel->setText(tr("Per-rank charts at"));
+    m_rankStep->setToolTip(tr("Choose the logged step the per-rank charts show; the far right "
+                              "follows the latest step."));
+    m_rankStepLabel->setText(m_ranksStep >= 0 ? tr("step %1").arg(m_ranksStep) : QString());
+    m_emaTitle->setText(tr("Smoothing"));
+    m_ema->setToolTip(tr("Exponential moving average of the loss; 0 shows the raw curve only."));
+    m_holdScale->setText(tr("Hold scale"));
+    m_holdScale->setToolTip(tr("Keep the value axis at its current top while you open other "
+                               "runs, so their bars compare by eye."));
+    m_perParameter->setText(tr("Bytes per parameter"));
+    m_perParameter->setToolTip(tr("Divide by ψ: a bf16 run at N = 2 reads 16, 10, 9 and 8 "
+                                  "bytes per parameter at stages 0-3."));
+    m_statesOnly->setText(tr("Model states only"));
+    m_statesOnly->setToolTip(tr("Hide activations, comm buffers and workspace: what ZeRO "
+                                "shards (params, master, grads, Adam m and v)."));
+    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown, m_traffic})
+        p->setEmptyText(tr("No steps logged yet"));
+    m_comm->setEmptyText(tr("No rank rows yet"));
+    m_events->retranslate();
+    replotKeepingView();
+    if (m_runId >= 0 && !m_loading) {
+        updateHeader();
+        replotRanks();
+    }
+}
+
+void RunView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+QWidget* RunView::card(Card which, QWidget* body) {
+    auto* frame = new QFrame;
+    frame->setProperty("card", true);
+    auto* layout = new QVBoxLayout(frame);
+    layout->setContentsMargins(12, 10, 12, 10);
+    layout->setSpacing(4);
+    auto* header = new QHBoxLayout;
+    m_cardTitles[which] = new QLabel;
+    m_cardTitles[which]->setObjectName(QStringLiteral("cardTitle"));
+    header->addWidget(m_cardTitles[which]);
+    m_cardHints[which] = new QLabel;
+    m_cardHints[which]->setObjectName(QStringLiteral("muted"));
+    header->addWidget(m_cardHints[which]);
+    header->addStretch(1);
+    layout->addLayout(header);
+    layout->addWidget(body, 1);
+    return frame;
+}
+
+QWidget* RunView::buildHeader() {
+    auto* frame = new QFrame;
+    frame->setProperty("card", true);
+    auto* layout = new QVBoxLayout(frame);
+    layout->setContentsMargins(14, 10, 14, 10);
+    layout->setSpacing(6);
+    auto* top = new QHBoxLayout;
+    m_title = new QLabel;
+    m_title->setTextFormat(Qt::PlainText); // a run's name is never markup
+    m_title->setMinimumWidth(1);           // a long name is clipped, never widens the window
+    m_title->setStyleSheet(QStringLiteral("font-size:14pt; font-weight:600;"));
+    m_status = new QLabel;
+    top->addWidget(m_title);
+    top->addWidget(m_status);
+    top->addStretch(1);
+    m_csvButton = new QPushButton;
+    m_plotsButton = new QPushButton;
+    top->addWidget(m_csvButton);
+    top->addWidget(m_plotsButton);
+    layout->addLayout(top);
+    m_facts = new QLabel;
+    m_facts->setObjectName(QStringLiteral("muted"));
+    m_facts->setTextFormat(Qt::RichText);
+    layout->addWidget(m_facts);
+
+    auto* controls = new QHBoxLayout;
+    m_xLabel = new QLabel;
+    m_xLabel->setObjectName(QStringLiteral("muted"));
+    m_xCombo = new QComboBox; // items named in retranslate()
+    for (Metric m : {Metric::Step, Metric::WallTime, Metric::Tokens})
+        m_xCombo->addItem(QString(), int(m));
+    controls->addWidget(m_xLabel);
+    controls->addWidget(m_xCombo);
+    controls->addSpacing(24);
+    m_rankLabel = new QLabel;
+    m_rankLabel->setObjectName(QStringLiteral("muted"));
+    m_rankStep = new QSlider(Qt::Horizontal);
+    m_rankStep->setMinimumWidth(120);
+    m_rankStepLabel = new QLabel;
+    controls->addWidget(m_rankLabel);
+    controls->addWidget(m_rankStep, 1);
+    controls->addWidget(m_rankStepLabel);
+    layout->addLayout(controls);
+
+    connect(m_xCombo, &QComboBox::currentIndexChanged, this,
+            [this] { setXAxis(static_cast<Metric>(m_xCombo->currentData().toInt())); });
+    connect(m_rankStep, &QSlider::valueChanged, this, [this](int i) {
+        if (i >= 0 && i < m_steps.size())
+            m_rankStepLabel->setText(tr("step %1").arg(qint64(m_steps[Metric::Step][i])));
+    });
+    connect(m_rankStep, &QSlider::sliderReleased, this, [this] {
+        const int i = m_rankStep->value();
+        if (m_runId >= 0 && i >= 0 && i < m_steps.size())
+            m_store->loadRanks(m_runId, qint64(m_steps[Metric::Step][i]));
+    });
+    connect(m_csvButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export metrics"),
+                                                          QStringLiteral("run-%1.csv").arg(m_runId),
+                                                          tr("CSV (*.csv)"));
+        QString error;
+        if (path.isEmpty())
+            return;
+        if (!exportCsv(path, &error))
+            emit statusMessage(error);
+        else if (!m_lod)
+            emit statusMessage(tr("Wrote %1").arg(path));
+    });
+    connect(m_plotsButton, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export plots into"));
+        if (!dir.isEmpty())
+            emit statusMessage(tr("Wrote %1 files to %2").arg(exportPlots(dir).size()).arg(dir));
+    });
+    return frame;
+}
+
+void RunView::openRun(qint64 runId) {
+    m_runId = runId;
+    m_loading = true;
+    m_steps = {};
+    m_shown = {};
+    m_lod = false;
+    m_loggedSteps = 0;
+    m_detail = {};
+    m_detailFirst = m_detailLast = -1;
+    m_ranks.clear();
+    m_ranksStep = -1;
+    m_lastEventId = 0;
+    m_events->clear();
+    m_timeline->clear();
+    m_store->loadRun(runId);
+}
+
+void RunView::onChunk(const RunChunk& chunk) {
+    if (chunk.runId != m_runId)
+        return;
+    if (!chunk.incremental) {
+        if (!m_loading)
+            return; // a full load requested by another view
+        m_loading = false;
+        m_steps = chunk.steps;
+        m_lod = chunk.lod;
+        m_loggedSteps = chunk.loggedSteps;
+    } else {
+        if (m_loading)
+            return;
+        if (chunk.segments.size() != m_segments.size()) {
+            // A resume rewinds the run to its checkpoint and starts a segment: reload it.
+            openRun(m_runId);
+            return;
+        }
+        if (chunk.steps.isEmpty()) {
+            if (chunk.record.status != m_record.status) {
+                m_record = chunk.record;
+                updateHeader();
+            }
+            return;
+        }
+        if (!m_steps.isEmpty() && chunk.steps[Metric::Step].front() <= m_steps.last(Metric::Step))
+            return; // a duplicate answer to an overlapping poll
+        m_steps.append(chunk.steps);
+        m_loggedSteps += chunk.steps.size();
+    }
+    m_record = chunk.record;
+    m_segments = chunk.segments;
+    if (!chunk.events.empty()) {
+        m_events->append(chunk.events);
+        m_lastEventId = chunk.events.back().id;
+    }
+    const bool following = m_ranksStep < 0 || m_rankStep->value() >= m_rankStep->maximum();
+    if (chunk.ranksStep >= 0 && following) {
+        m_ranksStep = chunk.ranksStep;
+        m_ranks = chunk.ranks;
+    }
+    {
+        const QSignalBlocker block(m_rankStep);
+        m_rankStep->setRange(0, std::max(0, m_steps.size() - 1));
+        if (following)
+            m_rankStep->setValue(m_rankStep->maximum());
+    }
+    m_rankStepLabel->setText(m_ranksStep >= 0 ? tr("step %1").arg(m_ranksStep) : QString());
+    m_timeline->setSteps(chunk.timelineSteps);
+    m_stack->setCurrentIndex(1);
+    updateHeader();
+    replotSeries();
+    replotRanks();
+    if (!chunk.incremental)
+        emit loaded(m_runId);
+}
+
+void RunView::onRanks(qint64 runId, qint64 step, const QVector<RankRecord>& ranks) {
+    if (runId != m_runId)
+        return;
+    m_ranksStep = step;
+    m_ranks.assign(ranks.begin(), ranks.end());
+    m_rankStepLabel->setText(tr("step %1").arg(step));
+    replotRanks();
+}
+
+void RunView::updateHeader() {
+    const RunInfo& info = m_record.info;
+    m_title->setText(
+        QStringLiteral("#%1  %2").arg(m_record.id).arg(shownText(info.name, kShownNameChars)));
+    const QColor c = runStatusColor(m_record.status);
+    m_status->setText(statusLabel(runStatusName(m_record.status)));
+    m_status->setStyleSheet(QStringLiteral("color:white; background:%1; border-radius:9px; "
+                                           "padding:2px 10px; font-weight:600;")
+                                .arg(c.name()));
+    // The store's clock, or the logged wall time when that is longer (a run
+    // imported or replayed into the store has a short store lifetime).
+    const double stored =
+        (std::isnan(m_record.ended_at) ? m_record.heartbeat_at : m_record.ended_at) -
+        m_record.started_at;
+    const double logged = m_steps.last(Metric::WallTime);
+    const double duration = std::isnan(stored)   ? logged
+                            : std::isnan(logged) ? stored
+                                                 : std::max(stored, logged);
+    QStringList facts;
+    facts << tr("ZeRO stage <b>%1</b>").arg(info.stage) << tr("N = <b>%1</b>").arg(info.world)
+          << QString::fromStdString(info.precision);
+    const QString device = runDevice(info);
+    if (!device.isEmpty())
+        facts << (device == QLatin1String("cuda") ? tr("<b>GPU</b> (cuda)") : device);
+    facts << tr("ψ = %1").arg(formatCount(double(info.params)))
+          << tr("%1 steps logged").arg(m_loggedSteps);
+    if (!m_steps.isEmpty())
+        facts << tr("last loss <b>%1</b>").arg(m_steps.last(Metric::Loss), 0, 'f', 4);
+    if (!std::isnan(duration))
+        facts << formatDuration(duration);
+    if (!info.host.empty())
+        facts << shownText(info.host, kShownNameChars).toHtmlEscaped();
+    const Segment* last = m_segments.empty() ? nullptr : &m_segments.back();
+    if (const auto predicted = predictedTotal(m_record.info, last))
+        facts << tr("planner: %1 per rank").arg(formatBytes(*predicted));
+    m_facts->setText(facts.join(QStringLiteral("  ·  ")));
+}
+
+void RunView::setXAxis(Metric m) {
+    m_xAxis = m;
+    const int i = m_xCombo->findData(int(m));
+    if (i >= 0 && m_xCombo->currentIndex() != i) {
+        const QSignalBlocker block(m_xCombo);
+        m_xCombo->setCurrentIndex(i);
+    }
+    replotSeries();
+}
+
+void RunView::setSmoothing(double alpha) {
+    m_smoothing = std::clamp(alpha, 0.0, 0.999);
+    m_emaLabel->setText(QString::number(m_smoothing, 'f', 2));
+    replotSeries();
+}
+
+void RunView::replotSeries() {
+    m_shown =
+        m_detailFirst >= 0 ? mergeDetail(m_steps, m_detail, m_detailFirst, m_detailLast) : m_steps;
+    const StepColumns& shown = m_shown;
+    const QVector<double>& x = shown[m_xAxis];
+    const QString xTitle = metricAxisTitle(m_xAxis);
+    QVector<PlotSeries> loss;
+    if (m_smoothing > 0) {
+        loss.push_back({tr("loss (raw)"), kLossRaw, x, shown[Metric::Loss]});
+        loss.push_back({tr("loss (EMA %1)").arg(m_smoothing, 0, 'f', 2), kAccent, x,
+                        emaSmoothSteps(shown[Metric::Step], shown[Metric::Loss], m_smoothing)});
+    } else {
+        loss.push_back({tr("loss"), kAccent, x, shown[Metric::Loss]});
+    }
+    m_loss->setLines(loss);
+    m_loss->setAxisLabels(xTitle, tr("Loss"));
+    m_throughput->setLines(
+        {{tr("tokens/s"), QColor(0x15, 0x80, 0x3D), x, shown[Metric::TokensPerS]}});
+    m_throughput->setAxisLabels(xTitle, tr("Throughput (tokens/s)"));
+    m_breakdown->setStacked({{tr("forward"), kFwd, x, shown[Metric::FwdMs]},
+                             {tr("backward"), kBwd, x, shown[Metric::BwdMs]},
+                             {tr("exposed comm"), kExposed, x, shown[Metric::ExposedMs]},
+                             {tr("optimizer"), kOptim, x, shown[Metric::OptimMs]}});
+    m_breakdown->setAxisLabels(xTitle, tr("Step time (ms)"));
+    replotTraffic();
+    updateMarkers();
+}
+
+// Traffic in units of psi elements: every collective of a run moves elements of the
+// run's dtype (2 bytes in bf16, 4 in fp32), so bytes / (psi x that) reads as the ZeRO
+// paper's 2 psi and 3 psi, scaled by (N-1)/N.
+void RunView::replotTraffic() {
+    const QVector<double>& x = m_shown[m_xAxis];
+    const QVector<double>& steps = m_shown[Metric::Step];
+    const double perPsi =
+        double(m_record.info.params) * (m_record.info.precision == "bf16" ? 2.0 : 4.0);
+    QVector<double> measured, forecast;
+    for (qsizetype i = 0; i < steps.size(); ++i) {
+        measured << (perPsi > 0 ? m_shown[Metric::TrafficBytes][i] / perPsi : kUnknown);
+        const Segment* seg = segmentAt(m_segments, std::int64_t(steps[i]));
+        forecast << (seg && perPsi > 0 ? seg->predicted_traffic_bytes / perPsi : kUnknown);
+    }
+    m_traffic->setLines({{tr("measured"), kAccent, x, measured},
+                         {tr("forecast"), QColor(0x37, 0x41, 0x51), x, forecast, true}});
+    m_traffic->setAxisLabels(metricAxisTitle(m_xAxis), tr("Traffic per step (ψ elements)"));
+}
+
+void RunView::updateMarkers() {
+    QVector<PlotMarker> markers;
+    const QVector<double>& steps = m_shown[Metric::Step];
+    const QVector<double>& x = m_shown[m_xAxis];
+    for (const Segment& seg : m_segments) {
+        if (seg.index == 0)
+            continue;
+        const auto it = std::lower_bound(steps.begin(), steps.end(), double(seg.start_step));
+        if (it == steps.end())
+            continue;
+        markers.push_back(
+            {x[int(it - steps.begin())],
+             tr("segment %1: ZeRO %2, N=%3").arg(seg.index).arg(seg.stage).arg(seg.world)});
+    }
+    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown, m_traffic})
+        p->setMarkers(markers);
+}
+
+void RunView::onXRange(double lower, double upper) {
+    if (m_replotting || !m_lod)
+        return;
+    m_zoom = {lower, upper};
+    m_zoomTimer->start();
+}
+
+void RunView::onDetail(qint64 runId, qint64 firstStep, qint64 lastStep, const StepColumns& steps) {
+    if (runId != m_runId || !m_lod)
+        return;
+    m_detail = steps;
+    m_detailFirst = firstStep;
+    m_detailLast = lastStep;
+    replotKeepingView();
+    emit detailShown(runId, firstStep, lastStep);
+}
+
+void RunView::replotKeepingView() {
+    const TimeSeriesPlot* plots[] = {m_loss, m_throughput, m_breakdown, m_traffic};
+    std::vector<std::pair<QCPRange, QCPRange>> ranges;
+    for (const TimeSeriesPlot* p : plots)
+        ranges.emplace_back(p->plot()->xAxis->range(), p->plot()->yAxis->range());
+    m_replotting = true;
+    replotSeries();
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        QCustomPlot* plot = plots[i]->plot();
+        plot->xAxis->setRange(ranges[i].first);
+        plot->yAxis->setRange(ranges[i].second);
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    m_replotting = false;
+}
+
+void RunView::replotRanks() {
+    QVector<MemoryBarGroup> groups;
+    QStringList ranks;
+    BarSeries ar{tr("all-reduce"), kAllreduce, {}}, rs{tr("reduce-scatter"), kReduceScatter, {}},
+        ag{tr("all-gather"), kAllgather, {}}, bc{tr("broadcast"), kBroadcast, {}},
+        ex{tr("exposed"), kExposed, {}}, bw{tr("busbw"), kAccent, {}},
+        rss{tr("rss"), QColor(0x72, 0xB7, 0xB2), {}},
+        peak{tr("peak"), QColor(0x37, 0x41, 0x51), {}};
+    double stepComm = 0, stepBusbw = 0;
+    // The outline is the prediction of the segment the shown step belongs to: a restart
+    // with another stage, world or accumulation has its own.
+    const std::optional<MemBreakdown> predictedMem = predictedMemory(
+        m_record.info, segmentAt(m_segments, std::max<std::int64_t>(m_ranksStep, 0)));
+    if (m_ranksStep >= 0) {
+        const auto& stepsCol = m_steps[Metric::Step];
+        const auto it = std::lower_bound(stepsCol.begin(), stepsCol.end(), double(m_ranksStep));
+        if (it != stepsCol.end() && *it == double(m_ranksStep)) {
+            const int i = int(it - stepsCol.begin());
+            stepComm = m_steps[Metric::AllreduceMs][i] + m_steps[Metric::ReduceScatterMs][i] +
+                       m_steps[Metric::AllgatherMs][i] + m_steps[Metric::BroadcastMs][i];
+            stepBusbw = m_steps[Metric::BusbwGbps][i];
+        }
+    }
+    double maxRss = 0;
+    bool onGpu = false; // a GPU run: device_used and the step's device peak, not host RSS
+    for (const RankRecord& r : m_ranks) {
+        maxRss = std::max({maxRss, double(r.rss), double(r.peak), double(r.device_used)});
+        onGpu = onGpu || r.device_used > 0;
+    }
+    if (onGpu)
+        rss.name = tr("device used");
+    const DisplayUnit unit = byteUnitFor(maxRss);
+    const bool statesOnly = m_statesOnly->isChecked();
+    std::optional<double> outline;
+    if (predictedMem)
+        outline =
+            double(statesOnly ? predictedMem->modelStatesOnly().total() : predictedMem->total());
+    for (const RankRecord& r : m_ranks) {
+        const QString label = tr("rank %1").arg(r.rank);
+        groups.push_back({label, statesOnly ? r.mem.modelStatesOnly() : r.mem, outline});
+        ranks << QString::number(r.rank);
+        ar.values << r.comm.allreduce_ms;
+        rs.values << r.comm.reduce_scatter_ms;
+        ag.values << r.comm.allgather_ms;
+        bc.values << r.comm.broadcast_ms;
+        ex.values << r.comm.exposed_ms;
+        // Same bytes as the step, this rank's own collective time (nccl-tests factors
+        // are already in the step's busbw).
+        const double own = commTotal(r.comm);
+        bw.values << (own > 0 && stepComm > 0 && !std::isnan(stepBusbw) ? stepBusbw * stepComm / own
+                                                                        : 0.0);
+        rss.values << double(r.device_used > 0 ? r.device_used : r.rss) / unit.divisor;
+        peak.values << double(r.peak) / unit.divisor;
+    }
+    m_memory->setScaleFloor(m_heldTop);
+    m_memory->setPerParameter(m_perParameter->isChecked() ? double(m_record.info.params) : 0.0);
+    m_memory->setGroups(groups);
+    if (m_heldTop)
+        m_heldTop = std::max(*m_heldTop, m_memory->scaleTopBytes());
+    QVector<BarSeries> comm;
+    for (const BarSeries* s : {&ar, &rs, &ag, &bc, &ex}) {
+        bool any = false;
+        for (double v : s->values)
+            any = any || v > 0;
+        if (any)
+            comm << *s;
+    }
+    m_comm->setData(ranks, comm, tr("Time per step (ms) · rank"));
+    m_busbw->setData(ranks, {bw}, tr("Bus bandwidth (GB/s) · rank"));
+    m_rss->setData(
+        ranks, {rss, peak},
+        (onGpu ? tr("GPU memory (%1) · rank") : tr("Resident (%1) · rank")).arg(unit.name));
+}
+
+bool RunView::exportCsv(const QString& path, QString* error) const {
+    if (m_lod) {
+        m_store->exportCsv(m_runId, path);
+        return true;
+    }
+    return writeMetricsCsv(path, m_steps, error);
+}
+
+QStringList RunView::exportPlots(const QString& folder) const {
+    QStringList written;
+    const QString base = QStringLiteral("run-%1-").arg(m_runId);
+    const std::pair<const char*, QCustomPlot*> plots[] = {{"loss", m_loss->plot()},
+                                                          {"throughput", m_throughput->plot()},
+                                                          {"breakdown", m_breakdown->plot()},
+                                                          {"memory", m_memory->plot()},
+                                                          {"comm", m_comm->plot()},
+                                                          {"busbw", m_busbw->plot()},
+                                                          {"rss", m_rss->plot()}};
+    const QDir dir(folder);
+    for (auto [name, plot] : plots) {
+        const QString png = dir.filePath(base + QLatin1String(name) + QStringLiteral(".png"));
+        const QString pdf = dir.filePath(base + QLatin1String(name) + QStringLiteral(".pdf"));
+        if (plot->savePng(png, 0, 0, 2.0))
+            written << png;
+        if (plot->savePdf(pdf))
+            written << pdf;
+    }
+    return written;
+}
+
+} // namespace zerolab

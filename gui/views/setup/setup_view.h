@@ -1,0 +1,85 @@
+// The Setup tab: the config form, the JSON editor and the live forecast, kept in
+// sync both ways. The JSON document is the source of truth; the form patches it
+// one path at a time (and the text only where the value changed, so the user's key
+// order and layout survive) and the editor's text replaces it once it parses.
+#pragma once
+
+#include "gui/core/config_validation.h"
+
+#include <QTimer>
+#include <QWidget>
+
+class QLabel;
+class QListWidget;
+class QPushButton;
+
+namespace zerolab {
+
+class ConfigForm;
+class ForecastPanel;
+class JsonEditor;
+
+// UI thread only.
+class SetupView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SetupView(QWidget* parent = nullptr);
+
+    // Replaces the editor's text and validates at once. Returns false (and says why
+    // in the diagnostics) when the file cannot be read.
+    bool loadFile(const QString& path);
+    bool saveFile(const QString& path);
+    void setText(const QString& json);
+    QString text() const;
+    QString currentPath() const { return m_path; }
+
+    // Validates the current text now instead of after the typing pause.
+    void validateNow();
+    const ConfigValidation& validation() const { return m_validation; }
+
+    ConfigForm* form() const { return m_form; }
+    JsonEditor* editor() const { return m_editor; }
+    ForecastPanel* forecast() const { return m_forecast; }
+
+    // A small valid starting config (micro preset, stage 1, two ranks).
+    static QString defaultConfigText();
+
+signals:
+    void pathChanged(const QString& path);
+    void statusMessage(const QString& text);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    // Every text of the view in the current language; the validator's findings and
+    // the forecast rendered again (the config and the editor are not touched).
+    void retranslate();
+    void showPathLabel();
+    void onFormEdited(const QString& path);
+    void onTextChanged();
+    void applyValidation(bool updateForm);
+    void adoptImpliedWorld(const OrderedJson& doc);
+    void openDialog(bool import);
+    void saveAsDialog();
+
+    ConfigForm* m_form;
+    JsonEditor* m_editor;
+    ForecastPanel* m_forecast;
+    QListWidget* m_problems;
+    QLabel* m_status;
+    QLabel* m_pathLabel;
+    QLabel* m_editorTitle;
+    QPushButton* m_open;
+    QPushButton* m_import;
+    QPushButton* m_save;
+    QPushButton* m_saveAs;
+    QTimer m_debounce;
+    OrderedJson m_doc = OrderedJson::object();
+    ConfigValidation m_validation;
+    QString m_path;
+    QString m_importedFrom; // the file name an unsaved import came from
+    bool m_settingText = false;
+};
+
+} // namespace zerolab

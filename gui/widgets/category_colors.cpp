@@ -1,0 +1,109 @@
+// Colours and labels of the memory-ledger categories, and the shared legend widget.
+// The palette is a muted categorical set that stays distinct for colour-blind
+// readers in the pairs that sit next to each other in a stacked bar.
+#include "gui/widgets/category_colors.h"
+
+#include <QCoreApplication>
+#include <QEvent>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+
+#include <array>
+
+namespace zerolab {
+
+namespace {
+
+struct CategoryStyle {
+    const char* color;
+    const char* label;
+    const char* hint;
+};
+
+// Indexed by MemCategory; the order of storage/mem_category.h.
+constexpr std::array<CategoryStyle, kMemCategoryCount> kStyles = {{
+    {"#4C78A8", QT_TRANSLATE_NOOP("MemCategory", "Params"),
+     QT_TRANSLATE_NOOP("MemCategory", "The weights used by forward and backward (bf16 or fp32).")},
+    {"#72B7B2", QT_TRANSLATE_NOOP("MemCategory", "Master params"),
+     QT_TRANSLATE_NOOP("MemCategory", "The fp32 copy of the weights that the optimizer updates.")},
+    {"#F58518", QT_TRANSLATE_NOOP("MemCategory", "Grads"),
+     QT_TRANSLATE_NOOP("MemCategory", "Gradients of the loss with respect to the weights.")},
+    {"#E45756", QT_TRANSLATE_NOOP("MemCategory", "Adam m"),
+     QT_TRANSLATE_NOOP("MemCategory", "Adam's first moment (running mean of the gradient), fp32.")},
+    {"#FF9DA6", QT_TRANSLATE_NOOP("MemCategory", "Adam v"),
+     QT_TRANSLATE_NOOP("MemCategory",
+                       "Adam's second moment (running mean of the squared gradient), fp32.")},
+    {"#54A24B", QT_TRANSLATE_NOOP("MemCategory", "Activations"),
+     QT_TRANSLATE_NOOP("MemCategory",
+                       "Forward outputs kept for backward; grows with micro-batch.")},
+    {"#EECA3B", QT_TRANSLATE_NOOP("MemCategory", "Comm buffers"),
+     QT_TRANSLATE_NOOP("MemCategory", "Staging buffers for the collectives (bucket sizes).")},
+    {"#9D9DA6", QT_TRANSLATE_NOOP("MemCategory", "Workspace"),
+     QT_TRANSLATE_NOOP("MemCategory", "Scratch memory of the kernels.")},
+}};
+
+const CategoryStyle& styleOf(MemCategory c) {
+    return kStyles[static_cast<std::size_t>(c)];
+}
+
+} // namespace
+
+QColor memCategoryColor(MemCategory c) {
+    return QColor(styleOf(c).color);
+}
+
+QString memCategoryLabel(MemCategory c) {
+    return QCoreApplication::translate("MemCategory", styleOf(c).label);
+}
+
+QString memCategoryHint(MemCategory c) {
+    return QCoreApplication::translate("MemCategory", styleOf(c).hint);
+}
+
+CategoryLegend::CategoryLegend(QWidget* parent, int columns) : QWidget(parent) {
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setHorizontalSpacing(14);
+    grid->setVerticalSpacing(4);
+    for (std::size_t i = 0; i < kMemCategoryCount; ++i) {
+        const auto c = static_cast<MemCategory>(i);
+        auto* cell = new QWidget(this);
+        auto* row = new QHBoxLayout(cell);
+        row->setContentsMargins(0, 0, 0, 0);
+        row->setSpacing(6);
+        auto* swatch = new QLabel(cell);
+        swatch->setFixedSize(12, 12);
+        swatch->setStyleSheet(
+            QStringLiteral("background:%1; border-radius:2px;").arg(memCategoryColor(c).name()));
+        auto* text = new QLabel(cell);
+        text->setObjectName(QStringLiteral("legendLabel"));
+        row->addWidget(swatch);
+        row->addWidget(text);
+        row->addStretch(1);
+        m_labels.push_back(text);
+        grid->addWidget(cell, int(i) / columns, int(i) % columns);
+    }
+    retranslate();
+}
+
+void CategoryLegend::retranslate() {
+    for (std::size_t i = 0; i < kMemCategoryCount; ++i) {
+        const auto c = static_cast<MemCategory>(i);
+        m_labels[qsizetype(i)]->setText(memCategoryLabel(c));
+        m_labels[qsizetype(i)]->parentWidget()->setToolTip(
+            QStringLiteral("<b>%1</b> (%2)<br>%3")
+                .arg(memCategoryLabel(c),
+                     QString::fromUtf8(kMemCategoryNames[i].data(),
+                                       int(kMemCategoryNames[i].size())),
+                     memCategoryHint(c)));
+    }
+}
+
+void CategoryLegend::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+} // namespace zerolab

@@ -31,7 +31,8 @@ std::string bytesText(std::int64_t bytes) {
     return bytes < 0 ? "-" : formatBytes(static_cast<double>(bytes), ByteUnit::GB);
 }
 
-// The threads per rank a trial ran with: its config's run.threads (0: the runtime decided).
+} // namespace
+
 int trialThreads(const TrialRecord& t) {
     const auto doc = nlohmann::json::parse(t.config_json, nullptr, false);
     if (doc.is_object() && doc.contains("run") && doc["run"].is_object() &&
@@ -39,6 +40,8 @@ int trialThreads(const TrialRecord& t) {
         return std::max(0, doc["run"]["threads"].get<int>());
     return 0;
 }
+
+namespace {
 
 std::string threadsCell(const TrialRecord& t) {
     const int n = trialThreads(t);

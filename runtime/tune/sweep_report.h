@@ -37,6 +37,9 @@ struct SweepVerdict {
 
 SweepVerdict sweepVerdict(const std::vector<TrialRecord>& trials);
 
+// The threads per rank a trial runs with: its config's run.threads (0: the runtime decides).
+int trialThreads(const TrialRecord& trial);
+
 // The table as text, one row per trial (pruned ones with the planner's forecast).
 std::string formatSweepTable(const SweepSpec& spec, const std::vector<TrialRecord>& trials);
 // One paragraph: counts, the best point, its noise and whether it is a clear win.

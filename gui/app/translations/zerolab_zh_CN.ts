@@ -896,6 +896,14 @@
         <source>interrupted (run %1); run again on resume</source>
         <translation>已中断（运行 %1）；继续时重新运行</translation>
     </message>
+    <message>
+        <source>no trial finished (%1 of %2 candidates ran); trial %3 %4: %5</source>
+        <translation>没有试验完成（%2 个候选中运行了 %1 个）；试验 %3 %4：%5</translation>
+    </message>
+    <message>
+        <source>no trial finished (none of %1 candidates ran)</source>
+        <translation>没有试验完成（%1 个候选都未运行）</translation>
+    </message>
 </context>
 <context>
     <name>Timeline</name>
@@ -1583,6 +1591,14 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>not estimated</source>
         <translation>未估算</translation>
+    </message>
+    <message>
+        <source>The config is invalid: no forecast until it is fixed.</source>
+        <translation>配置无效：修正之前没有预测。</translation>
+    </message>
+    <message>
+        <source>The config is invalid: this is not its forecast. Greyed: the last valid config&apos;s (%1)</source>
+        <translation>配置无效：这不是它的预测。灰色显示的是最后一个有效配置的预测（%1）</translation>
     </message>
 </context>
 <context>
@@ -2855,6 +2871,10 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <translation>删除运行 #%1“%2”及其所有步、事件和检查点记录？
 磁盘上的检查点文件不受影响。此操作无法撤销。</translation>
     </message>
+    <message>
+        <source>&lt;p style=&apos;font-size:12pt; font-weight:600; color:#C2410C&apos;&gt;Cannot open the run store&lt;/p&gt;&lt;p&gt;&lt;code&gt;%1&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;%2&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;Pick another with File &amp;gt; Open run store…&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;font-size:12pt; font-weight:600; color:#C2410C&apos;&gt;无法打开运行存储&lt;/p&gt;&lt;p&gt;&lt;code&gt;%1&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;%2&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;请用 文件 &amp;gt; 打开运行存储… 选择另一个&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::RunsModel</name>
@@ -2990,8 +3010,8 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         </translation>
     </message>
     <message>
-        <source> &lt;span style=&apos;color:#6B7280&apos;&gt;— the forecast shows the last valid config&lt;/span&gt;</source>
-        <translation> &lt;span style=&apos;color:#6B7280&apos;&gt;— 预测显示的是最后一个有效配置&lt;/span&gt;</translation>
+        <source> &lt;span style=&apos;color:#6B7280&apos;&gt;— the forecast is greyed: it is the last valid config&apos;s&lt;/span&gt;</source>
+        <translation> &lt;span style=&apos;color:#6B7280&apos;&gt;— 预测已变灰：它是最后一个有效配置的&lt;/span&gt;</translation>
     </message>
 </context>
 <context>
@@ -3354,10 +3374,6 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <translation>± 离散</translation>
     </message>
     <message>
-        <source>Peak / rank</source>
-        <translation>峰值 / 进程</translation>
-    </message>
-    <message>
         <source>Exposed comm (ms)</source>
         <translation>暴露的通信 (ms)</translation>
     </message>
@@ -3372,6 +3388,50 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
     <message>
         <source>capacity %1 per rank</source>
         <translation>每进程容量 %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;No trial finished&lt;/b&gt;: no best config (the reasons are in the table).</source>
+        <translation>&lt;b&gt;没有试验完成&lt;/b&gt;：没有最佳配置（原因见表格）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Best: trial %1&lt;/b&gt; (%2): %3 tokens/s ± %4</source>
+        <translation>&lt;b&gt;最佳：试验 %1&lt;/b&gt;（%2）：%3 tokens/s ± %4</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#C2410C&apos;&gt;&lt;b&gt;The winner is unknown&lt;/b&gt;&lt;/span&gt;: its %1 runs measured %2 to %3 tokens/s, further apart than their spread (± %4).</source>
+        <translation>&lt;span style=&apos;color:#C2410C&apos;&gt;&lt;b&gt;胜者未知&lt;/b&gt;&lt;/span&gt;：它的 %1 次运行测得 %2 到 %3 tokens/s，相差超出各自的波动（± %4）。</translation>
+    </message>
+    <message>
+        <source>Runner-up trial %1: margin %2 vs noise %3 tokens/s: within the noise, not a clear win.</source>
+        <translation>第二名试验 %1：差距 %2，噪声 %3 tokens/s：在噪声之内，不算明确胜出。</translation>
+    </message>
+    <message>
+        <source>Runner-up trial %1: margin %2 vs noise %3 tokens/s: a clear win.</source>
+        <translation>第二名试验 %1：差距 %2，噪声 %3 tokens/s：明确胜出。</translation>
+    </message>
+    <message>
+        <source>Best config: &lt;code&gt;%1&lt;/code&gt;</source>
+        <translation>最佳配置：&lt;code&gt;%1&lt;/code&gt;</translation>
+    </message>
+    <message>
+        <source>Best config (not written: the sweep was not finished by zerolab-sweep run or resume): &lt;code&gt;%1&lt;/code&gt;</source>
+        <translation>最佳配置（未写出：该扫描不是由 zerolab-sweep run 或 resume 完成的）：&lt;code&gt;%1&lt;/code&gt;</translation>
+    </message>
+    <message>
+        <source>Run it with: &lt;code&gt;%1&lt;/code&gt;</source>
+        <translation>运行命令：&lt;code&gt;%1&lt;/code&gt;</translation>
+    </message>
+    <message>
+        <source>Threads / rank</source>
+        <translation>线程 / 进程</translation>
+    </message>
+    <message>
+        <source>Peak RSS / rank</source>
+        <translation>RSS 峰值 / 进程</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动</translation>
     </message>
 </context>
 </TS>

@@ -1,5 +1,6 @@
 // Export of one run from the store: CSV (the steps table, or the per-rank table) and
 // JSON Lines in the metric line protocol of docs/architecture.md (run, step..., event..., end).
+// The steps CSV opens with one comment line (kStepCsvComment), then the header.
 // Numbers are written in shortest round-trip form; unknown values are empty / null.
 #pragma once
 
@@ -14,6 +15,11 @@ namespace zerolab {
 
 enum class ExportFormat { Csv, Jsonl };
 enum class ExportTable { Steps, Ranks }; // which table a CSV export holds
+
+// The steps CSV's first line, a comment ("# ..."; pandas: read_csv(f, comment="#")) that
+// says which byte column is which: comm_bytes (the collectives' buffer sizes) and
+// traffic_bytes (what a rank sends per optimizer step), docs/metrics.md.
+extern const char* const kStepCsvComment;
 
 // The CSV header columns of each table, in order.
 std::vector<std::string> stepCsvColumns();

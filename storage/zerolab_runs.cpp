@@ -2,6 +2,7 @@
 // Lines, step timelines as a Chrome trace), delete, tag and note runs; RUN is an id or a
 // unique name. Exit codes: 0 ok, 2 invalid input (arguments, a bad or missing store file,
 // an unknown run), 1 anything else.
+#include "storage/byte_scale.h"
 #include "runtime/text/stdout_written.h"
 #include "storage/default_path.h"
 #include "storage/metric_lines.h"
@@ -73,8 +74,10 @@ std::string numText(double v, int precision) {
     return o.str();
 }
 
-std::string mibText(long long bytes) {
-    return numText(static_cast<double>(bytes) / (1024.0 * 1024.0), 1);
+// "482.30 KB", "27.60 MB", "0 B": decimal units scaled to the number, as zerolab-plan,
+// zerolab-sweep and the GUI print them (storage/byte_scale.h).
+std::string bytesText(long long bytes) {
+    return scaledBytes(static_cast<double>(bytes), false);
 }
 
 // Notes as printed under `show`: each of their lines made safe for a terminal.
@@ -265,7 +268,7 @@ void printShow(RunReader& reader, std::int64_t id) {
                   << ", stage " << g.stage << ", accumulation " << g.grad_accum << ", micro-batch "
                   << g.micro_batch << " (" << oneLineText(g.reason) << ")";
         if (g.predicted)
-            std::cout << "; predicted per rank " << mibText(g.predicted->total()) << " MiB";
+            std::cout << "; predicted per rank " << bytesText(g.predicted->total());
         std::cout << "\n";
     }
     std::cout << "checkpoints:\n";
@@ -273,18 +276,18 @@ void printShow(RunReader& reader, std::int64_t id) {
         std::cout << "  step " << c.step << ": " << oneLineText(c.path) << " (world " << c.world
                   << ", stage " << c.stage << ", segment " << c.segment << ")\n";
     if (s.steps >= 0) {
-        std::cout << "memory at step " << s.steps << " (MiB):\n  " << std::left << std::setw(6)
-                  << "rank";
+        std::cout << "memory at step " << s.steps << " (decimal units, 1 MB = 1e6 bytes):\n  "
+                  << std::left << std::setw(6) << "rank";
         for (auto name : kMemCategoryNames)
             std::cout << std::setw(15) << name;
-        std::cout << std::setw(10) << "rss" << std::setw(10) << "device"
+        std::cout << std::setw(12) << "rss" << std::setw(12) << "device"
                   << "peak\n";
         for (const RankRecord& k : reader.rankRows(id, s.steps)) {
             std::cout << "  " << std::setw(6) << k.rank;
             for (long long b : k.mem.bytes)
-                std::cout << std::setw(15) << mibText(b);
-            std::cout << std::setw(10) << mibText(k.rss) << std::setw(10) << mibText(k.device_used)
-                      << mibText(k.peak) << "\n";
+                std::cout << std::setw(15) << bytesText(b);
+            std::cout << std::setw(12) << bytesText(k.rss) << std::setw(12)
+                      << bytesText(k.device_used) << bytesText(k.peak) << "\n";
         }
     }
     const std::vector<Event> events = reader.events(id);
@@ -398,8 +401,11 @@ int runTool(int argc, char** argv) {
     CLI::App app{"zerolab-runs: list, inspect, export and manage runs in the zerolab run store"};
     std::string dbPath;
     app.add_option("--db", dbPath,
-                   "run store file (default: $ZEROLAB_DB, else $XDG_DATA_HOME/zerolab/runs.db)");
+                   "run store file, before or after the subcommand (default: $ZEROLAB_DB, else "
+                   "$XDG_DATA_HOME/zerolab/runs.db)");
     app.require_subcommand(1, 1);
+    // --db after the subcommand too: its unknown options fall through to here.
+    app.fallthrough();
     bool json = false, yes = false, ranks = false;
     std::string run, format, outPath, text, stepsText;
 

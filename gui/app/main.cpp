@@ -19,7 +19,9 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QSize>
 #include <QTimer>
 
@@ -186,6 +188,7 @@ struct Flags {
         parser.setApplicationDescription(QStringLiteral(
             "zerolab: edit a ZeRO config, forecast its memory, review and compare runs."));
         parser.addHelpOption();
+        parser.addVersionOption();
         parser.addOptions({db, config, openRun, tab, compare, screenshot, screenshotSize, start,
                            exitWhenDone, screenshotAfter, printForecast, lang, lesson, lessonStep,
                            lessonAnswer});
@@ -276,10 +279,15 @@ void parseLessonAndStartFlags(const QCommandLineParser& parser, const Flags& fla
         errors << QStringLiteral("--exit-when-done needs --start");
 }
 
-// --db, else (not for a screenshot) the store last opened, else the default path.
+// --db, else (not for a screenshot) the store last opened, else the default path. A --db
+// in a folder that does not exist is refused rather than the folder silently created.
 void chooseStore(const QCommandLineParser& parser, const Flags& flags, Request& r,
                  QStringList& errors) {
     r.storePath = parser.value(flags.db);
+    if (!r.storePath.isEmpty() && !QFileInfo(r.storePath).absoluteDir().exists())
+        errors << QStringLiteral("--db %1: the folder %2 does not exist (create it first, or "
+                                 "give a store in a folder that exists)")
+                      .arg(r.storePath, QFileInfo(r.storePath).absolutePath());
     if (r.storePath.isEmpty() && !r.shooting)
         r.storePath = zerolab::MainWindow::savedStorePath();
     if (r.storePath.isEmpty()) {
@@ -385,6 +393,25 @@ bool openWhatIsAsked(zerolab::MainWindow& window, const QCommandLineParser& pars
     return true;
 }
 
+// --help and --version: printed by the same parser, under a QCoreApplication, so that they
+// work without a display.
+bool asksHelpOrVersion(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        for (const char* flag : {"--help", "-h", "-?", "--help-all", "--version", "-v"})
+            if (std::strcmp(argv[i], flag) == 0)
+                return true;
+    return false;
+}
+
+// No display and no platform chosen: Qt would abort ("could not connect to display").
+bool lacksADisplay(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "-platform") == 0)
+            return false;
+    return qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
+           qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -392,9 +419,27 @@ int main(int argc, char** argv) {
     if (const auto code = zerolab::runLessonFromArguments(argc, argv))
         return *code;
     preferOffscreenForScreenshots(argc, argv);
+    if (asksHelpOrVersion(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        QCoreApplication::setApplicationName(QStringLiteral("zerolab"));
+        QCoreApplication::setApplicationVersion(QStringLiteral(ZEROLAB_VERSION));
+        QCommandLineParser parser;
+        const Flags flags;
+        flags.addTo(parser);
+        parser.process(core); // prints the help or the version and exits
+        return 0;
+    }
+    if (lacksADisplay(argc, argv)) {
+        std::fprintf(stderr,
+                     "zerolab: no display (DISPLAY and WAYLAND_DISPLAY are unset). Run it in a "
+                     "desktop session, or with QT_QPA_PLATFORM=offscreen for scripts; "
+                     "--screenshot, --print-forecast and --run-lesson need no display.\n");
+        return 1;
+    }
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("zerolab"));
     QApplication::setApplicationName(QStringLiteral("zerolab"));
+    QApplication::setApplicationVersion(QStringLiteral(ZEROLAB_VERSION));
     zerolab::applyAppStyle(app);
 
     QCommandLineParser parser;

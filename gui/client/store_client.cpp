@@ -47,6 +47,7 @@ void StoreWorker::open(const QString& path) {
         }
         emit opened(path);
     } catch (const std::exception& e) {
+        emit openFailed(path, QString::fromStdString(e.what()));
         emit failed(QString::fromStdString(e.what()));
     }
     emit done();
@@ -226,6 +227,7 @@ StoreClient::StoreClient(QObject* parent) : QObject(parent), m_worker(new StoreW
         emit opened(p);
     });
     connect(m_worker, &StoreWorker::failed, this, &StoreClient::failed);
+    connect(m_worker, &StoreWorker::openFailed, this, &StoreClient::openFailed);
     connect(m_worker, &StoreWorker::runsListed, this, [this](const QVector<RunSummary>& runs) {
         m_runs = runs;
         emit runsListed(runs);

@@ -61,6 +61,8 @@ public slots:
 
 signals:
     void opened(const QString& path);
+    // The store at path could not be opened (also sent as failed): not a store, damaged.
+    void openFailed(const QString& path, const QString& message);
     void failed(const QString& message);
     void runsListed(const QVector<zerolab::RunSummary>& runs);
     void runLoaded(const zerolab::RunChunk& chunk);
@@ -119,6 +121,8 @@ public:
 
 signals:
     void opened(const QString& path);
+    // The store at path could not be opened (also sent as failed): not a store, damaged.
+    void openFailed(const QString& path, const QString& message);
     void failed(const QString& message);
     void runsListed(const QVector<zerolab::RunSummary>& runs);
     void runLoaded(const zerolab::RunChunk& chunk);

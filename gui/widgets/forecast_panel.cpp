@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
+#include <QGraphicsOpacityEffect>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -143,9 +144,28 @@ void ForecastPanel::setInput(const PlanInput& in) {
     replan();
 }
 
-void ForecastPanel::replan() {
-    if (!m_input)
+void ForecastPanel::setStale(bool stale) {
+    if (stale == m_stale)
         return;
+    m_stale = stale;
+    QGraphicsOpacityEffect* fade = nullptr;
+    if (stale) {
+        fade = new QGraphicsOpacityEffect(m_chart);
+        fade->setOpacity(0.3);
+    }
+    m_chart->setGraphicsEffect(fade); // the chart owns it; the old one is deleted
+    replan();
+}
+
+void ForecastPanel::replan() {
+    if (!m_input) {
+        if (m_stale) {
+            m_verdict->setObjectName(QStringLiteral("muted"));
+            repolish(m_verdict);
+            m_verdict->setText(tr("The config is invalid: no forecast until it is fixed."));
+        }
+        return;
+    }
     PlanInput in = *m_input;
     in.device = device(in.world);
     try {
@@ -206,7 +226,13 @@ void ForecastPanel::replan() {
         else if (v.smallest_world[3])
             verdict += tr(" Stage 3 fits from N = %1.").arg(*v.smallest_world[3]);
     }
-    m_verdict->setObjectName(v.fits ? QStringLiteral("verdictOk") : QStringLiteral("verdictBad"));
+    if (m_stale)
+        verdict = tr("The config is invalid: this is not its forecast. Greyed: the last valid "
+                     "config's (%1)")
+                      .arg(verdict);
+    m_verdict->setObjectName(m_stale  ? QStringLiteral("muted")
+                             : v.fits ? QStringLiteral("verdictOk")
+                                      : QStringLiteral("verdictBad"));
     repolish(m_verdict);
     m_verdict->setText(verdict);
     m_detail->setText(

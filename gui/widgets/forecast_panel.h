@@ -29,6 +29,10 @@ public:
     // Plans `in` against the device chosen in the panel's combo; stages 0-3 are
     // drawn, in.stage is highlighted. Invalid input shows the planner's message.
     void setInput(const PlanInput& in);
+    // Stale: the owner's input is invalid now, so the shown forecast (of the last valid
+    // input) is greyed and the verdict says it is not of the current config.
+    void setStale(bool stale);
+    bool isStale() const { return m_stale; }
     // The last successful plan (tests compare its numbers with the chart's).
     const std::optional<Plan>& currentPlan() const { return m_plan; }
     MemoryBarChart* chart() const { return m_chart; }
@@ -54,6 +58,7 @@ private:
     void retranslate();
     void replan();
 
+    bool m_stale = false;
     MemoryBarChart* m_chart;
     QLabel* m_heading;
     QLabel* m_deviceLabel;

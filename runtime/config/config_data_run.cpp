@@ -2,9 +2,12 @@
 // how reproducibly and on what device the run goes.
 #include "runtime/config/config_schema.h"
 #include "runtime/config/config_sections.h"
+#include "runtime/config/cpu_threads.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
+#include <thread>
 
 namespace zerolab {
 
@@ -12,6 +15,11 @@ namespace {
 constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
 constexpr double kMaxCollectiveTimeoutS = 7 * 24 * 3600.0;
 } // namespace
+
+int autoThreadsPerRank(int ranks_on_host) {
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    return std::max(1, cores / std::max(1, ranks_on_host));
+}
 
 void parseData(const nlohmann::json* section, Diagnostics& diags, DataConfig& out) {
     const std::string path = "data";

@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -26,7 +27,7 @@ constexpr int kExitInvalid = 2;
 
 struct Options {
     std::string config;
-    double params = 0;
+    std::string params; // "6.7e9", "1.3B", "350M", "124K"
     int world = 1;
     int stage = 0;
     std::string precision = "bf16";
@@ -59,7 +60,9 @@ struct Options {
 
 void addOptions(CLI::App& app, Options& o) {
     app.add_option("--config", o.config, "zerolab/DeepSpeed training config (JSON)");
-    app.add_option("--params", o.params, "parameter count psi, e.g. 6.7e9");
+    app.add_option("--params", o.params,
+                   "parameter count psi: 6.7e9, or with K (1e3), M (1e6), B (1e9), T (1e12): "
+                   "1.3B, 350M");
     app.add_option("--world", o.world, "data-parallel ranks N");
     app.add_option("--stage", o.stage, "ZeRO stage of the verdict and --explain (0-3)");
     app.add_option("--precision", o.precision,
@@ -169,9 +172,46 @@ E optionNamed(const char* option, const std::string& text, const NameTable<E, N>
                     "'");
 }
 
+// "1.3B" -> 1.3e9, "350M", "124K", "2T", "6.7e9" or "124475904"; PlanError otherwise.
+double parseCount(const std::string& text) {
+    std::string number = text;
+    double scale = 1;
+    if (!number.empty()) {
+        switch (number.back()) {
+        case 'K':
+        case 'k':
+            scale = 1e3;
+            break;
+        case 'M':
+        case 'm':
+            scale = 1e6;
+            break;
+        case 'B':
+        case 'b':
+            scale = 1e9;
+            break;
+        case 'T':
+        case 't':
+            scale = 1e12;
+            break;
+        default:
+            break;
+        }
+        if (scale != 1)
+            number.pop_back();
+    }
+    char* end = nullptr;
+    const double v = number.empty() ? NAN : std::strtod(number.c_str(), &end);
+    if (number.empty() || end != number.c_str() + number.size() || !std::isfinite(v))
+        throw PlanError("--params: expected a parameter count such as 6.7e9, 1.3B, 350M or 124K, "
+                        "got '" +
+                        text + "'");
+    return v * scale;
+}
+
 PlanInput inputFromOptions(const Options& o) {
     PlanInput in;
-    in.params = o.params;
+    in.params = o.params.empty() ? 0 : parseCount(o.params);
     in.world = o.world;
     in.stage = o.stage;
     in.precision = optionNamed("--precision", o.precision, kPrecisionNames);

@@ -121,10 +121,15 @@ void row(std::ostringstream& out, const std::string& label, const Plan& p, F cel
     row(out, label, cells);
 }
 
+// About three significant digits in the unit that fits: "1.50 s", "412 ms", "19.7 us", "0 s"
+// (a small model's comm time never reads 0.000 s).
 std::string seconds(double s) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f s", s);
-    return buf;
+    if (s == 0)
+        return "0 s";
+    const double a = s < 0 ? -s : s;
+    const char* unit = a >= 1 ? "s" : a >= 1e-3 ? "ms" : "us";
+    const double v = a >= 1 ? s : a >= 1e-3 ? s * 1e3 : s * 1e6;
+    return threeDigits(v) + " " + unit;
 }
 
 } // namespace

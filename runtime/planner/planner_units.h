@@ -4,31 +4,17 @@
 #pragma once
 
 #include "runtime/planner/planner.h"
+#include "storage/byte_scale.h"
 
 #include <cstdio>
 #include <string>
 
 namespace zerolab {
 
-// The unit a number of bytes reads best in: the largest of B, KB, MB, GB (or B, KiB,
-// MiB, GiB for ByteUnit::GiB) in which |maxBytes| is at least 1; GB stays GB above a
-// thousand, as the papers write "2460.94 GB". The one scaling rule of every printed and
-// drawn byte count (the GUI's units.h calls it).
-struct ByteScale {
-    double divisor = 1; // bytes per unit
-    const char* name = "B";
-};
-
+// The unit a number of bytes reads best in (storage/byte_scale.h: the one scaling rule of
+// every printed and drawn byte count; the GUI's units.h calls it through here).
 inline ByteScale byteScaleFor(double maxBytes, ByteUnit family) {
-    static constexpr const char* kDecimal[] = {"B", "KB", "MB", "GB"};
-    static constexpr const char* kBinary[] = {"B", "KiB", "MiB", "GiB"};
-    const bool binary = family == ByteUnit::GiB;
-    const double step = binary ? 1024.0 : 1000.0;
-    const double a = maxBytes < 0 ? -maxBytes : maxBytes;
-    ByteScale s{1.0, binary ? kBinary[0] : kDecimal[0]};
-    for (int i = 1; i < 4 && a >= s.divisor * step; ++i)
-        s = {s.divisor * step, binary ? kBinary[i] : kDecimal[i]};
-    return s;
+    return byteScale(maxBytes, family == ByteUnit::GiB);
 }
 
 // "decimal units, 1 GB = 1e9 bytes" / "binary units, 1 GiB = 2^30 bytes", for headers
@@ -50,11 +36,7 @@ inline std::string threeDigits(double v) {
 // "31.41 GB", "468.75 MB", "0 B": scaled to the number (byteScaleFor), two decimals
 // (none for whole bytes), so that a nano model's shard never prints as "0.000 GB".
 inline std::string formatBytes(double bytes, ByteUnit family) {
-    const ByteScale s = byteScaleFor(bytes, family);
-    char buf[64];
-    std::snprintf(buf, sizeof buf, s.divisor == 1 ? "%.0f %s" : "%.2f %s", bytes / s.divisor,
-                  s.name);
-    return buf;
+    return scaledBytes(bytes, family == ByteUnit::GiB);
 }
 
 // A parameter count as the papers write it: "7.5e9", or "124475904" below 1e9.

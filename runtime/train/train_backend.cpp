@@ -3,12 +3,12 @@
 #include "runtime/train/train_backend.h"
 
 #include "kernels/cpu/gemm_peak.h"
+#include "runtime/config/cpu_threads.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <filesystem>
-#include <thread>
 #include <unistd.h>
 
 namespace zerolab {
@@ -21,8 +21,7 @@ int cpuThreads(const TrainConfig& c) {
     int local = 1;
     if (const char* s = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE"))
         local = std::max(1, std::atoi(s));
-    const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    return std::max(1, hw / local);
+    return autoThreadsPerRank(local);
 }
 
 } // namespace

@@ -1,12 +1,15 @@
 // Candidates: grid expansion, axis values set into the base, planning against capacity.
 #include "runtime/tune/sweep_candidates.h"
 
+#include "runtime/config/cpu_threads.h"
 #include "runtime/planner/plan_devices.h"
 #include "runtime/planner/planner.h"
+#include "runtime/planner/planner_units.h"
 #include "runtime/tune/sweep_texts.h"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -14,10 +17,8 @@ namespace zerolab {
 
 namespace {
 
-std::string gib(long long bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1LL << 30));
-    return buf;
+std::string bytesText(long long bytes) {
+    return formatBytes(static_cast<double>(bytes), ByteUnit::GB);
 }
 
 std::vector<std::string> splitPath(const std::string& path) {
@@ -81,6 +82,10 @@ nlohmann::json candidateConfig(const SweepSpec& spec, const nlohmann::json& poin
         }
         (*node)[parts.back()] = value;
     }
+    // Threads per rank held fixed across N (the runtime's own rule would give each N its
+    // own), unless an axis sets them.
+    if (const int threads = sweepThreads(spec); threads > 0)
+        doc["run"]["threads"] = threads;
     // DeepSpeed's rule, train_batch_size = micro x accumulation x N: one of the three
     // follows the other two.
     if (spec.hold_global_batch) {
@@ -110,6 +115,47 @@ std::int64_t capacityBytes(const SweepCapacity& capacity, int world) {
     return capacity.bytes;
 }
 
+int sweepThreads(const SweepSpec& spec) {
+    int largest = 0;
+    for (const SweepAxis& a : spec.axes) {
+        if (a.name == kThreadsAxis)
+            return 0;
+        if (a.name == kWorldAxis)
+            for (const nlohmann::json& v : a.values)
+                largest = std::max(largest, v.get<int>());
+    }
+    const ConfigResult base = parseConfig(spec.base, std::nullopt, spec.source + ": base");
+    if (!base.ok() || base.config->run.device != Device::Cpu)
+        return 0;
+    if (base.config->run.threads > 0)
+        return base.config->run.threads;
+    return autoThreadsPerRank(largest > 0 ? largest : base.config->batch.world);
+}
+
+nlohmann::json trialRunConfig(const SweepSpec& spec, const nlohmann::json& doc, int world) {
+    nlohmann::json run = doc;
+    run["run"]["steps"] = spec.warmup_steps + spec.measure_steps;
+    run["run"]["log_every"] = 1;
+    run["run"]["checkpoint_every"] = 0;
+    run["run"]["timeline_every"] = 0;
+    const nlohmann::json* params = nullptr;
+    if (doc.contains("scheduler") && doc["scheduler"].is_object() &&
+        doc["scheduler"].contains("params") && doc["scheduler"]["params"].is_object())
+        params = &doc["scheduler"]["params"];
+    if (params && params->contains("total_num_steps") && (*params)["total_num_steps"] == "auto") {
+        const ConfigResult own = parseConfig(doc, world, spec.source);
+        if (own.ok())
+            run["scheduler"]["params"]["total_num_steps"] = own.config->run.steps;
+    }
+    return run;
+}
+
+std::string trialRunErrors(const SweepSpec& spec, const nlohmann::json& doc, int world,
+                           const std::string& label) {
+    const ConfigResult r = parseConfig(trialRunConfig(spec, doc, world), world, label);
+    return r.ok() ? std::string() : firstErrors(r, label);
+}
+
 TrialRecord planTrial(const SweepSpec& spec, const nlohmann::json& point,
                       const std::string& phase) {
     TrialRecord t;
@@ -120,7 +166,9 @@ TrialRecord planTrial(const SweepSpec& spec, const nlohmann::json& point,
     t.config_json = doc.dump();
     t.world = world;
     const std::string label = spec.source + " at " + describePoint(point);
-    const ConfigResult r = parseConfig(doc, world, label);
+    // Checked as its trial will run it: a base whose schedule the trial's steps cannot
+    // hold is refused here, in the preview, not by every trial's ranks.
+    const ConfigResult r = parseConfig(trialRunConfig(spec, doc, world), world, label);
     if (!r.ok()) {
         t.status = TrialStatus::Invalid;
         t.reason = firstErrors(r, label);
@@ -136,9 +184,10 @@ TrialRecord planTrial(const SweepSpec& spec, const nlohmann::json& point,
             for (std::size_t c = 0; c < kMemCategoryCount; ++c)
                 if (p.per_rank.bytes[c] > 0)
                     parts += (parts.empty() ? "" : ", ") + std::string(kMemCategoryNames[c]) + " " +
-                             gib(p.per_rank.bytes[c]);
-            t.reason = renderEnglish(Message(
-                kReasonOverCapacity, {gib(t.forecast_bytes), gib(t.capacity_bytes), parts}));
+                             bytesText(p.per_rank.bytes[c]);
+            t.reason =
+                renderEnglish(Message(kReasonOverCapacity, {bytesText(t.forecast_bytes),
+                                                            bytesText(t.capacity_bytes), parts}));
         }
     } catch (const PlanError& e) {
         t.status = TrialStatus::Invalid;

@@ -27,8 +27,23 @@ nlohmann::json candidateConfig(const SweepSpec& spec, const nlohmann::json& poin
 // Bytes a rank may fill at this N: host RAM / N, a device less its reserve, or the number.
 std::int64_t capacityBytes(const SweepCapacity& capacity, int world);
 
+// The document a trial of `doc` (a candidate's config at N = world) runs: run.steps =
+// warmup + measured steps, a metric line every step, no checkpoints, no step timeline, and a
+// scheduler's total_num_steps "auto" pinned to the candidate's own run.steps, so that a
+// trial runs the first steps of the base's learning-rate schedule (docs/tune.md).
+nlohmann::json trialRunConfig(const SweepSpec& spec, const nlohmann::json& doc, int world);
+// The config errors of trialRunConfig(doc) at N = world, each named with label; "" when none.
+std::string trialRunErrors(const SweepSpec& spec, const nlohmann::json& doc, int world,
+                           const std::string& label);
+
+// The threads per rank every candidate of the sweep runs with (docs/tune.md): the base's
+// run.threads, else what the runtime's own rule gives at the sweep's largest N (the host's
+// cores / N), so that N does not change the threads; 0 when an axis sets run.threads.
+int sweepThreads(const SweepSpec& spec);
+
 // A trial record for the point, planned: Pending when it fits, Pruned (reason: the
-// planner's total and categories against the capacity), or Invalid (the config's errors).
+// planner's total and categories against the capacity), or Invalid (the errors of the
+// config as its trial runs it: trialRunConfig, steps and warm-up included).
 TrialRecord planTrial(const SweepSpec& spec, const nlohmann::json& point, const std::string& phase);
 
 // The resolved config of a stored trial (its config_json at its world). Throws SweepError.

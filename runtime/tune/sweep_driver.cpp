@@ -4,6 +4,7 @@
 #include "runtime/tune/sweep_candidates.h"
 #include "runtime/tune/sweep_lock.h"
 #include "runtime/tune/sweep_strategy.h"
+#include "runtime/tune/sweep_texts.h"
 #include "runtime/tune/trial_runner.h"
 
 #include <chrono>
@@ -162,9 +163,30 @@ SweepOutcome driveSweep(std::int64_t sweep_id, const SweepRunOptions& options) {
                               << std::flush;
         }
     }
-    withStore(
-        [&](SweepStore& store) { store.setSweepStatus(sweep_id, SweepStatus::Finished, {}); });
-    return SweepOutcome::Finished;
+    return withStore([&](SweepStore& store) {
+        const std::optional<std::string> failure = sweepFailure(store.trials(sweep_id));
+        store.setSweepStatus(sweep_id, failure ? SweepStatus::Failed : SweepStatus::Finished,
+                             failure.value_or(std::string()));
+        return failure ? SweepOutcome::Failed : SweepOutcome::Finished;
+    });
+}
+
+std::optional<std::string> sweepFailure(const std::vector<TrialRecord>& trials) {
+    if (bestTrial(trials))
+        return std::nullopt;
+    int ran = 0;
+    const TrialRecord* first = nullptr;
+    for (const TrialRecord& t : trials) {
+        ran += trialRan(t.status);
+        if (!first && !t.reason.empty() && t.status != TrialStatus::Skipped)
+            first = &t;
+    }
+    const std::string total = std::to_string(trials.size());
+    if (!first)
+        return renderEnglish(Message(kSweepNothingRan, {total}));
+    return renderEnglish(Message(kSweepNoTrialFinished,
+                                 {std::to_string(ran), total, std::to_string(first->idx),
+                                  std::string(trialStatusName(first->status)), first->reason}));
 }
 
 std::optional<BestConfig> writeBestConfig(SweepStore& store, std::int64_t sweep_id,
@@ -179,18 +201,33 @@ std::optional<BestConfig> writeBestConfig(SweepStore& store, std::int64_t sweep_
     b.trial = t.idx;
     std::error_code ec;
     fs::create_directories(out_dir, ec);
-    b.config_path =
-        fs::absolute(fs::path(out_dir) / ("sweep-" + std::to_string(sweep_id) + "-best.json"))
-            .string();
+    b.config_path = bestConfigPath(out_dir, sweep_id);
+    // What a launch needs: N, as DeepSpeed infers it from train_batch_size = micro-batch x
+    // accumulation x N, so that `zerolab-plan --config` and `zerolab-train` read the trial's N.
+    nlohmann::json doc = nlohmann::json::parse(t.config_json);
+    const TrainConfig resolved = trialConfig(t, spec.source);
+    doc["train_batch_size"] = resolved.batch.train_batch_size;
+    doc["train_micro_batch_size_per_gpu"] = resolved.batch.micro_batch;
+    doc["gradient_accumulation_steps"] = resolved.batch.grad_accum;
     {
         std::ofstream out(b.config_path);
-        out << nlohmann::json::parse(t.config_json).dump(2) << '\n';
+        out << doc.dump(2) << '\n';
         if (!out)
             throw SweepError(b.config_path + ": cannot write the best config");
     }
-    b.command = commandLine(
-        launchArgv(trialLaunchSpec(spec.launcher, program, t.world, {"--config", b.config_path})));
+    b.command = bestConfigCommand(spec, program, t.world, b.config_path);
     return b;
+}
+
+std::string bestConfigPath(const std::string& out_dir, std::int64_t sweep_id) {
+    return fs::absolute(fs::path(out_dir) / ("sweep-" + std::to_string(sweep_id) + "-best.json"))
+        .string();
+}
+
+std::string bestConfigCommand(const SweepSpec& spec, const std::string& program, int world,
+                              const std::string& config_path) {
+    return commandLine(
+        launchArgv(trialLaunchSpec(spec.launcher, program, world, {"--config", config_path})));
 }
 
 } // namespace zerolab

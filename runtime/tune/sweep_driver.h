@@ -12,6 +12,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace zerolab {
 
@@ -22,7 +23,9 @@ struct SweepRunOptions {
     const std::atomic<bool>* stop = nullptr;
 };
 
-enum class SweepOutcome { Finished, Stopped };
+// Failed: every trial decided and none finished (the sweep's status failed, its message the
+// first trial's reason).
+enum class SweepOutcome { Finished, Stopped, Failed };
 
 // Where a sweep's trial configs and logs go: <store's folder>/sweeps/sweep-<id>. Derived
 // from the store and the id, so a resume from any terminal finds them.
@@ -35,9 +38,14 @@ SweepSpec storedSweepSpec(SweepStore& store, std::int64_t sweep_id);
 
 // Runs the sweep's remaining trials one at a time, opening the store (options.db_path)
 // only for each read and write: the caller must hold no connection to it meanwhile. Finished: every
-// trial decided (the sweep's status becomes finished); Stopped: *stop was set (status stopped, the
+// trial decided and one finished (the sweep's status becomes finished); Failed: none finished
+// (status failed, with the reason); Stopped: *stop was set (status stopped, the
 // trial in flight back to pending). Throws SweepError, StoreError.
 SweepOutcome driveSweep(std::int64_t sweep_id, const SweepRunOptions& options);
+
+// Why a sweep whose trials are all decided has no finished trial ("no trial finished (3 of 3
+// candidates ran); trial 0 failed: ..."); nullopt when one finished.
+std::optional<std::string> sweepFailure(const std::vector<TrialRecord>& trials);
 
 struct BestConfig {
     int trial = 0;
@@ -45,7 +53,14 @@ struct BestConfig {
     std::string command;     // its mpirun command line
 };
 
-// Writes the best trial's config to <out_dir>/sweep-<id>-best.json and returns it with
+// <out_dir>/sweep-<id>-best.json (absolute): where writeBestConfig puts the best config
+// (zerolab-sweep's default out_dir: sweepWorkDir), for a view that shows it.
+std::string bestConfigPath(const std::string& out_dir, std::int64_t sweep_id);
+// The command line that runs a config at N ranks, as the sweep launched its trials.
+std::string bestConfigCommand(const SweepSpec& spec, const std::string& program, int world,
+                              const std::string& config_path);
+
+// Writes the best trial's config to bestConfigPath(out_dir) and returns it with
 // the command line that runs it; nullopt when no trial finished. Throws SweepError.
 std::optional<BestConfig> writeBestConfig(SweepStore& store, std::int64_t sweep_id,
                                           const std::string& program, const std::string& out_dir);

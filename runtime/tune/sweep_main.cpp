@@ -40,6 +40,11 @@ int finish(zerolab::SweepStore& store, std::int64_t id, zerolab::SweepOutcome ou
     std::cout << "sweep " << id << " (" << zerolab::oneLineText(spec.name) << ")\n"
               << zerolab::formatSweepTable(spec, trials) << '\n'
               << zerolab::formatVerdict(trials, zerolab::sweepVerdict(trials));
+    if (outcome == zerolab::SweepOutcome::Failed) {
+        std::cerr << "zerolab-sweep: sweep " << id << " failed: " << store.sweep(id).message
+                  << '\n';
+        return 1;
+    }
     if (outcome == zerolab::SweepOutcome::Stopped) {
         std::cerr << "zerolab-sweep: stopped; continue with: zerolab-sweep resume " << id
                   << " --db " << store.store().path() << '\n';
@@ -52,7 +57,9 @@ int finish(zerolab::SweepStore& store, std::int64_t id, zerolab::SweepOutcome ou
         std::cerr << "zerolab-sweep: sweep " << id << ": no trial finished\n";
         return 1;
     }
-    std::cout << "best config: " << best->config_path << "\nrun it with: " << best->command << '\n';
+    const bool unknown = zerolab::sweepVerdict(trials).winner_unknown;
+    std::cout << "best config" << (unknown ? " (the fastest measured; the winner is unknown)" : "")
+              << ": " << best->config_path << "\nrun it with: " << best->command << '\n';
     return 0;
 }
 
@@ -60,34 +67,32 @@ int finish(zerolab::SweepStore& store, std::int64_t id, zerolab::SweepOutcome ou
 int runTool(int argc, char** argv) {
     CLI::App app{"zerolab-sweep: find the fastest config that fits (docs/tune.md)"};
     app.require_subcommand(1);
+    // --db before or after the subcommand: a subcommand's unknown option falls through to here.
+    app.fallthrough();
     std::string db;
     std::string out_dir;
     std::string program = defaultTrainProgram();
     std::string file;
     std::int64_t id = 0;
     bool json = false;
-    const auto addDb = [&](CLI::App* c) {
-        c->add_option("--db", db,
-                      "Run store (default: $ZEROLAB_DB, else $XDG_DATA_HOME/zerolab/runs.db)")
-            ->option_text("PATH");
-    };
+    app.add_option("--db", db,
+                   "Run store, before or after the subcommand (default: $ZEROLAB_DB, else "
+                   "$XDG_DATA_HOME/zerolab/runs.db)")
+        ->option_text("PATH");
     CLI::App* run = app.add_subcommand("run", "Start a sweep from a sweep file");
     run->add_option("file", file, "The sweep JSON file")->required()->option_text("SWEEP.json");
     CLI::App* resume = app.add_subcommand("resume", "Continue an interrupted sweep");
     resume->add_option("id", id, "Sweep id")->required();
     for (CLI::App* c : {run, resume}) {
-        addDb(c);
         c->add_option("--out", out_dir, "Folder for the best config (default: the sweep's folder)")
             ->option_text("DIR");
         c->add_option("--train", program, "zerolab-train to launch (default: beside zerolab-sweep)")
             ->option_text("PATH");
     }
     CLI::App* list = app.add_subcommand("list", "List the sweeps in the store");
-    addDb(list);
     CLI::App* show = app.add_subcommand("show", "A sweep's trials as a table, or JSON");
     show->add_option("id", id, "Sweep id")->required();
     show->add_flag("--json", json, "Print JSON (docs/tune.md)");
-    addDb(show);
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
@@ -137,7 +142,8 @@ int runTool(int argc, char** argv) {
                 std::cout << s.id << "  " << zerolab::oneLineText(s.name) << "  "
                           << zerolab::sweepStatusName(s.status) << "  " << trials.size()
                           << " candidates, " << v.pruned << " pruned, " << v.ran << " ran"
-                          << (v.best ? ", best trial " + std::to_string(*v.best) : "") << '\n';
+                          << (v.best ? ", best trial " + std::to_string(*v.best) : "")
+                          << (s.message.empty() ? "" : ": " + zerolab::oneLineText(s.message)) << '\n';
             }
             return 0;
         }
@@ -148,7 +154,8 @@ int runTool(int argc, char** argv) {
             std::cout << zerolab::sweepJson(record, spec, trials).dump(2) << '\n';
         } else {
             std::cout << "sweep " << id << " (" << zerolab::oneLineText(spec.name) << "), "
-                      << zerolab::sweepStatusName(record.status) << '\n'
+                      << zerolab::sweepStatusName(record.status)
+                      << (record.message.empty() ? "" : ": " + zerolab::oneLineText(record.message)) << '\n'
                       << zerolab::formatSweepTable(spec, trials) << '\n'
                       << zerolab::formatVerdict(trials, zerolab::sweepVerdict(trials));
         }

@@ -1,6 +1,7 @@
 // Table, verdict and JSON of a sweep; see sweep_report.h.
 #include "runtime/tune/sweep_report.h"
 
+#include "runtime/planner/planner_units.h"
 #include "runtime/tune/sweep_candidates.h"
 #include "runtime/tune/sweep_strategy.h"
 
@@ -19,8 +20,32 @@ std::string fmt(const char* f, double v) {
     return buf;
 }
 
-std::string mib(std::int64_t bytes) {
-    return bytes < 0 ? "-" : fmt("%.1f", static_cast<double>(bytes) / (1 << 20));
+// Bytes in a table column of unit `scale` ("-" when unknown).
+std::string inUnit(std::int64_t bytes, const ByteScale& scale) {
+    return bytes < 0 ? "-"
+                     : fmt(scale.divisor == 1 ? "%.0f" : "%.1f",
+                           static_cast<double>(bytes) / scale.divisor);
+}
+
+std::string bytesText(std::int64_t bytes) {
+    return bytes < 0 ? "-" : formatBytes(static_cast<double>(bytes), ByteUnit::GB);
+}
+
+} // namespace
+
+int trialThreads(const TrialRecord& t) {
+    const auto doc = nlohmann::json::parse(t.config_json, nullptr, false);
+    if (doc.is_object() && doc.contains("run") && doc["run"].is_object() &&
+        doc["run"].contains("threads") && doc["run"]["threads"].is_number_integer())
+        return std::max(0, doc["run"]["threads"].get<int>());
+    return 0;
+}
+
+namespace {
+
+std::string threadsCell(const TrialRecord& t) {
+    const int n = trialThreads(t);
+    return n > 0 ? std::to_string(n) : "auto";
 }
 
 std::string cell(const nlohmann::json& v) {
@@ -55,42 +80,45 @@ SweepVerdict sweepVerdict(const std::vector<TrialRecord>& trials) {
             (!v.runner_up ||
              t.tokens_per_s > trials[static_cast<std::size_t>(*v.runner_up)].tokens_per_s))
             v.runner_up = t.idx;
-    // Each trial's measurements: its own median and those of its repeats; the noise is
-    // the largest spread among them.
-    struct Range {
-        double low, high, spread;
-    };
-    const auto rangeOf = [&](const TrialRecord& x) {
-        Range r{x.tokens_per_s, x.tokens_per_s,
-                std::isfinite(x.spread_tokens_per_s) ? x.spread_tokens_per_s : 0};
-        for (const TrialRecord& t : trials)
-            if (t.repeat_of == x.idx && t.status == TrialStatus::Finished) {
-                r.low = std::min(r.low, t.tokens_per_s);
-                r.high = std::max(r.high, t.tokens_per_s);
-                r.spread = std::max(r.spread, t.spread_tokens_per_s);
-                if (x.idx == b.idx)
-                    v.best_repeats.push_back(t.tokens_per_s);
-            }
-        return r;
-    };
-    const Range best = rangeOf(b);
-    v.noise_tokens_per_s = best.spread;
+    // Each trial's measurements: its own median and those of its repeats; the noise is the
+    // largest spread within a run or between runs of one config.
+    const TrialMeasurements best = measurementsOf(b, trials);
+    for (std::size_t i = 1; i < best.medians.size(); ++i)
+        v.best_repeats.push_back(best.medians[i]);
+    v.noise_tokens_per_s = best.noise();
+    v.winner_unknown = best.disagree();
     if (v.runner_up) {
-        const Range other = rangeOf(trials[static_cast<std::size_t>(*v.runner_up)]);
-        v.noise_tokens_per_s = std::max(best.spread, other.spread);
+        const TrialMeasurements other =
+            measurementsOf(trials[static_cast<std::size_t>(*v.runner_up)], trials);
+        v.noise_tokens_per_s = std::max(best.noise(), other.noise());
         // The best's worst measurement against the runner-up's best one.
-        v.margin_tokens_per_s = best.low - other.high;
+        v.margin_tokens_per_s = best.low() - other.high();
         v.within_noise = v.margin_tokens_per_s <= v.noise_tokens_per_s;
     }
     return v;
 }
 
 std::string formatSweepTable(const SweepSpec& spec, const std::vector<TrialRecord>& trials) {
+    // One decimal unit per byte column, scaled to its largest value (docs/tune.md, Output).
+    double peak_max = 0, forecast_max = 0;
+    for (const TrialRecord& t : trials) {
+        peak_max = std::max(peak_max, static_cast<double>(t.peak_bytes));
+        forecast_max = std::max(forecast_max, static_cast<double>(t.forecast_bytes));
+    }
+    const ByteScale peak_unit = byteScaleFor(peak_max, ByteUnit::GB);
+    const ByteScale forecast_unit = byteScaleFor(forecast_max, ByteUnit::GB);
+    const bool threads_axis =
+        std::any_of(spec.axes.begin(), spec.axes.end(),
+                    [](const SweepAxis& a) { return a.name == kThreadsAxis; });
     std::vector<std::string> header = {"trial"};
     for (const SweepAxis& a : spec.axes)
         header.push_back(axisLabel(a.name));
-    for (const char* h :
-         {"tokens/s", "+-", "peak MiB/rank", "forecast MiB", "exposed ms", "status"})
+    if (!threads_axis)
+        header.push_back("threads");
+    for (const std::string& h : {std::string("tokens/s"), std::string("+-"),
+                                 "peak RSS " + std::string(peak_unit.name) + "/rank",
+                                 "ledger forecast " + std::string(forecast_unit.name),
+                                 std::string("exposed ms"), std::string("status")})
         header.push_back(h);
     std::vector<std::vector<std::string>> rows{header};
     std::vector<std::string> reasons;
@@ -101,11 +129,13 @@ std::string formatSweepTable(const SweepSpec& spec, const std::vector<TrialRecor
             (t.repeat_of >= 0 ? " (=" + std::to_string(t.repeat_of) + ")" : "")};
         for (const SweepAxis& a : spec.axes)
             row.push_back(axes.contains(a.name) ? cell(axes[a.name]) : "-");
+        if (!threads_axis)
+            row.push_back(threadsCell(t));
         row.push_back(std::isfinite(t.tokens_per_s) ? fmt("%.0f", t.tokens_per_s) : "-");
         row.push_back(std::isfinite(t.spread_tokens_per_s) ? fmt("%.0f", t.spread_tokens_per_s)
                                                            : "-");
-        row.push_back(mib(t.peak_bytes));
-        row.push_back(mib(t.forecast_bytes));
+        row.push_back(inUnit(t.peak_bytes, peak_unit));
+        row.push_back(inUnit(t.forecast_bytes, forecast_unit));
         row.push_back(std::isfinite(t.exposed_ms) ? fmt("%.2f", t.exposed_ms) : "-");
         row.push_back(std::string(trialStatusName(t.status)));
         rows.push_back(std::move(row));
@@ -125,6 +155,9 @@ std::string formatSweepTable(const SweepSpec& spec, const std::vector<TrialRecor
         }
         out << '\n';
     }
+    out << "peak RSS: a rank's whole process at its largest (VmHWM; on a GPU the device's peak),\n"
+           "  libraries and MPI included; ledger forecast: the planner's total of what the\n"
+           "  runtime allocates per rank. They measure different things.\n";
     if (!reasons.empty()) {
         out << "reasons:\n";
         for (const std::string& r : reasons)
@@ -151,7 +184,14 @@ std::string formatVerdict(const std::vector<TrialRecord>& trials, const SweepVer
         << fmt("%.0f", b.spread_tokens_per_s);
     for (double r : v.best_repeats)
         out << ", repeat " << fmt("%.0f", r);
-    out << ", peak " << mib(b.peak_bytes) << " MiB per rank\n";
+    out << ", peak RSS " << bytesText(b.peak_bytes) << " per rank\n";
+    if (v.winner_unknown) {
+        const TrialMeasurements m = measurementsOf(b, trials);
+        out << "the winner is unknown: trial " << b.idx << "'s " << m.medians.size()
+            << " runs measured " << fmt("%.0f", m.low()) << " to " << fmt("%.0f", m.high())
+            << " tokens/s, further apart than their spread (+- " << fmt("%.0f", m.spread)
+            << "); measure on a quieter machine or with more measure_steps\n";
+    }
     if (v.runner_up) {
         const TrialRecord& r = trials[static_cast<std::size_t>(*v.runner_up)];
         out << "runner-up: trial " << r.idx << " ("
@@ -180,6 +220,8 @@ nlohmann::json sweepJson(const SweepRecord& sweep, const SweepSpec& spec,
             j[k] = v;
         j["axes"] = point;
         j["world"] = t.world;
+        j["threads"] =
+            trialThreads(t) > 0 ? nlohmann::json(trialThreads(t)) : nlohmann::json(nullptr);
         j["status"] = trialStatusName(t.status);
         j["reason"] = t.reason;
         j["tokens_per_s"] = numberOrNull(t.tokens_per_s);
@@ -200,7 +242,8 @@ nlohmann::json sweepJson(const SweepRecord& sweep, const SweepSpec& spec,
                 {"runner_up", v.runner_up ? nlohmann::json(*v.runner_up) : nlohmann::json(nullptr)},
                 {"margin_tokens_per_s", v.margin_tokens_per_s},
                 {"noise_tokens_per_s", v.noise_tokens_per_s},
-                {"within_noise", v.within_noise}};
+                {"within_noise", v.within_noise},
+                {"winner_unknown", v.winner_unknown}};
     return {{"id", sweep.id},
             {"name", sweep.name},
             {"source", sweep.source},

@@ -19,12 +19,16 @@ struct SweepVerdict {
     std::optional<int> best;          // the finished trial with the highest median tokens/s
     std::optional<int> runner_up;     // the next one
     std::vector<double> best_repeats; // medians of the best's repeats
-    // The noise: the largest spread (half the interquartile range over the measured steps)
-    // of the best, the runner-up and their repeats (tokens/s).
+    // The noise (tokens/s): the largest of the spreads within a run (half the interquartile
+    // range over its measured steps) and between runs of one config (half the range of
+    // its medians), over the best, the runner-up and their repeats.
     double noise_tokens_per_s = 0;
     // The best's lowest median (its trial or a repeat) minus the runner-up's highest.
     double margin_tokens_per_s = 0;
     bool within_noise = false; // margin <= noise: the best is not a clear win
+    // The best's own runs disagree beyond their spread, even after measuring again: which
+    // config wins is not known from these measurements.
+    bool winner_unknown = false;
     int pruned = 0;
     int ran = 0; // trials launched (repeats included)
     int skipped = 0;
@@ -32,6 +36,9 @@ struct SweepVerdict {
 };
 
 SweepVerdict sweepVerdict(const std::vector<TrialRecord>& trials);
+
+// The threads per rank a trial runs with: its config's run.threads (0: the runtime decides).
+int trialThreads(const TrialRecord& trial);
 
 // The table as text, one row per trial (pruned ones with the planner's forecast).
 std::string formatSweepTable(const SweepSpec& spec, const std::vector<TrialRecord>& trials);

@@ -26,6 +26,7 @@ enum class SweepStrategy { Grid, Guided };
 // "world": N. Any other name is a dotted JSON path into the config.
 inline constexpr const char* kWorldAxis = "world";
 inline constexpr const char* kMicroBatchAxis = "train_micro_batch_size_per_gpu";
+inline constexpr const char* kThreadsAxis = "run.threads";
 
 // The most candidates a sweep may have (the product of its axes' lengths) unless its
 // "max_candidates" says more, and the most that key may say; every candidate is planned

@@ -104,6 +104,19 @@ void guidedSkips(const std::vector<TrialRecord>& trials, SweepStep& step) {
     }
 }
 
+// A pending repeat of t (phase repeat).
+TrialRecord repeatOf(const TrialRecord& t) {
+    TrialRecord r;
+    r.phase = kRepeat;
+    r.repeat_of = t.idx;
+    r.axes_json = t.axes_json;
+    r.config_json = t.config_json;
+    r.world = t.world;
+    r.forecast_bytes = t.forecast_bytes;
+    r.capacity_bytes = t.capacity_bytes;
+    return r;
+}
+
 bool hasPhase(const std::vector<TrialRecord>& trials, const char* phase) {
     return std::any_of(trials.begin(), trials.end(),
                        [&](const TrialRecord& t) { return t.phase == phase; });
@@ -126,6 +139,34 @@ std::optional<int> bestTrial(const std::vector<TrialRecord>& trials) {
             (!best || t.tokens_per_s > trials[static_cast<std::size_t>(*best)].tokens_per_s))
             best = t.idx;
     return best;
+}
+
+double TrialMeasurements::low() const {
+    return medians.empty() ? kUnknown : *std::min_element(medians.begin(), medians.end());
+}
+
+double TrialMeasurements::high() const {
+    return medians.empty() ? kUnknown : *std::max_element(medians.begin(), medians.end());
+}
+
+TrialMeasurements measurementsOf(const TrialRecord& trial, const std::vector<TrialRecord>& trials) {
+    TrialMeasurements m;
+    const auto add = [&](const TrialRecord& t) {
+        if (t.status != TrialStatus::Finished || !std::isfinite(t.tokens_per_s))
+            return;
+        m.medians.push_back(t.tokens_per_s);
+        if (std::isfinite(t.spread_tokens_per_s))
+            m.spread = std::max(m.spread, t.spread_tokens_per_s);
+    };
+    add(trial);
+    for (const TrialRecord& t : trials)
+        if (t.repeat_of == trial.idx) {
+            ++m.repeats;
+            add(t);
+        }
+    if (!m.medians.empty())
+        m.between = (m.high() - m.low()) / 2;
+    return m;
 }
 
 SweepStep nextStep(const SweepSpec& spec, const std::vector<TrialRecord>& trials) {
@@ -166,17 +207,18 @@ SweepStep nextStep(const SweepSpec& spec, const std::vector<TrialRecord>& trials
             return x->tokens_per_s > y->tokens_per_s;
         });
         for (std::size_t i = 0; i < ranked.size() && i < static_cast<std::size_t>(spec.repeat_best);
-             ++i) {
-            TrialRecord r;
-            r.phase = kRepeat;
-            r.repeat_of = ranked[i]->idx;
-            r.axes_json = ranked[i]->axes_json;
-            r.config_json = ranked[i]->config_json;
-            r.world = ranked[i]->world;
-            r.forecast_bytes = ranked[i]->forecast_bytes;
-            r.capacity_bytes = ranked[i]->capacity_bytes;
-            step.additions.push_back(std::move(r));
-        }
+             ++i)
+            step.additions.push_back(repeatOf(*ranked[i]));
+        return step;
+    }
+    // A repeated trial whose runs disagree beyond their spread is measured again, a
+    // bounded number of times.
+    for (const TrialRecord& t : trials) {
+        if (t.phase == kRepeat || t.status != TrialStatus::Finished)
+            continue;
+        const TrialMeasurements m = measurementsOf(t, trials);
+        if (m.repeats > 0 && m.repeats <= kMaxExtraRepeats && m.disagree())
+            step.additions.push_back(repeatOf(t));
     }
     return step;
 }

@@ -2,7 +2,8 @@
 // autotuner order): for each point of the other axes (stage, N, ...), micro-batch from
 // small to large until the forecast no longer fits, a trial fails, or throughput stops
 // rising (the rest are skipped); then the bucket axes at the best point; then, for both,
-// the best trials once more to measure the noise. A pure function of the recorded trials,
+// the best trials once more to measure the noise, and again (at most kMaxExtraRepeats
+// times) while a trial's runs disagree beyond their spread. A pure function of the recorded trials,
 // so a resumed sweep takes the same decisions.
 #pragma once
 
@@ -29,5 +30,24 @@ SweepStep nextStep(const SweepSpec& spec, const std::vector<TrialRecord>& trials
 
 // The finished trial (not a repeat) with the highest median tokens/s; nullopt when none.
 std::optional<int> bestTrial(const std::vector<TrialRecord>& trials);
+
+// What a trial measured: its own median tokens/s and those of its finished repeats.
+struct TrialMeasurements {
+    std::vector<double> medians; // the trial's, then each finished repeat's
+    double spread = 0;           // the largest spread within a run (half the IQR over its steps)
+    double between = 0;          // the spread between runs: half the range of the medians
+    int repeats = 0;             // repeats recorded, whatever their status
+    double low() const;
+    double high() const;
+    // The noise of this trial's measurement: within a run or between its runs.
+    double noise() const { return between > spread ? between : spread; }
+    // The runs disagree beyond their own spread: their medians are further apart than
+    // each run's spread explains.
+    bool disagree() const { return between > spread; }
+};
+TrialMeasurements measurementsOf(const TrialRecord& trial, const std::vector<TrialRecord>& trials);
+
+// Repeats a trial gets beyond the first while its runs disagree (then the winner is unknown).
+inline constexpr int kMaxExtraRepeats = 2;
 
 } // namespace zerolab

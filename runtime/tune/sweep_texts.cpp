@@ -12,9 +12,9 @@ namespace {
 constexpr std::array kPhases = {kPhaseSearch, kPhaseBuckets, kPhaseRepeat};
 
 constexpr std::array kReasons = {
-    kReasonOverCapacity,   kReasonMicroBatchEnded, kReasonThroughputFlat,
-    kReasonSameConfig,     kReasonStopped,         kReasonTimeout,
-    kReasonNoMeasuredStep, kReasonNoRunLine,       kReasonInterrupted,
+    kReasonOverCapacity, kReasonMicroBatchEnded, kReasonThroughputFlat, kReasonSameConfig,
+    kReasonStopped,      kReasonTimeout,         kReasonNoMeasuredStep, kReasonNoRunLine,
+    kReasonInterrupted,  kSweepNoTrialFinished,  kSweepNothingRan,
 };
 
 Message matchedOrLiteral(const std::string& text, std::span<const MessageSource> templates) {

@@ -36,6 +36,11 @@ inline constexpr MessageSource kReasonNoMeasuredStep =
 inline constexpr MessageSource kReasonNoRunLine = kJobNoRunLine; // job_runner.h
 inline constexpr MessageSource kReasonInterrupted =
     ZEROLAB_TR("Sweep", "interrupted (run %1); run again on resume");
+// A sweep's own message when it ends failed: no trial finished, and the first trial's reason.
+inline constexpr MessageSource kSweepNoTrialFinished =
+    ZEROLAB_TR("Sweep", "no trial finished (%1 of %2 candidates ran); trial %3 %4: %5");
+inline constexpr MessageSource kSweepNothingRan =
+    ZEROLAB_TR("Sweep", "no trial finished (none of %1 candidates ran)");
 
 // A stored phase or reason as a Message: the template it was rendered from, with its
 // arguments as literals (a trial status word as a message of context "Status"), or the

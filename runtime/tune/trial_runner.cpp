@@ -4,6 +4,7 @@
 
 #include "runtime/launch/job_runner.h"
 #include "runtime/launch/launch_failure.h"
+#include "runtime/tune/sweep_candidates.h"
 #include "runtime/tune/sweep_texts.h"
 #include "storage/run_reader.h"
 #include "storage/settle_run.h"
@@ -135,11 +136,16 @@ TrialRecord runTrial(const SweepSpec& spec, const TrialEnvironment& env, TrialRe
     const fs::path config_path = trialPath(env.work_dir, env.sweep_id, t.idx, ".json");
     const fs::path out_path = trialPath(env.work_dir, env.sweep_id, t.idx, ".out");
     const fs::path err_path = trialPath(env.work_dir, env.sweep_id, t.idx, ".err");
-    nlohmann::json doc = nlohmann::json::parse(t.config_json);
-    doc["run"]["steps"] = spec.warmup_steps + spec.measure_steps;
-    doc["run"]["log_every"] = 1;
-    doc["run"]["checkpoint_every"] = 0;
-    doc["run"]["timeline_every"] = 0;
+    const nlohmann::json doc = trialRunConfig(spec, nlohmann::json::parse(t.config_json), t.world);
+    // Checked once more before launch (a sweep stored before this check, or resumed):
+    // a config its ranks would refuse is never launched.
+    if (std::string errors = trialRunErrors(spec, nlohmann::json::parse(t.config_json), t.world,
+                                            config_path.string());
+        !errors.empty()) {
+        t.status = TrialStatus::Invalid;
+        t.reason = std::move(errors);
+        return t;
+    }
     {
         std::error_code ec;
         fs::create_directories(env.work_dir, ec);

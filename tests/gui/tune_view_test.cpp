@@ -79,6 +79,7 @@ private slots:
     void trialActionsOpenTheRunAndUseTheConfig();
     void previewPlansWithoutRunningAndPrunesWhatDoesNotFit();
     void editorErrorsNameTheRow();
+    void aFinishedSweepShowsItsVerdictBestConfigAndAxes();
     void aSweepRunningElsewhereAppearsAndFillsIn(); // last: it adds a sweep to the store
 
 private:
@@ -113,7 +114,17 @@ void TuneViewTest::makeFixture() {
     SweepRecord s;
     s.name = "fixture sweep";
     s.source = "fixture.json";
-    s.definition = "{}";
+    s.definition = nlohmann::json{
+        {"name", "fixture sweep"},
+        {"base", nlohmann::json::parse(kBase)},
+        {"axes",
+         {{"zero_optimization.stage", {0, 1, 2, 3}},
+          {"train_micro_batch_size_per_gpu", {4, 8, 16}}}},
+        {"axis_order", {"zero_optimization.stage", "train_micro_batch_size_per_gpu"}},
+        {"strategy", "grid"},
+        {"warmup_steps", 2},
+        {"measure_steps",
+         7}}.dump();
     s.status = SweepStatus::Finished;
     m_sweep = store.createSweep(s);
     store.addTrials(m_sweep, {
@@ -125,6 +136,7 @@ void TuneViewTest::makeFixture() {
                                  trial(0, 16, TrialStatus::Pruned, kUnknown, 0, -1), // idx 5
                                  trial(3, 16, TrialStatus::Timeout, kUnknown, 0, 6), // idx 6
                              });
+    store.setSweepStatus(m_sweep, SweepStatus::Finished, {});
 }
 
 void TuneViewTest::tableHoldsEveryAxisAndMetricAndSortsNumbers() {
@@ -133,8 +145,9 @@ void TuneViewTest::tableHoldsEveryAxisAndMetricAndSortsNumbers() {
     view.waitIdle();
     const QStandardItemModel* m = view.trialsModel();
     QCOMPARE(m->rowCount(), 7);
-    for (const char* h : {"#", "Phase", "stage", "micro", "Status", "Forecast / rank", "Tokens/s",
-                          "± spread", "Peak / rank", "Exposed comm (ms)", "Run", "Reason"})
+    for (const char* h :
+         {"#", "Phase", "stage", "micro", "Status", "Forecast / rank", "Tokens/s", "± spread",
+          "Peak RSS / rank", "Threads / rank", "Exposed comm (ms)", "Run", "Reason"})
         QVERIFY2(column(m, h) >= 0, h);
     QVERIFY(view.summaryText().contains("5 finished"));
     QVERIFY(view.summaryText().contains("1 pruned"));
@@ -260,6 +273,27 @@ void TuneViewTest::editorErrorsNameTheRow() {
     QVERIFY2(error.contains("Setup config"), qPrintable(error));
     // Start refuses without a store and says so.
     QVERIFY(!view.startSweep(&error));
+}
+
+// Issue 27: a finished sweep shows its verdict, its best config and the command that runs
+// it, and the editor shows that sweep's axes and measurement, not the defaults.
+void TuneViewTest::aFinishedSweepShowsItsVerdictBestConfigAndAxes() {
+    TuneView view;
+    view.setStorePath(m_db);
+    view.waitIdle();
+    const QString verdict = view.verdictText();
+    QVERIFY2(verdict.contains("Best: trial 2"), qPrintable(verdict));
+    QVERIFY2(verdict.contains("12000 tokens/s"), qPrintable(verdict));
+    QVERIFY2(verdict.contains("Runner-up trial 1"), qPrintable(verdict));
+    QVERIFY2(verdict.contains(QStringLiteral("sweep-%1-best.json").arg(m_sweep)),
+             qPrintable(verdict));
+    QVERIFY2(verdict.contains("Run it with: <code>mpirun -np 2 "), qPrintable(verdict));
+    const QTableWidget* axes = view.axesTable();
+    QCOMPARE(axes->rowCount(), 2);
+    QCOMPARE(axes->item(0, 0)->text(), QStringLiteral("zero_optimization.stage"));
+    QCOMPARE(axes->item(0, 1)->text(), QStringLiteral("0, 1, 2, 3"));
+    QCOMPARE(axes->item(1, 0)->text(), QStringLiteral("train_micro_batch_size_per_gpu"));
+    QCOMPARE(axes->item(1, 1)->text(), QStringLiteral("4, 8, 16"));
 }
 
 void TuneViewTest::aSweepRunningElsewhereAppearsAndFillsIn() {

@@ -36,6 +36,36 @@ TEST(PlanCli, TableForABareSize) {
     EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
+// --params takes K, M, B and T suffixes as well as 1.3e9; the same psi either way.
+TEST(PlanCli, ParamsTakeSuffixes) {
+    const auto psi = [](const std::string& given) {
+        const ProcessResult r = plan("--params " + given + " --world 8 --json");
+        EXPECT_EQ(r.exit_code, 0) << given << ": " << r.err;
+        return r.exit_code == 0 ? nlohmann::json::parse(r.out).at("psi").get<double>() : -1.0;
+    };
+    EXPECT_EQ(psi("1.3B"), psi("1.3e9"));
+    EXPECT_EQ(psi("1.3B"), 1.3e9);
+    EXPECT_EQ(psi("350M"), 350e6);
+    EXPECT_EQ(psi("124k"), 124e3);
+    EXPECT_EQ(psi("1T"), 1e12);
+    for (const char* bad : {"1.3X", "B", "1.3BB", "nan"}) {
+        const ProcessResult r = plan(std::string("--params ") + bad + " --world 8");
+        EXPECT_EQ(r.exit_code, 2) << bad;
+        EXPECT_NE(r.err.find("1.3B"), std::string::npos) << bad << ": " << r.err;
+    }
+}
+
+// A small model's comm time in a unit that shows it, not "0.000 s".
+TEST(PlanCli, CommTimeOfASmallModelReadsInItsUnit) {
+    const ProcessResult r = plan("--model micro --micro 1 --world 2");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::size_t row = r.out.find("comm time");
+    ASSERT_NE(row, std::string::npos) << r.out;
+    const std::string line = r.out.substr(row, r.out.find('\n', row) - row);
+    EXPECT_EQ(line.find("0.000 s"), std::string::npos) << line;
+    EXPECT_NE(line.find(" us"), std::string::npos) << line;
+}
+
 // A small model prints in units scaled to its numbers, and --model without --micro
 // plans activations at micro-batch 1 and says so, instead of "unknown".
 TEST(PlanCli, SmallModelScalesUnitsAndAssumesMicroBatchOne) {

@@ -74,6 +74,20 @@ TEST_F(StoreCli, ShowByNameAndId) {
     EXPECT_EQ(cli({"show", std::to_string(m_id)}).out, byName.out);
 }
 
+// --db before or after the subcommand; show's memory in decimal units scaled to each
+// number (as zerolab-plan, zerolab-sweep and the GUI print bytes), never "0.1" for a small one.
+TEST_F(StoreCli, DbAfterTheSubcommandAndShowScalesItsUnits) {
+    const CliResult after = runCli({"list", "--db", path()});
+    ASSERT_EQ(after.exit_code, 0) << after.err;
+    EXPECT_EQ(after.out, cli({"list"}).out);
+    const CliResult show = runCli({"show", "cli-run", "--db", path()});
+    ASSERT_EQ(show.exit_code, 0) << show.err;
+    EXPECT_EQ(show.out.find("MiB"), std::string::npos) << show.out;
+    const std::string rank0 = show.out.substr(show.out.find("\n  0 "), 200);
+    EXPECT_NE(rank0.find("1.00 MB"), std::string::npos) << show.out; // params, 1000003 bytes
+    EXPECT_NE(rank0.find("1.07 GB"), std::string::npos) << show.out; // rss, 2^30 bytes
+}
+
 TEST_F(StoreCli, TagNoteDelete) {
     ASSERT_EQ(cli({"tag", "cli-run", "keep"}).exit_code, 0);
     ASSERT_EQ(cli({"note", std::to_string(m_id), "looks fine"}).exit_code, 0);

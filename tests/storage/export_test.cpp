@@ -95,7 +95,15 @@ protected:
 } // namespace
 
 TEST_F(StoreExport, CsvStepsRoundTrip) {
-    const auto rows = parseCsv(exportText(ExportFormat::Csv, ExportTable::Steps));
+    const std::string text = exportText(ExportFormat::Csv, ExportTable::Steps);
+    // The first line says which byte column is which, then the header.
+    const std::string comment = text.substr(0, text.find('\n'));
+    EXPECT_EQ(comment, kStepCsvComment);
+    EXPECT_EQ(comment.rfind("# ", 0), 0u);
+    EXPECT_NE(comment.find("comm_bytes ="), std::string::npos);
+    EXPECT_NE(comment.find("traffic_bytes ="), std::string::npos);
+    EXPECT_NE(comment.find("docs/metrics.md"), std::string::npos);
+    const auto rows = parseCsv(text.substr(comment.size() + 1));
     ASSERT_EQ(rows.size(), static_cast<std::size_t>(kSteps + 1));
     EXPECT_EQ(rows[0], stepCsvColumns());
     for (int i = 0; i < kSteps; ++i) {

@@ -6,6 +6,8 @@
 
 #include "runtime/config/config.h"
 #include "runtime/planner/planner.h"
+#include "runtime/tune/sweep_driver.h"
+#include "runtime/tune/sweep_spec.h"
 #include "storage/run_reader.h"
 #include "storage/sweep_store.h"
 
@@ -17,6 +19,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 #include <unistd.h>
 
@@ -247,6 +250,87 @@ TEST_F(SweepRuns, InvalidInputExitsTwoNamingTheFileAndPath) {
     const auto missing = sweep({"show", "7"});
     EXPECT_EQ(missing.exit_code, 2);
     EXPECT_NE(missing.err.find("sweep 7: no such sweep"), std::string::npos) << missing.err;
+}
+
+// The sweep file docs/tune.md shows, as written (its base micro-stage1.json, 3 warm-up and
+// 10 measured steps; that base's scheduler warms up over 20), cut to the first value of
+// each axis, without the bucket axes and repeats so that ctest stays fast (one trial):
+// its trial runs and finishes.
+TEST_F(SweepRuns, TheDocsExampleRunsAsWritten) {
+    std::ifstream docs(std::string(ZEROLAB_SOURCE_DIR) + "/docs/tune.md");
+    std::stringstream text;
+    text << docs.rdbuf();
+    const std::string md = text.str();
+    const std::size_t section = md.find("## The sweep file");
+    ASSERT_NE(section, std::string::npos);
+    const std::size_t open = md.find("```json\n", section);
+    ASSERT_NE(open, std::string::npos);
+    const std::size_t begin = open + 8;
+    nlohmann::json doc = nlohmann::json::parse(md.substr(begin, md.find("```", begin) - begin));
+    ASSERT_EQ(doc["base"], "../resources/configs/micro-stage1.json");
+    fs::create_directories(m_dir / "resources" / "configs");
+    fs::create_directories(m_dir / "sweeps-here");
+    fs::copy_file(std::string(ZEROLAB_SOURCE_DIR) + "/resources/configs/micro-stage1.json",
+                  m_dir / "resources" / "configs" / "micro-stage1.json");
+    nlohmann::json axes = nlohmann::json::object();
+    for (const auto& [axis, values] : doc["axes"].items())
+        if (!isBucketAxis(axis))
+            axes[axis] = nlohmann::json::array({values[0]});
+    doc["axes"] = axes;
+    doc["repeat_best"] = 0;
+    doc["launcher"] = ZEROLAB_MPIEXEC;
+    const fs::path file = m_dir / "sweeps-here" / "micro-guided.json";
+    std::ofstream(file) << doc.dump(2);
+    const auto r = sweep({"run", file.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    const nlohmann::json j = show(1);
+    EXPECT_EQ(j["status"], "finished");
+    EXPECT_EQ(j["trials"][0]["status"], "finished") << j["trials"][0]["reason"];
+}
+
+// Every trial fails: the sweep ends failed (exit 1) with the reason, in show and in list.
+TEST_F(SweepRuns, ASweepWhoseTrialsAllFailEndsFailedWithTheReason) {
+    const fs::path text = m_dir / "tiny.txt";
+    std::ofstream(text) << std::string(40, 'a');
+    nlohmann::json b = base(1);
+    b["data"] = {{"type", "text"}, {"path", text.string()}};
+    const auto r =
+        sweep({"run", sweepFile({{"train_micro_batch_size_per_gpu", {4, 8}}}, {{"base", b}})});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    const nlohmann::json j = show(1);
+    EXPECT_EQ(j["status"], "failed");
+    EXPECT_NE(j["message"].get<std::string>().find("fewer than one global batch"),
+              std::string::npos)
+        << j["message"];
+    // --db after the subcommand (as above) and before it.
+    const auto list =
+        test::runProcess({std::string(ZEROLAB_BIN_DIR) + "/zerolab-sweep", "--db", db(), "list"});
+    ASSERT_EQ(list.exit_code, 0) << list.err;
+    EXPECT_NE(list.out.find("failed"), std::string::npos) << list.out;
+    EXPECT_NE(list.out.find("no trial finished"), std::string::npos) << list.out;
+}
+
+// The best config says its N (train_batch_size = micro-batch x accumulation x N, as
+// DeepSpeed infers it), so that zerolab-plan --config plans the N the trial ran at.
+TEST_F(SweepRuns, TheBestConfigCarriesItsWorld) {
+    nlohmann::json b = base(2);
+    const SweepSpec spec = parseSweepJson(
+        {{"base", b}, {"axes", {{"world", {3}}}}, {"strategy", "grid"}, {"repeat_best", 0}},
+        (m_dir / "s.json").string());
+    SweepStore store(RunStore::open(db()));
+    const std::int64_t id = createSweep(store, spec);
+    TrialRecord t = store.trials(id).at(0);
+    t.status = TrialStatus::Finished;
+    t.tokens_per_s = 1000;
+    t.spread_tokens_per_s = 10;
+    store.updateTrial(id, t);
+    const auto best = writeBestConfig(store, id, "zerolab-train", m_dir.string());
+    ASSERT_TRUE(best);
+    EXPECT_EQ(loadConfigOrThrow(best->config_path, std::nullopt).batch.world, 3);
+    const auto plan = test::runProcess(
+        {std::string(ZEROLAB_BIN_DIR) + "/zerolab-plan", "--config", best->config_path});
+    ASSERT_EQ(plan.exit_code, 0) << plan.err;
+    EXPECT_NE(plan.out.find("N = 3"), std::string::npos) << plan.out;
 }
 
 } // namespace

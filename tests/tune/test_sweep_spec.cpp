@@ -1,13 +1,16 @@
 // The sweep file: every problem reported at once, naming the file and the JSON path; the
 // batch rule when the micro-batch moves; the guided order's decisions over recorded trials.
 #include "runtime/tune/sweep_candidates.h"
+#include "runtime/tune/sweep_report.h"
 #include "runtime/tune/sweep_spec.h"
 #include "runtime/tune/sweep_strategy.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 namespace zerolab {
 namespace {
@@ -138,6 +141,104 @@ TEST(SweepStrategy, GuidedStopsRaisingMicroBatchWhenThroughputStopsRising) {
     EXPECT_EQ(step.additions[0].repeat_of, 1);
     EXPECT_FALSE(step.next);
     EXPECT_EQ(bestTrial(trials), 1);
+}
+
+TrialRecord measured(int idx, int micro, double tps, double spread, int repeat_of = -1) {
+    TrialRecord t = ran(idx, 0, micro, tps);
+    t.spread_tokens_per_s = spread;
+    t.repeat_of = repeat_of;
+    if (repeat_of >= 0)
+        t.phase = "repeat";
+    return t;
+}
+
+// Issue 27's sweep: trial 0 measured 9917 tokens/s, its repeat 4860, each run's own spread
+// 100. The spread between the runs is part of the noise; the trial is measured again (a
+// bounded number of times) and, while its runs keep disagreeing, the winner is unknown.
+TEST(SweepVerdict, RepeatsThatDisagreeAreMeasuredAgainThenTheWinnerIsUnknown) {
+    const SweepSpec spec = parseSweepJson({{"base", nanoBase()},
+                                           {"axes", {{"train_micro_batch_size_per_gpu", {1, 2}}}},
+                                           {"strategy", "grid"},
+                                           {"repeat_best", 1}},
+                                          "s.json");
+    std::vector<TrialRecord> trials = {measured(0, 1, 9917, 100), measured(1, 2, 9000, 100)};
+    SweepStep step = nextStep(spec, trials);
+    ASSERT_EQ(step.additions.size(), 1u);
+    EXPECT_EQ(step.additions[0].repeat_of, 0);
+    trials.push_back(measured(2, 1, 4860, 100, 0));
+    // Half the distance between 9917 and 4860, not the 100 within each run.
+    SweepVerdict v = sweepVerdict(trials);
+    EXPECT_DOUBLE_EQ(v.noise_tokens_per_s, (9917 - 4860) / 2.0);
+    EXPECT_TRUE(v.within_noise);
+    // The runs disagree beyond their spread: measured again, at most twice more.
+    for (int again = 0; again < 2; ++again) {
+        step = nextStep(spec, trials);
+        ASSERT_EQ(step.additions.size(), 1u) << "measure again, round " << again;
+        EXPECT_EQ(step.additions[0].repeat_of, 0);
+        trials.push_back(measured(static_cast<int>(trials.size()), 1, 5000 + 100 * again, 100, 0));
+    }
+    step = nextStep(spec, trials);
+    EXPECT_TRUE(step.additions.empty());
+    EXPECT_FALSE(step.next);
+    v = sweepVerdict(trials);
+    const std::string text = formatVerdict(trials, v);
+    EXPECT_NE(text.find("the winner is unknown"), std::string::npos) << text;
+    EXPECT_NE(text.find("4860 to 9917 tokens/s"), std::string::npos) << text;
+}
+
+TEST(SweepVerdict, RepeatsWithinTheirSpreadAreNotMeasuredAgain) {
+    const SweepSpec spec = parseSweepJson({{"base", nanoBase()},
+                                           {"axes", {{"train_micro_batch_size_per_gpu", {1, 2}}}},
+                                           {"strategy", "grid"},
+                                           {"repeat_best", 1}},
+                                          "s.json");
+    const std::vector<TrialRecord> trials = {measured(0, 1, 9917, 100), measured(1, 2, 9000, 100),
+                                             measured(2, 1, 9850, 100, 0)};
+    const SweepStep step = nextStep(spec, trials);
+    EXPECT_TRUE(step.additions.empty());
+    EXPECT_FALSE(step.next);
+    const SweepVerdict v = sweepVerdict(trials);
+    EXPECT_DOUBLE_EQ(v.noise_tokens_per_s, 100);
+    const std::string text = formatVerdict(trials, v);
+    EXPECT_EQ(text.find("unknown"), std::string::npos) << text;
+    EXPECT_NE(text.find("a clear win"), std::string::npos) << text; // 9850 - 9000 > 100
+}
+
+int threadsOf(const SweepSpec& spec, const nlohmann::json& point) {
+    return trialConfig(planTrial(spec, point, "search"), "s.json").run.threads;
+}
+
+// Without an axis for them, every trial runs the same threads per rank, whatever its N:
+// the runtime's rule at the sweep's largest N (the cores shared by its ranks).
+TEST(SweepCandidates, ThreadsPerRankAreHeldAcrossTheWorldAxisAndShown) {
+    nlohmann::json base = nanoBase();
+    base["run"].erase("threads");
+    base.erase("train_batch_size");
+    SweepSpec spec = parseSweepJson(
+        {{"base", base}, {"axes", {{"world", {1, 2}}}}, {"strategy", "grid"}}, "s.json");
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int held = std::max(1, cores / 2);
+    EXPECT_EQ(threadsOf(spec, {{"world", 1}}), held);
+    EXPECT_EQ(threadsOf(spec, {{"world", 2}}), held);
+    std::vector<TrialRecord> trials;
+    for (const int n : {1, 2}) {
+        trials.push_back(planTrial(spec, {{"world", n}}, "search"));
+        trials.back().idx = static_cast<int>(trials.size()) - 1;
+    }
+    const std::string table = formatSweepTable(spec, trials);
+    const std::string header = table.substr(0, table.find('\n'));
+    EXPECT_NE(header.find("threads"), std::string::npos) << table;
+    // One unit convention (decimal, as the planner and the GUI), and the two memory
+    // columns say what they measure.
+    EXPECT_EQ(header.find("MiB"), std::string::npos) << table;
+    EXPECT_NE(header.find("peak RSS"), std::string::npos) << table;
+    EXPECT_NE(header.find("ledger forecast"), std::string::npos) << table;
+    // The base's own threads, or an axis that varies them, are kept.
+    base["run"]["threads"] = 1;
+    spec.base = base;
+    EXPECT_EQ(threadsOf(spec, {{"world", 2}}), 1);
+    spec.axes = {{"run.threads", {1, 2}}};
+    EXPECT_EQ(threadsOf(spec, {{"run.threads", 2}}), 2);
 }
 
 } // namespace

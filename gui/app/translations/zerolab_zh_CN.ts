@@ -323,6 +323,18 @@
         <source>ignored: only stage 3 offloads the parameters (as in DeepSpeed)</source>
         <translation>已忽略：只有阶段 3 卸载参数（与 DeepSpeed 相同）</translation>
     </message>
+    <message>
+        <source>ignored: ZeRO++ works on stage 3&apos;s partitions (DeepSpeed ignores it at stage %1)</source>
+        <translation>已忽略：ZeRO++ 作用于阶段 3 的分区（DeepSpeed 在阶段 %1 忽略它）</translation>
+    </message>
+    <message>
+        <source>ZeRO++ runs on run.device &quot;cpu&quot; only (its quantization is host code)</source>
+        <translation>ZeRO++ 只能在 run.device &quot;cpu&quot; 上运行（其量化是主机代码）</translation>
+    </message>
+    <message>
+        <source>%1 does not divide the world of %2 ranks</source>
+        <translation>%1 不能整除 %2 个进程的总数</translation>
+    </message>
 </context>
 <context>
     <name>ConfigValidation</name>
@@ -894,6 +906,22 @@
         <source>  They differ from the forecast above: their multipliers assume fp16 parameters with fp32 gradients, master, m and v (18 bytes a parameter, 16 without the fp16 gradients), where zerolab counts its own dtypes and shards; their 1.5 stands for pinned buffers zerolab does not hold; the largest layer stands for the gather buffers, which zerolab sizes exactly (comm buffers above); they count no activations, comm buckets or workspace; and their CPU figure is per node with the rank count folded into a max(), not per rank</source>
         <translation>  它们与上面的预测不同：其系数假设 fp16 参数加 fp32 梯度、主参数、m 和 v（每个参数 18 字节，不含 fp16 梯度时 16 字节），而 zerolab 按自己的数据类型和分片计数；其 1.5 代表 zerolab 并不持有的锁页缓冲区；最大层代表收集缓冲区，zerolab 精确计算其大小（见上面的通信缓冲区）；它们不计激活值、通信桶和工作区；其 CPU 数字是每节点的，进程数折进了 max() 中，而不是每个进程的</translation>
     </message>
+    <message>
+        <source>  by link, hosts of %1 consecutive ranks: within a host %2, across hosts %3</source>
+        <translation>  按链路，每台主机 %1 个连续进程：主机内 %2，跨主机 %3</translation>
+    </message>
+    <message>
+        <source>ZeRO++ (Wang et al. 2023), cross-node bytes per micro-step, M = 2 psi = %1: stage 3 sends 3M (forward all-gather M, backward all-gather M, reduce-scatter M); qwZ&apos;s int8 halves forward&apos;s (0.5M), hpZ keeps backward&apos;s on the host (0), qgZ&apos;s int4 quarters the gradients&apos; (0.25M): 0.75M = %2</source>
+        <translation>ZeRO++（Wang 等，2023），每个微步的跨节点字节数，M = 2 psi = %1：阶段 3 发送 3M（前向 all-gather M、反向 all-gather M、reduce-scatter M）；qwZ 的 int8 使前向减半（0.5M），hpZ 让反向留在主机内（0），qgZ 的 int4 使梯度变为四分之一（0.25M）：0.75M = %2</translation>
+    </message>
+    <message>
+        <source>  on:%1%2%3 (hpZ groups of %4, int8 blocks of DeepSpeed&apos;s group rule, int4 blocks of %5)</source>
+        <translation>  已开启：%1%2%3（hpZ 每组 %4 个进程，int8 块按 DeepSpeed 的分组规则，int4 块大小 %5）</translation>
+    </message>
+    <message>
+        <source>  this engine, per optimizer step: across hosts %1 against plain stage 3&apos;s %2 (%3x), within hosts %4 against %5; scales and the reduce-scattered fallback units included</source>
+        <translation>  本引擎，每个优化器步：跨主机 %1，普通阶段 3 为 %2（%3 倍）；主机内 %4，普通阶段 3 为 %5；已计入缩放因子和回退为 reduce-scatter 的单元</translation>
+    </message>
 </context>
 <context>
     <name>Status</name>
@@ -1003,6 +1031,14 @@
     <message>
         <source>interrupted (run %1); run again on resume</source>
         <translation>已中断（运行 %1）；继续时重新运行</translation>
+    </message>
+    <message>
+        <source>no trial finished (%1 of %2 candidates ran); trial %3 %4: %5</source>
+        <translation>没有试验完成（%2 个候选中运行了 %1 个）；试验 %3 %4：%5</translation>
+    </message>
+    <message>
+        <source>no trial finished (none of %1 candidates ran)</source>
+        <translation>没有试验完成（%1 个候选都未运行）</translation>
     </message>
 </context>
 <context>
@@ -1699,6 +1735,14 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source> · offloaded per rank: host memory %1, NVMe %2 (per node %3) · PCIe per step %4 (%5 s at %6 GB/s); forecast, zerolab does not offload</source>
         <translation> · 每个进程卸载：主机内存 %1，NVMe %2（每节点 %3）· 每步 PCIe 流量 %4（%5 秒，%6 GB/s）；仅为预测，zerolab 并不卸载</translation>
+    </message>
+    <message>
+        <source>The config is invalid: no forecast until it is fixed.</source>
+        <translation>配置无效：修正之前没有预测。</translation>
+    </message>
+    <message>
+        <source>The config is invalid: this is not its forecast. Greyed: the last valid config&apos;s (%1)</source>
+        <translation>配置无效：这不是它的预测。灰色显示的是最后一个有效配置的预测（%1）</translation>
     </message>
 </context>
 <context>
@@ -2971,6 +3015,10 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <translation>删除运行 #%1“%2”及其所有步、事件和检查点记录？
 磁盘上的检查点文件不受影响。此操作无法撤销。</translation>
     </message>
+    <message>
+        <source>&lt;p style=&apos;font-size:12pt; font-weight:600; color:#C2410C&apos;&gt;Cannot open the run store&lt;/p&gt;&lt;p&gt;&lt;code&gt;%1&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;%2&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;Pick another with File &amp;gt; Open run store…&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;font-size:12pt; font-weight:600; color:#C2410C&apos;&gt;无法打开运行存储&lt;/p&gt;&lt;p&gt;&lt;code&gt;%1&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;%2&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;请用 文件 &amp;gt; 打开运行存储… 选择另一个&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::RunsModel</name>
@@ -3106,8 +3154,8 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         </translation>
     </message>
     <message>
-        <source> &lt;span style=&apos;color:#6B7280&apos;&gt;— the forecast shows the last valid config&lt;/span&gt;</source>
-        <translation> &lt;span style=&apos;color:#6B7280&apos;&gt;— 预测显示的是最后一个有效配置&lt;/span&gt;</translation>
+        <source> &lt;span style=&apos;color:#6B7280&apos;&gt;— the forecast is greyed: it is the last valid config&apos;s&lt;/span&gt;</source>
+        <translation> &lt;span style=&apos;color:#6B7280&apos;&gt;— 预测已变灰：它是最后一个有效配置的&lt;/span&gt;</translation>
     </message>
 </context>
 <context>
@@ -3470,10 +3518,6 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <translation>± 离散</translation>
     </message>
     <message>
-        <source>Peak / rank</source>
-        <translation>峰值 / 进程</translation>
-    </message>
-    <message>
         <source>Exposed comm (ms)</source>
         <translation>暴露的通信 (ms)</translation>
     </message>
@@ -3488,6 +3532,50 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
     <message>
         <source>capacity %1 per rank</source>
         <translation>每进程容量 %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;No trial finished&lt;/b&gt;: no best config (the reasons are in the table).</source>
+        <translation>&lt;b&gt;没有试验完成&lt;/b&gt;：没有最佳配置（原因见表格）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Best: trial %1&lt;/b&gt; (%2): %3 tokens/s ± %4</source>
+        <translation>&lt;b&gt;最佳：试验 %1&lt;/b&gt;（%2）：%3 tokens/s ± %4</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#C2410C&apos;&gt;&lt;b&gt;The winner is unknown&lt;/b&gt;&lt;/span&gt;: its %1 runs measured %2 to %3 tokens/s, further apart than their spread (± %4).</source>
+        <translation>&lt;span style=&apos;color:#C2410C&apos;&gt;&lt;b&gt;胜者未知&lt;/b&gt;&lt;/span&gt;：它的 %1 次运行测得 %2 到 %3 tokens/s，相差超出各自的波动（± %4）。</translation>
+    </message>
+    <message>
+        <source>Runner-up trial %1: margin %2 vs noise %3 tokens/s: within the noise, not a clear win.</source>
+        <translation>第二名试验 %1：差距 %2，噪声 %3 tokens/s：在噪声之内，不算明确胜出。</translation>
+    </message>
+    <message>
+        <source>Runner-up trial %1: margin %2 vs noise %3 tokens/s: a clear win.</source>
+        <translation>第二名试验 %1：差距 %2，噪声 %3 tokens/s：明确胜出。</translation>
+    </message>
+    <message>
+        <source>Best config: &lt;code&gt;%1&lt;/code&gt;</source>
+        <translation>最佳配置：&lt;code&gt;%1&lt;/code&gt;</translation>
+    </message>
+    <message>
+        <source>Best config (not written: the sweep was not finished by zerolab-sweep run or resume): &lt;code&gt;%1&lt;/code&gt;</source>
+        <translation>最佳配置（未写出：该扫描不是由 zerolab-sweep run 或 resume 完成的）：&lt;code&gt;%1&lt;/code&gt;</translation>
+    </message>
+    <message>
+        <source>Run it with: &lt;code&gt;%1&lt;/code&gt;</source>
+        <translation>运行命令：&lt;code&gt;%1&lt;/code&gt;</translation>
+    </message>
+    <message>
+        <source>Threads / rank</source>
+        <translation>线程 / 进程</translation>
+    </message>
+    <message>
+        <source>Peak RSS / rank</source>
+        <translation>RSS 峰值 / 进程</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动</translation>
     </message>
 </context>
 </TS>

@@ -171,6 +171,7 @@ QVector<MemoryBarGroup> memoryGroups(const QVector<RunPart>& parts) {
 void fillDiff(QTableWidget* table, const QVector<RunPart>& parts, bool differencesOnly) {
     QVector<std::map<std::string, std::string>> configs;
     QStringList headers{CompareView::tr("Key")};
+    QStringList fullNames;
     for (const RunPart& p : parts) {
         const auto doc = nlohmann::json::parse(p.configJson(), nullptr, false);
         auto flat = doc.is_discarded() ? std::map<std::string, std::string>{} : flattenJson(doc);
@@ -178,14 +179,18 @@ void fillDiff(QTableWidget* table, const QVector<RunPart>& parts, bool differenc
         flat["(segment) stage"] = std::to_string(p.stage());
         flat["(segment) world"] = std::to_string(p.world());
         configs.push_back(std::move(flat));
-        headers << (p.segmented()
-                        ? CompareView::tr("%1\nseg %2").arg(p.runName()).arg(p.segment->index)
-                        : p.runName());
+        // "#3" (its full name in the tooltip): every run's column fits the panel.
+        headers << p.shortName();
+        fullNames << (p.segmented()
+                          ? CompareView::tr("%1\nseg %2").arg(p.runName()).arg(p.segment->index)
+                          : p.runName());
     }
     const QVector<ConfigDiffRow> rows = configDiff(configs, differencesOnly);
     table->clear();
     table->setColumnCount(int(headers.size()));
     table->setHorizontalHeaderLabels(headers);
+    for (int c = 0; c < fullNames.size(); ++c)
+        table->horizontalHeaderItem(c + 1)->setToolTip(fullNames[c]);
     table->setRowCount(int(rows.size()));
     for (int r = 0; r < rows.size(); ++r) {
         // The rows zerolab adds to the config's own keys carry a translated prefix.
@@ -212,10 +217,9 @@ void fillDiff(QTableWidget* table, const QVector<RunPart>& parts, bool differenc
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     // Values may be cut at 110 px, the run's name in the header never.
     table->resizeColumnsToContents();
-    table->setColumnWidth(0, std::min(table->columnWidth(0), 190));
+    table->setColumnWidth(0, std::min(table->columnWidth(0), 160));
     for (int c = 1; c < table->columnCount(); ++c)
-        table->setColumnWidth(c, std::max(std::min(table->columnWidth(c), 110),
-                                          table->horizontalHeader()->sectionSizeHint(c)));
+        table->setColumnWidth(c, std::min(table->columnWidth(c), 110));
     table->horizontalHeader()->setStretchLastSection(true);
 }
 

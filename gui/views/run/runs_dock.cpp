@@ -100,6 +100,19 @@ RunsDock::RunsDock(StoreClient* store, QWidget* parent)
         if (m_wanted >= 0)
             selectRun(m_wanted);
     });
+    connect(store, &StoreClient::openFailed, this, [this](const QString& path, const QString& why) {
+        m_openError = tr("<p style='font-size:12pt; font-weight:600; color:#C2410C'>Cannot open "
+                         "the run store</p><p><code>%1</code></p><p style='color:#6B7280'>%2</p>"
+                         "<p style='color:#6B7280'>Pick another with File &gt; Open run store…</p>")
+                          .arg(path.toHtmlEscaped(), why.toHtmlEscaped());
+        m_model->setRuns({});
+        retranslate();
+        m_stack->setCurrentWidget(m_empty);
+    });
+    connect(store, &StoreClient::opened, this, [this] {
+        m_openError.clear();
+        retranslate();
+    });
     m_stack->setCurrentWidget(m_empty);
 }
 
@@ -145,13 +158,16 @@ void RunsDock::onSelection() {
 void RunsDock::retranslate() {
     m_compare->setText(tr("Compare"));
     m_filter->setPlaceholderText(tr("Filter: name, tag, status, notes…"));
-    m_empty->setText(tr("<p style='font-size:12pt; font-weight:600; color:#374151'>No runs yet</p>"
-                        "<p style='color:#6B7280'>Press <b>▶ Start run</b> in Setup, or start one "
-                        "from a terminal:</p>"
-                        "<p><code>make run</code></p><p style='color:#6B7280'>or</p>"
-                        "<p><code>mpirun -np 2 build/bin/zerolab-train<br>--config "
-                        "resources/configs/micro-stage1.json</code></p>"
-                        "<p style='color:#6B7280'>It appears here while it trains.</p>"));
+    m_empty->setText(
+        !m_openError.isEmpty()
+            ? m_openError
+            : tr("<p style='font-size:12pt; font-weight:600; color:#374151'>No runs yet</p>"
+                 "<p style='color:#6B7280'>Press <b>▶ Start run</b> in Setup, or start one "
+                 "from a terminal:</p>"
+                 "<p><code>make run</code></p><p style='color:#6B7280'>or</p>"
+                 "<p><code>mpirun -np 2 build/bin/zerolab-train<br>--config "
+                 "resources/configs/micro-stage1.json</code></p>"
+                 "<p style='color:#6B7280'>It appears here while it trains.</p>"));
     m_tags->setPlaceholderText(tr("tags, comma separated"));
     m_notes->setPlaceholderText(tr("Notes on this run…"));
     // Short labels so the rows fit a narrow dock; tooltips say the rest.

@@ -61,6 +61,7 @@ private:
     QStackedWidget* m_stack;
     QTableView* m_table;
     QLabel* m_empty;
+    QString m_openError; // the store could not be opened: shown instead of "No runs yet"
     QWidget* m_details;
     QLabel* m_detailTitle;
     QLineEdit* m_tags;

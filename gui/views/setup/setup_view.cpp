@@ -298,9 +298,10 @@ void SetupView::applyValidation(bool updateForm) {
     else
         m_status->setText(tr("<span style='color:#C2410C'>%n error(s)</span>", nullptr, errors) +
                           (warnings ? tr(", %n warning(s)", nullptr, warnings) : QString()) +
-                          tr(" <span style='color:#6B7280'>— the forecast shows the last valid "
-                             "config</span>"));
-    if (m_validation.config) {
+                          tr(" <span style='color:#6B7280'>— the forecast is greyed: it is the "
+                             "last valid config's</span>"));
+    m_forecast->setStale(errors > 0 || !m_validation.config);
+    if (m_validation.config && errors == 0) {
         PlanInput in = planInputFromConfig(*m_validation.config);
         m_forecast->setInput(in);
     }

@@ -8,6 +8,8 @@
 #include "gui/widgets/pareto_chart.h"
 #include "gui/widgets/style.h"
 #include "runtime/tune/sweep_candidates.h"
+#include "runtime/tune/sweep_driver.h"
+#include "runtime/tune/sweep_report.h"
 #include "runtime/tune/sweep_spec.h"
 #include "runtime/tune/sweep_strategy.h"
 #include "runtime/tune/sweep_texts.h"
@@ -335,6 +337,10 @@ QWidget* TuneView::buildResults() {
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
     m_summary->setObjectName(QStringLiteral("muted"));
+    m_verdict = new QLabel;
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_verdict->setVisible(false);
 
     m_chart = new ParetoChart;
     connect(m_chart, &ParetoChart::trialActivated, this, [this](long long idx) {
@@ -393,6 +399,7 @@ QWidget* TuneView::buildResults() {
 
     v->addLayout(top);
     v->addWidget(m_summary);
+    v->addWidget(m_verdict);
     v->addWidget(split, 1);
     return makeCard(box);
 }
@@ -406,6 +413,9 @@ void TuneView::setStorePath(const QString& path) {
     m_trials.clear();
     m_model->clear();
     m_summary->clear();
+    m_verdict->clear();
+    m_verdict->setVisible(false);
+    m_editorOf.reset();
     m_chart->setTrials({});
     m_pickNewest = true;
     m_client->listSweeps();
@@ -497,6 +507,8 @@ bool TuneView::preview(QString* error) {
              : t.status == TrialStatus::Pruned ? pruned
                                                : invalid)++;
         m_shown.reset();
+        m_editorOf.reset();
+        m_verdict->setVisible(false);
         m_shownStatus.reset();
         m_pickNewest = false;
         QString summary =
@@ -564,6 +576,8 @@ bool TuneView::startSweep(QString* error) {
     }
     f.close();
     m_shown.reset();
+    m_editorOf.reset();
+    m_verdict->setVisible(false);
     m_shownStatus.reset();
     launch({QStringLiteral("run"), m_sweepFile, QStringLiteral("--db"), m_storePath});
     return true;
@@ -666,9 +680,106 @@ void TuneView::sweepLoaded(const SweepRecord& sweep, const QVector<TrialRecord>&
                           .arg(pruned)
                           .arg(pending);
     if (!sweep.message.empty())
-        summary += " · " + shownText(sweep.message, 200);
+        summary +=
+            " · " + shownText(runtimeText(sweepReasonMessage(sweep.message)).toStdString(), 400);
     m_shownStatus = sweep.status;
-    showTrials(std::vector<TrialRecord>(trials.begin(), trials.end()), summary);
+    if (m_editorOf != sweep.id)
+        showDefinition(sweep);
+    const std::vector<TrialRecord> rows(trials.begin(), trials.end());
+    showTrials(rows, summary);
+    showVerdict(sweep, rows);
+}
+
+void TuneView::showDefinition(const SweepRecord& sweep) {
+    const auto doc = nlohmann::json::parse(sweep.definition, nullptr, false);
+    if (doc.is_discarded())
+        return;
+    try {
+        const SweepSpec spec = parseSweepJson(doc, sweep.source);
+        m_axes->setRowCount(0);
+        for (const SweepAxis& a : spec.axes) {
+            QStringList values;
+            for (const nlohmann::json& v : a.values)
+                values << QString::fromStdString(v.dump());
+            const int row = m_axes->rowCount();
+            m_axes->insertRow(row);
+            m_axes->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(a.name)));
+            m_axes->setItem(row, 1, new QTableWidgetItem(values.join(QStringLiteral(", "))));
+        }
+        m_strategy->setCurrentIndex(
+            m_strategy->findData(QString::fromLatin1(strategyName(spec.strategy).data())));
+        m_warmup->setValue(spec.warmup_steps);
+        m_measure->setValue(spec.measure_steps);
+        m_timeout->setValue(spec.trial_timeout_s);
+        m_holdBatch->setChecked(spec.hold_global_batch);
+        m_editorOf = sweep.id;
+    } catch (const SweepError&) {
+        // A definition this build cannot read: the editor keeps what it shows.
+    }
+}
+
+void TuneView::showVerdict(const SweepRecord& sweep, const std::vector<TrialRecord>& trials) {
+    const bool decided =
+        sweep.status == SweepStatus::Finished || sweep.status == SweepStatus::Failed;
+    m_verdict->setVisible(decided);
+    if (!decided) {
+        m_verdict->clear();
+        return;
+    }
+    const SweepVerdict v = sweepVerdict(trials);
+    if (!v.best) {
+        m_verdict->setText(tr("<b>No trial finished</b>: no best config (the reasons are in the "
+                              "table)."));
+        return;
+    }
+    const TrialRecord& b = trials[std::size_t(*v.best)];
+    const QString point =
+        QString::fromStdString(describePoint(nlohmann::json::parse(b.axes_json, nullptr, false)));
+    QString text = tr("<b>Best: trial %1</b> (%2): %3 tokens/s ± %4")
+                       .arg(b.idx)
+                       .arg(point.toHtmlEscaped())
+                       .arg(std::lround(b.tokens_per_s))
+                       .arg(std::lround(b.spread_tokens_per_s));
+    if (v.winner_unknown) {
+        const TrialMeasurements m = measurementsOf(b, trials);
+        text += QStringLiteral("<br>") +
+                tr("<span style='color:#C2410C'><b>The winner is unknown</b></span>: its %1 runs "
+                   "measured %2 to %3 tokens/s, further apart than their spread (± %4).")
+                    .arg(m.medians.size())
+                    .arg(std::lround(m.low()))
+                    .arg(std::lround(m.high()))
+                    .arg(std::lround(m.spread));
+    } else if (v.runner_up) {
+        text += QStringLiteral("<br>") +
+                (v.within_noise
+                     ? tr("Runner-up trial %1: margin %2 vs noise %3 tokens/s: within the noise, "
+                          "not a clear win.")
+                     : tr("Runner-up trial %1: margin %2 vs noise %3 tokens/s: a clear win."))
+                    .arg(*v.runner_up)
+                    .arg(std::lround(v.margin_tokens_per_s))
+                    .arg(std::lround(v.noise_tokens_per_s));
+    }
+    const std::string dir = sweepWorkDir(m_storePath.toStdString(), sweep.id);
+    const std::string path = bestConfigPath(dir, sweep.id);
+    try {
+        const SweepSpec spec =
+            parseSweepJson(nlohmann::json::parse(sweep.definition), sweep.source);
+        const QString train = QFileInfo(m_program).dir().filePath(QStringLiteral("zerolab-train"));
+        text += QStringLiteral("<br>") +
+                (QFileInfo::exists(QString::fromStdString(path))
+                     ? tr("Best config: <code>%1</code>")
+                     : tr("Best config (not written: the sweep was not finished by zerolab-sweep "
+                          "run or resume): <code>%1</code>"))
+                    .arg(QString::fromStdString(path).toHtmlEscaped()) +
+                QStringLiteral("<br>") +
+                tr("Run it with: <code>%1</code>")
+                    .arg(QString::fromStdString(
+                             bestConfigCommand(spec, train.toStdString(), b.world, path))
+                             .toHtmlEscaped());
+    } catch (const std::exception&) {
+        // A definition this build cannot read: the verdict without the command.
+    }
+    m_verdict->setText(text);
 }
 
 void TuneView::refresh() {
@@ -700,8 +811,11 @@ void TuneView::showTrials(const std::vector<TrialRecord>& trials, const QString&
     QStringList headers = {tr("#"), tr("Phase")};
     for (const std::string& a : axes)
         headers << QString::fromStdString(axisLabel(a));
+    const bool threadsAxis = std::find(axes.begin(), axes.end(), kThreadsAxis) != axes.end();
+    if (!threadsAxis)
+        headers << tr("Threads / rank");
     headers << tr("Status") << tr("Forecast / rank") << tr("Tokens/s") << tr("± spread")
-            << tr("Peak / rank") << tr("Exposed comm (ms)") << tr("Run") << tr("Reason");
+            << tr("Peak RSS / rank") << tr("Exposed comm (ms)") << tr("Run") << tr("Reason");
     m_model->clear();
     m_model->setHorizontalHeaderLabels(headers);
     for (int c = 0; c < int(axes.size()); ++c)
@@ -726,6 +840,10 @@ void TuneView::showTrials(const std::vector<TrialRecord>& trials, const QString&
                 row << textItem(QString());
             }
         }
+        if (!threadsAxis)
+            row << (trialThreads(t) > 0
+                        ? numberItem(trialThreads(t), QString::number(trialThreads(t)))
+                        : textItem(tr("auto")));
         auto* status = textItem(statusText(t.status, preview));
         if (t.status == TrialStatus::Failed || t.status == TrialStatus::Timeout ||
             t.status == TrialStatus::Oom || t.status == TrialStatus::Invalid)
@@ -796,6 +914,10 @@ void TuneView::updateButtons() {
 
 QString TuneView::summaryText() const {
     return m_summary->text();
+}
+
+QString TuneView::verdictText() const {
+    return m_verdict->text();
 }
 
 } // namespace zerolab

@@ -81,6 +81,7 @@ public:
     ParetoChart* chart() const { return m_chart; }
     QTableWidget* axesTable() const { return m_axes; }
     QString summaryText() const;
+    QString verdictText() const;
 
 signals:
     void openRunRequested(qint64 runId);
@@ -104,6 +105,11 @@ private:
     void sweepsListed(const QVector<SweepRecord>& sweeps);
     void sweepLoaded(const SweepRecord& sweep, const QVector<TrialRecord>& trials);
     void showTrials(const std::vector<TrialRecord>& trials, const QString& summary);
+    // The editor set to a stored sweep's definition (axes, strategy, measurement).
+    void showDefinition(const SweepRecord& sweep);
+    // A decided sweep's verdict, best config and the command that runs it (empty while
+    // it runs or for a preview).
+    void showVerdict(const SweepRecord& sweep, const std::vector<TrialRecord>& trials);
     void updateButtons();
     const TrialRecord* selectedTrial() const;
     void launch(const QStringList& args);
@@ -138,6 +144,7 @@ private:
 
     QComboBox* m_sweeps;
     QLabel* m_summary;
+    QLabel* m_verdict; // best, noise, winner; the best config and its command
     ParetoChart* m_chart;
     QStandardItemModel* m_model;
     QSortFilterProxyModel* m_proxy;
@@ -147,6 +154,7 @@ private:
 
     std::optional<std::int64_t> m_shown;            // the sweep in the table; nullopt: a preview
     std::optional<SweepStatus> m_shownStatus;       // its status when last read
+    std::optional<std::int64_t> m_editorOf;         // the sweep whose definition the editor shows
     std::map<std::int64_t, SweepStatus> m_statuses; // every stored sweep's, last read
     QString m_listSignature;                        // the picker's sweeps and statuses
     std::vector<TrialRecord> m_trials;              // the table's rows, by trial idx

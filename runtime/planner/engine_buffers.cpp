@@ -111,6 +111,5 @@ std::int64_t stage3GatherElements(const ParamLayout& layout, int blockSlots, int
                U.padded_elems;
     return all;
 }
-}
 
 } // namespace zerolab

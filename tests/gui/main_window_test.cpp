@@ -60,7 +60,8 @@ private slots:
         if (!disk.ok())
             QSKIP(qPrintable(QString::fromStdString(disk.reason())));
         const QString db = QString::fromStdString(disk.file("runs.db"));
-        const auto ids = writeFixtureStore(db.toStdString(), {FixtureRun{"frozen", 1, 2, 5}});
+        const auto ids =
+            writeFixtureStore(db.toStdString(), {FixtureRun{"frozen", 1, 2, 5, false, {}}});
         QVERIFY(!QFile::exists(db + QStringLiteral("-wal")));
         QVERIFY2(disk.remountReadOnly(), disk.reason().c_str());
         MainWindow window(false);

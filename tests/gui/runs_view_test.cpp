@@ -39,9 +39,10 @@ private:
     QString m_db;
     std::vector<std::int64_t> m_ids;
 
-    void openStore(StoreClient& store) {
+    // Opens `db` (the fixture store when empty) and waits for its runs list.
+    void openStore(StoreClient& store, const QString& db = {}) {
         QSignalSpy listed(&store, &StoreClient::runsListed);
-        store.open(m_db);
+        store.open(db.isEmpty() ? m_db : db);
         store.listRuns();
         QVERIFY(listed.wait(10000));
     }
@@ -239,7 +240,8 @@ private slots:
     // the heartbeat's age in the runs list and the Run view (before: running).
     void silentHeartbeatShowsStalledWithItsAge() {
         const QString db = m_dir.filePath(QStringLiteral("silent.db"));
-        const auto ids = writeFixtureStore(db.toStdString(), {FixtureRun{"silent", 1, 2, 5}});
+        const auto ids =
+            writeFixtureStore(db.toStdString(), {FixtureRun{"silent", 1, 2, 5, false, {}}});
         SqliteDb(db.toStdString(), SQLITE_OPEN_READWRITE)
             .exec("UPDATE runs SET status = 'running', ended_at = NULL, heartbeat_at = "
                   "strftime('%s', 'now') - 100, config_json = json_set(config_json, "
@@ -248,10 +250,7 @@ private slots:
         StoreClient store;
         RunsDock dock(&store);
         RunView view(&store);
-        QSignalSpy listed(&store, &StoreClient::runsListed);
-        store.open(db);
-        store.listRuns();
-        QVERIFY(listed.wait(10000));
+        openStore(store, db);
         const int row = dock.model()->rowOf(ids[0]);
         QVERIFY(row >= 0);
         const QString status =
@@ -273,8 +272,7 @@ private slots:
         // Within its timeout it is running, as stored.
         SqliteDb(db.toStdString(), SQLITE_OPEN_READWRITE)
             .exec("UPDATE runs SET heartbeat_at = strftime('%s', 'now') - 2");
-        store.listRuns();
-        QVERIFY(listed.wait(10000));
+        openStore(store, db);
         QCOMPARE(dock.model()->index(row, RunsModel::Status).data(Qt::DisplayRole).toString(),
                  QStringLiteral("running"));
     }
@@ -287,10 +285,7 @@ private slots:
         const test::TamperedStore t = test::writeTamperedStore(db.toStdString());
         StoreClient store;
         RunView view(&store);
-        QSignalSpy listed(&store, &StoreClient::runsListed);
-        store.open(db);
-        store.listRuns();
-        QVERIFY(listed.wait(10000));
+        openStore(store, db);
         QSignalSpy loaded(&view, &RunView::loaded);
         view.openRun(t.run);
         QVERIFY(loaded.wait(10000));
@@ -332,10 +327,7 @@ private slots:
         }
         StoreClient store;
         RunsDock dock(&store);
-        QSignalSpy listed(&store, &StoreClient::runsListed);
-        store.open(db);
-        store.listRuns();
-        QVERIFY(listed.wait(10000));
+        openStore(store, db);
         const int row = dock.model()->rowOf(ids[0]);
         QVERIFY(row >= 0);
         const auto shown = [&](int column, int role) {

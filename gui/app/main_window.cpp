@@ -419,8 +419,12 @@ void MainWindow::updateStoreLabel() {
     if (m_storeShown.isEmpty())
         m_storeLabel->clear();
     else
-        m_storeLabel->setText(m_storeOpen ? tr("Store: %1").arg(m_storeShown)
-                                          : tr("Opening %1…").arg(m_storeShown));
+        m_storeLabel->setText(!m_storeOpen          ? tr("Opening %1…").arg(m_storeShown)
+                              : m_store->readOnly() ? tr("Store: %1 (read-only: on a read-only "
+                                                         "file system; notes, tags and runs "
+                                                         "cannot be changed)")
+                                                          .arg(m_storeShown)
+                                                    : tr("Store: %1").arg(m_storeShown));
 }
 
 void MainWindow::switchLanguage(int language) {

@@ -7,8 +7,10 @@
 #include "gui/core/csv_export.h"
 #include "storage/run_reader.h"
 #include "storage/run_writer.h"
+#include "storage/store_clock.h"
 #include "storage/store_error.h"
 
+#include <QFileInfo>
 #include <QTimer>
 
 #include <algorithm>
@@ -37,7 +39,10 @@ template <typename F> void StoreWorker::guarded(F&& f) {
 void StoreWorker::open(const QString& path) {
     try {
         m_reader.reset();
-        m_reader = std::make_unique<RunReader>(openStoreOffGuiThread(path));
+        const bool readOnly =
+            RunStore::onReadOnlyFileSystem(path.toStdString()) && QFileInfo(path).size() > 0;
+        m_reader = std::make_unique<RunReader>(
+            openStoreOffGuiThread(path, readOnly ? OpenMode::ReadOnly : OpenMode::ReadWrite));
         m_path = path;
         m_version = m_reader->dataVersion();
         if (!m_timer) {
@@ -45,7 +50,7 @@ void StoreWorker::open(const QString& path) {
             connect(m_timer, &QTimer::timeout, this, &StoreWorker::poll);
             m_timer->start(kDefaultPollMs);
         }
-        emit opened(path);
+        emit opened(path, readOnly);
     } catch (const std::exception& e) {
         emit openFailed(path, QString::fromStdString(e.what()));
         emit failed(QString::fromStdString(e.what()));
@@ -75,7 +80,13 @@ void StoreWorker::poll() {
 void StoreWorker::listRuns() {
     guarded([&] {
         const auto runs = m_reader->listRuns();
-        emit runsListed(QVector<RunSummary>(runs.begin(), runs.end()));
+        const double now = unixNow();
+        SilentRuns silent;
+        for (const auto& run : runs)
+            if (run.status == RunStatus::Running || run.status == RunStatus::Stalled)
+                if (const auto s = m_reader->heartbeatSilence(run.id, now))
+                    silent.insert(run.id, *s);
+        emit runsListed(QVector<RunSummary>(runs.begin(), runs.end()), silent);
     });
 }
 
@@ -140,8 +151,15 @@ void StoreWorker::loadTimeline(qint64 runId, qint64 step) {
     guarded([&] {
         StepTimeline t;
         t.step = step;
-        if (auto stored = m_reader->timeline(runId, step))
-            t = std::move(*stored);
+        try {
+            if (auto stored = m_reader->timeline(runId, step))
+                t = std::move(*stored);
+        } catch (const StoreError& e) {
+            // A damaged timeline (issue 29 §1): its step shows the error, the rest of
+            // the run still shows.
+            emit timelineFailed(runId, step, QString::fromStdString(e.what()));
+            return;
+        }
         emit timelineLoaded(runId, t);
     });
 }
@@ -218,21 +236,37 @@ StoreClient::StoreClient(QObject* parent) : QObject(parent), m_worker(new StoreW
     qRegisterMetaType<RankRecord>();
     qRegisterMetaType<QVector<RunSummary>>();
     qRegisterMetaType<QVector<RankRecord>>();
+    qRegisterMetaType<SilentRuns>();
     qRegisterMetaType<StepTimeline>();
     qRegisterMetaType<StepColumns>();
+    m_silenceTimer = new QTimer(this);
+    m_silenceTimer->setSingleShot(true);
+    m_silenceTimer->setInterval(kSilenceRelistMs);
+    connect(m_silenceTimer, &QTimer::timeout, this, &StoreClient::listRuns);
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_worker, &StoreWorker::opened, this, [this](const QString& p) {
+    connect(m_worker, &StoreWorker::opened, this, [this](const QString& p, bool readOnly) {
         m_path = p;
+        m_readOnly = readOnly;
         emit opened(p);
     });
     connect(m_worker, &StoreWorker::failed, this, &StoreClient::failed);
     connect(m_worker, &StoreWorker::openFailed, this, &StoreClient::openFailed);
-    connect(m_worker, &StoreWorker::runsListed, this, [this](const QVector<RunSummary>& runs) {
-        m_runs = runs;
-        emit runsListed(runs);
-    });
+    connect(m_worker, &StoreWorker::runsListed, this,
+            [this](const QVector<RunSummary>& runs, const SilentRuns& silent) {
+                m_runs = runs;
+                m_silent = silent;
+                // A stopped rank 0 writes nothing, so no change is polled: while a run
+                // is running, list again now and then to see its heartbeat age.
+                const bool live = std::any_of(runs.begin(), runs.end(), [](const RunSummary& r) {
+                    return r.status == RunStatus::Running || r.status == RunStatus::Stalled;
+                });
+                if (live && !m_silenceTimer->isActive())
+                    m_silenceTimer->start();
+                emit runsListed(runs);
+            });
     connect(m_worker, &StoreWorker::runLoaded, this, &StoreClient::runLoaded);
+    connect(m_worker, &StoreWorker::timelineFailed, this, &StoreClient::timelineFailed);
     connect(m_worker, &StoreWorker::ranksLoaded, this, &StoreClient::ranksLoaded);
     connect(m_worker, &StoreWorker::detailLoaded, this, &StoreClient::detailLoaded);
     connect(m_worker, &StoreWorker::csvExported, this, &StoreClient::csvExported);
@@ -324,6 +358,8 @@ void StoreClient::findCheckpoint(qint64 runId) {
 }
 
 void StoreClient::markLost(double staleAfterS) {
+    if (m_readOnly)
+        return; // nothing can be marked on a read-only file system
     send([w = m_worker, staleAfterS] { w->markLost(staleAfterS); });
 }
 

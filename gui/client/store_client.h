@@ -6,6 +6,7 @@
 #pragma once
 
 #include "gui/core/run_data.h"
+#include "gui/core/runs_model.h"
 #include "storage/records.h"
 #include "storage/timeline.h"
 
@@ -60,11 +61,13 @@ public slots:
     void markLost(double staleAfterS);
 
 signals:
-    void opened(const QString& path);
+    // readOnly: the store is on a read-only file system and was opened read-only.
+    void opened(const QString& path, bool readOnly);
     // The store at path could not be opened (also sent as failed): not a store, damaged.
     void openFailed(const QString& path, const QString& message);
     void failed(const QString& message);
-    void runsListed(const QVector<zerolab::RunSummary>& runs);
+    // silent: RunReader::heartbeatSilence of each running run silent past its timeout.
+    void runsListed(const QVector<zerolab::RunSummary>& runs, const zerolab::SilentRuns& silent);
     void runLoaded(const zerolab::RunChunk& chunk);
     void ranksLoaded(qint64 runId, qint64 step, const QVector<zerolab::RankRecord>& ranks);
     void detailLoaded(qint64 runId, qint64 firstStep, qint64 lastStep,
@@ -72,6 +75,9 @@ signals:
     // error empty: written.
     void csvExported(qint64 runId, const QString& path, const QString& error);
     void timelineLoaded(qint64 runId, const zerolab::StepTimeline& timeline);
+    // The stored timeline of `step` holds values it cannot mean (RunReader::timeline's
+    // StoreError, naming the run, the table and the value).
+    void timelineFailed(qint64 runId, qint64 step, const QString& message);
     void commandPosted(qint64 runId, int kind, qint64 commandId);
     void checkpointFound(qint64 runId, qint64 step, const QString& path);
     // Another connection committed since the last poll.
@@ -97,6 +103,9 @@ public:
 
     void open(const QString& path);
     QString path() const { return m_path; }
+    // The open store is on a read-only file system, opened read-only (RunStore::open):
+    // it shows its runs; edits fail naming it.
+    bool readOnly() const { return m_readOnly; }
     void setPollInterval(int ms);
     void listRuns();
     // The whole run (a RunChunk with incremental false).
@@ -118,6 +127,9 @@ public:
     // Requests sent and not yet answered.
     int pending() const { return m_pending; }
     const QVector<RunSummary>& runs() const { return m_runs; }
+    // The runs of the last listing whose heartbeat is silent past their timeout, with how
+    // long (RunReader::heartbeatSilence): rank 0 is stopped or hung; shown as stalled.
+    const SilentRuns& silentRuns() const { return m_silent; }
 
 signals:
     void opened(const QString& path);
@@ -131,6 +143,9 @@ signals:
                       const zerolab::StepColumns& steps);
     void csvExported(qint64 runId, const QString& path, const QString& error);
     void timelineLoaded(qint64 runId, const zerolab::StepTimeline& timeline);
+    // The stored timeline of `step` holds values it cannot mean (RunReader::timeline's
+    // StoreError, naming the run, the table and the value).
+    void timelineFailed(qint64 runId, qint64 step, const QString& message);
     void commandPosted(qint64 runId, int kind, qint64 commandId);
     void checkpointFound(qint64 runId, qint64 step, const QString& path);
     void changed();
@@ -144,6 +159,11 @@ private:
     QString m_path;
     int m_pending = 0;
     QVector<RunSummary> m_runs;
+    SilentRuns m_silent;
+    bool m_readOnly = false;
+    // Relists while a run is running, to see a heartbeat fall silent.
+    static constexpr int kSilenceRelistMs = 5000;
+    QTimer* m_silenceTimer = nullptr;
 };
 
 } // namespace zerolab

@@ -6,6 +6,7 @@
 #include "gui/core/units.h"
 
 #include <QColor>
+#include <QCoreApplication>
 #include <QDateTime>
 
 #include <cmath>
@@ -30,6 +31,17 @@ QColor runStatusColor(RunStatus s) {
     return Qt::black;
 }
 
+RunStatus shownRunStatus(qint64 runId, RunStatus stored, const SilentRuns& silent) {
+    return silent.contains(runId) ? RunStatus::Stalled : stored;
+}
+
+QString shownRunStatusText(qint64 runId, RunStatus stored, const SilentRuns& silent) {
+    if (!silent.contains(runId))
+        return statusLabel(runStatusName(stored));
+    return QCoreApplication::translate("zerolab::RunsModel", "%1 (no heartbeat for %2)")
+        .arg(statusLabel(runStatusName(RunStatus::Stalled)), formatDuration(silent.value(runId)));
+}
+
 namespace {
 std::string joinTags(const std::vector<std::string>& tags) {
     std::string out;
@@ -45,9 +57,10 @@ QVariant numberOrDash(double v, int decimals) {
 
 RunsModel::RunsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void RunsModel::setRuns(const QVector<RunSummary>& runs) {
+void RunsModel::setRuns(const QVector<RunSummary>& runs, const SilentRuns& silent) {
     beginResetModel();
     m_runs = runs;
+    m_silent = silent;
     endResetModel();
 }
 
@@ -104,7 +117,7 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
     if (role == SortRole) {
         switch (col) {
         case Status:
-            return int(r->status);
+            return int(shownRunStatus(r->id, r->status, m_silent));
         case Name:
             return QString::fromStdString(r->name).toLower();
         case Stage:
@@ -126,7 +139,7 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole) {
         switch (col) {
         case Status:
-            return statusLabel(runStatusName(r->status));
+            return shownRunStatusText(r->id, r->status, m_silent);
         case Name:
             return shownText(r->name, kShownNameChars);
         case Stage:
@@ -147,7 +160,7 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
         }
     }
     if (role == Qt::ForegroundRole && col == Status)
-        return runStatusColor(r->status);
+        return runStatusColor(shownRunStatus(r->id, r->status, m_silent));
     if (role == Qt::TextAlignmentRole && col >= Stage && col <= Duration)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
@@ -160,6 +173,9 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
                                 .toString(QStringLiteral("yyyy-MM-dd hh:mm")));
         if (!r->host.empty())
             tip += tr(" on %1").arg(shownText(r->host, kShownNameChars).toHtmlEscaped());
+        if (m_silent.contains(r->id))
+            tip += QStringLiteral("<br>") + tr("stored as %1: rank 0 is stopped or hung")
+                                                .arg(statusLabel(runStatusName(r->status)));
         if (!r->notes.empty())
             tip += QStringLiteral("<br><i>%1</i>")
                        .arg(shownText(r->notes, kShownMessageChars).toHtmlEscaped());

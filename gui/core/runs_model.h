@@ -5,10 +5,15 @@
 #include "storage/records.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QSortFilterProxyModel>
 #include <QVector>
 
 namespace zerolab {
+
+// Run id -> seconds its heartbeat has been silent past its timeout
+// (RunReader::heartbeatSilence): rank 0 is stopped or hung, the run reads as stalled.
+using SilentRuns = QHash<qint64, double>;
 
 // UI thread only; reset wholesale from StoreClient::runsListed.
 class RunsModel : public QAbstractTableModel {
@@ -20,7 +25,7 @@ public:
 
     explicit RunsModel(QObject* parent = nullptr);
 
-    void setRuns(const QVector<RunSummary>& runs);
+    void setRuns(const QVector<RunSummary>& runs, const SilentRuns& silent = {});
     const QVector<RunSummary>& runs() const { return m_runs; }
     // The run of a source row, or nullptr.
     const RunSummary* runAt(int row) const;
@@ -35,6 +40,7 @@ public:
 
 private:
     QVector<RunSummary> m_runs;
+    SilentRuns m_silent;
 };
 
 // Case-insensitive substring filter over RunsModel::FilterRole; sorts by SortRole.
@@ -50,6 +56,11 @@ protected:
 private:
     QString m_text;
 };
+
+// The status a run is shown with: stalled when it is in `silent`, else the stored one;
+// and its text, with the heartbeat's age for a silent run.
+RunStatus shownRunStatus(qint64 runId, RunStatus stored, const SilentRuns& silent);
+QString shownRunStatusText(qint64 runId, RunStatus stored, const SilentRuns& silent);
 
 // "running" -> its colour (running blue, finished green, stopped grey, failed red, lost amber).
 QColor runStatusColor(RunStatus s);

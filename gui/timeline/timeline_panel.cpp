@@ -164,6 +164,16 @@ void TimelinePanel::setTimeline(const StepTimeline& timeline) {
     m_summary->setText(summary());
 }
 
+void TimelinePanel::setFailed(long long step, const QString& message) {
+    if (m_requested >= 0 && step != m_requested)
+        return;
+    m_chart->showMessage(tr("The timeline of step %1 cannot be shown").arg(step),
+                         message.toHtmlEscaped());
+    m_shown = step;
+    selectInCombo(step);
+    m_summary->setText(summary());
+}
+
 QString TimelinePanel::summary() const {
     const TimelineLayout& layout = m_chart->layout();
     if (m_chart->showsMessage() || layout.empty())

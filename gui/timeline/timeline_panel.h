@@ -35,6 +35,9 @@ public:
     // The answer to stepRequested. An answer for another step than the last one
     // requested (a late reply) is dropped; one without spans shows a message.
     void setTimeline(const StepTimeline& timeline);
+    // The answer to stepRequested when the stored timeline is damaged: the chart shows
+    // `message` (it names the run, the table and the value) in its place.
+    void setFailed(long long step, const QString& message);
     // Forget the run: no steps, nothing requested, following again.
     void clear();
 

@@ -13,6 +13,7 @@ namespace zerolab {
 
 namespace {
 constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+constexpr double kMinCollectiveTimeoutS = 1.0;
 constexpr double kMaxCollectiveTimeoutS = 7 * 24 * 3600.0;
 } // namespace
 
@@ -81,11 +82,17 @@ void parseRun(const nlohmann::json* section, Diagnostics& diags, RunConfig& out)
         out.threads = static_cast<int>(*v);
     if (auto v = r.getInt("timeline_every", 0, kIntMax))
         out.timeline_every = static_cast<int>(*v);
-    // A week bounds it: beyond that a stall is never reported, which 0 does not mean.
+    // A week bounds it: beyond that a stall is never reported, which 0 does not mean. A
+    // second is the floor: below it a healthy rank's ordinary scheduling pause is a stall.
     if (auto v = r.getNumber(
-            "collective_timeout_s", [](double x) { return x >= 0 && x <= kMaxCollectiveTimeoutS; },
-            Message(ZEROLAB_TR("ConfigCheck", "a number of seconds in [0, 604800] (0: max(10 x "
-                                              "the median step time, 120 s))"))))
+            "collective_timeout_s",
+            [](double x) {
+                return x == 0 || (x >= kMinCollectiveTimeoutS && x <= kMaxCollectiveTimeoutS);
+            },
+            Message(ZEROLAB_TR("ConfigCheck",
+                               "0 or a number of seconds in [1, 604800]; below 1 s an ordinary "
+                               "scheduling pause of a healthy rank would count as a stall (0: "
+                               "max(10 x the median step time, 120 s))"))))
         out.collective_timeout_s = *v;
     if (auto v = r.getChoice("on_stall", {"kill", "flag"}))
         out.on_stall = static_cast<OnStall>(*v);

@@ -72,15 +72,16 @@ TEST(ConfigErrors, LivenessKeysAreValidated) {
     ASSERT_TRUE(set.ok()) << dump(set);
     EXPECT_EQ(set.config->run.collective_timeout_s, 2.5);
     EXPECT_EQ(set.config->run.on_stall, OnStall::Flag);
+    EXPECT_TRUE(parse(withBatch(R"("run": {"collective_timeout_s": 1})")).ok());
     EXPECT_EQ(toJson(*set.config)["run"]["on_stall"], "flag");
-    for (const char* bad : {"-1", "604801", "\"120\"", "true", "null"}) {
+    for (const char* bad : {"-1", "1e-9", "0.5", "604801", "\"120\"", "true", "null"}) {
         auto r = parse(withBatch(std::string(R"("run": {"collective_timeout_s": )") + bad + "}"));
         ASSERT_FALSE(r.ok()) << bad;
         const ConfigDiagnostic* d = findError(r, "run.collective_timeout_s");
         ASSERT_NE(d, nullptr) << dump(r);
         EXPECT_NE(formatDiagnostic("f.json", *d)
-                      .find("f.json: run.collective_timeout_s: expected a number of seconds in "
-                            "[0, 604800]"),
+                      .find("f.json: run.collective_timeout_s: expected 0 or a number of "
+                            "seconds in [1, 604800]; below 1 s an ordinary scheduling pause"),
                   std::string::npos)
             << formatDiagnostic("f.json", *d);
     }

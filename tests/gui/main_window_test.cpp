@@ -10,14 +10,17 @@
 #include "gui/views/run/runs_dock.h"
 #include "gui/widgets/log_console.h"
 #include "storage/run_writer.h"
+#include "tests/support/tmpfs_mount.h"
 
 #include <QAction>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QPushButton>
 #include <QScreen>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -47,6 +50,33 @@ private slots:
         QVERIFY(m_dir.isValid());
         m_db = m_dir.filePath(QStringLiteral("runs.db"));
         m_ids = writeFixtureStore(m_db.toStdString(), defaultFixtureRuns());
+    }
+
+    // Issue 29 §7, the GUI: a cleanly closed store on a read-only file system opens
+    // read-only, the status bar says so and the runs panel lists its runs (before: "not a
+    // readable run store" and "No runs yet").
+    void storeOnReadOnlyFileSystemOpensReadOnly() {
+        test::TmpfsMount disk(8 << 20);
+        if (!disk.ok())
+            QSKIP(qPrintable(QString::fromStdString(disk.reason())));
+        const QString db = QString::fromStdString(disk.file("runs.db"));
+        const auto ids =
+            writeFixtureStore(db.toStdString(), {FixtureRun{"frozen", 1, 2, 5, false, {}}});
+        QVERIFY(!QFile::exists(db + QStringLiteral("-wal")));
+        QVERIFY2(disk.remountReadOnly(), disk.reason().c_str());
+        MainWindow window(false);
+        QSignalSpy failed(window.store(), &StoreClient::failed);
+        QVERIFY(openStore(window, db));
+        QVERIFY(window.store()->readOnly());
+        QCOMPARE(window.runsDock()->model()->rowCount(), 1);
+        QVERIFY(window.runsDock()->model()->rowOf(ids[0]) >= 0);
+        const auto labels = window.statusBar()->findChildren<QLabel*>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [&](const QLabel* l) {
+            return l->text() == QStringLiteral("Store: %1 (read-only: on a read-only file "
+                                               "system; notes, tags and runs cannot be changed)")
+                                    .arg(db);
+        }));
+        QCOMPARE(failed.count(), 0);
     }
 
     // A store named relative to the working directory is kept absolute: launched runs

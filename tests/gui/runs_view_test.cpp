@@ -5,6 +5,8 @@
 #include "gui/core/display_text.h"
 #include "gui/core/events_model.h"
 #include "gui/core/runs_model.h"
+#include "gui/timeline/timeline_chart.h"
+#include "gui/timeline/timeline_panel.h"
 #include "gui/views/compare/compare_view.h"
 #include "gui/views/run/run_view.h"
 #include "gui/views/run/runs_dock.h"
@@ -13,15 +15,20 @@
 #include "gui/widgets/time_series_plot.h"
 #include "storage/run_reader.h"
 #include "storage/run_writer.h"
+#include "storage/sqlite_db.h"
 #include "storage/stored_text.h"
+#include "tests/support/tampered_store.h"
 
 #include <qcustomplot.h>
 
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <sqlite3.h>
 
 using namespace zerolab;
 
@@ -32,9 +39,10 @@ private:
     QString m_db;
     std::vector<std::int64_t> m_ids;
 
-    void openStore(StoreClient& store) {
+    // Opens `db` (the fixture store when empty) and waits for its runs list.
+    void openStore(StoreClient& store, const QString& db = {}) {
         QSignalSpy listed(&store, &StoreClient::runsListed);
-        store.open(m_db);
+        store.open(db.isEmpty() ? m_db : db);
         store.listRuns();
         QVERIFY(listed.wait(10000));
     }
@@ -227,6 +235,83 @@ private slots:
     // Issue 17: whatever the store holds (an older zerolab, another tool), the runs list,
     // its details, the run view and compare show it valid, on one line and short, and no
     // layout grows with it.
+    // Issue 29 §11, the GUI reader: a run stored as running whose heartbeat is older than
+    // its collective timeout (rank 0 stopped or hung writes nothing) shows as stalled with
+    // the heartbeat's age in the runs list and the Run view (before: running).
+    void silentHeartbeatShowsStalledWithItsAge() {
+        const QString db = m_dir.filePath(QStringLiteral("silent.db"));
+        const auto ids =
+            writeFixtureStore(db.toStdString(), {FixtureRun{"silent", 1, 2, 5, false, {}}});
+        SqliteDb(db.toStdString(), SQLITE_OPEN_READWRITE)
+            .exec("UPDATE runs SET status = 'running', ended_at = NULL, heartbeat_at = "
+                  "strftime('%s', 'now') - 100, config_json = json_set(config_json, "
+                  "'$.run.collective_timeout_s', 10) WHERE id = " +
+                  std::to_string(ids[0]));
+        StoreClient store;
+        RunsDock dock(&store);
+        RunView view(&store);
+        openStore(store, db);
+        const int row = dock.model()->rowOf(ids[0]);
+        QVERIFY(row >= 0);
+        const QString status =
+            dock.model()->index(row, RunsModel::Status).data(Qt::DisplayRole).toString();
+        QVERIFY2(status.startsWith(QStringLiteral("stalled (no heartbeat for 1 min ")),
+                 qPrintable(status));
+        QCOMPARE(dock.model()->index(row, RunsModel::Status).data(Qt::ForegroundRole),
+                 QVariant(runStatusColor(RunStatus::Stalled)));
+        QVERIFY(store.silentRuns().value(ids[0]) >= 99);
+
+        QSignalSpy loaded(&view, &RunView::loaded);
+        view.openRun(ids[0]);
+        QVERIFY(loaded.wait(10000));
+        const auto labels = view.findChildren<QLabel*>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [](const QLabel* l) {
+            return l->text().startsWith(QStringLiteral("stalled (no heartbeat for 1 min "));
+        }));
+
+        // Within its timeout it is running, as stored.
+        SqliteDb(db.toStdString(), SQLITE_OPEN_READWRITE)
+            .exec("UPDATE runs SET heartbeat_at = strftime('%s', 'now') - 2");
+        openStore(store, db);
+        QCOMPARE(dock.model()->index(row, RunsModel::Status).data(Qt::DisplayRole).toString(),
+                 QStringLiteral("running"));
+    }
+
+    // Issue 29 §1, the GUI: a stored timeline whose world or ranks the run cannot have
+    // shows the error naming the run, the table and the value in the timeline's place,
+    // nothing is sized by it, and the rest of the run (its steps, its good timeline) shows.
+    void tamperedTimelineShowsItsErrorAndTheRestOfTheRun() {
+        const QString db = m_dir.filePath(QStringLiteral("tampered.db"));
+        const test::TamperedStore t = test::writeTamperedStore(db.toStdString());
+        StoreClient store;
+        RunView view(&store);
+        openStore(store, db);
+        QSignalSpy loaded(&view, &RunView::loaded);
+        view.openRun(t.run);
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(view.steps().size(), t.steps);
+        auto* panel = view.findChild<TimelinePanel*>();
+        QVERIFY(panel);
+        const auto shows = [&](long long step, const QString& text) {
+            panel->pickStep(step);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                panel->shownStep() == step && panel->chart()->messageText().contains(text), 10000);
+        };
+        shows(t.huge_world, db + QStringLiteral(": run 1, timeline of step 1: table timelines: "
+                                                "world 2147483647 is not one the run ran at "
+                                                "(1..2)"));
+        QVERIFY(panel->chart()->layout().world() == 0);
+        shows(t.foreign_rank, QStringLiteral("table timelines, spans: rank 7 outside the world "
+                                             "of 2 (ranks 0..1)"));
+        shows(t.negative_rank, QStringLiteral("table timelines, memory: rank -3 outside the "
+                                              "world of 2"));
+        panel->pickStep(t.good_timeline);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            panel->shownStep() == t.good_timeline && !panel->chart()->showsMessage(), 10000);
+        QCOMPARE(panel->chart()->layout().world(), 2);
+        QCOMPARE(view.steps().size(), t.steps);
+    }
+
     void hostileStoredTextStaysBounded() {
         const QString db = m_dir.filePath(QStringLiteral("hostile.db"));
         const std::string control = "\x1b[31m\r\n<b>markup</b>";
@@ -242,10 +327,7 @@ private slots:
         }
         StoreClient store;
         RunsDock dock(&store);
-        QSignalSpy listed(&store, &StoreClient::runsListed);
-        store.open(db);
-        store.listRuns();
-        QVERIFY(listed.wait(10000));
+        openStore(store, db);
         const int row = dock.model()->rowOf(ids[0]);
         QVERIFY(row >= 0);
         const auto shown = [&](int column, int role) {

@@ -60,10 +60,6 @@
         <translation>run.checkpoint_every &gt; 0 时不能为空</translation>
     </message>
     <message>
-        <source>a number of seconds in [0, 604800] (0: max(10 x the median step time, 120 s))</source>
-        <translation>取值在 [0, 604800] 内的秒数（0：max(10 × 每步时间的中位数, 120 s)）</translation>
-    </message>
-    <message>
         <source>an object</source>
         <translation>一个对象</translation>
     </message>
@@ -334,6 +330,10 @@
     <message>
         <source>%1 does not divide the world of %2 ranks</source>
         <translation>%1 不能整除 %2 个进程的总数</translation>
+    </message>
+    <message>
+        <source>0 or a number of seconds in [1, 604800]; below 1 s an ordinary scheduling pause of a healthy rank would count as a stall (0: max(10 x the median step time, 120 s))</source>
+        <translation>0 或取值在 [1, 604800] 内的秒数；低于 1 s 时，健康 rank 的一次普通调度停顿也会被算作停滞（0：max(10 × 每步时间的中位数, 120 s)）</translation>
     </message>
 </context>
 <context>
@@ -2550,6 +2550,10 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <source>Language: %1</source>
         <translation>语言：%1</translation>
     </message>
+    <message>
+        <source>Store: %1 (read-only: on a read-only file system; notes, tags and runs cannot be changed)</source>
+        <translation>存储：%1（只读：位于只读文件系统上；无法修改备注、标签和运行）</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::MemoryBarChart</name>
@@ -3066,6 +3070,14 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
+    <message>
+        <source>%1 (no heartbeat for %2)</source>
+        <translation>%1（已 %2 无心跳）</translation>
+    </message>
+    <message>
+        <source>stored as %1: rank 0 is stopped or hung</source>
+        <translation>存储的状态为 %1：rank 0 已停止或挂起</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::SetupView</name>
@@ -3289,6 +3301,10 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
     <message>
         <source>Step %1 · %2 ranks · %3 · compute waiting on collectives: %4</source>
         <translation>第 %1 步 · %2 个进程 · %3 · 计算等待集合通信：%4</translation>
+    </message>
+    <message>
+        <source>The timeline of step %1 cannot be shown</source>
+        <translation>无法显示第 %1 步的时间线</translation>
     </message>
 </context>
 <context>

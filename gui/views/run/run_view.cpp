@@ -226,6 +226,11 @@ void RunView::connectStore() {
                 if (runId == m_runId)
                     m_timeline->setTimeline(t);
             });
+    connect(m_store, &StoreClient::timelineFailed, this,
+            [this](qint64 runId, qint64 step, const QString& message) {
+                if (runId == m_runId)
+                    m_timeline->setFailed(step, message);
+            });
     connect(m_store, &StoreClient::runLoaded, this, &RunView::onChunk);
     connect(m_store, &StoreClient::ranksLoaded, this, &RunView::onRanks);
     connect(m_store, &StoreClient::detailLoaded, this, &RunView::onDetail);
@@ -233,6 +238,12 @@ void RunView::connectStore() {
             [this](qint64, const QString& path, const QString& error) {
                 emit statusMessage(error.isEmpty() ? tr("Wrote %1").arg(path) : error);
             });
+    // A run whose heartbeat falls silent changes nothing in the store: its status follows
+    // each listing (StoreClient::silentRuns).
+    connect(m_store, &StoreClient::runsListed, this, [this] {
+        if (m_runId >= 0 && m_record.id == m_runId)
+            updateHeader();
+    });
     connect(m_store, &StoreClient::changed, this, [this] {
         if (m_runId >= 0 && !m_loading)
             m_store->loadNewer(m_runId, m_steps.isEmpty() ? -1 : qint64(m_steps.last(Metric::Step)),
@@ -511,8 +522,9 @@ void RunView::updateHeader() {
     const RunInfo& info = m_record.info;
     m_title->setText(
         QStringLiteral("#%1  %2").arg(m_record.id).arg(shownText(info.name, kShownNameChars)));
-    const QColor c = runStatusColor(m_record.status);
-    m_status->setText(statusLabel(runStatusName(m_record.status)));
+    const SilentRuns& silent = m_store->silentRuns();
+    const QColor c = runStatusColor(shownRunStatus(m_record.id, m_record.status, silent));
+    m_status->setText(shownRunStatusText(m_record.id, m_record.status, silent));
     m_status->setStyleSheet(QStringLiteral("color:white; background:%1; border-radius:9px; "
                                            "padding:2px 10px; font-weight:600;")
                                 .arg(c.name()));

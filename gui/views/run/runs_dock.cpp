@@ -95,7 +95,7 @@ RunsDock::RunsDock(StoreClient* store, QWidget* parent)
     connect(m_compare, &QPushButton::clicked, this,
             [this] { emit compareRequested(selectedRunIds()); });
     connect(store, &StoreClient::runsListed, this, [this](const QVector<RunSummary>& runs) {
-        m_model->setRuns(runs);
+        m_model->setRuns(runs, m_store->silentRuns());
         m_stack->setCurrentWidget(runs.isEmpty() ? static_cast<QWidget*>(m_empty) : m_table);
         if (m_wanted >= 0)
             selectRun(m_wanted);

@@ -244,10 +244,6 @@
         <translation>大于等于 0 的数（0：关闭）</translation>
     </message>
     <message>
-        <source>an integer &gt;= %1</source>
-        <translation>不小于 %1 的整数</translation>
-    </message>
-    <message>
         <source>an integer %1-%2</source>
         <translation>介于 %1 和 %2 之间的整数</translation>
     </message>
@@ -1834,6 +1830,10 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>Graded against the run (within 2 %); the formula is shown beside it</source>
         <translation>按实测值评分（误差 2 % 以内）；旁边同时显示公式值</translation>
+    </message>
+    <message>
+        <source>Choose a lesson first</source>
+        <translation>请先选择一课</translation>
     </message>
 </context>
 <context>

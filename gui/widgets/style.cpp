@@ -53,6 +53,8 @@ QPushButton {
 QPushButton:hover { background: #F3F4F6; }
 QPushButton:checked { background: #2F6DB5; color: white; border-color: #2F6DB5; }
 QPushButton#primary { background: #2F6DB5; color: white; border-color: #2F6DB5; }
+QPushButton:disabled { color: #9CA3AF; background: #F3F4F6; border-color: #E5E7EB; }
+QPushButton#primary:disabled { background: #A9C1E0; color: #F3F4F6; border-color: #A9C1E0; }
 QTableView, QTreeView, QListView {
     background: #FFFFFF; border: 1px solid #E3E5E8; border-radius: 6px;
     gridline-color: #EEF0F2; selection-background-color: #DCE8F7; selection-color: #111827;

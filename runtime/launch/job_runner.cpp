@@ -1,6 +1,6 @@
-// A job's process: fork + setpgid + execvp, polled with waitpid every 50 ms; the timeout
-// SIGKILLs the group, a stop request SIGTERMs it (SIGKILL after the grace period), and
-// whatever of the group outlived its launcher is killed at the end.
+// A job's process: fork + setpgid + execve (path and environment prepared before the fork), polled
+// with waitpid every 50 ms; the timeout SIGKILLs the group, a stop request SIGTERMs it (SIGKILL
+// after the grace period), and whatever of the group outlived its launcher is killed at the end.
 #include "runtime/launch/job_runner.h"
 
 #include "runtime/launch/launch_failure.h"
@@ -50,6 +50,52 @@ std::vector<nlohmann::json> metricLinesOfType(const std::string& out, std::strin
         }
     }
     return found;
+}
+
+// The child of a threaded process may only call async-signal-safe functions between fork and
+// exec (another thread may hold the malloc or environment lock), so its environment, the
+// program's path and its error message are all prepared here, before the fork.
+std::vector<std::string>
+childEnvironment(const std::vector<std::pair<std::string, std::string>>& added) {
+    std::vector<std::string> env;
+    for (char** e = environ; e && *e; ++e) {
+        const std::string_view entry(*e);
+        const std::string_view key = entry.substr(0, entry.find('='));
+        bool replaced = false;
+        for (const auto& kv : added)
+            replaced = replaced || kv.first == key;
+        if (!replaced)
+            env.emplace_back(entry);
+    }
+    for (const auto& [k, v] : added)
+        env.push_back(k + "=" + v);
+    return env;
+}
+
+// execvp's search, done in the parent: the first executable PATH entry, else the name as is
+// (execve then fails and the child reports it).
+std::string resolveProgram(const std::string& name, const std::vector<std::string>& env) {
+    if (name.find('/') != std::string::npos)
+        return name;
+    std::string path = "/usr/local/bin:/usr/bin:/bin";
+    for (const std::string& e : env)
+        if (e.rfind("PATH=", 0) == 0)
+            path = e.substr(5);
+    std::istringstream dirs(path);
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + name;
+        if (::access(candidate.c_str(), X_OK) == 0)
+            return candidate;
+    }
+    return name;
+}
+
+std::vector<char*> pointers(const std::vector<std::string>& strings) {
+    std::vector<char*> p;
+    for (const std::string& s : strings)
+        p.push_back(const_cast<char*>(s.c_str()));
+    p.push_back(nullptr);
+    return p;
 }
 
 std::int64_t runIdFromStdout(const std::string& out) {
@@ -121,10 +167,11 @@ JobOutcome runJob(const JobRequest& request) {
             ::close(err_fd);
         throw LaunchError(request.stdout_path + ": cannot create the job's log files: " + why);
     }
-    std::vector<char*> cargv;
-    for (const std::string& a : request.argv)
-        cargv.push_back(const_cast<char*>(a.c_str()));
-    cargv.push_back(nullptr);
+    const std::vector<char*> cargv = pointers(request.argv);
+    const std::vector<std::string> env = childEnvironment(request.env);
+    const std::vector<char*> cenv = pointers(env);
+    const std::string program = resolveProgram(request.argv.front(), env);
+    const std::string not_found = request.argv.front() + ": cannot execute: ";
 
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
@@ -138,11 +185,12 @@ JobOutcome runJob(const JobRequest& request) {
         ::dup2(in_fd, 0);
         ::dup2(out_fd, 1);
         ::dup2(err_fd, 2);
-        for (const auto& [k, v] : request.env)
-            ::setenv(k.c_str(), v.c_str(), 1);
-        ::execvp(cargv[0], cargv.data());
-        const std::string msg = std::string(cargv[0]) + ": cannot execute: " + std::strerror(errno);
-        (void)!::write(2, msg.data(), msg.size());
+        ::execve(program.c_str(), cargv.data(), cenv.data());
+        const char* why = errno == ENOENT   ? "No such file or directory\n"
+                          : errno == EACCES ? "Permission denied\n"
+                                            : "exec failed\n";
+        (void)!::write(2, not_found.data(), not_found.size());
+        (void)!::write(2, why, std::strlen(why));
         ::_exit(127);
     }
     ::close(out_fd);

@@ -1,4 +1,4 @@
-// One zerolab-train job run to its end: fork + setpgid + execvp of a launcher argv
+// One zerolab-train job run to its end: fork + setpgid + execve of a launcher argv
 // (launchArgv), stdout and stderr to files, polled with waitpid so that a timeout and a
 // stop request are seen within 50 ms; the whole process group is signalled, never single
 // pids (mpirun's local ranks share its group). Read back: the run id from rank 0's `run`

@@ -1,8 +1,10 @@
 // The Lab view over real runs: lesson 2 (stage 1 at N = 1, 2, 4) predicted, run with
 // zerolab-train under mpirun into a fresh store, checked, charted and exported as a PDF
 // that pdftoppm renders to a page with ink; the stored results shown again when the
-// lesson is reopened; a broken lesson file named with its JSON path; a stopped step.
-// ZEROLAB_SHOT_DIR=DIR keeps DIR/lab-report-lesson2.png to look at.
+// lesson is reopened; a broken lesson file named with its JSON path; a stopped step;
+// the Export button and its dialog followed by a run of lesson 4 that still shows its checks
+// and its finished runs. ZEROLAB_SHOT_DIR=DIR keeps DIR/lab-report-lesson2.png to look at.
+#include "gui/client/store_client.h"
 #include "gui/core/language.h"
 #include "gui/views/lab/lab_view.h"
 #include "gui/widgets/memory_bar_chart.h"
@@ -15,9 +17,12 @@
 #include <QDir>
 #include <QEvent>
 #include <QFile>
+#include <QFileDialog>
 #include <QLabel>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 #include <algorithm>
@@ -32,6 +37,8 @@ private slots:
     void storedResultsComeBackAndFollowTheLanguage();
     void brokenLessonFileIsNamedWithItsJsonPath();
     void stoppedStepKeepsNoOutcome();
+    void exportThenRunShowsTheChecksAndTheRuns();
+    void emptyLabLabelsItsButtonsAndDisablesStopAndExport();
 
 private:
     std::string lessonWithOrder(int order) const;
@@ -194,6 +201,87 @@ void LabViewTest::stoppedStepKeepsNoOutcome() {
     view.waitIdle();
     QVERIFY(!view.outcome(step));
     QVERIFY(!view.isBusy());
+}
+
+// Issue 27 item 1: after "Export lab report (PDF)..." (the button and its file dialog, as a
+// student uses them) the next step's run still shows its checks, and the store's runs list,
+// followed as the runs panel follows it, ends with that step's runs finished.
+void LabViewTest::exportThenRunShowsTheChecksAndTheRuns() {
+    StoreClient store;
+    connect(&store, &StoreClient::changed, &store, &StoreClient::listRuns);
+    store.open(m_db); // lesson 2 was run into it by the first test
+    LabView view;
+    view.setTrainProgram(QStringLiteral(ZEROLAB_BIN_DIR "/zerolab-train"));
+    view.setStorePath(m_db);
+    view.resize(1300, 1000);
+    view.show();
+    QString error;
+    QVERIFY2(view.openLesson(QString::fromStdString(lessonWithOrder(2)), &error),
+             qPrintable(error));
+    view.waitIdle();
+    QPushButton* exportButton = nullptr;
+    for (QPushButton* b : view.findChildren<QPushButton*>())
+        if (b->text() == LabView::tr("Export lab report (PDF)…"))
+            exportButton = b;
+    QVERIFY(exportButton);
+    QTRY_VERIFY(exportButton->isEnabled());
+    const QString pdf = m_dir.filePath(QStringLiteral("exported.pdf"));
+    bool dialogSeen = false;
+    QTimer::singleShot(0, this, [&] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        dialogSeen = dialog != nullptr;
+        if (dialog) {
+            dialog->selectFile(pdf);
+            QMetaObject::invokeMethod(dialog, "accept");
+        }
+    });
+    exportButton->click();
+    QVERIFY(dialogSeen);
+    QVERIFY(QFile::exists(pdf));
+
+    const std::string four = lessonWithOrder(4);
+    QVERIFY2(view.openLesson(QString::fromStdString(four), &error), qPrintable(error));
+    view.waitIdle();
+    int step = -1;
+    for (std::size_t i = 0; i < view.lesson()->steps.size() && step < 0; ++i)
+        if (view.lesson()->steps[i].experiment)
+            step = int(i);
+    QVERIFY2(step >= 0, "lesson 4 has no step with runs");
+    QVERIFY(view.showStep(QString::number(step + 1)));
+    QVERIFY(view.runCurrentStep());
+    QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), 240000);
+    const LabStepOutcome* o = view.outcome(step);
+    QVERIFY2(o, "no outcome after the run that followed the export");
+    QVERIFY2(o->error.isEmpty(), qPrintable(o->error));
+    QVERIFY(!o->checks.empty());
+    auto* table = view.findChild<QTableWidget*>(QStringLiteral("labChecks"));
+    QVERIFY(table);
+    QCOMPARE(table->rowCount(), int(o->checks.size()));
+    const auto listedFinished = [&] {
+        for (const auto& [runId, storeId] : o->run_ids) {
+            bool finished = false;
+            for (const RunSummary& r : store.runs())
+                finished = finished || (r.id == storeId && r.status == RunStatus::Finished);
+            if (!finished)
+                return false;
+        }
+        return true;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(listedFinished(), 30000);
+}
+
+// Issue 27 item 11: before a lesson is chosen every button says what it does, and neither
+// Stop nor Export can be pressed.
+void LabViewTest::emptyLabLabelsItsButtonsAndDisablesStopAndExport() {
+    LabView view;
+    view.show();
+    QVERIFY(!view.lesson());
+    for (QPushButton* b : view.findChildren<QPushButton*>()) {
+        QVERIFY2(!b->text().isEmpty(), qPrintable(b->objectName()));
+        if (b->text() == LabView::tr("Stop") ||
+            b->text() == LabView::tr("Export lab report (PDF)…"))
+            QVERIFY2(!b->isEnabled(), qPrintable(b->text()));
+    }
 }
 
 int main(int argc, char** argv) {

@@ -1955,6 +1955,10 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <source>Graded against the run (within 2 %); the formula is shown beside it</source>
         <translation>按实测值评分（误差 2 % 以内）；旁边同时显示公式值</translation>
     </message>
+    <message>
+        <source>Choose a lesson first</source>
+        <translation>请先选择一课</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::LearnView</name>

@@ -542,6 +542,10 @@ void LabView::renderStep() {
         m_stepTitle->clear();
         m_stepText->clear();
         m_formula->clear();
+        // Greyed out, but saying what it will do once a lesson is chosen.
+        m_run->setText(tr("2 · Run the experiment"));
+        m_run->setToolTip(tr("Choose a lesson first"));
+        m_stopButton->setEnabled(false);
         renderChecks();
         renderChart();
         return;

@@ -2,8 +2,8 @@
 // Lines, step timelines as a Chrome trace), delete, tag and note runs; RUN is an id or a
 // unique name. Exit codes: 0 ok, 2 invalid input (arguments, a bad or missing store file,
 // an unknown run), 1 anything else.
-#include "storage/byte_scale.h"
 #include "runtime/text/stdout_written.h"
+#include "storage/byte_scale.h"
 #include "storage/default_path.h"
 #include "storage/metric_lines.h"
 #include "storage/run_export.h"

@@ -2,6 +2,7 @@
 #include "gui/core/events_model.h"
 
 #include "gui/core/display_text.h"
+#include "gui/core/palette.h"
 #include "gui/core/status_label.h"
 
 #include <QColor>
@@ -55,9 +56,9 @@ QVariant EventsModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ForegroundRole) {
         if (e.level == EventLevel::Error)
-            return QColor(0xB9, 0x1C, 0x1C);
+            return kErrorEventColor;
         if (e.level == EventLevel::Warn)
-            return QColor(0xB4, 0x53, 0x09);
+            return kWarnColor;
     }
     return {};
 }

@@ -2,6 +2,7 @@
 #include "gui/core/runs_model.h"
 
 #include "gui/core/display_text.h"
+#include "gui/core/palette.h"
 #include "gui/core/status_label.h"
 #include "gui/core/units.h"
 
@@ -16,19 +17,19 @@ namespace zerolab {
 QColor runStatusColor(RunStatus s) {
     switch (s) {
     case RunStatus::Running:
-        return QColor(0x2F, 0x6D, 0xB5);
+        return kAccent;
     case RunStatus::Finished:
-        return QColor(0x15, 0x80, 0x3D);
+        return kOkColor;
     case RunStatus::Stopped:
-        return QColor(0x6B, 0x72, 0x80);
+        return kTextMuted;
     case RunStatus::Failed:
-        return QColor(0xC2, 0x41, 0x0C);
+        return kErrorColor;
     case RunStatus::Lost:
-        return QColor(0xB4, 0x53, 0x09);
+        return kWarnColor;
     case RunStatus::Stalled:
-        return QColor(0xDC, 0x26, 0x26);
+        return kAlarmColor;
     }
-    return Qt::black;
+    return kTextDefault;
 }
 
 RunStatus shownRunStatus(qint64 runId, RunStatus stored, const SilentRuns& silent) {

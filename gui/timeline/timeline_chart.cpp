@@ -37,7 +37,7 @@ const QColor kLabelDark(0x1F, 0x29, 0x37);
 
 QColor labelColorOn(const QColor& fill) {
     const double luminance = 0.2126 * fill.redF() + 0.7152 * fill.greenF() + 0.0722 * fill.blueF();
-    return luminance < 0.33 ? QColor(Qt::white) : kLabelDark;
+    return luminance < 0.33 ? kWhite : kLabelDark;
 }
 
 QString rowLabel(const TimelineRow& row) {
@@ -143,7 +143,7 @@ private:
             const QRectF ra = barRect(a, SpanPart::Whole), rb = barRect(b, SpanPart::Whole);
             QColor c = spanColor(m_layout->spans()[std::size_t(a)]);
             c.setAlpha(110);
-            painter->setPen(hot ? QPen(QColor(0x11, 0x18, 0x27), 1.6) : QPen(c, 1));
+            painter->setPen(hot ? QPen(kTextDarkest, 1.6) : QPen(c, 1));
             const bool down = ra.center().y() < rb.center().y();
             painter->drawLine(QPointF(ra.left(), down ? ra.bottom() : ra.top()),
                               QPointF(rb.left(), down ? rb.top() : rb.bottom()));
@@ -191,14 +191,13 @@ private:
                 }
             if (text.isEmpty())
                 continue;
-            painter->setPen(s.kind == SpanKind::Wait ? QColor(0x9B, 0x1C, 0x1C)
-                                                     : labelColorOn(spanColor(s)));
+            painter->setPen(s.kind == SpanKind::Wait ? kWaitTextColor : labelColorOn(spanColor(s)));
             if (s.kind == SpanKind::Wait) {
                 // On the hatching, the label sits on a white chip.
                 const QSizeF size(metrics.horizontalAdvance(text) + 4, metrics.height());
                 QRectF chip(QPointF(0, 0), size);
                 chip.moveCenter(visible.center());
-                painter->fillRect(chip, QColor(255, 255, 255, 225));
+                painter->fillRect(chip, withAlpha(kWhite, 225));
             }
             painter->drawText(visible, Qt::AlignCenter, text);
         }
@@ -255,7 +254,7 @@ private:
             const double y = valueAxis()->coordToPixel(row.y - kStripHalf);
             const QRectF chip(clip.left() + 2, y, metrics.horizontalAdvance(scale) + 6,
                               metrics.height());
-            painter->fillRect(chip, QColor(255, 255, 255, 210));
+            painter->fillRect(chip, withAlpha(kWhite, 210));
             painter->drawText(chip, Qt::AlignCenter, scale);
         }
     }
@@ -301,7 +300,7 @@ TimelineChart::TimelineChart(QWidget* parent)
     m_plot->axisRect()->setRangeDragAxes(m_plot->xAxis, nullptr);
     m_plot->axisRect()->setRangeZoomAxes(m_plot->xAxis, nullptr);
     m_plot->selectionRect()->setPen(QPen(kAccent, 1, Qt::DashLine));
-    m_plot->selectionRect()->setBrush(QColor(0x2F, 0x6D, 0xB5, 40));
+    m_plot->selectionRect()->setBrush(withAlpha(kAccent, 40));
     m_spans = new TimelinePlottable(m_plot->xAxis, m_plot->yAxis);
     m_spans->setLayout(&m_layout);
     m_spans->setHighlighted(&m_highlighted);
@@ -346,9 +345,10 @@ void TimelineChart::showNoSpans(long long step) {
 }
 
 void TimelineChart::showMessage(const QString& title, const QString& body) {
-    m_message->setText(QStringLiteral("<p style='font-size:13pt; font-weight:600; "
-                                      "color:#374151'>%1</p><p style='color:#6B7280'>%2</p>")
-                           .arg(title.toHtmlEscaped(), body));
+    m_message->setText(
+        QStringLiteral("<p style='font-size:13pt; font-weight:600; "
+                       "color:%1'>%2</p><p style='color:%3'>%4</p>")
+            .arg(kTextStrong.name(), title.toHtmlEscaped(), kTextMuted.name(), body));
     m_message->setToolTip({});
     m_noSpansStep = -1;
     m_layout = TimelineLayout();

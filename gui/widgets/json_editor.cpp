@@ -44,11 +44,11 @@ void JsonHighlighter::highlightBlock(const QString& text) {
         QStringLiteral(R"((?<![\w.])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)"));
     static const QRegularExpression kLiteral(QStringLiteral(R"(\b(?:true|false|null)\b)"));
     static const QRegularExpression kPunct(QStringLiteral(R"([{}\[\],:])"));
-    static const QTextCharFormat kKeyFormat = colorFormat(QColor(0x1D, 0x4E, 0x89), true);
-    static const QTextCharFormat kStringFormat = colorFormat(QColor(0x0F, 0x76, 0x6E));
-    static const QTextCharFormat kNumberFormat = colorFormat(QColor(0xB4, 0x53, 0x09));
-    static const QTextCharFormat kLiteralFormat = colorFormat(QColor(0x7C, 0x3A, 0xED));
-    static const QTextCharFormat kPunctFormat = colorFormat(QColor(0x9C, 0xA3, 0xAF));
+    static const QTextCharFormat kKeyFormat = colorFormat(kJsonKey, true);
+    static const QTextCharFormat kStringFormat = colorFormat(kJsonString);
+    static const QTextCharFormat kNumberFormat = colorFormat(kJsonNumber);
+    static const QTextCharFormat kLiteralFormat = colorFormat(kJsonLiteral);
+    static const QTextCharFormat kPunctFormat = colorFormat(kJsonPunctuation);
 
     for (auto it = kPunct.globalMatch(text); it.hasNext();) {
         const auto m = it.next();
@@ -107,7 +107,7 @@ void JsonEditor::resizeEvent(QResizeEvent* event) {
 
 void JsonEditor::paintGutter(QPaintEvent* event) {
     QPainter painter(m_gutter);
-    painter.fillRect(event->rect(), QColor(0xF9, 0xFA, 0xFB));
+    painter.fillRect(event->rect(), kEditorGutter);
     QTextBlock block = firstVisibleBlock();
     int number = block.blockNumber() + 1;
     int top = qRound(blockBoundingGeometry(block).translated(contentOffset()).top());
@@ -116,7 +116,7 @@ void JsonEditor::paintGutter(QPaintEvent* event) {
         QColor color = kTextMuted;
         for (const auto& d : m_diagnostics)
             if (d.line == number)
-                color = d.error ? kErrorColor : QColor(0xB4, 0x53, 0x09);
+                color = d.error ? kErrorColor : kWarnColor;
         painter.setPen(color);
         painter.drawText(0, top, m_gutter->width() - 6, height, Qt::AlignRight | Qt::AlignVCenter,
                          QString::number(number));
@@ -138,13 +138,13 @@ void JsonEditor::setDiagnostics(const QVector<EditorDiagnostic>& diagnostics) {
         QTextEdit::ExtraSelection mark;
         mark.cursor = QTextCursor(block);
         mark.format.setProperty(QTextFormat::FullWidthSelection, true);
-        mark.format.setBackground(d.error ? QColor(0xFD, 0xE8, 0xE1) : QColor(0xFE, 0xF3, 0xC7));
+        mark.format.setBackground(d.error ? kErrorBackground : kWarnBackground);
         marks << mark;
         QTextEdit::ExtraSelection underline;
         underline.cursor = QTextCursor(block);
         underline.cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
         underline.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
-        underline.format.setUnderlineColor(d.error ? kErrorColor : QColor(0xD9, 0x77, 0x06));
+        underline.format.setUnderlineColor(d.error ? kErrorColor : kWarnAccent);
         marks << underline;
     }
     setExtraSelections(marks);

@@ -1,6 +1,8 @@
 // LogConsole: lines kept with their rank and level; the view is HTML-coloured text.
 #include "gui/widgets/log_console.h"
 
+#include "gui/widgets/style.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -32,9 +34,10 @@ LogConsole::LogConsole(QWidget* parent)
     m_view->setReadOnly(true);
     m_view->setMaximumBlockCount(kMaxLines);
     m_view->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_view->setStyleSheet(QStringLiteral(
-        "QPlainTextEdit { font-family: monospace; font-size: 9pt; background: #111827; "
-        "color: #E5E7EB; border-radius: 6px; }"));
+    m_view->setStyleSheet(
+        QStringLiteral("QPlainTextEdit { font-family: monospace; font-size: 9pt; background: %1; "
+                       "color: %2; border-radius: 6px; }")
+            .arg(kConsoleBackground.name(), kConsoleText.name()));
     layout->addWidget(m_view, 1);
     connect(m_rank, &QComboBox::currentIndexChanged, this,
             [this] { setRankFilter(m_rank->currentData().toInt()); });
@@ -111,13 +114,14 @@ void LogConsole::appendToView(const Line& l) {
     QScrollBar* bar = m_view->verticalScrollBar();
     const bool atEnd = bar->value() >= bar->maximum() - 4;
     const QString prefix = rankItemText(l.rank < 0 ? -1 : l.rank);
-    const char* colour = l.level == Level::Error  ? "#F87171"
-                         : l.level == Level::Warn ? "#FBBF24"
-                                                  : "#E5E7EB";
+    const QColor colour = l.level == Level::Error  ? kConsoleError
+                          : l.level == Level::Warn ? kConsoleWarn
+                                                   : kConsoleText;
     m_view->appendHtml(
-        QStringLiteral("<span style='color:#6B7280'>%1 │</span> "
-                       "<span style='color:%2;%3'>%4</span>")
-            .arg(prefix.leftJustified(8, QLatin1Char(' ')).toHtmlEscaped(), QLatin1String(colour),
+        QStringLiteral("<span style='color:%1'>%2 │</span> "
+                       "<span style='color:%3;%4'>%5</span>")
+            .arg(kTextMuted.name(), prefix.leftJustified(8, QLatin1Char(' ')).toHtmlEscaped(),
+                 colour.name(),
                  l.level == Level::Error ? QStringLiteral("font-weight:600") : QString(),
                  l.text.toHtmlEscaped()));
     if (atEnd)

@@ -36,7 +36,7 @@ MemoryBarChart::MemoryBarChart(QWidget* parent)
         const auto c = static_cast<MemCategory>(i);
         auto* bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
         bars->setBrush(memCategoryColor(c));
-        bars->setPen(QPen(Qt::white, 1));
+        bars->setPen(QPen(kWhite, 1));
         bars->setWidth(0.56);
         if (below)
             bars->moveAbove(below);
@@ -189,7 +189,7 @@ void MemoryBarChart::addGroupItems(const DisplayUnit& unit) {
             auto* outline = new QCPItemRect(m_plot);
             outline->topLeft->setCoords(g - 0.34, predicted);
             outline->bottomRight->setCoords(g + 0.34, 0);
-            outline->setPen(QPen(QColor(0x37, 0x41, 0x51), 1.4, Qt::DashLine));
+            outline->setPen(QPen(kTextStrong, 1.4, Qt::DashLine));
             outline->setBrush(Qt::NoBrush);
             outline->setSelectable(false);
             top = std::max(top, predicted);
@@ -201,7 +201,7 @@ void MemoryBarChart::addGroupItems(const DisplayUnit& unit) {
             band->topLeft->setCoords(g - 0.45, 1e12);
             band->bottomRight->setCoords(g + 0.45, -1e12);
             band->setPen(Qt::NoPen);
-            band->setBrush(QColor(0x2F, 0x6D, 0xB5, 28));
+            band->setBrush(withAlpha(kAccent, 28));
             band->setSelectable(false);
         }
         auto* text = new QCPItemText(m_plot);
@@ -210,11 +210,11 @@ void MemoryBarChart::addGroupItems(const DisplayUnit& unit) {
         text->setPadding(QMargins(0, 0, 0, 3));
         text->setText(valueText(double(m_groups[g].bytes.total())));
         // On white, so the capacity line or an outline passing behind stays legible.
-        text->setBrush(QColor(255, 255, 255, 230));
+        text->setBrush(withAlpha(kWhite, 230));
         QFont f = labelFont;
         f.setBold(g == m_highlighted);
         text->setFont(f);
-        text->setColor(g == m_highlighted ? kAccent : QColor(0x37, 0x41, 0x51));
+        text->setColor(g == m_highlighted ? kAccent : kTextStrong);
         text->setSelectable(false);
     }
 }

@@ -20,8 +20,6 @@ namespace zerolab {
 namespace {
 
 // Okabe-Ito: told apart with every common colour-vision deficiency.
-const std::array<QColor, 4> kStageColors = {QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00),
-                                            QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7)};
 const QColor kFrontierColor(0x37, 0x41, 0x51);
 constexpr double kHoverRadiusPx = 8;
 // The capacity is drawn to scale while it is at most this many times the largest peak.

@@ -2,19 +2,13 @@
 // sheet for tabs, cards and forms, and the axis styling every QCustomPlot shares.
 #pragma once
 
-#include <QColor>
+#include "gui/core/palette.h"
 
 class QApplication;
 class QCustomPlot;
 class QWidget;
 
 namespace zerolab {
-
-inline const QColor kAccent{0x2F, 0x6D, 0xB5};
-inline const QColor kTextMuted{0x6B, 0x72, 0x80};
-inline const QColor kGridColor{0xE5, 0xE7, 0xEB};
-inline const QColor kErrorColor{0xC2, 0x41, 0x0C};
-inline const QColor kOkColor{0x15, 0x80, 0x3D};
 
 // Palette, font and style sheet; call once after QApplication is constructed.
 void applyAppStyle(QApplication& app);

@@ -59,7 +59,7 @@ void TimeSeriesPlot::updateEmptyText() {
         auto* line = new QCPItemStraightLine(m_plot);
         line->point1->setCoords(m.x, 0);
         line->point2->setCoords(m.x, 1);
-        line->setPen(QPen(QColor(0x6B, 0x72, 0x80), 1.2, Qt::DashLine));
+        line->setPen(QPen(kTextMuted, 1.2, Qt::DashLine));
         line->setSelectable(false);
         auto* label = new QCPItemText(m_plot);
         label->position->setTypeX(QCPItemPosition::ptPlotCoords);
@@ -68,8 +68,8 @@ void TimeSeriesPlot::updateEmptyText() {
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         label->setPadding(QMargins(4, 2, 4, 2));
         label->setText(m.label);
-        label->setColor(QColor(0x37, 0x41, 0x51));
-        label->setBrush(QColor(255, 255, 255, 210));
+        label->setColor(kTextStrong);
+        label->setBrush(withAlpha(kWhite, 210));
         label->setSelectable(false);
     }
     bool empty = true;

@@ -143,7 +143,8 @@ int runTool(int argc, char** argv) {
                           << zerolab::sweepStatusName(s.status) << "  " << trials.size()
                           << " candidates, " << v.pruned << " pruned, " << v.ran << " ran"
                           << (v.best ? ", best trial " + std::to_string(*v.best) : "")
-                          << (s.message.empty() ? "" : ": " + zerolab::oneLineText(s.message)) << '\n';
+                          << (s.message.empty() ? "" : ": " + zerolab::oneLineText(s.message))
+                          << '\n';
             }
             return 0;
         }
@@ -155,7 +156,8 @@ int runTool(int argc, char** argv) {
         } else {
             std::cout << "sweep " << id << " (" << zerolab::oneLineText(spec.name) << "), "
                       << zerolab::sweepStatusName(record.status)
-                      << (record.message.empty() ? "" : ": " + zerolab::oneLineText(record.message)) << '\n'
+                      << (record.message.empty() ? "" : ": " + zerolab::oneLineText(record.message))
+                      << '\n'
                       << zerolab::formatSweepTable(spec, trials) << '\n'
                       << zerolab::formatVerdict(trials, zerolab::sweepVerdict(trials));
         }

@@ -4,10 +4,10 @@
 #include "config_test_util.h"
 #include "runtime/config/config_reader.h"
 #include "tests/support/hostile_files.h"
+#include "tests/support/temp_dir.h"
 
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 namespace zerolab::test {
 namespace {
@@ -19,20 +19,13 @@ constexpr std::size_t kMaxMessage = 200;
 
 class ConfigBounds : public ::testing::Test {
 protected:
-    void SetUp() override {
-        m_dir = fs::temp_directory_path() /
-                ("zerolab-config-bounds-" + std::to_string(::getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
     std::string file(const std::string& name, const std::string& text = "") const {
-        const std::string p = (m_dir / name).string();
+        const std::string p = m_dir.file(name).string();
         if (!text.empty())
             std::ofstream(p) << text;
         return p;
     }
-    fs::path m_dir;
+    TempDir m_dir{"config-bounds"};
 };
 
 // nlohmann::json nested `levels` arrays deep, built without recursion.

@@ -3,13 +3,13 @@
 #include "model_test_util.h"
 #include "runtime/model/llmc_model_file.h"
 #include "tests/support/hostile_files.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 namespace zerolab {
 namespace {
@@ -18,12 +18,7 @@ namespace fs = std::filesystem;
 
 class LlmcModelFile : public ::testing::Test {
 protected:
-    void SetUp() override {
-        m_dir = fs::temp_directory_path() / ("zerolab-llmc-" + std::to_string(::getpid()));
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
-    std::string path(const std::string& name) const { return (m_dir / name).string(); }
+    std::string path(const std::string& name) const { return m_dir.file(name).string(); }
 
     std::vector<char> bytes(const std::string& p) const {
         std::ifstream f(p, std::ios::binary);
@@ -48,7 +43,7 @@ protected:
         }
     }
 
-    fs::path m_dir;
+    test::TempDir m_dir{"llmc"};
 };
 
 ModelShape paddedShape() {

@@ -1284,10 +1284,6 @@ seg %2</source>
         <translation>勾选两个或更多运行，或在“运行”面板中选中它们后按“比较”。</translation>
     </message>
     <message>
-        <source>&lt;p style=&apos;font-size:14pt; font-weight:600; color:#374151&apos;&gt;Nothing to compare yet&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;Tick at least two runs on the left.&lt;/p&gt;</source>
-        <translation>&lt;p style=&apos;font-size:14pt; font-weight:600; color:#374151&apos;&gt;还没有可比较的内容&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;请在左侧至少勾选两个运行。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Step</source>
         <translation>步</translation>
     </message>
@@ -1376,6 +1372,10 @@ stage %3, N=%4</source>
     <message>
         <source>(segment)</source>
         <translation>（段）</translation>
+    </message>
+    <message>
+        <source>&lt;p style=&apos;font-size:14pt; font-weight:600; color:%1&apos;&gt;Nothing to compare yet&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;Tick at least two runs on the left.&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;font-size:14pt; font-weight:600; color:%1&apos;&gt;还没有可比较的内容&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;请在左侧至少勾选两个运行。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -2329,10 +2329,6 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>启动中</translation>
     </message>
     <message>
-        <source>&lt;span style=&apos;color:%1&apos;&gt;●&lt;/span&gt; rank %2 &lt;span style=&apos;color:#6B7280&apos;&gt;%3&lt;/span&gt;</source>
-        <translation>&lt;span style=&apos;color:%1&apos;&gt;●&lt;/span&gt; 进程 %2 &lt;span style=&apos;color:#6B7280&apos;&gt;%3&lt;/span&gt;</translation>
-    </message>
-    <message>
         <source>ZeRO %1 · N = %2 · accumulation %3 &amp;nbsp;&amp;nbsp; </source>
         <translation>ZeRO %1 · N = %2 · 梯度累积 %3 &amp;nbsp;&amp;nbsp; </translation>
     </message>
@@ -2371,6 +2367,10 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>idle</source>
         <translation>空闲</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:%1&apos;&gt;●&lt;/span&gt; rank %2 &lt;span style=&apos;color:%3&apos;&gt;%4&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:%1&apos;&gt;●&lt;/span&gt; 进程 %2 &lt;span style=&apos;color:%3&apos;&gt;%4&lt;/span&gt;</translation>
     </message>
 </context>
 <context>
@@ -2638,10 +2638,6 @@ On the Pareto frontier</source>
 </context>
 <context>
     <name>zerolab::RunView</name>
-    <message>
-        <source>&lt;p style=&apos;font-size:14pt; font-weight:600; color:#374151&apos;&gt;No run open&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;Pick a run in the &lt;b&gt;Runs&lt;/b&gt; panel to see its loss, throughput, communication and per-rank memory.&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;No runs yet? Start one with &lt;code&gt;make run&lt;/code&gt;, or&lt;br&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train --config FILE&lt;/code&gt;&lt;/p&gt;</source>
-        <translation>&lt;p style=&apos;font-size:14pt; font-weight:600; color:#374151&apos;&gt;没有打开的运行&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;在&lt;b&gt;运行列表&lt;/b&gt;面板中选择一个运行，查看它的损失、吞吐量、通信和每进程内存。&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;还没有运行？用 &lt;code&gt;make run&lt;/code&gt; 启动一个，或者&lt;br&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train --config FILE&lt;/code&gt;&lt;/p&gt;</translation>
-    </message>
     <message>
         <source>Step</source>
         <translation>步</translation>
@@ -2950,6 +2946,10 @@ On the Pareto frontier</source>
         <source>Resident (%1) · rank</source>
         <translation>常驻内存 (%1) · 进程</translation>
     </message>
+    <message>
+        <source>&lt;p style=&apos;font-size:14pt; font-weight:600; color:%1&apos;&gt;No run open&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;Pick a run in the &lt;b&gt;Runs&lt;/b&gt; panel to see its loss, throughput, communication and per-rank memory.&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;No runs yet? Start one with &lt;code&gt;make run&lt;/code&gt;, or&lt;br&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train --config FILE&lt;/code&gt;&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;font-size:14pt; font-weight:600; color:%1&apos;&gt;没有打开的运行&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;在&lt;b&gt;运行列表&lt;/b&gt;面板中选择一个运行，查看它的损失、吞吐量、通信和每进程内存。&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;还没有运行？用 &lt;code&gt;make run&lt;/code&gt; 启动一个，或者&lt;br&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train --config FILE&lt;/code&gt;&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::RunsDock</name>
@@ -2960,10 +2960,6 @@ On the Pareto frontier</source>
     <message>
         <source>Filter: name, tag, status, notes…</source>
         <translation>筛选：名称、标签、状态、备注…</translation>
-    </message>
-    <message>
-        <source>&lt;p style=&apos;font-size:12pt; font-weight:600; color:#374151&apos;&gt;No runs yet&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;Press &lt;b&gt;▶ Start run&lt;/b&gt; in Setup, or start one from a terminal:&lt;/p&gt;&lt;p&gt;&lt;code&gt;make run&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;or&lt;/p&gt;&lt;p&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train&lt;br&gt;--config resources/configs/micro-stage1.json&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;It appears here while it trains.&lt;/p&gt;</source>
-        <translation>&lt;p style=&apos;font-size:12pt; font-weight:600; color:#374151&apos;&gt;还没有运行&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;在“设置”中按 &lt;b&gt;▶ 开始运行&lt;/b&gt;，或从终端启动：&lt;/p&gt;&lt;p&gt;&lt;code&gt;make run&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;或者&lt;/p&gt;&lt;p&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train&lt;br&gt;--config resources/configs/micro-stage1.json&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;运行在训练时就会出现在这里。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>tags, comma separated</source>
@@ -3026,6 +3022,10 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
     <message>
         <source>&lt;p style=&apos;font-size:12pt; font-weight:600; color:#C2410C&apos;&gt;Cannot open the run store&lt;/p&gt;&lt;p&gt;&lt;code&gt;%1&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;%2&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;Pick another with File &amp;gt; Open run store…&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;font-size:12pt; font-weight:600; color:#C2410C&apos;&gt;无法打开运行存储&lt;/p&gt;&lt;p&gt;&lt;code&gt;%1&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;%2&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;请用 文件 &amp;gt; 打开运行存储… 选择另一个&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p style=&apos;font-size:12pt; font-weight:600; color:%1&apos;&gt;No runs yet&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;Press &lt;b&gt;▶ Start run&lt;/b&gt; in Setup, or start one from a terminal:&lt;/p&gt;&lt;p&gt;&lt;code&gt;make run&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;or&lt;/p&gt;&lt;p&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train&lt;br&gt;--config resources/configs/micro-stage1.json&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;It appears here while it trains.&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;font-size:12pt; font-weight:600; color:%1&apos;&gt;还没有运行&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;在“设置”中按 &lt;b&gt;▶ 开始运行&lt;/b&gt;，或从终端启动：&lt;/p&gt;&lt;p&gt;&lt;code&gt;make run&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;或者&lt;/p&gt;&lt;p&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train&lt;br&gt;--config resources/configs/micro-stage1.json&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;运行在训练时就会出现在这里。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -3153,25 +3153,25 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <source>line %1  </source>
         <translation>第 %1 行  </translation>
     </message>
-    <message>
-        <source>&lt;span style=&apos;color:#15803D&apos;&gt;&amp;#10003; Valid&lt;/span&gt; &lt;span style=&apos;color:#6B7280&apos;&gt;— checked by the same validator as &lt;code&gt;zerolab-train --check-config&lt;/code&gt;%1&lt;/span&gt;</source>
-        <translation>&lt;span style=&apos;color:#15803D&apos;&gt;&amp;#10003; 有效&lt;/span&gt; &lt;span style=&apos;color:#6B7280&apos;&gt;— 由与 &lt;code&gt;zerolab-train --check-config&lt;/code&gt; 相同的校验器检查%1&lt;/span&gt;</translation>
-    </message>
     <message numerus="yes">
         <source>, %n warning(s)</source>
         <translation>
             <numerusform>，%n 个警告</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&lt;span style=&apos;color:%1&apos;&gt;&amp;#10003; Valid&lt;/span&gt; &lt;span style=&apos;color:%2&apos;&gt;— checked by the same validator as &lt;code&gt;zerolab-train --check-config&lt;/code&gt;%3&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:%1&apos;&gt;&amp;#10003; 有效&lt;/span&gt; &lt;span style=&apos;color:%2&apos;&gt;— 由与 &lt;code&gt;zerolab-train --check-config&lt;/code&gt; 相同的校验器检查%3&lt;/span&gt;</translation>
+    </message>
     <message numerus="yes">
-        <source>&lt;span style=&apos;color:#C2410C&apos;&gt;%n error(s)&lt;/span&gt;</source>
+        <source>&lt;span style=&apos;color:%1&apos;&gt;%n error(s)&lt;/span&gt;</source>
         <translation>
-            <numerusform>&lt;span style=&apos;color:#C2410C&apos;&gt;%n 个错误&lt;/span&gt;</numerusform>
+            <numerusform>&lt;span style=&apos;color:%1&apos;&gt;%n 个错误&lt;/span&gt;</numerusform>
         </translation>
     </message>
     <message>
-        <source> &lt;span style=&apos;color:#6B7280&apos;&gt;— the forecast is greyed: it is the last valid config&apos;s&lt;/span&gt;</source>
-        <translation> &lt;span style=&apos;color:#6B7280&apos;&gt;— 预测已变灰：它是最后一个有效配置的&lt;/span&gt;</translation>
+        <source> &lt;span style=&apos;color:%1&apos;&gt;— the forecast is greyed: it is the last valid config&apos;s&lt;/span&gt;</source>
+        <translation> &lt;span style=&apos;color:%1&apos;&gt;— 预测已变灰：它是最后一个有效配置的&lt;/span&gt;</translation>
     </message>
 </context>
 <context>

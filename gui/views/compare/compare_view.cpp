@@ -34,10 +34,6 @@
 namespace zerolab {
 
 namespace {
-const QColor kRunColors[] = {QColor(0x2F, 0x6D, 0xB5), QColor(0xE4, 0x57, 0x56),
-                             QColor(0x15, 0x80, 0x3D), QColor(0xF5, 0x85, 0x18),
-                             QColor(0x7C, 0x3A, 0xED), QColor(0x0F, 0x76, 0x6E),
-                             QColor(0x9D, 0x75, 0x5D), QColor(0xD9, 0x46, 0xEF)};
 
 // A card headed by `title` (the view names it in retranslate()).
 QWidget* titled(QLabel* title, QWidget* body, QWidget* extra = nullptr) {
@@ -125,7 +121,7 @@ void fillRunTable(QTableWidget* table, const QVector<RunPart>& parts) {
     for (int r = 0; r < parts.size(); ++r) {
         const RunPart& p = parts[r];
         auto* name = cell(p.runName(), Qt::AlignLeft);
-        name->setData(Qt::DecorationRole, kRunColors[p.runIndex % 8]);
+        name->setData(Qt::DecorationRole, kRunColors[std::size_t(p.runIndex) % kRunColors.size()]);
         table->setItem(r, 0, name);
         QString segment = QStringLiteral("—");
         if (p.segmented())
@@ -210,7 +206,7 @@ void fillDiff(QTableWidget* table, const QVector<RunPart>& parts, bool differenc
         for (int c = 0; c < rows[r].values.size(); ++c) {
             auto* item = new QTableWidgetItem(rows[r].values[c]);
             if (rows[r].differs)
-                item->setBackground(QColor(0xFE, 0xF3, 0xC7));
+                item->setBackground(kWarnBackground);
             table->setItem(r, c + 1, item);
         }
     }
@@ -363,8 +359,9 @@ void CompareView::retranslate() {
     m_hint->setText(tr("Tick two or more runs, or select them in the Runs panel and "
                        "press Compare."));
     m_empty->setText(
-        tr("<p style='font-size:14pt; font-weight:600; color:#374151'>Nothing to compare yet</p>"
-           "<p style='color:#6B7280'>Tick at least two runs on the left.</p>"));
+        tr("<p style='font-size:14pt; font-weight:600; color:%1'>Nothing to compare yet</p>"
+           "<p style='color:%2'>Tick at least two runs on the left.</p>")
+            .arg(kTextStrong.name(), kTextMuted.name()));
     {
         // Renaming items keeps the chosen metric and x axis; nothing is redrawn twice.
         const QSignalBlocker b1(m_metric), b2(m_xAxis);
@@ -482,7 +479,8 @@ void CompareView::refresh() {
     QVector<PlotSeries> series;
     for (int i = 0; i < runs.size(); ++i) {
         const RunChunk& c = *runs[i];
-        series.push_back({displayName(c), kRunColors[i % 8], c.steps[x], c.steps[metric]});
+        series.push_back({displayName(c), kRunColors[std::size_t(i) % kRunColors.size()],
+                          c.steps[x], c.steps[metric]});
     }
     m_plot->setLines(series);
     m_plot->setAxisLabels(metricAxisTitle(x), metricAxisTitle(metric));

@@ -3,6 +3,8 @@
 
 #include "gui/views/lab/lab_report.h"
 
+#include "gui/widgets/style.h"
+
 #include <QCoreApplication>
 #include <QLocale>
 #include <QPageLayout>
@@ -47,20 +49,22 @@ QStringList labCheckHeadings() {
 }
 
 QString labReportHtml(const LabReport& report) {
-    QString html = QStringLiteral(
-        "<html><head><style>"
-        "body { font-size: 10pt; }"
-        "h1 { font-size: 17pt; margin-bottom: 2px; }"
-        "h2 { font-size: 13pt; margin-top: 16px; color: #2F6DB5; }"
-        "p.meta { color: #6B7280; }"
-        "p.formula { font-size: 12pt; font-family: 'DejaVu Sans Mono', monospace; }"
-        "table.checks { border-collapse: collapse; margin-top: 6px; }"
-        "table.checks th { background: #E5E7EB; padding: 3px 6px; text-align: left; }"
-        "table.checks td { padding: 3px 6px; border-bottom: 1px solid #E5E7EB; }"
-        "td.ok { color: #15803D; font-weight: bold; }"
-        "td.bad { color: #C2410C; font-weight: bold; }"
-        "p.explain { color: #374151; font-size: 9pt; }"
-        "</style></head><body>");
+    QString html =
+        QStringLiteral("<html><head><style>"
+                       "body { font-size: 10pt; }"
+                       "h1 { font-size: 17pt; margin-bottom: 2px; }"
+                       "h2 { font-size: 13pt; margin-top: 16px; color: %1; }"
+                       "p.meta { color: %2; }"
+                       "p.formula { font-size: 12pt; font-family: 'DejaVu Sans Mono', monospace; }"
+                       "table.checks { border-collapse: collapse; margin-top: 6px; }"
+                       "table.checks th { background: %3; padding: 3px 6px; text-align: left; }"
+                       "table.checks td { padding: 3px 6px; border-bottom: 1px solid %3; }"
+                       "td.ok { color: %4; font-weight: bold; }"
+                       "td.bad { color: %5; font-weight: bold; }"
+                       "p.explain { color: %6; font-size: 9pt; }"
+                       "</style></head><body>")
+            .arg(kAccent.name(), kTextMuted.name(), kGridColor.name(), kOkColor.name(),
+                 kErrorColor.name(), kTextStrong.name());
     html += QStringLiteral("<h1>%1</h1>").arg(report.title.toHtmlEscaped());
     QString meta =
         QCoreApplication::translate("LabReport", "Lesson %1").arg(report.lessonId.toHtmlEscaped());

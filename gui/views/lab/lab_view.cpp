@@ -744,7 +744,7 @@ QWidget* LabView::buildChart(int index, QWidget* parent) const {
         auto* bars = new GroupedBarChart(parent);
         QStringList cats;
         BarSeries measured{tr("measured"), kAccent, {}};
-        BarSeries planned{tr("planner"), QColor(0x9C, 0xA3, 0xAF), {}};
+        BarSeries planned{tr("planner"), kPlannerSeries, {}};
         for (const LabRunData& run : runs) {
             cats << nameOf(run);
             const double psi = std::max<double>(1, double(run.plan.psi));
@@ -763,8 +763,8 @@ QWidget* LabView::buildChart(int index, QWidget* parent) const {
         auto* act = new GroupedBarChart;
         auto* time = new GroupedBarChart;
         QStringList cats;
-        BarSeries actMeasured{tr("activations, measured"), QColor(0xE4, 0x57, 0x56), {}};
-        BarSeries actPlanned{tr("planner"), QColor(0x9C, 0xA3, 0xAF), {}};
+        BarSeries actMeasured{tr("activations, measured"), kMeasuredSeries, {}};
+        BarSeries actPlanned{tr("planner"), kPlannerSeries, {}};
         BarSeries ms{tr("median step time"), kAccent, {}};
         for (const LabRunData& run : runs) {
             cats << nameOf(run);

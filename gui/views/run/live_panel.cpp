@@ -2,6 +2,8 @@
 // failure banner.
 #include "gui/views/run/live_panel.h"
 
+#include "gui/widgets/style.h"
+
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -20,25 +22,25 @@ namespace {
 
 struct StateLook {
     const char* text;
-    const char* colour;
+    QColor colour;
 };
 
 StateLook lookOf(LiveController::State s) {
     switch (s) {
     case LiveController::State::Starting:
-        return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "starting"), "#6B7280"};
+        return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "starting"), kTextMuted};
     case LiveController::State::Running:
-        return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "live"), "#16A34A"};
+        return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "live"), kLiveColor};
     case LiveController::State::Stopping:
-        return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "stopping"), "#D97706"};
+        return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "stopping"), kWarnAccent};
     case LiveController::State::Restarting:
-        return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "restarting"), "#2563EB"};
+        return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "restarting"), kRestartColor};
     case LiveController::State::Ended:
-        return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "ended"), "#374151"};
+        return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "ended"), kTextStrong};
     case LiveController::State::Idle:
         break;
     }
-    return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "idle"), "#9CA3AF"};
+    return {QT_TRANSLATE_NOOP("zerolab::LivePanel", "idle"), kTextFaint};
 }
 
 } // namespace
@@ -74,9 +76,10 @@ LivePanel::LivePanel(LiveController* controller, QWidget* parent)
     auto* bannerLayout = new QHBoxLayout(m_bannerRow);
     bannerLayout->setContentsMargins(10, 6, 10, 6);
     m_bannerRow->setStyleSheet(
-        QStringLiteral("background:#FEF2F2; border:1px solid #FCA5A5; border-radius:6px;"));
+        QStringLiteral("background:%1; border:1px solid %2; border-radius:6px;")
+            .arg(kErrorBannerBackground.name(), kErrorBannerBorder.name()));
     m_banner->setWordWrap(true);
-    m_banner->setStyleSheet(QStringLiteral("color:#991B1B; border:none;"));
+    m_banner->setStyleSheet(QStringLiteral("color:%1; border:none;").arg(kErrorBannerText.name()));
     bannerLayout->addWidget(m_banner, 1);
     bannerLayout->addWidget(m_resumeCheckpoint);
     m_bannerRow->hide();
@@ -86,11 +89,12 @@ LivePanel::LivePanel(LiveController* controller, QWidget* parent)
     stallLayout->setContentsMargins(10, 6, 10, 6);
     m_stallRow->setObjectName(QStringLiteral("stallRow")); // the frame, not its buttons
     m_stallRow->setAttribute(Qt::WA_StyledBackground);
-    m_stallRow->setStyleSheet(QStringLiteral(
-        "#stallRow { background:#FFFBEB; border:1px solid #F59E0B; border-radius:6px; }"));
+    m_stallRow->setStyleSheet(
+        QStringLiteral("#stallRow { background:%1; border:1px solid %2; border-radius:6px; }")
+            .arg(kStallBackground.name(), kStallBorder.name()));
     m_stall->setWordWrap(true);
     m_stall->setTextFormat(Qt::RichText);
-    m_stall->setStyleSheet(QStringLiteral("color:#92400E;"));
+    m_stall->setStyleSheet(QStringLiteral("color:%1;").arg(kStallText.name()));
     stallLayout->addWidget(m_stall, 1);
     stallLayout->addWidget(m_stallKill);
     stallLayout->addWidget(m_stallResume);
@@ -210,9 +214,9 @@ bool LivePanel::showState(LiveController::State s) {
     const bool shown = m_controller->runId() < 0 || m_controller->runId() == m_shownRun;
     m_state->setText(shown ? tr(look.text)
                            : tr("%1: run #%2").arg(tr(look.text)).arg(m_controller->runId()));
-    m_state->setStyleSheet(QStringLiteral("color:white; background:%1; border-radius:9px; "
+    m_state->setStyleSheet(QStringLiteral("color:%1; background:%2; border-radius:9px; "
                                           "padding:2px 10px; font-weight:600;")
-                               .arg(QLatin1String(look.colour)));
+                               .arg(kWhite.name(), look.colour.name()));
     const bool live =
         shown && (s == LiveController::State::Running || s == LiveController::State::Starting);
     const bool own = m_controller->ownsProcess();
@@ -251,10 +255,11 @@ void LivePanel::updateRanks() {
     const LiveController::State s = m_controller->state();
     QStringList parts;
     for (int r = 0; r < cfg->batch.world; ++r) {
-        QString colour = QStringLiteral("#16A34A"), what = tr("running");
+        QColor colour = kLiveColor;
+        QString what = tr("running");
         if (r == m_deadRank) {
             const RunExit& exit = m_controller->lastExit();
-            colour = QStringLiteral("#DC2626");
+            colour = kAlarmColor;
             what = tr("died: %1")
                        .arg(exit.failure && exit.failure->signal > 0
                                 ? tr("signal %1 (%2)")
@@ -262,16 +267,17 @@ void LivePanel::updateRanks() {
                                       .arg(QString::fromStdString(exit.failure->signal_name))
                                 : tr("exited"));
         } else if (s == LiveController::State::Ended) {
-            colour = QStringLiteral("#6B7280");
+            colour = kTextMuted;
             what = tr("ended");
         } else if (s == LiveController::State::Starting) {
-            colour = QStringLiteral("#6B7280");
+            colour = kTextMuted;
             what = tr("starting");
         }
         parts << tr("<span style='color:%1'>●</span> rank %2 <span "
-                    "style='color:#6B7280'>%3</span>")
-                     .arg(colour)
+                    "style='color:%3'>%4</span>")
+                     .arg(colour.name())
                      .arg(r)
+                     .arg(kTextMuted.name())
                      .arg(what);
     }
     m_ranks->setText(tr("ZeRO %1 · N = %2 · accumulation %3 &nbsp;&nbsp; ")

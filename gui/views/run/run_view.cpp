@@ -280,11 +280,12 @@ void RunView::setUpZoomDetail() {
 
 void RunView::retranslate() {
     m_empty->setText(
-        tr("<p style='font-size:14pt; font-weight:600; color:#374151'>No run open</p>"
-           "<p style='color:#6B7280'>Pick a run in the <b>Runs</b> panel to see its loss, "
+        tr("<p style='font-size:14pt; font-weight:600; color:%1'>No run open</p>"
+           "<p style='color:%2'>Pick a run in the <b>Runs</b> panel to see its loss, "
            "throughput, communication and per-rank memory.</p>"
-           "<p style='color:#6B7280'>No runs yet? Start one with <code>make run</code>, or<br>"
-           "<code>mpirun -np 2 build/bin/zerolab-train --config FILE</code></p>"));
+           "<p style='color:%2'>No runs yet? Start one with <code>make run</code>, or<br>"
+           "<code>mpirun -np 2 build/bin/zerolab-train --config FILE</code></p>")
+            .arg(kTextStrong.name(), kTextMuted.name()));
     const std::pair<QString, QString> cards[kCardCount] = {
         {tr("Loss"), tr("Mean over the global batch")},
         {tr("Throughput"), tr("Global tokens / step time")},
@@ -525,9 +526,9 @@ void RunView::updateHeader() {
     const SilentRuns& silent = m_store->silentRuns();
     const QColor c = runStatusColor(shownRunStatus(m_record.id, m_record.status, silent));
     m_status->setText(shownRunStatusText(m_record.id, m_record.status, silent));
-    m_status->setStyleSheet(QStringLiteral("color:white; background:%1; border-radius:9px; "
+    m_status->setStyleSheet(QStringLiteral("color:%1; background:%2; border-radius:9px; "
                                            "padding:2px 10px; font-weight:600;")
-                                .arg(c.name()));
+                                .arg(kWhite.name(), c.name()));
     // The store's clock, or the logged wall time when that is longer (a run
     // imported or replayed into the store has a short store lifetime).
     const double stored =
@@ -589,8 +590,7 @@ void RunView::replotSeries() {
     }
     m_loss->setLines(loss);
     m_loss->setAxisLabels(xTitle, tr("Loss"));
-    m_throughput->setLines(
-        {{tr("tokens/s"), QColor(0x15, 0x80, 0x3D), x, shown[Metric::TokensPerS]}});
+    m_throughput->setLines({{tr("tokens/s"), kThroughputSeries, x, shown[Metric::TokensPerS]}});
     m_throughput->setAxisLabels(xTitle, tr("Throughput (tokens/s)"));
     m_breakdown->setStacked({{tr("forward"), kFwd, x, shown[Metric::FwdMs]},
                              {tr("backward"), kBwd, x, shown[Metric::BwdMs]},
@@ -616,7 +616,7 @@ void RunView::replotTraffic() {
         forecast << (seg && perPsi > 0 ? seg->predicted_traffic_bytes / perPsi : kUnknown);
     }
     m_traffic->setLines({{tr("measured"), kAccent, x, measured},
-                         {tr("forecast"), QColor(0x37, 0x41, 0x51), x, forecast, true}});
+                         {tr("forecast"), kForecastSeries, x, forecast, true}});
     m_traffic->setAxisLabels(metricAxisTitle(m_xAxis), tr("Traffic per step (ψ elements)"));
 }
 
@@ -677,8 +677,7 @@ void RunView::replotRanks() {
     BarSeries ar{tr("all-reduce"), kAllreduce, {}}, rs{tr("reduce-scatter"), kReduceScatter, {}},
         ag{tr("all-gather"), kAllgather, {}}, bc{tr("broadcast"), kBroadcast, {}},
         ex{tr("exposed"), kExposed, {}}, bw{tr("busbw"), kAccent, {}},
-        rss{tr("rss"), QColor(0x72, 0xB7, 0xB2), {}},
-        peak{tr("peak"), QColor(0x37, 0x41, 0x51), {}};
+        rss{tr("rss"), kRssSeries, {}}, peak{tr("peak"), kForecastSeries, {}};
     double stepComm = 0, stepBusbw = 0;
     // The outline is the prediction of the segment the shown step belongs to: a restart
     // with another stage, world or accumulation has its own.

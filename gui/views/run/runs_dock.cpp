@@ -4,6 +4,7 @@
 #include "gui/client/store_client.h"
 #include "gui/core/display_text.h"
 #include "gui/core/runs_model.h"
+#include "gui/widgets/style.h"
 #include "storage/stored_text.h"
 
 #include <QHBoxLayout>
@@ -158,16 +159,16 @@ void RunsDock::onSelection() {
 void RunsDock::retranslate() {
     m_compare->setText(tr("Compare"));
     m_filter->setPlaceholderText(tr("Filter: name, tag, status, notes…"));
-    m_empty->setText(
-        !m_openError.isEmpty()
-            ? m_openError
-            : tr("<p style='font-size:12pt; font-weight:600; color:#374151'>No runs yet</p>"
-                 "<p style='color:#6B7280'>Press <b>▶ Start run</b> in Setup, or start one "
-                 "from a terminal:</p>"
-                 "<p><code>make run</code></p><p style='color:#6B7280'>or</p>"
-                 "<p><code>mpirun -np 2 build/bin/zerolab-train<br>--config "
-                 "resources/configs/micro-stage1.json</code></p>"
-                 "<p style='color:#6B7280'>It appears here while it trains.</p>"));
+    m_empty->setText(!m_openError.isEmpty()
+                         ? m_openError
+                         : tr("<p style='font-size:12pt; font-weight:600; color:%1'>No runs yet</p>"
+                              "<p style='color:%2'>Press <b>▶ Start run</b> in Setup, or start one "
+                              "from a terminal:</p>"
+                              "<p><code>make run</code></p><p style='color:%2'>or</p>"
+                              "<p><code>mpirun -np 2 build/bin/zerolab-train<br>--config "
+                              "resources/configs/micro-stage1.json</code></p>"
+                              "<p style='color:%2'>It appears here while it trains.</p>")
+                               .arg(kTextStrong.name(), kTextMuted.name()));
     m_tags->setPlaceholderText(tr("tags, comma separated"));
     m_notes->setPlaceholderText(tr("Notes on this run…"));
     // Short labels so the rows fit a narrow dock; tooltips say the rest.

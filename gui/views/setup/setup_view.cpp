@@ -286,20 +286,23 @@ void SetupView::applyValidation(bool updateForm) {
                                                               : QStyle::SP_MessageBoxWarning),
                                 text, m_problems);
         item->setData(Qt::UserRole, d.line);
-        item->setForeground(d.error ? kErrorColor : QColor(0xB4, 0x53, 0x09));
+        item->setForeground(d.error ? kErrorColor : kWarnColor);
     }
     m_problems->setVisible(!m_validation.diagnostics.isEmpty());
     if (errors == 0)
         m_status->setText(
-            tr("<span style='color:#15803D'>&#10003; Valid</span> <span style='color:#6B7280'>"
+            tr("<span style='color:%1'>&#10003; Valid</span> <span style='color:%2'>"
                "— checked by the same validator as <code>zerolab-train --check-config</code>"
-               "%1</span>")
-                .arg(warnings ? tr(", %n warning(s)", nullptr, warnings) : QString()));
+               "%3</span>")
+                .arg(kOkColor.name(), kTextMuted.name(),
+                     warnings ? tr(", %n warning(s)", nullptr, warnings) : QString()));
     else
-        m_status->setText(tr("<span style='color:#C2410C'>%n error(s)</span>", nullptr, errors) +
+        m_status->setText(tr("<span style='color:%1'>%n error(s)</span>", nullptr, errors)
+                              .arg(kErrorColor.name()) +
                           (warnings ? tr(", %n warning(s)", nullptr, warnings) : QString()) +
-                          tr(" <span style='color:#6B7280'>— the forecast is greyed: it is the "
-                             "last valid config's</span>"));
+                          tr(" <span style='color:%1'>— the forecast is greyed: it is the "
+                             "last valid config's</span>")
+                              .arg(kTextMuted.name()));
     m_forecast->setStale(errors > 0 || !m_validation.config);
     if (m_validation.config && errors == 0) {
         PlanInput in = planInputFromConfig(*m_validation.config);

@@ -3020,8 +3020,8 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
 磁盘上的检查点文件不受影响。此操作无法撤销。</translation>
     </message>
     <message>
-        <source>&lt;p style=&apos;font-size:12pt; font-weight:600; color:#C2410C&apos;&gt;Cannot open the run store&lt;/p&gt;&lt;p&gt;&lt;code&gt;%1&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;%2&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;Pick another with File &amp;gt; Open run store…&lt;/p&gt;</source>
-        <translation>&lt;p style=&apos;font-size:12pt; font-weight:600; color:#C2410C&apos;&gt;无法打开运行存储&lt;/p&gt;&lt;p&gt;&lt;code&gt;%1&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;%2&lt;/p&gt;&lt;p style=&apos;color:#6B7280&apos;&gt;请用 文件 &amp;gt; 打开运行存储… 选择另一个&lt;/p&gt;</translation>
+        <source>&lt;p style=&apos;font-size:12pt; font-weight:600; color:%1&apos;&gt;Cannot open the run store&lt;/p&gt;&lt;p&gt;&lt;code&gt;%3&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;%4&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;Pick another with File &amp;gt; Open run store…&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;font-size:12pt; font-weight:600; color:%1&apos;&gt;无法打开运行存储&lt;/p&gt;&lt;p&gt;&lt;code&gt;%3&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;%4&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;请用 文件 &amp;gt; 打开运行存储… 选择另一个&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p style=&apos;font-size:12pt; font-weight:600; color:%1&apos;&gt;No runs yet&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;Press &lt;b&gt;▶ Start run&lt;/b&gt; in Setup, or start one from a terminal:&lt;/p&gt;&lt;p&gt;&lt;code&gt;make run&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;or&lt;/p&gt;&lt;p&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train&lt;br&gt;--config resources/configs/micro-stage1.json&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;It appears here while it trains.&lt;/p&gt;</source>
@@ -3562,8 +3562,8 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <translation>&lt;b&gt;最佳：试验 %1&lt;/b&gt;（%2）：%3 tokens/s ± %4</translation>
     </message>
     <message>
-        <source>&lt;span style=&apos;color:#C2410C&apos;&gt;&lt;b&gt;The winner is unknown&lt;/b&gt;&lt;/span&gt;: its %1 runs measured %2 to %3 tokens/s, further apart than their spread (± %4).</source>
-        <translation>&lt;span style=&apos;color:#C2410C&apos;&gt;&lt;b&gt;胜者未知&lt;/b&gt;&lt;/span&gt;：它的 %1 次运行测得 %2 到 %3 tokens/s，相差超出各自的波动（± %4）。</translation>
+        <source>&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;The winner is unknown&lt;/b&gt;&lt;/span&gt;: its %2 runs measured %3 to %4 tokens/s, further apart than their spread (± %5).</source>
+        <translation>&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;胜者未知&lt;/b&gt;&lt;/span&gt;：它的 %2 次运行测得 %3 到 %4 tokens/s，相差超出各自的波动（± %5）。</translation>
     </message>
     <message>
         <source>Runner-up trial %1: margin %2 vs noise %3 tokens/s: within the noise, not a clear win.</source>

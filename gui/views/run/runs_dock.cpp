@@ -102,10 +102,11 @@ RunsDock::RunsDock(StoreClient* store, QWidget* parent)
             selectRun(m_wanted);
     });
     connect(store, &StoreClient::openFailed, this, [this](const QString& path, const QString& why) {
-        m_openError = tr("<p style='font-size:12pt; font-weight:600; color:#C2410C'>Cannot open "
-                         "the run store</p><p><code>%1</code></p><p style='color:#6B7280'>%2</p>"
-                         "<p style='color:#6B7280'>Pick another with File &gt; Open run store…</p>")
-                          .arg(path.toHtmlEscaped(), why.toHtmlEscaped());
+        m_openError = tr("<p style='font-size:12pt; font-weight:600; color:%1'>Cannot open "
+                         "the run store</p><p><code>%3</code></p><p style='color:%2'>%4</p>"
+                         "<p style='color:%2'>Pick another with File &gt; Open run store…</p>")
+                          .arg(kErrorColor.name(), kTextMuted.name(), path.toHtmlEscaped(),
+                               why.toHtmlEscaped());
         m_model->setRuns({});
         retranslate();
         m_stack->setCurrentWidget(m_empty);

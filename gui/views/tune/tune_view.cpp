@@ -743,8 +743,9 @@ void TuneView::showVerdict(const SweepRecord& sweep, const std::vector<TrialReco
     if (v.winner_unknown) {
         const TrialMeasurements m = measurementsOf(b, trials);
         text += QStringLiteral("<br>") +
-                tr("<span style='color:#C2410C'><b>The winner is unknown</b></span>: its %1 runs "
-                   "measured %2 to %3 tokens/s, further apart than their spread (± %4).")
+                tr("<span style='color:%1'><b>The winner is unknown</b></span>: its %2 runs "
+                   "measured %3 to %4 tokens/s, further apart than their spread (± %5).")
+                    .arg(kErrorColor.name())
                     .arg(m.medians.size())
                     .arg(std::lround(m.low()))
                     .arg(std::lround(m.high()))

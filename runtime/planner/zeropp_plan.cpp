@@ -114,6 +114,8 @@ CommTraffic stage3StepTraffic(const ParamLayout& layout, const EngineBufferPlan&
     const int N = plan.world;
     const int rph = std::clamp(o.ranks_per_host, 1, N);
     const double esz = plan.precision == Precision::Bf16Mixed ? 2 : 4;
+    // Gradients at their own dtype: fp32 under data_types.grad_accum_dtype (engine_buffers.h).
+    const double gsz = plan.grads_fp32 ? 4 : esz;
     const std::vector<int> world = withinGroupHosts(0, N, rph);
     CommTraffic t;
     auto ring = [&](Collective c, double bytes, const std::vector<int>& hosts, int calls) {
@@ -136,7 +138,7 @@ CommTraffic stage3StepTraffic(const ParamLayout& layout, const EngineBufferPlan&
             ring(Collective::AllGather, U.padded_elems * esz, withinGroupHosts(0, o.hpz, rph), bwd);
         // Gradients, every micro-step: a reduce-scatter, or qgZ's two all-to-alls.
         if (!o.qgz || qgzFallback(layout, u, N)) {
-            ring(Collective::ReduceScatter, U.padded_elems * esz, world, accumulation);
+            ring(Collective::ReduceScatter, U.padded_elems * gsz, world, accumulation);
             continue;
         }
         const int L = rph, H = N / L;

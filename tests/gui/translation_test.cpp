@@ -61,6 +61,7 @@ const std::set<QString> kAllowed = {
     "ZeRO", "MPI", "NCCL", "JSON", "GPT", "CPU", "GPU", "CUDA", "cuBLAS", "DeepSpeed", "Adam",
     "AdamW", "MFU", "ETA", "EMA", "PNG", "PDF", "CSV", "SIGTERM", "SIGKILL", "GELU", "arXiv",
     "Korthikanti", "zerolab", "mpirun", "srun", "pid", "Ctrl", "English",
+    "Offload", // of ZeRO-Offload, the name of DeepSpeed's offload (Ren et al. 2021)
     // units and precisions
     "bf16", "fp32", "MiB", "GiB", "KiB", "TiB", "ms",
     // config values offered by combo boxes

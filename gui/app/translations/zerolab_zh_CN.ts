@@ -351,6 +351,53 @@
     </message>
 </context>
 <context>
+    <name>LabCharts</name>
+    <message>
+        <source>stage %1</source>
+        <translation>阶段 %1</translation>
+    </message>
+    <message>
+        <source>Memory per GPU</source>
+        <translation>每个 GPU 的显存</translation>
+    </message>
+    <message>
+        <source>Bytes per parameter (ψ) per rank</source>
+        <translation>每进程每参数字节数 (ψ)</translation>
+    </message>
+    <message>
+        <source>Memory per rank</source>
+        <translation>每进程内存</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>planner</source>
+        <translation>规划器</translation>
+    </message>
+    <message>
+        <source>Traffic per rank per step (elements / ψ)</source>
+        <translation>每进程每步通信量（元素数 / ψ）</translation>
+    </message>
+    <message>
+        <source>activations, measured</source>
+        <translation>激活值（实测）</translation>
+    </message>
+    <message>
+        <source>median step time</source>
+        <translation>步时间中位数</translation>
+    </message>
+    <message>
+        <source>Activations per rank (MiB)</source>
+        <translation>每进程激活值 (MiB)</translation>
+    </message>
+    <message>
+        <source>Step time (ms, median)</source>
+        <translation>步时间（毫秒，中位数）</translation>
+    </message>
+</context>
+<context>
     <name>LabReport</name>
     <message>
         <source>Lesson %1</source>
@@ -1878,50 +1925,6 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>Type your predictions, then run the experiment: the checks appear here.</source>
         <translation>先填写你的预测，再运行实验：核对结果将显示在这里。</translation>
-    </message>
-    <message>
-        <source>stage %1</source>
-        <translation>阶段 %1</translation>
-    </message>
-    <message>
-        <source>Memory per GPU</source>
-        <translation>每个 GPU 的显存</translation>
-    </message>
-    <message>
-        <source>Bytes per parameter (ψ) per rank</source>
-        <translation>每进程每参数字节数 (ψ)</translation>
-    </message>
-    <message>
-        <source>Memory per rank</source>
-        <translation>每进程内存</translation>
-    </message>
-    <message>
-        <source>measured</source>
-        <translation>实测</translation>
-    </message>
-    <message>
-        <source>planner</source>
-        <translation>规划器</translation>
-    </message>
-    <message>
-        <source>Traffic per rank per step (elements / ψ)</source>
-        <translation>每进程每步通信量（元素数 / ψ）</translation>
-    </message>
-    <message>
-        <source>activations, measured</source>
-        <translation>激活值（实测）</translation>
-    </message>
-    <message>
-        <source>median step time</source>
-        <translation>步时间中位数</translation>
-    </message>
-    <message>
-        <source>Activations per rank (MiB)</source>
-        <translation>每进程激活值 (MiB)</translation>
-    </message>
-    <message>
-        <source>Step time (ms, median)</source>
-        <translation>步时间（毫秒，中位数）</translation>
     </message>
     <message>
         <source>4 · The chart</source>

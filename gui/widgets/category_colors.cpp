@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 
+#include <algorithm>
 #include <array>
 
 namespace zerolab {
@@ -39,8 +40,13 @@ constexpr std::array<CategoryStyle, kMemCategoryCount> kStyles = {{
                        "Forward outputs kept for backward; grows with micro-batch.")},
     {"#EECA3B", QT_TRANSLATE_NOOP("MemCategory", "Comm buffers"),
      QT_TRANSLATE_NOOP("MemCategory", "Staging buffers for the collectives (bucket sizes).")},
-    {"#9D9DA6", QT_TRANSLATE_NOOP("MemCategory", "Workspace"),
-     QT_TRANSLATE_NOOP("MemCategory", "Scratch memory of the kernels.")},
+    // zerolab's CPU engine only: DeepSpeed's kernels read bf16 directly and stage no
+    // gradients here, so a DeepSpeed run has none of these bytes.
+    {"#9D9DA6", QT_TRANSLATE_NOOP("MemCategory", "CPU engine workspace (not in DeepSpeed)"),
+     QT_TRANSLATE_NOOP("MemCategory",
+                       "zerolab's CPU engine only: fp32 copies of the bf16 weights its kernels "
+                       "read, and the fp32 gradient staging slot at stages 0-1. DeepSpeed has "
+                       "no such bytes; they are not model states and ZeRO does not shard them.")},
 }};
 
 const CategoryStyle& styleOf(MemCategory c) {
@@ -61,7 +67,8 @@ QString memCategoryHint(MemCategory c) {
     return QCoreApplication::translate("MemCategory", styleOf(c).hint);
 }
 
-CategoryLegend::CategoryLegend(QWidget* parent, int columns) : QWidget(parent) {
+CategoryLegend::CategoryLegend(QWidget* parent, int columns)
+    : QWidget(parent), m_columns(std::max(1, columns)) {
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setHorizontalSpacing(14);
@@ -85,6 +92,30 @@ CategoryLegend::CategoryLegend(QWidget* parent, int columns) : QWidget(parent) {
         grid->addWidget(cell, int(i) / columns, int(i) % columns);
     }
     retranslate();
+}
+
+void CategoryLegend::setCategories(const QVector<MemCategory>& shown) {
+    // The shown entries are laid out again side by side, so a hidden one leaves no gap.
+    auto* grid = static_cast<QGridLayout*>(layout());
+    int at = 0;
+    for (std::size_t i = 0; i < kMemCategoryCount; ++i) {
+        QWidget* cell = m_labels[qsizetype(i)]->parentWidget();
+        grid->removeWidget(cell);
+        const bool on = shown.contains(static_cast<MemCategory>(i));
+        cell->setVisible(on);
+        if (on) {
+            grid->addWidget(cell, at / m_columns, at % m_columns);
+            ++at;
+        }
+    }
+}
+
+QStringList CategoryLegend::shownLabels() const {
+    QStringList out;
+    for (const QLabel* l : m_labels)
+        if (!l->parentWidget()->isHidden())
+            out << l->text();
+    return out;
 }
 
 void CategoryLegend::retranslate() {

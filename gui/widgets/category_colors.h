@@ -7,6 +7,7 @@
 
 #include <QColor>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 #include <QWidget>
 
@@ -27,6 +28,10 @@ class CategoryLegend : public QWidget {
     Q_OBJECT
 public:
     explicit CategoryLegend(QWidget* parent = nullptr, int columns = 4);
+    // Only these categories' entries (a chart that draws some of them); default: all.
+    void setCategories(const QVector<MemCategory>& shown);
+    // The labels of the entries shown, in category order (for tests).
+    QStringList shownLabels() const;
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -36,6 +41,7 @@ private:
     void retranslate();
 
     QVector<QLabel*> m_labels; // indexed by MemCategory; each one's parent cell has the tooltip
+    int m_columns;
 };
 
 } // namespace zerolab

@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace zerolab {
@@ -32,6 +33,7 @@ void GroupedBarChart::setData(const QStringList& categories, const QVector<BarSe
     group->setSpacing(1);
     const double width = 0.8 / std::max<qsizetype>(1, series.size());
     double maxValue = 0;
+    bool spread = false;
     QVector<double> keys;
     for (int i = 0; i < categories.size(); ++i)
         keys << i;
@@ -49,6 +51,23 @@ void GroupedBarChart::setData(const QStringList& categories, const QVector<BarSe
             maxValue = std::max(maxValue, v);
         }
         bars->setData(keys, values, true);
+        if (s.low.size() == categories.size() && s.high.size() == categories.size()) {
+            auto* whiskers = new QCPErrorBars(m_plot->xAxis, m_plot->yAxis);
+            whiskers->setName(s.spreadName);
+            whiskers->setDataPlottable(bars);
+            whiskers->setPen(QPen(kTextStrong, 1.4));
+            whiskers->setSymbolGap(0);
+            QVector<double> minus, plus;
+            for (int i = 0; i < categories.size(); ++i) {
+                const bool known = std::isfinite(s.low[i]) && std::isfinite(s.high[i]);
+                minus << (known ? std::max(0.0, values[i] - s.low[i]) : 0);
+                plus << (known ? std::max(0.0, s.high[i] - values[i]) : 0);
+                if (known)
+                    maxValue = std::max(maxValue, s.high[i]);
+            }
+            whiskers->setData(minus, plus);
+            spread = true;
+        }
     }
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (int i = 0; i < categories.size(); ++i)
@@ -58,7 +77,7 @@ void GroupedBarChart::setData(const QStringList& categories, const QVector<BarSe
     m_plot->xAxis->setRange(-0.6, std::max<qsizetype>(1, categories.size()) - 0.4);
     m_plot->yAxis->setLabel(axisTitle);
     m_plot->yAxis->setRange(0, maxValue > 0 ? maxValue * 1.25 : 1);
-    m_plot->legend->setVisible(series.size() > 1);
+    m_plot->legend->setVisible(series.size() > 1 || spread);
     if (categories.isEmpty() && !m_emptyText.isEmpty()) {
         auto* text = new QCPItemText(m_plot);
         text->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -76,15 +95,29 @@ void GroupedBarChart::showTooltip(QMouseEvent* event) {
         QToolTip::hideText();
         return;
     }
+    QToolTip::showText(event->globalPosition().toPoint(), tooltipHtml(i), m_plot);
+}
+
+QString GroupedBarChart::tooltipHtml(int i) const {
+    if (i < 0 || i >= m_categories.size())
+        return {};
+    const auto value = [&](double v) {
+        const QString n = QString::number(v, 'g', 4);
+        return m_valueUnit.isEmpty() ? n : n + QLatin1Char(' ') + m_valueUnit;
+    };
     QString html = QStringLiteral("<b>%1</b><table>").arg(m_categories[i].toHtmlEscaped());
-    for (const auto& s : m_series)
-        if (i < s.values.size())
-            html += QStringLiteral("<tr><td><span style='color:%1'>&#9632;</span> %2</td>"
-                                   "<td align='right'>&nbsp;%3</td></tr>")
-                        .arg(s.color.name(), s.name.toHtmlEscaped())
-                        .arg(s.values[i], 0, 'g', 4);
-    QToolTip::showText(event->globalPosition().toPoint(), html + QStringLiteral("</table>"),
-                       m_plot);
+    for (const auto& s : m_series) {
+        if (i >= s.values.size())
+            continue;
+        QString text = value(s.values[i]);
+        if (i < s.low.size() && i < s.high.size())
+            text += QStringLiteral(" (%1: %2 – %3)")
+                        .arg(s.spreadName.toHtmlEscaped(), value(s.low[i]), value(s.high[i]));
+        html += QStringLiteral("<tr><td><span style='color:%1'>&#9632;</span> %2</td>"
+                               "<td align='right'>&nbsp;%3</td></tr>")
+                    .arg(s.color.name(), s.name.toHtmlEscaped(), text);
+    }
+    return html + QStringLiteral("</table>");
 }
 
 } // namespace zerolab

@@ -1,5 +1,6 @@
 // Bars grouped per category (one group per rank, one bar per series): the run
-// view's per-rank collective times, bus bandwidth and rss / peak.
+// view's per-rank collective times, bus bandwidth and rss / peak; a series may carry a
+// spread drawn as whiskers (the Lab's step times).
 #pragma once
 
 #include <QColor>
@@ -16,6 +17,10 @@ struct BarSeries {
     QString name;
     QColor color;
     QVector<double> values; // one per category
+    // Optional spread, one per category (both or neither): a whisker from low to high
+    // over the bar, named `spreadName` in the legend (e.g. "fastest to slowest step").
+    QVector<double> low, high;
+    QString spreadName;
 };
 
 // UI thread only.
@@ -29,6 +34,10 @@ public:
     QCustomPlot* plot() const { return m_plot; }
     const QVector<BarSeries>& series() const { return m_series; }
     void setEmptyText(const QString& text) { m_emptyText = text; }
+    // The unit after each value in the tooltip ("ms", "ψ"), the axis's; call before setData.
+    void setValueUnit(const QString& unit) { m_valueUnit = unit; }
+    // A category's tooltip as HTML (for tests).
+    QString tooltipHtml(int category) const;
 
 private:
     void showTooltip(QMouseEvent* event);
@@ -37,6 +46,7 @@ private:
     QStringList m_categories;
     QVector<BarSeries> m_series;
     QString m_emptyText;
+    QString m_valueUnit;
 };
 
 } // namespace zerolab

@@ -155,10 +155,14 @@ void MemoryBarChart::setUpAxes(const DisplayUnit& unit) {
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setTickLength(0, 0);
     m_plot->xAxis->setRange(-0.6, std::max<int>(1, int(m_groups.size())) - 0.4);
-    m_plot->yAxis->setLabel(
-        m_psi > 0 ? unit.name
-                  : QStringLiteral("%1 (%2)").arg(
-                        m_axisTitle.isEmpty() ? tr("Memory per rank") : m_axisTitle, unit.name));
+    // Per parameter the unit is the title ("bytes per parameter") unless the owner named
+    // what is drawn; then "<title> (B/ψ)".
+    if (m_psi > 0)
+        m_plot->yAxis->setLabel(
+            m_axisTitle.isEmpty() ? unit.name : QStringLiteral("%1 (B/ψ)").arg(m_axisTitle));
+    else
+        m_plot->yAxis->setLabel(QStringLiteral("%1 (%2)").arg(
+            m_axisTitle.isEmpty() ? tr("Memory per rank") : m_axisTitle, unit.name));
 }
 
 // The stacked bars: one QCPBars per category, a value per group.
@@ -175,10 +179,6 @@ void MemoryBarChart::fillBars(const DisplayUnit& unit) {
 
 // Per group: the forecast's dashed outline, the highlight band, the total above the bar.
 void MemoryBarChart::addGroupItems(const DisplayUnit& unit) {
-    const auto valueText = [&](double bytes) {
-        return m_psi > 0 ? QStringLiteral("%1 B/ψ").arg(bytes / m_psi, 0, 'f', 2)
-                         : formatBytes(bytes);
-    };
     QFont labelFont = m_plot->font();
     labelFont.setPointSizeF(8.5);
     for (int g = 0; g < m_groups.size(); ++g) {
@@ -264,6 +264,12 @@ void MemoryBarChart::setValueRange(const Scale& scale) {
     }
 }
 
+// In the chart's unit: "16.00 B/ψ" per parameter, else "3.51 MB". Labels, tooltips and
+// the axis say one unit.
+QString MemoryBarChart::valueText(double bytes) const {
+    return m_psi > 0 ? QStringLiteral("%1 B/ψ").arg(bytes / m_psi, 0, 'f', 2) : formatBytes(bytes);
+}
+
 void MemoryBarChart::setPerParameter(double psi) {
     m_psi = psi > 0 ? psi : 0;
     rebuild();
@@ -280,6 +286,12 @@ void MemoryBarChart::showTooltip(QMouseEvent* event) {
         QToolTip::hideText();
         return;
     }
+    QToolTip::showText(event->globalPosition().toPoint(), tooltipHtml(g), m_plot);
+}
+
+QString MemoryBarChart::tooltipHtml(int g) const {
+    if (g < 0 || g >= m_groups.size())
+        return {};
     const auto& group = m_groups[g];
     QString html = QStringLiteral("<b>%1</b><table>").arg(group.label.toHtmlEscaped());
     for (int i = int(kMemCategoryCount) - 1; i >= 0; --i) {
@@ -289,15 +301,14 @@ void MemoryBarChart::showTooltip(QMouseEvent* event) {
         html += QStringLiteral("<tr><td><span style='color:%1'>&#9632;</span> %2</td>"
                                "<td align='right'>&nbsp;%3</td></tr>")
                     .arg(memCategoryColor(c).name(), memCategoryLabel(c),
-                         formatBytes(double(group.bytes[c])));
+                         valueText(double(group.bytes[c])));
     }
     html += tr("<tr><td><b>Total</b></td><td align='right'>&nbsp;<b>%1</b></td></tr>")
-                .arg(formatBytes(double(group.bytes.total())));
+                .arg(valueText(double(group.bytes.total())));
     if (group.predictedBytes)
         html += tr("<tr><td>Predicted</td><td align='right'>&nbsp;%1</td></tr>")
-                    .arg(formatBytes(*group.predictedBytes));
-    html += QStringLiteral("</table>");
-    QToolTip::showText(event->globalPosition().toPoint(), html, m_plot);
+                    .arg(valueText(*group.predictedBytes));
+    return html + QStringLiteral("</table>");
 }
 
 } // namespace zerolab

@@ -60,6 +60,8 @@ public:
 
     // The plotted value (in bytes) of one stacked segment, for tests.
     double segmentBytes(int group, MemCategory c) const;
+    // A group's tooltip as HTML, every value in the axis's unit (for tests).
+    QString tooltipHtml(int group) const;
     QCustomPlot* plot() const { return m_plot; }
 
 signals:
@@ -88,6 +90,7 @@ private:
     void showCapacity(const Scale& scale);
     void setValueRange(const Scale& scale);
     void showTooltip(QMouseEvent* event);
+    QString valueText(double bytes) const;
     int groupAt(double pixelX) const;
 
     QCustomPlot* m_plot;

@@ -361,10 +361,6 @@
         <translation>每个 GPU 的显存</translation>
     </message>
     <message>
-        <source>Bytes per parameter (ψ) per rank</source>
-        <translation>每进程每参数字节数 (ψ)</translation>
-    </message>
-    <message>
         <source>Memory per rank</source>
         <translation>每进程内存</translation>
     </message>
@@ -379,22 +375,6 @@
     <message>
         <source>Traffic per rank per step (elements / ψ)</source>
         <translation>每进程每步通信量（元素数 / ψ）</translation>
-    </message>
-    <message>
-        <source>activations, measured</source>
-        <translation>激活值（实测）</translation>
-    </message>
-    <message>
-        <source>median step time</source>
-        <translation>步时间中位数</translation>
-    </message>
-    <message>
-        <source>Activations per rank (MiB)</source>
-        <translation>每进程激活值 (MiB)</translation>
-    </message>
-    <message>
-        <source>Step time (ms, median)</source>
-        <translation>步时间（毫秒，中位数）</translation>
     </message>
 </context>
 <context>
@@ -553,12 +533,12 @@
         <translation>集合通信的暂存缓冲区（由桶大小决定）。</translation>
     </message>
     <message>
-        <source>Workspace</source>
-        <translation>工作区</translation>
+        <source>CPU engine workspace (not in DeepSpeed)</source>
+        <translation>CPU 引擎工作区，DeepSpeed 中没有</translation>
     </message>
     <message>
-        <source>Scratch memory of the kernels.</source>
-        <translation>计算内核的临时内存。</translation>
+        <source>zerolab&apos;s CPU engine only: fp32 copies of the bf16 weights its kernels read, and the fp32 gradient staging slot at stages 0-1. DeepSpeed has no such bytes; they are not model states and ZeRO does not shard them.</source>
+        <translation>仅 zerolab 的 CPU 引擎才有：其计算内核读取的 bf16 权重的 fp32 副本，以及阶段 0-1 的 fp32 梯度暂存槽。DeepSpeed 没有这部分字节；它们不是模型状态，ZeRO 也不对其分片。</translation>
     </message>
 </context>
 <context>
@@ -1790,6 +1770,108 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>The config is invalid: this is not its forecast. Greyed: the last valid config&apos;s (%1)</source>
         <translation>配置无效：这不是它的预测。灰色显示的是最后一个有效配置的预测（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::LabMemoryChart</name>
+    <message>
+        <source>Model states per rank</source>
+        <translation>每进程模型状态</translation>
+    </message>
+    <message>
+        <source>Model states: what ZeRO shards (params, master, grads, Adam m and v)</source>
+        <translation>模型状态：ZeRO 分片的部分（参数、主参数、梯度、Adam m 和 v）</translation>
+    </message>
+    <message>
+        <source>%1: every ledger category</source>
+        <translation>%1：全部账本类别</translation>
+    </message>
+    <message>
+        <source>Apart: not model states (ZeRO does not shard them)</source>
+        <translation>另列：非模型状态（ZeRO 不对其分片）</translation>
+    </message>
+    <message>
+        <source>Not model states, per rank</source>
+        <translation>每进程非模型状态</translation>
+    </message>
+    <message>
+        <source>Filled: measured (the ledger of rank 0). Dashed outline: the planner&apos;s forecast.</source>
+        <translation>实心：实测（进程 0 的账本）。虚线框：规划器的预测。</translation>
+    </message>
+    <message>
+        <source>Values in bytes per parameter (B/ψ), per rank.</source>
+        <translation>数值为每进程每参数字节数（B/ψ）。</translation>
+    </message>
+    <message>
+        <source>Values in bytes (1 MB = 10⁶ B), per rank.</source>
+        <translation>数值为每进程字节数（1 MB = 10⁶ B）。</translation>
+    </message>
+    <message>
+        <source>Model states only</source>
+        <translation>仅模型状态</translation>
+    </message>
+    <message>
+        <source>The bars hold params, master, grads and Adam m and v, what ZeRO shards; activations, comm buffers and the CPU engine&apos;s workspace stand apart beside them, on the same scale.</source>
+        <translation>柱条只含 ZeRO 分片的参数、主参数、梯度和 Adam m、v；激活值、通信缓冲区和 CPU 引擎工作区在旁边另列，刻度相同。</translation>
+    </message>
+    <message>
+        <source>Memory per rank</source>
+        <translation>每进程内存</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::LabStepTimeChart</name>
+    <message>
+        <source>activations, measured</source>
+        <translation>激活值（实测）</translation>
+    </message>
+    <message>
+        <source>activations, planner</source>
+        <translation>激活值（规划器）</translation>
+    </message>
+    <message>
+        <source>median step time</source>
+        <translation>步时间中位数</translation>
+    </message>
+    <message>
+        <source>fastest to slowest step</source>
+        <translation>最快到最慢的步</translation>
+    </message>
+    <message>
+        <source>Activations per rank (MiB)</source>
+        <translation>每进程激活值 (MiB)</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>Step time (ms): median, fastest to slowest step</source>
+        <translation>步时间（毫秒）：中位数，最快到最慢的步</translation>
+    </message>
+    <message>
+        <source>⚠ A run logged a single step: there is no spread to tell a difference from noise.</source>
+        <translation>⚠ 有运行只记录了一步：没有离散范围可用来区分差异与噪声。</translation>
+    </message>
+    <message>
+        <source>⚠ Inside the noise: every difference between these step times is smaller than the spread of a run&apos;s own steps (up to %1 ms). The chart does not show that one is faster; timing depends on the machine and its load.</source>
+        <translation>⚠ 在噪声之内：这些步时间之间的每个差异都小于单个运行自身各步的离散范围（最多 %1 毫秒）。此图并不表明哪个更快；计时取决于机器及其负载。</translation>
+    </message>
+    <message>
+        <source>%1 ≈ %2 (%3 ms apart, their steps spread up to %4 ms)</source>
+        <translation>%1 ≈ %2（相差 %3 毫秒，其各步离散最多 %4 毫秒）</translation>
+    </message>
+    <message>
+        <source>⚠ Inside the noise: %1. A difference smaller than the spread of a run&apos;s own steps does not show that one is faster.</source>
+        <translation>⚠ 在噪声之内：%1。小于运行自身各步离散范围的差异并不表明哪个更快。</translation>
+    </message>
+    <message>
+        <source>The differences exceed the spread of each run&apos;s own steps. </source>
+        <translation>这些差异超出了每个运行自身各步的离散范围。</translation>
+    </message>
+    <message>
+        <source>Bars: the median over each run&apos;s logged steps (n = %1); whiskers: its fastest to its slowest step. Time is charted, never checked.</source>
+        <translation>柱条：每个运行所记录各步的中位数（n = %1）；须线：其最快到最慢的步。时间只作图，从不检查。</translation>
     </message>
 </context>
 <context>

@@ -1,15 +1,17 @@
-// A lesson step's chart by its kind: memory bars per run (or per stage of a plan), traffic
-// per run, step time beside activations, one run's timeline.
+// A lesson step's chart by its kind: memory bars per run (or per stage of a plan), model
+// states first where the step is about them; traffic per run; step time with its spread
+// beside activations; one run's timeline.
 
 #include "gui/views/lab/lab_charts.h"
 
 #include "gui/timeline/timeline_chart.h"
+#include "gui/views/lab/lab_memory_chart.h"
+#include "gui/views/lab/lab_step_time_chart.h"
 #include "gui/widgets/grouped_bar_chart.h"
-#include "gui/widgets/memory_bar_chart.h"
 #include "gui/widgets/style.h"
 #include "runtime/lab/lab_quantity.h"
 
-#include <QHBoxLayout>
+#include <QImage>
 
 #include <algorithm>
 #include <cmath>
@@ -32,6 +34,40 @@ QString labRunLabel(const LessonStep& step, const std::string& runId, const std:
     return qs(runId);
 }
 
+bool LabCharts::aboutModelStates(const LessonStep& step) {
+    if (step.chart && !step.chart->categories.empty())
+        return std::all_of(step.chart->categories.begin(), step.chart->categories.end(),
+                           [](const std::string& name) {
+                               const std::optional<MemCategory> c = memCategoryFromName(name);
+                               return c && isModelState(*c);
+                           });
+    int states = 0;
+    int others = 0;
+    for (const LessonCheck& check : step.checks) {
+        const std::optional<MemCategory> c = memCategoryFromName(check.quantity);
+        if ((c && isModelState(*c)) || check.quantity == "model_states" ||
+            check.quantity == "optimizer_states")
+            ++states;
+        else if (c || check.quantity == "total")
+            ++others;
+    }
+    return states > others;
+}
+
+namespace {
+
+// The categories a chart draws (the lesson's list; all when it names none), others zeroed.
+MemBreakdown onlyCategories(MemBreakdown b, const std::vector<std::string>& names) {
+    if (names.empty())
+        return b;
+    for (std::size_t c = 0; c < kMemCategoryCount; ++c)
+        if (std::find(names.begin(), names.end(), std::string(kMemCategoryNames[c])) == names.end())
+            b.bytes[c] = 0;
+    return b;
+}
+
+} // namespace
+
 QWidget* LabCharts::build(const LessonStep& step, const LabStepOutcome* o, const std::string& lang,
                           QWidget* parent) {
     if (!step.chart)
@@ -41,15 +77,16 @@ QWidget* LabCharts::build(const LessonStep& step, const LabStepOutcome* o, const
         if (!step.plan)
             return nullptr;
         const Plan p = plan(step.plan->input);
-        auto* bars = new MemoryBarChart(parent);
-        QVector<MemoryBarGroup> groups;
+        auto* bars = new LabMemoryChart(parent);
+        QVector<LabMemoryBar> groups;
         for (const StagePlan& s : p.stages)
             groups.push_back({tr("stage %1").arg(s.stage), s.per_rank, std::nullopt});
-        bars->setGroups(groups);
+        bars->setSubject(tr("Memory per GPU"));
+        bars->setBars(groups);
         bars->setHighlighted(step.plan->input.stage);
         bars->setCapacity(double(step.plan->input.device.usableBytes()),
                           qs(step.plan->input.device.label));
-        bars->setValueAxisTitle(tr("Memory per GPU"));
+        bars->setStatesOnly(aboutModelStates(step));
         return bars;
     }
     if (!o || o->chart_runs.empty())
@@ -63,42 +100,31 @@ QWidget* LabCharts::build(const LessonStep& step, const LabStepOutcome* o, const
     };
     switch (chart.kind) {
     case ChartKind::Memory: {
-        auto* bars = new MemoryBarChart(parent);
-        QVector<MemoryBarGroup> groups;
+        auto* bars = new LabMemoryChart(parent);
+        QVector<LabMemoryBar> groups;
         for (const LabRunData& run : runs) {
-            MemoryBarGroup g;
+            LabMemoryBar g;
             g.label = nameOf(run);
             if (!run.last_step.ranks.empty())
-                g.bytes = run.last_step.ranks.front().mem;
-            MemBreakdown predicted = run.predicted.per_rank;
-            if (!chart.categories.empty()) {
-                for (std::size_t c = 0; c < kMemCategoryCount; ++c) {
-                    const auto cat = static_cast<MemCategory>(c);
-                    if (std::find(chart.categories.begin(), chart.categories.end(),
-                                  std::string(memCategoryName(cat))) == chart.categories.end()) {
-                        g.bytes[cat] = 0;
-                        predicted[cat] = 0;
-                    }
-                }
-            }
-            g.predictedBytes = double(predicted.total());
+                g.bytes = onlyCategories(run.last_step.ranks.front().mem, chart.categories);
+            g.predicted = onlyCategories(run.predicted.per_rank, chart.categories);
             groups.push_back(g);
         }
-        bars->setGroups(groups);
+        bars->setSubject(tr("Memory per rank"));
+        bars->setBars(groups);
         // Bytes per parameter where the step teaches in ψ: 16, 10, 7 ... reads off the axis.
         const bool perPsi = std::any_of(step.checks.begin(), step.checks.end(),
                                         [](const LessonCheck& c) { return c.unit == "psi"; });
         if (perPsi && runs.front().plan.psi > 0)
             bars->setPerParameter(double(runs.front().plan.psi));
-        bars->setValueAxisTitle(perPsi ? tr("Bytes per parameter (ψ) per rank")
-                                       : tr("Memory per rank"));
+        bars->setStatesOnly(aboutModelStates(step));
         return bars;
     }
     case ChartKind::Traffic: {
         auto* bars = new GroupedBarChart(parent);
         QStringList cats;
-        BarSeries measured{tr("measured"), kAccent, {}};
-        BarSeries planned{tr("planner"), kPlannerSeries, {}};
+        BarSeries measured{tr("measured"), kAccent, {}, {}, {}, {}};
+        BarSeries planned{tr("planner"), kPlannerSeries, {}, {}, {}, {}};
         for (const LabRunData& run : runs) {
             cats << nameOf(run);
             const double psi = std::max<double>(1, double(run.plan.psi));
@@ -107,34 +133,18 @@ QWidget* LabCharts::build(const LessonStep& step, const LabStepOutcome* o, const
                                       .value_or(NAN) /
                                   psi;
         }
+        bars->setValueUnit(QStringLiteral("ψ"));
         bars->setData(cats, {measured, planned}, tr("Traffic per rank per step (elements / ψ)"));
         return bars;
     }
     case ChartKind::StepTime: {
-        auto* box = new QWidget(parent);
-        auto* row = new QHBoxLayout(box);
-        row->setContentsMargins(0, 0, 0, 0);
-        auto* act = new GroupedBarChart;
-        auto* time = new GroupedBarChart;
-        QStringList cats;
-        BarSeries actMeasured{tr("activations, measured"), kMeasuredSeries, {}};
-        BarSeries actPlanned{tr("planner"), kPlannerSeries, {}};
-        BarSeries ms{tr("median step time"), kAccent, {}};
-        for (const LabRunData& run : runs) {
-            cats << nameOf(run);
-            actMeasured.values << measuredQuantity(run, "activations", 0).value_or(NAN) / 1048576.0;
-            actPlanned.values << double(run.predicted.activation_bytes) / 1048576.0;
-            std::vector<double> times;
-            for (const StepRecord& s : run.steps)
-                if (std::isfinite(s.step_ms))
-                    times.push_back(s.step_ms);
-            std::sort(times.begin(), times.end());
-            ms.values << (times.empty() ? NAN : times[times.size() / 2]);
-        }
-        act->setData(cats, {actMeasured, actPlanned}, tr("Activations per rank (MiB)"));
-        time->setData(cats, {ms}, tr("Step time (ms, median)"));
-        row->addWidget(act);
-        row->addWidget(time);
+        auto* box = new LabStepTimeChart(parent);
+        QVector<LabStepTimeRun> rows;
+        for (const LabRunData& run : runs)
+            rows.push_back(
+                {nameOf(run), measuredQuantity(run, "activations", 0).value_or(NAN) / 1048576.0,
+                 double(run.predicted.activation_bytes) / 1048576.0, stepTimeSpread(run.steps)});
+        box->setRuns(rows);
         return box;
     }
     case ChartKind::Timeline: {
@@ -148,6 +158,12 @@ QWidget* LabCharts::build(const LessonStep& step, const LabStepOutcome* o, const
         break;
     }
     return nullptr;
+}
+
+QImage LabCharts::render(QWidget* chart) {
+    chart->resize(kPrintSize);
+    chart->ensurePolished();
+    return chart->grab().toImage();
 }
 
 } // namespace zerolab

@@ -7,6 +7,8 @@
 #include "runtime/lab/lesson.h"
 
 #include <QCoreApplication>
+#include <QImage>
+#include <QSize>
 #include <QString>
 #include <QWidget>
 
@@ -21,6 +23,14 @@ public:
     // draw yet (a run step without an outcome).
     static QWidget* build(const LessonStep& step, const LabStepOutcome* outcome,
                           const std::string& lang, QWidget* parent = nullptr);
+    // True where the step is about model states: its chart names only model-state
+    // categories, or most of its memory checks are on model states (params ... optim_v,
+    // optimizer_states, model_states). Its memory chart then opens on "model states only".
+    static bool aboutModelStates(const LessonStep& step);
+    // The chart as the report prints it: laid out at kPrintSize (legend and notes
+    // included) and grabbed.
+    static QImage render(QWidget* chart);
+    static constexpr QSize kPrintSize{1000, 520};
 };
 
 // A run's label in the lesson ("recompute none"), or its id when it has none.

@@ -685,7 +685,7 @@ void LabView::renderChart() {
         empty->setObjectName(QStringLiteral("muted"));
         m_chart = empty;
     } else {
-        m_chart->setMinimumHeight(340);
+        m_chart->setMinimumHeight(std::max(340, m_chart->minimumSizeHint().height()));
     }
     m_chartBox->addWidget(m_chart);
 }
@@ -714,11 +714,8 @@ LabReport LabView::report() const {
             }
         }
         if (o || step.plan) {
-            if (std::unique_ptr<QWidget> chart{LabCharts::build(step, o, lang)}) {
-                chart->resize(1000, 440);
-                chart->ensurePolished();
-                s.chart = chart->grab().toImage();
-            }
+            if (std::unique_ptr<QWidget> chart{LabCharts::build(step, o, lang)})
+                s.chart = LabCharts::render(chart.get());
         }
         r.steps.push_back(s);
     }

@@ -3,13 +3,14 @@
 // readers in the pairs that sit next to each other in a stacked bar.
 #include "gui/widgets/category_colors.h"
 
+#include "gui/widgets/flow_layout.h"
+
 #include <QCoreApplication>
 #include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 
-#include <algorithm>
 #include <array>
 
 namespace zerolab {
@@ -67,12 +68,18 @@ QString memCategoryHint(MemCategory c) {
     return QCoreApplication::translate("MemCategory", styleOf(c).hint);
 }
 
-CategoryLegend::CategoryLegend(QWidget* parent, int columns)
-    : QWidget(parent), m_columns(std::max(1, columns)) {
-    auto* grid = new QGridLayout(this);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->setHorizontalSpacing(14);
-    grid->setVerticalSpacing(4);
+CategoryLegend::CategoryLegend(QWidget* parent, int columns) : QWidget(parent) {
+    QGridLayout* grid = nullptr;
+    FlowLayout* flow = nullptr;
+    if (columns > 0) {
+        grid = new QGridLayout(this);
+        grid->setContentsMargins(0, 0, 0, 0);
+        grid->setHorizontalSpacing(14);
+        grid->setVerticalSpacing(4);
+    } else {
+        flow = new FlowLayout(this);
+        flow->setContentsMargins(0, 0, 0, 0);
+    }
     for (std::size_t i = 0; i < kMemCategoryCount; ++i) {
         const auto c = static_cast<MemCategory>(i);
         auto* cell = new QWidget(this);
@@ -87,27 +94,21 @@ CategoryLegend::CategoryLegend(QWidget* parent, int columns)
         text->setObjectName(QStringLiteral("legendLabel"));
         row->addWidget(swatch);
         row->addWidget(text);
-        row->addStretch(1);
         m_labels.push_back(text);
-        grid->addWidget(cell, int(i) / columns, int(i) % columns);
+        if (grid) {
+            row->addStretch(1);
+            grid->addWidget(cell, int(i) / columns, int(i) % columns);
+        } else {
+            flow->addWidget(cell);
+        }
     }
     retranslate();
 }
 
 void CategoryLegend::setCategories(const QVector<MemCategory>& shown) {
-    // The shown entries are laid out again side by side, so a hidden one leaves no gap.
-    auto* grid = static_cast<QGridLayout*>(layout());
-    int at = 0;
-    for (std::size_t i = 0; i < kMemCategoryCount; ++i) {
-        QWidget* cell = m_labels[qsizetype(i)]->parentWidget();
-        grid->removeWidget(cell);
-        const bool on = shown.contains(static_cast<MemCategory>(i));
-        cell->setVisible(on);
-        if (on) {
-            grid->addWidget(cell, at / m_columns, at % m_columns);
-            ++at;
-        }
-    }
+    for (std::size_t i = 0; i < kMemCategoryCount; ++i)
+        m_labels[qsizetype(i)]->parentWidget()->setVisible(
+            shown.contains(static_cast<MemCategory>(i)));
 }
 
 QStringList CategoryLegend::shownLabels() const {

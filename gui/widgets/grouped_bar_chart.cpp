@@ -51,19 +51,23 @@ void GroupedBarChart::setData(const QStringList& categories, const QVector<BarSe
             maxValue = std::max(maxValue, v);
         }
         bars->setData(keys, values, true);
-        if (s.low.size() == categories.size() && s.high.size() == categories.size()) {
+        const int index = int(&s - series.data());
+        if (m_spread && m_spread->series == index && m_spread->low.size() == categories.size() &&
+            m_spread->high.size() == categories.size()) {
             auto* whiskers = new QCPErrorBars(m_plot->xAxis, m_plot->yAxis);
-            whiskers->setName(s.spreadName);
+            whiskers->setName(m_spread->name);
             whiskers->setDataPlottable(bars);
             whiskers->setPen(QPen(kTextStrong, 1.4));
             whiskers->setSymbolGap(0);
             QVector<double> minus, plus;
             for (int i = 0; i < categories.size(); ++i) {
-                const bool known = std::isfinite(s.low[i]) && std::isfinite(s.high[i]);
-                minus << (known ? std::max(0.0, values[i] - s.low[i]) : 0);
-                plus << (known ? std::max(0.0, s.high[i] - values[i]) : 0);
+                const double lo = m_spread->low[i];
+                const double hi = m_spread->high[i];
+                const bool known = std::isfinite(lo) && std::isfinite(hi);
+                minus << (known ? std::max(0.0, values[i] - lo) : 0);
+                plus << (known ? std::max(0.0, hi - values[i]) : 0);
                 if (known)
-                    maxValue = std::max(maxValue, s.high[i]);
+                    maxValue = std::max(maxValue, hi);
             }
             whiskers->setData(minus, plus);
             spread = true;
@@ -106,13 +110,16 @@ QString GroupedBarChart::tooltipHtml(int i) const {
         return m_valueUnit.isEmpty() ? n : n + QLatin1Char(' ') + m_valueUnit;
     };
     QString html = QStringLiteral("<b>%1</b><table>").arg(m_categories[i].toHtmlEscaped());
-    for (const auto& s : m_series) {
+    for (int k = 0; k < m_series.size(); ++k) {
+        const BarSeries& s = m_series[k];
         if (i >= s.values.size())
             continue;
         QString text = value(s.values[i]);
-        if (i < s.low.size() && i < s.high.size())
+        if (m_spread && m_spread->series == k && i < m_spread->low.size() &&
+            i < m_spread->high.size())
             text += QStringLiteral(" (%1: %2 – %3)")
-                        .arg(s.spreadName.toHtmlEscaped(), value(s.low[i]), value(s.high[i]));
+                        .arg(m_spread->name.toHtmlEscaped(), value(m_spread->low[i]),
+                             value(m_spread->high[i]));
         html += QStringLiteral("<tr><td><span style='color:%1'>&#9632;</span> %2</td>"
                                "<td align='right'>&nbsp;%3</td></tr>")
                     .arg(s.color.name(), s.name.toHtmlEscaped(), text);

@@ -8,6 +8,8 @@
 #include <QVector>
 #include <QWidget>
 
+#include <optional>
+
 class QCustomPlot;
 class QMouseEvent;
 
@@ -17,10 +19,15 @@ struct BarSeries {
     QString name;
     QColor color;
     QVector<double> values; // one per category
-    // Optional spread, one per category (both or neither): a whisker from low to high
-    // over the bar, named `spreadName` in the legend (e.g. "fastest to slowest step").
-    QVector<double> low, high;
-    QString spreadName;
+};
+
+// A spread over one series' bars: a whisker from low to high per category, named in the
+// legend (e.g. "fastest to slowest step"). NaN: no whisker for that category.
+struct BarSpread {
+    int series = 0;
+    QVector<double> low;
+    QVector<double> high;
+    QString name;
 };
 
 // UI thread only.
@@ -36,6 +43,9 @@ public:
     void setEmptyText(const QString& text) { m_emptyText = text; }
     // The unit after each value in the tooltip ("ms", "ψ"), the axis's; call before setData.
     void setValueUnit(const QString& unit) { m_valueUnit = unit; }
+    // Whiskers over a series; call before setData (nullopt: none).
+    void setSpread(std::optional<BarSpread> spread) { m_spread = std::move(spread); }
+    const std::optional<BarSpread>& spread() const { return m_spread; }
     // A category's tooltip as HTML (for tests).
     QString tooltipHtml(int category) const;
 
@@ -47,6 +57,7 @@ private:
     QVector<BarSeries> m_series;
     QString m_emptyText;
     QString m_valueUnit;
+    std::optional<BarSpread> m_spread;
 };
 
 } // namespace zerolab

@@ -225,8 +225,9 @@ private slots:
         QVERIFY(chart);
         const BarSeries& time = chart->timeChart()->series().front();
         QCOMPARE(time.values, (QVector<double>{165, 70, 178}));
-        QCOMPARE(time.low, (QVector<double>{120, 60, 150}));
-        QCOMPARE(time.high, (QVector<double>{300, 250, 210}));
+        QVERIFY(chart->timeChart()->spread().has_value());
+        QCOMPARE(chart->timeChart()->spread()->low, (QVector<double>{120, 60, 150}));
+        QCOMPARE(chart->timeChart()->spread()->high, (QVector<double>{300, 250, 210}));
         // Whiskers are drawn, and named in the legend.
         bool whiskers = false;
         for (int i = 0; i < chart->timeChart()->plot()->plottableCount(); ++i)

@@ -1791,10 +1791,6 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>另列：非模型状态（ZeRO 不对其分片）</translation>
     </message>
     <message>
-        <source>Not model states, per rank</source>
-        <translation>每进程非模型状态</translation>
-    </message>
-    <message>
         <source>Filled: measured (the ledger of rank 0). Dashed outline: the planner&apos;s forecast.</source>
         <translation>实心：实测（进程 0 的账本）。虚线框：规划器的预测。</translation>
     </message>
@@ -1817,6 +1813,10 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>Memory per rank</source>
         <translation>每进程内存</translation>
+    </message>
+    <message>
+        <source>Not model states</source>
+        <translation>非模型状态</translation>
     </message>
 </context>
 <context>
@@ -1846,10 +1846,6 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>毫秒</translation>
     </message>
     <message>
-        <source>Step time (ms): median, fastest to slowest step</source>
-        <translation>步时间（毫秒）：中位数，最快到最慢的步</translation>
-    </message>
-    <message>
         <source>⚠ A run logged a single step: there is no spread to tell a difference from noise.</source>
         <translation>⚠ 有运行只记录了一步：没有离散范围可用来区分差异与噪声。</translation>
     </message>
@@ -1872,6 +1868,10 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>Bars: the median over each run&apos;s logged steps (n = %1); whiskers: its fastest to its slowest step. Time is charted, never checked.</source>
         <translation>柱条：每个运行所记录各步的中位数（n = %1）；须线：其最快到最慢的步。时间只作图，从不检查。</translation>
+    </message>
+    <message>
+        <source>Step time per run (ms)</source>
+        <translation>每个运行的步时间（毫秒）</translation>
     </message>
 </context>
 <context>

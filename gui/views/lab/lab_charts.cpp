@@ -123,8 +123,8 @@ QWidget* LabCharts::build(const LessonStep& step, const LabStepOutcome* o, const
     case ChartKind::Traffic: {
         auto* bars = new GroupedBarChart(parent);
         QStringList cats;
-        BarSeries measured{tr("measured"), kAccent, {}, {}, {}, {}};
-        BarSeries planned{tr("planner"), kPlannerSeries, {}, {}, {}, {}};
+        BarSeries measured{tr("measured"), kAccent, {}};
+        BarSeries planned{tr("planner"), kPlannerSeries, {}};
         for (const LabRunData& run : runs) {
             cats << nameOf(run);
             const double psi = std::max<double>(1, double(run.plan.psi));
@@ -161,6 +161,8 @@ QWidget* LabCharts::build(const LessonStep& step, const LabStepOutcome* o, const
 }
 
 QImage LabCharts::render(QWidget* chart) {
+    if (auto* memory = qobject_cast<LabMemoryChart*>(chart))
+        memory->setPrinted(true);
     chart->resize(kPrintSize);
     chart->ensurePolished();
     return chart->grab().toImage();

@@ -30,7 +30,7 @@ public:
     // The chart as the report prints it: laid out at kPrintSize (legend and notes
     // included) and grabbed.
     static QImage render(QWidget* chart);
-    static constexpr QSize kPrintSize{1000, 520};
+    static constexpr QSize kPrintSize{860, 500};
 };
 
 // A run's label in the lesson ("recompute none"), or its id when it has none.

@@ -40,7 +40,7 @@ QLabel* titleLabel() {
 LabMemoryChart::LabMemoryChart(QWidget* parent)
     : QWidget(parent), m_statesOnly(new QCheckBox), m_mainTitle(titleLabel()),
       m_restTitle(titleLabel()), m_restBox(new QWidget), m_main(new MemoryBarChart),
-      m_rest(new MemoryBarChart), m_legend(new CategoryLegend(nullptr, 4)), m_note(new QLabel) {
+      m_rest(new MemoryBarChart), m_legend(new CategoryLegend(nullptr, 0)), m_note(new QLabel) {
     m_main->setObjectName(QStringLiteral("labMemoryMain"));
     m_rest->setObjectName(QStringLiteral("labMemoryRest"));
     auto* layout = new QVBoxLayout(this);
@@ -102,6 +102,10 @@ void LabMemoryChart::setStatesOnly(bool on) {
     rebuild();
 }
 
+void LabMemoryChart::setPrinted(bool printed) {
+    m_statesOnly->setHidden(printed);
+}
+
 bool LabMemoryChart::statesOnly() const {
     return m_statesOnly->isChecked();
 }
@@ -135,7 +139,11 @@ void LabMemoryChart::rebuild() {
             predictedRest = double(notModelStates(*bar.predicted).total());
         }
         main.push_back({bar.label, shown, predicted});
-        rest.push_back({bar.label, others, predictedRest});
+        // The narrower plot breaks "stage 1, N = 4" into two lines, so labels never overlap.
+        QString restLabel = bar.label;
+        restLabel.replace(QStringLiteral(", "), QStringLiteral("\n"))
+            .replace(QStringLiteral("，"), QStringLiteral("\n"));
+        rest.push_back({restLabel, others, predictedRest});
         note(shown);
         top = std::max({top, double(shown.total()), predicted.value_or(0)});
         if (split) {
@@ -161,7 +169,7 @@ void LabMemoryChart::rebuild() {
         // Short, so both plots start at one height; the legend names the categories.
         m_restTitle->setText(tr("Apart: not model states (ZeRO does not shard them)"));
         m_rest->setPerParameter(m_psi);
-        m_rest->setValueAxisTitle(tr("Not model states, per rank"));
+        m_rest->setValueAxisTitle(tr("Not model states"));
         // The same scale as the model states beside it, so the two compare by eye.
         m_rest->setScaleFloor(m_main->scaleTopBytes());
         m_rest->setGroups(rest);

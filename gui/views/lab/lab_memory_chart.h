@@ -43,6 +43,8 @@ public:
 
     void setStatesOnly(bool on);
     bool statesOnly() const;
+    // On paper: the switch is hidden (the titles say what the bars hold).
+    void setPrinted(bool printed);
 
     // The lesson's bars (model states when statesOnly) and the rest beside them (hidden
     // when not statesOnly or when nothing is left), for tests and the report.

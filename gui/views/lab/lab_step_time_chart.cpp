@@ -77,9 +77,10 @@ QString LabStepTimeChart::noteText() const {
 
 void LabStepTimeChart::rebuild() {
     QStringList cats;
-    BarSeries actMeasured{tr("activations, measured"), kMeasuredSeries, {}, {}, {}, {}};
-    BarSeries actPlanned{tr("activations, planner"), kPlannerSeries, {}, {}, {}, {}};
-    BarSeries time{tr("median step time"), kAccent, {}, {}, {}, tr("fastest to slowest step")};
+    BarSeries actMeasured{tr("activations, measured"), kMeasuredSeries, {}};
+    BarSeries actPlanned{tr("activations, planner"), kPlannerSeries, {}};
+    BarSeries time{tr("median step time"), kAccent, {}};
+    BarSpread spread{0, {}, {}, tr("fastest to slowest step")};
     std::vector<StepTimeSpread> spreads;
     int fewest = -1;
     for (const LabStepTimeRun& r : m_runs) {
@@ -88,15 +89,16 @@ void LabStepTimeChart::rebuild() {
         actPlanned.values << r.plannedActivationMiB;
         const bool known = r.time.steps > 0;
         time.values << (known ? r.time.median : NAN);
-        time.low << (known ? r.time.min : NAN);
-        time.high << (known ? r.time.max : NAN);
+        spread.low << (known ? r.time.min : NAN);
+        spread.high << (known ? r.time.max : NAN);
         spreads.push_back(r.time);
         fewest = fewest < 0 ? r.time.steps : std::min(fewest, r.time.steps);
     }
     m_activations->setValueUnit(QStringLiteral("MiB"));
     m_activations->setData(cats, {actMeasured, actPlanned}, tr("Activations per rank (MiB)"));
     m_time->setValueUnit(tr("ms"));
-    m_time->setData(cats, {time}, tr("Step time (ms): median, fastest to slowest step"));
+    m_time->setSpread(spread);
+    m_time->setData(cats, {time}, tr("Step time per run (ms)"));
     const std::vector<StepTimeTie> ties = stepTimeTies(spreads);
     double widest = 0;
     for (const StepTimeSpread& t : spreads)

@@ -86,7 +86,9 @@ QWidget* LabCharts::build(const LessonStep& step, const LabStepOutcome* o, const
         bars->setHighlighted(step.plan->input.stage);
         bars->setCapacity(double(step.plan->input.device.usableBytes()),
                           qs(step.plan->input.device.label));
-        bars->setStatesOnly(aboutModelStates(step));
+        // Against the device the total is what fits or not: every category, the switch
+        // there to split them.
+        bars->setStatesOnly(false);
         return bars;
     }
     if (!o || o->chart_runs.empty())

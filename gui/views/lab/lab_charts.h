@@ -25,7 +25,8 @@ public:
                           const std::string& lang, QWidget* parent = nullptr);
     // True where the step is about model states: its chart names only model-state
     // categories, or most of its memory checks are on model states (params ... optim_v,
-    // optimizer_states, model_states). Its memory chart then opens on "model states only".
+    // optimizer_states, model_states). Its memory chart then opens on "model states only"
+    // (a plan's chart against the device always opens on the total).
     static bool aboutModelStates(const LessonStep& step);
     // The chart as the report prints it: laid out at kPrintSize (legend and notes
     // included) and grabbed.

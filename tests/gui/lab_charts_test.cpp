@@ -79,6 +79,22 @@ LabStepOutcome fakeOutcome(const LessonStep& step,
     return o;
 }
 
+// A shipped lesson's first chart of `kind`, built over fake runs (`stepMs` per run).
+struct Built {
+    Lesson lesson;
+    const LessonStep* step = nullptr;
+    LabStepOutcome outcome;
+    std::unique_ptr<QWidget> widget;
+};
+Built buildChart(int order, ChartKind kind, const std::vector<std::vector<double>>& stepMs = {}) {
+    Built b;
+    b.lesson = shippedLesson(lessonWithOrder(order));
+    b.step = &stepWithChart(b.lesson, kind);
+    b.outcome = fakeOutcome(*b.step, stepMs);
+    b.widget.reset(LabCharts::build(*b.step, &b.outcome, "en"));
+    return b;
+}
+
 // Bytes per parameter of a group's bars.
 double perPsi(const MemoryBarChart* chart, int group, double psi) {
     double total = 0;
@@ -101,12 +117,10 @@ private slots:
     void initTestCase() { applyAppStyle(*qApp); }
 
     void lessonOneShowsSixteenPsiFirstAndTheWorkspaceApart() {
-        const Lesson lesson = shippedLesson(lessonWithOrder(1));
-        const LessonStep& step = stepWithChart(lesson, ChartKind::Memory);
-        QVERIFY(LabCharts::aboutModelStates(step));
-        const LabStepOutcome o = fakeOutcome(step);
-        std::unique_ptr<QWidget> w{LabCharts::build(step, &o, "en")};
-        auto* chart = qobject_cast<LabMemoryChart*>(w.get());
+        const Built b = buildChart(1, ChartKind::Memory);
+        QVERIFY(LabCharts::aboutModelStates(*b.step));
+        const LabStepOutcome& o = b.outcome;
+        auto* chart = qobject_cast<LabMemoryChart*>(b.widget.get());
         QVERIFY(chart);
         const double psi = double(o.chart_runs.front().plan.psi);
         // 2 + 2 + 4 + 4 + 4: bf16 params and grads, fp32 master, Adam m and v, unsharded.
@@ -130,11 +144,9 @@ private slots:
     }
 
     void switchOffStacksEveryCategoryInOneBar() {
-        const Lesson lesson = shippedLesson(lessonWithOrder(1));
-        const LessonStep& step = stepWithChart(lesson, ChartKind::Memory);
-        const LabStepOutcome o = fakeOutcome(step);
-        std::unique_ptr<QWidget> w{LabCharts::build(step, &o, "en")};
-        auto* chart = qobject_cast<LabMemoryChart*>(w.get());
+        const Built b = buildChart(1, ChartKind::Memory);
+        const LabStepOutcome& o = b.outcome;
+        auto* chart = qobject_cast<LabMemoryChart*>(b.widget.get());
         QVERIFY(chart);
         chart->setStatesOnly(false);
         QVERIFY(!chart->restShown());
@@ -145,12 +157,10 @@ private slots:
     }
 
     void lessonThreeModelStatesFallSevenFiveAndAHalfFour() {
-        const Lesson lesson = shippedLesson(lessonWithOrder(3));
-        const LessonStep& step = stepWithChart(lesson, ChartKind::Memory);
-        QVERIFY(LabCharts::aboutModelStates(step));
-        const LabStepOutcome o = fakeOutcome(step);
-        std::unique_ptr<QWidget> w{LabCharts::build(step, &o, "en")};
-        auto* chart = qobject_cast<LabMemoryChart*>(w.get());
+        const Built b = buildChart(3, ChartKind::Memory);
+        QVERIFY(LabCharts::aboutModelStates(*b.step));
+        const LabStepOutcome& o = b.outcome;
+        auto* chart = qobject_cast<LabMemoryChart*>(b.widget.get());
         QVERIFY(chart);
         QCOMPARE(chart->mainChart()->groups().size(), qsizetype(3));
         for (int g = 0; g < 3; ++g) {
@@ -173,12 +183,9 @@ private slots:
     }
 
     void activationLessonsOpenOnEveryCategory() {
-        const Lesson four = shippedLesson(lessonWithOrder(4));
-        const LessonStep& step = stepWithChart(four, ChartKind::Memory);
-        QVERIFY(!LabCharts::aboutModelStates(step));
-        const LabStepOutcome o = fakeOutcome(step);
-        std::unique_ptr<QWidget> w{LabCharts::build(step, &o, "en")};
-        auto* chart = qobject_cast<LabMemoryChart*>(w.get());
+        const Built b = buildChart(4, ChartKind::Memory);
+        QVERIFY(!LabCharts::aboutModelStates(*b.step));
+        auto* chart = qobject_cast<LabMemoryChart*>(b.widget.get());
         QVERIFY(chart);
         QVERIFY(!chart->statesOnly());
         QVERIFY(chart->mainChart()->segmentBytes(0, MemCategory::Activations) > 0);
@@ -189,11 +196,8 @@ private slots:
     }
 
     void trafficChartHasALegendAndItsUnitInTheTooltip() {
-        const Lesson lesson = shippedLesson(lessonWithOrder(3));
-        const LessonStep& step = stepWithChart(lesson, ChartKind::Traffic);
-        const LabStepOutcome o = fakeOutcome(step);
-        std::unique_ptr<QWidget> w{LabCharts::build(step, &o, "en")};
-        auto* chart = qobject_cast<GroupedBarChart*>(w.get());
+        const Built b = buildChart(3, ChartKind::Traffic);
+        auto* chart = qobject_cast<GroupedBarChart*>(b.widget.get());
         QVERIFY(chart);
         QVERIFY(chart->plot()->legend->visible());
         QVERIFY(chart->plot()->legend->itemCount() >= 2);
@@ -216,12 +220,9 @@ private slots:
     // Lesson 5 as the issue saw it: none 165, selective 70, full 178 ms, each over three
     // steps that spread wider than those differences.
     void stepTimesInsideTheirSpreadAreSaidToBeNoise() {
-        const Lesson lesson = shippedLesson(lessonWithOrder(5));
-        const LessonStep& step = stepWithChart(lesson, ChartKind::StepTime);
-        const LabStepOutcome o =
-            fakeOutcome(step, {{120, 165, 300}, {60, 70, 250}, {150, 178, 210}});
-        std::unique_ptr<QWidget> w{LabCharts::build(step, &o, "en")};
-        auto* chart = qobject_cast<LabStepTimeChart*>(w.get());
+        const Built b =
+            buildChart(5, ChartKind::StepTime, {{120, 165, 300}, {60, 70, 250}, {150, 178, 210}});
+        auto* chart = qobject_cast<LabStepTimeChart*>(b.widget.get());
         QVERIFY(chart);
         const BarSeries& time = chart->timeChart()->series().front();
         QCOMPARE(time.values, (QVector<double>{165, 70, 178}));
@@ -245,30 +246,26 @@ private slots:
     }
 
     void stepTimesApartBeyondTheirSpreadAreNotWarned() {
-        const Lesson lesson = shippedLesson(lessonWithOrder(5));
-        const LessonStep& step = stepWithChart(lesson, ChartKind::StepTime);
-        const LabStepOutcome o =
-            fakeOutcome(step, {{100, 101, 102}, {200, 201, 203}, {300, 301, 302}});
-        std::unique_ptr<QWidget> w{LabCharts::build(step, &o, "en")};
-        auto* chart = qobject_cast<LabStepTimeChart*>(w.get());
+        const Built b =
+            buildChart(5, ChartKind::StepTime, {{100, 101, 102}, {200, 201, 203}, {300, 301, 302}});
+        auto* chart = qobject_cast<LabStepTimeChart*>(b.widget.get());
         QVERIFY(chart);
         QVERIFY(!chart->warns());
         QVERIFY(stepTimeTies({{3, 100, 101, 102}, {3, 200, 201, 203}}).empty());
         QCOMPARE(stepTimeTies({{3, 100, 101, 102}, {3, 60, 101.5, 200}}).size(), std::size_t(1));
         // Two of three within each other's spread: that pair is named.
-        const LabStepOutcome two =
-            fakeOutcome(step, {{100, 101, 102}, {101, 102, 104}, {300, 301, 302}});
-        std::unique_ptr<QWidget> w2{LabCharts::build(step, &two, "en")};
-        auto* pair = qobject_cast<LabStepTimeChart*>(w2.get());
+        const Built two =
+            buildChart(5, ChartKind::StepTime, {{100, 101, 102}, {101, 102, 104}, {300, 301, 302}});
+        const LessonStep& step = *two.step;
+        auto* pair = qobject_cast<LabStepTimeChart*>(two.widget.get());
         QVERIFY(pair->warns());
         QVERIFY2(pair->noteText().contains(labRunLabel(step, "none", "en") + QStringLiteral(" ≈ ") +
                                            labRunLabel(step, "selective", "en")),
                  qPrintable(pair->noteText()));
         QVERIFY(!pair->noteText().contains(labRunLabel(step, "full", "en")));
         // One step each: no spread, said so.
-        const LabStepOutcome one = fakeOutcome(step, {{100}, {200}, {300}});
-        std::unique_ptr<QWidget> w1{LabCharts::build(step, &one, "en")};
-        QVERIFY(qobject_cast<LabStepTimeChart*>(w1.get())->warns());
+        const Built one = buildChart(5, ChartKind::StepTime, {{100}, {200}, {300}});
+        QVERIFY(qobject_cast<LabStepTimeChart*>(one.widget.get())->warns());
     }
 
     // Every shipped chart that can be drawn from runs has a legend at print size.

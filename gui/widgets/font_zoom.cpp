@@ -1,10 +1,11 @@
 // The font zoom: the application font and style sheet scaled, every widget's own font
-// size and style-sheet font sizes scaled from what it was set to, and every tracked
+// size, style-sheet and rich-text font sizes scaled from what it was set to, every tracked
 // chart's fonts scaled from their nominal sizes (remembered on each font's holder).
 #include "gui/widgets/font_zoom.h"
 
 #include <QApplication>
 #include <QEvent>
+#include <QLabel>
 #include <QRegularExpression>
 #include <QWidget>
 #include <qcustomplot.h>
@@ -142,6 +143,19 @@ void FontZoom::applyTo(QCustomPlot* plot) const {
 
 void FontZoom::applyTo(QWidget* widget) const {
     const double f = factor();
+    // A rich-text label's own "font-size: 14pt" (the empty views' headings).
+    if (auto* label = qobject_cast<QLabel*>(widget);
+        label && label->text().contains(QLatin1String("font-size"))) {
+        const QString text = label->text();
+        const QString last = label->property("zerolabZoomSetText").toString();
+        const QString base =
+            text == last ? label->property("zerolabZoomBaseText").toString() : text;
+        const QString target = scaledSheet(base, f);
+        label->setProperty("zerolabZoomBaseText", base);
+        label->setProperty("zerolabZoomSetText", target);
+        if (target != text)
+            label->setText(target);
+    }
     const QString sheet = widget->styleSheet();
     if (sheet.contains(QLatin1String("font-size"))) {
         const QString last = widget->property("zerolabZoomSetSheet").toString();

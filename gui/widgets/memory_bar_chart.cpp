@@ -283,10 +283,10 @@ void MemoryBarChart::addDropMarker(const DisplayUnit& unit) {
     const double middle = m_log ? std::sqrt(top * via) : (top + via) / 2;
     QFont font = m_plot->font();
     font.setPointSizeF(8.5);
-    const auto label = [&](const QString& text, Qt::Alignment vertical, const QColor& color,
-                           bool bold) {
+    const auto label = [&](const QString& text, double atX, double atY, Qt::Alignment vertical,
+                           const QColor& color, bool bold) {
         auto* t = new QCPItemText(m_plot);
-        t->position->setCoords(x + 0.06, middle);
+        t->position->setCoords(atX, atY);
         t->setPositionAlignment(Qt::AlignLeft | vertical);
         t->setTextAlignment(Qt::AlignLeft);
         t->setText(text);
@@ -299,8 +299,10 @@ void MemoryBarChart::addDropMarker(const DisplayUnit& unit) {
         t->setSelectable(false);
         t->setObjectName(QStringLiteral("dropMarkerLabel"));
     };
-    label(m_marker->firstLabel, Qt::AlignBottom, kAccent, true);
-    label(m_marker->secondLabel, Qt::AlignTop, kTextMuted, false);
+    label(m_marker->firstLabel, x + 0.06, middle, Qt::AlignBottom, kAccent, true);
+    label(m_marker->secondLabel, x + 0.06, middle, Qt::AlignTop, kTextMuted, false);
+    label(m_marker->viaLabel, std::max(from, m_marker->toGroup) + 0.3, via, Qt::AlignVCenter,
+          kAccent, false);
 }
 
 void MemoryBarChart::setValueRange(const Scale& scale) {

@@ -35,6 +35,7 @@ struct DropMarker {
     double viaBytes = 0;
     QString firstLabel;  // beside the first bracket, in the accent colour
     QString secondLabel; // under it, muted like the second bracket
+    QString viaLabel;    // at the end of the dashed line drawn at viaBytes
 };
 
 // UI thread only. Owns its QCustomPlot.

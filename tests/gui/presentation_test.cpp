@@ -4,6 +4,7 @@
 // PNG/SVG; the saved files are valid images of the chart; full screen moves the chart
 // out and Esc brings it back to the same place.
 #include "gui/app/main_window.h"
+#include "gui/core/language.h"
 #include "gui/timeline/timeline_chart.h"
 #include "gui/views/lab/lab_view.h"
 #include "gui/views/learn/learn_view.h"
@@ -15,12 +16,14 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QSvgRenderer>
 #include <QTabWidget>
@@ -89,6 +92,7 @@ private:
             window.setTab(static_cast<MainWindow::Tab>(t));
             QCoreApplication::processEvents();
             perTab << tabs->widget(t)->findChildren<QCustomPlot*>();
+            qInfo("%s: %d charts", qPrintable(tabs->tabText(t)), int(perTab.back().size()));
             QVERIFY2(!perTab.back().isEmpty(), qPrintable(tabs->tabText(t)));
         }
     }
@@ -198,7 +202,7 @@ private slots:
         }
     }
 
-    // PNG: twice the chart's pixels, with ink. SVG: a valid document of the chart's size
+    // PNG: twice the chart's pixels, with ink. SVG: a valid document with the chart's box
     // holding its axis title as text, that renders with ink. A path that cannot be
     // written is refused, named.
     void saveWritesAValidPngAndSvg() {
@@ -229,7 +233,7 @@ private slots:
         QVERIFY2(saveChartSvg(plot, svg, &error), qPrintable(error));
         QSvgRenderer renderer(svg);
         QVERIFY(renderer.isValid());
-        QCOMPARE(renderer.defaultSize(), plot->size());
+        QCOMPARE(renderer.viewBoxF().size(), QSizeF(plot->size()));
         QFile file(svg);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray text = file.readAll();
@@ -273,6 +277,33 @@ private slots:
         QTRY_COMPARE(fullScreenChart(), plot);
         leaveChartFullScreen();
         QCOMPARE(plot->parentWidget(), chart);
+    }
+
+    // The shots docs/gui.md shows: a chart's context menu over the Learn tab, in English and
+    // Chinese, written to the temp folder (nothing is compared).
+    void contextMenuShots() {
+        for (const Language language : {Language::English, Language::Chinese}) {
+            QVERIFY(setLanguage(language));
+            MainWindow window(false);
+            window.resize(1280, 800);
+            window.setTab(MainWindow::Tab::Learn);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QCustomPlot* plot = window.learnView()->forecast()->chart()->plot();
+            const auto menu = chartContextMenu(plot);
+            QVERIFY(menu);
+            const QPoint at(plot->width() / 2, plot->height() / 4);
+            menu->popup(plot->mapToGlobal(at));
+            QCoreApplication::processEvents();
+            QPixmap shot = window.grab();
+            QPainter painter(&shot);
+            painter.drawPixmap(plot->mapTo(&window, at), menu->grab());
+            painter.end();
+            menu->close();
+            shot.save(QDir::temp().filePath(
+                QStringLiteral("zerolab-chart-menu-%1.png").arg(languageCode(language))));
+        }
+        QVERIFY(setLanguage(Language::English));
     }
 };
 

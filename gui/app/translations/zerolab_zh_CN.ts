@@ -2213,6 +2213,10 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <source>then stage %1 shards %2: −%3</source>
         <translation>随后阶段 %1 切分%2：−%3</translation>
     </message>
+    <message>
+        <source>stage %1 in ZeRO&apos;s layout: %2</source>
+        <translation>ZeRO 布局下的阶段 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::LiveController</name>

@@ -424,6 +424,7 @@ void LearnView::markLayoutSwitch(const PlanInput& in) {
                             .arg(formatBytes(before - via), formatBytes(before - after));
     marker.secondLabel =
         tr("then stage %1 shards %2: −%3").arg(stage).arg(sharded, formatBytes(via - after));
+    marker.viaLabel = tr("stage %1 in ZeRO's layout: %2").arg(stage - 1).arg(formatBytes(via));
     chart->setDropMarker(marker);
 }
 

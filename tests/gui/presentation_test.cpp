@@ -13,6 +13,7 @@
 #include "gui/widgets/font_zoom.h"
 #include "gui/widgets/forecast_panel.h"
 #include "gui/widgets/memory_bar_chart.h"
+#include "gui/widgets/style.h"
 
 #include <QAction>
 #include <QApplication>
@@ -282,6 +283,7 @@ private slots:
     // The shots docs/gui.md shows: a chart's context menu over the Learn tab, in English and
     // Chinese, written to the temp folder (nothing is compared).
     void contextMenuShots() {
+        applyAppStyle(*qApp); // as the app looks
         for (const Language language : {Language::English, Language::Chinese}) {
             QVERIFY(setLanguage(language));
             MainWindow window(false);

@@ -43,6 +43,8 @@ QFont zoomedFont(QObject* holder, const QByteArray& key, const QFont& current, d
 
 // Every "font-size: Npt" (or px) of a style sheet times `factor`.
 QString scaledSheet(const QString& sheet, double factor) {
+    if (factor == 1.0)
+        return sheet; // as written
     static const QRegularExpression size(QStringLiteral("(font-size\\s*:\\s*)([0-9.]+)(pt|px)"));
     QString out;
     qsizetype at = 0;
@@ -55,6 +57,20 @@ QString scaledSheet(const QString& sheet, double factor) {
         at = m.capturedEnd(2);
     }
     return out + sheet.mid(at);
+}
+
+// `current` (a style sheet, a rich text) with its font sizes at the factor; the nominal
+// text is remembered on `holder` as zoomedFont() remembers a size.
+QString zoomedSizes(QObject* holder, const QByteArray& key, const QString& current, double factor) {
+    const QByteArray baseKey = "zerolabZoomBase" + key;
+    const QByteArray setKey = "zerolabZoomSet" + key;
+    const QString nominal = current == holder->property(setKey.constData()).toString()
+                                ? holder->property(baseKey.constData()).toString()
+                                : current;
+    const QString target = scaledSheet(nominal, factor);
+    holder->setProperty(baseKey.constData(), nominal);
+    holder->setProperty(setKey.constData(), target);
+    return target;
 }
 
 } // namespace
@@ -146,24 +162,13 @@ void FontZoom::applyTo(QWidget* widget) const {
     // A rich-text label's own "font-size: 14pt" (the empty views' headings).
     if (auto* label = qobject_cast<QLabel*>(widget);
         label && label->text().contains(QLatin1String("font-size"))) {
-        const QString text = label->text();
-        const QString last = label->property("zerolabZoomSetText").toString();
-        const QString base =
-            text == last ? label->property("zerolabZoomBaseText").toString() : text;
-        const QString target = scaledSheet(base, f);
-        label->setProperty("zerolabZoomBaseText", base);
-        label->setProperty("zerolabZoomSetText", target);
-        if (target != text)
+        const QString target = zoomedSizes(label, "Text", label->text(), f);
+        if (target != label->text())
             label->setText(target);
     }
     const QString sheet = widget->styleSheet();
     if (sheet.contains(QLatin1String("font-size"))) {
-        const QString last = widget->property("zerolabZoomSetSheet").toString();
-        const QString base =
-            sheet == last ? widget->property("zerolabZoomBaseSheet").toString() : sheet;
-        const QString target = scaledSheet(base, f);
-        widget->setProperty("zerolabZoomBaseSheet", base);
-        widget->setProperty("zerolabZoomSetSheet", target);
+        const QString target = zoomedSizes(widget, "Sheet", sheet, f);
         if (target != sheet)
             widget->setStyleSheet(target);
         return; // its font size is the sheet's

@@ -120,6 +120,15 @@ private slots:
         QVERIFY(explain);
         const double explainBefore = explain->font().pointSizeF();
         const double appBefore = QApplication::font().pointSizeF();
+        // A style sheet's and a rich text's own sizes: the Lab's title, an empty view's heading.
+        auto* title = window.labView()->findChild<QLabel*>(QStringLiteral("pageTitle"));
+        QLabel* heading = nullptr;
+        for (QLabel* l : window.findChildren<QLabel*>())
+            if (l->text().contains(QLatin1String("font-size:")))
+                heading = l;
+        QVERIFY(title && heading);
+        const QString titleSheet = title->styleSheet();
+        const QString headingText = heading->text();
 
         FontZoom::instance().setStep(FontZoom::kNormalStep + 2);
         const double f = FontZoom::instance().factor();
@@ -135,6 +144,8 @@ private slots:
         }
         QVERIFY(qFuzzyCompare(QApplication::font().pointSizeF(), appBefore * f));
         QVERIFY(qFuzzyCompare(explain->font().pointSizeF(), explainBefore * f));
+        QVERIFY2(title->styleSheet() != titleSheet, qPrintable(title->styleSheet()));
+        QVERIFY2(heading->text() != headingText, qPrintable(heading->text()));
 
         // A chart's text made after the zoom (Learn's bars for another ψ) is zoomed too.
         MemoryBarChart* learnBars = window.learnView()->forecast()->chart();
@@ -152,6 +163,8 @@ private slots:
                 QVERIFY2(qFuzzyCompare(now.at(where), size), qPrintable(where));
         }
         QVERIFY(qFuzzyCompare(explain->font().pointSizeF(), explainBefore));
+        QCOMPARE(title->styleSheet(), titleSheet);
+        QCOMPARE(heading->text(), headingText);
     }
 
     // The View menu's Ctrl +, Ctrl - and Ctrl 0 drive the zoom.

@@ -12,6 +12,7 @@
 #include "gui/widgets/chart_actions.h"
 #include "gui/widgets/font_zoom.h"
 #include "gui/widgets/forecast_panel.h"
+#include "gui/widgets/grouped_bar_chart.h"
 #include "gui/widgets/memory_bar_chart.h"
 #include "gui/widgets/style.h"
 
@@ -214,6 +215,15 @@ private slots:
                              qPrintable(where + QStringLiteral(": no ") + QLatin1String(name)));
             }
         }
+    }
+
+    // The Lab's grouped bars appear only over a step's runs: the class itself is attached.
+    void groupedBarsHaveTheActions() {
+        GroupedBarChart chart;
+        const auto menu = chartContextMenu(chart.plot());
+        QVERIFY(menu);
+        for (const char* name : {"chartFullScreen", "chartCopy", "chartSavePng", "chartSaveSvg"})
+            QVERIFY2(menu->findChild<QAction*>(QLatin1String(name)), name);
     }
 
     // PNG: twice the chart's pixels, with ink. SVG: a valid document with the chart's box

@@ -1,6 +1,7 @@
 // Grouped bars with QCPBarsGroup; the legend sits above the plot, never over a bar.
 #include "gui/widgets/grouped_bar_chart.h"
 
+#include "gui/widgets/chart_actions.h"
 #include "gui/widgets/style.h"
 
 #include <QToolTip>
@@ -17,6 +18,7 @@ GroupedBarChart::GroupedBarChart(QWidget* parent) : QWidget(parent), m_plot(new 
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     stylePlot(m_plot);
+    attachChartActions(m_plot);
     m_plot->setMinimumHeight(150);
     m_plot->setMouseTracking(true);
     placeLegendAbove(m_plot);

@@ -5,6 +5,7 @@
 
 #include "gui/core/units.h"
 #include "gui/widgets/category_colors.h"
+#include "gui/widgets/chart_actions.h"
 #include "gui/widgets/style.h"
 
 #include <QEvent>
@@ -23,6 +24,7 @@ MemoryBarChart::MemoryBarChart(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     stylePlot(m_plot);
+    attachChartActions(m_plot);
     QFont captionFont = m_plot->font();
     captionFont.setPointSizeF(8.5);
     m_caption = new QCPTextElement(m_plot, QString(), captionFont);
@@ -115,6 +117,7 @@ void MemoryBarChart::rebuild() {
     fillBars(scale.unit);
     addGroupItems(scale.unit);
     showCapacity(scale);
+    addDropMarker(scale.unit);
     setValueRange(scale);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -248,6 +251,58 @@ void MemoryBarChart::showCapacity(const Scale& scale) {
         line->setPen(QPen(kErrorColor, 1.5, Qt::DashLine));
         line->setSelectable(false);
     }
+}
+
+// The drop marker: a dashed line at the intermediate total across both bars, a bracket
+// from the first bar's total to it and a lighter one from it to the second bar's total.
+void MemoryBarChart::addDropMarker(const DisplayUnit& unit) {
+    if (!m_marker || m_marker->fromGroup < 0 || m_marker->fromGroup >= m_groups.size() ||
+        m_marker->toGroup < 0 || m_marker->toGroup >= m_groups.size())
+        return;
+    const int from = m_marker->fromGroup;
+    const double top = double(m_groups[from].bytes.total()) / unit.divisor;
+    const double via = m_marker->viaBytes / unit.divisor;
+    const double end = double(m_groups[m_marker->toGroup].bytes.total()) / unit.divisor;
+    const double x = from + 0.36;
+    auto* level = new QCPItemLine(m_plot);
+    level->start->setCoords(std::min(from, m_marker->toGroup) - 0.3, via);
+    level->end->setCoords(std::max(from, m_marker->toGroup) + 0.3, via);
+    level->setPen(QPen(kAccent, 1.2, Qt::DashLine));
+    level->setSelectable(false);
+    const auto bracket = [&](double high, double low, const QColor& color) {
+        auto* b = new QCPItemBracket(m_plot);
+        b->left->setCoords(x, low);
+        b->right->setCoords(x, high);
+        b->setLength(6);
+        b->setStyle(QCPItemBracket::bsSquare);
+        b->setPen(QPen(color, 1.6));
+        b->setSelectable(false);
+    };
+    bracket(top, via, kAccent);
+    bracket(via, end, kTextMuted);
+    const double middle = m_log ? std::sqrt(top * via) : (top + via) / 2;
+    QFont font = m_plot->font();
+    font.setPointSizeF(8.5);
+    const auto label = [&](const QString& text, double atX, double atY, Qt::Alignment vertical,
+                           const QColor& color, bool bold) {
+        auto* t = new QCPItemText(m_plot);
+        t->position->setCoords(atX, atY);
+        t->setPositionAlignment(Qt::AlignLeft | vertical);
+        t->setTextAlignment(Qt::AlignLeft);
+        t->setText(text);
+        t->setBrush(withAlpha(kWhite, 230));
+        t->setPadding(QMargins(3, 1, 3, 1));
+        QFont f = font;
+        f.setBold(bold);
+        t->setFont(f);
+        t->setColor(color);
+        t->setSelectable(false);
+        t->setObjectName(QStringLiteral("dropMarkerLabel"));
+    };
+    label(m_marker->firstLabel, x + 0.06, middle, Qt::AlignBottom, kAccent, true);
+    label(m_marker->secondLabel, x + 0.06, middle, Qt::AlignTop, kTextMuted, false);
+    label(m_marker->viaLabel, std::max(from, m_marker->toGroup) + 0.3, via, Qt::AlignVCenter,
+          kAccent, false);
 }
 
 void MemoryBarChart::setValueRange(const Scale& scale) {

@@ -1267,6 +1267,65 @@
     </message>
 </context>
 <context>
+    <name>zerolab::ChartActions</name>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Shown full screen: Esc brings the chart back.</source>
+        <translation>正在全屏显示：按 Esc 键返回图表。</translation>
+    </message>
+    <message>
+        <source>Esc leaves full screen</source>
+        <translation>按 Esc 键退出全屏</translation>
+    </message>
+    <message>
+        <source>Leave full screen</source>
+        <translation>退出全屏</translation>
+    </message>
+    <message>
+        <source>Show full screen</source>
+        <translation>全屏显示</translation>
+    </message>
+    <message>
+        <source>Copy chart</source>
+        <translation>复制图表</translation>
+    </message>
+    <message>
+        <source>Save chart as SVG</source>
+        <translation>将图表保存为 SVG</translation>
+    </message>
+    <message>
+        <source>SVG image (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Save chart as PNG</source>
+        <translation>将图表保存为 PNG</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Save chart</source>
+        <translation>保存图表</translation>
+    </message>
+    <message>
+        <source>Save chart as PNG…</source>
+        <translation>将图表保存为 PNG…</translation>
+    </message>
+    <message>
+        <source>Save chart as SVG…</source>
+        <translation>将图表保存为 SVG…</translation>
+    </message>
+    <message>
+        <source>Cannot render the chart for %1</source>
+        <translation>无法为 %1 绘制图表</translation>
+    </message>
+</context>
+<context>
     <name>zerolab::CompareView</name>
     <message>
         <source>%1 seg %2</source>
@@ -2219,6 +2278,30 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <source>ZeRO-Offload trains 13B parameters on one 32 GB V100. With offload_optimizer on the CPU, stage 2 at N = 1 keeps only the 16-bit parameters (2ψ = 26 GB) and a reduce bucket on the GPU; the fp32 master, m, v and the gradients (14ψ = 182 GB) live in host memory. Without offload the same stage needs 16ψ = 208 GB. The price is PCIe: every step the gradients go down and the parameters come back, 4ψ = 52 GB, about 2 s at 25 GB/s. Shown on an A100 40 GB, the smallest preset; zerolab forecasts offload, it does not run it.</source>
         <translation>ZeRO-Offload 在一块 32 GB 的 V100 上训练 13B 参数。offload_optimizer 放在 CPU 上时，N = 1 的阶段 2 在 GPU 上只保留 16 位参数（2ψ = 26 GB）和一个归约桶；fp32 主参数、m、v 和梯度（14ψ = 182 GB）放在主机内存中。不卸载时同一阶段需要 16ψ = 208 GB。代价是 PCIe：每一步梯度下行、参数回传，4ψ = 52 GB，在 25 GB/s 下约 2 秒。这里显示在最小的预设 A100 40 GB 上；zerolab 只预测卸载，并不执行。</translation>
     </message>
+    <message>
+        <source>the parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>the gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>the optimizer states</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>The chapter&apos;s layout → ZeRO&apos;s: −%1 of the −%2 drop</source>
+        <translation>章节的布局 → ZeRO 的布局：总降幅 −%2 中的 −%1</translation>
+    </message>
+    <message>
+        <source>then stage %1 shards %2: −%3</source>
+        <translation>随后阶段 %1 切分%2：−%3</translation>
+    </message>
+    <message>
+        <source>stage %1 in ZeRO&apos;s layout: %2</source>
+        <translation>ZeRO 布局下的阶段 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::LiveController</name>
@@ -2642,6 +2725,22 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>Store: %1 (read-only: on a read-only file system; notes, tags and runs cannot be changed)</source>
         <translation>存储：%1（只读：位于只读文件系统上；无法修改备注、标签和运行）</translation>
+    </message>
+    <message>
+        <source>Larger text</source>
+        <translation>放大文字</translation>
+    </message>
+    <message>
+        <source>Smaller text</source>
+        <translation>缩小文字</translation>
+    </message>
+    <message>
+        <source>Normal text size</source>
+        <translation>正常文字大小</translation>
+    </message>
+    <message>
+        <source>Chart under the mouse full screen</source>
+        <translation>全屏显示鼠标下的图表</translation>
     </message>
 </context>
 <context>
@@ -3266,16 +3365,8 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <translation>重置缩放</translation>
     </message>
     <message>
-        <source>Export as PNG…</source>
-        <translation>导出为 PNG…</translation>
-    </message>
-    <message>
         <source>Export plot</source>
         <translation>导出图表</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png)</source>
-        <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
         <source>Export as PDF…</source>

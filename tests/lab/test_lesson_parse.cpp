@@ -101,8 +101,11 @@ TEST(LessonParse, ErrorsNameFileAndJsonPath) {
         {"profile of a custom shape",
          [](auto& d) {
              d["steps"][0]["experiment"]["profile"] = "calibrate";
-             d["base_config"]["model"] = {
-                 {"n_layer", 1}, {"n_head", 1}, {"n_embd", 8}, {"seq_len", 16}, {"vocab_size", 64}};
+             d["base_config"]["model"] = {{"n_layer", 1},
+                                          {"n_head", 1},
+                                          {"n_embd", 8},
+                                          {"seq_len", 16},
+                                          {"vocab_size", 256}};
          },
          "steps[0].experiment.runs[0]: \"profile\": \"calibrate\" measures a model preset's"},
         {"hosts without a rate", [](auto& d) { d["steps"][0]["experiment"]["hosts"] = 2; },

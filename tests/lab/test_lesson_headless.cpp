@@ -44,6 +44,21 @@ test::ProcessResult runLesson(const std::vector<std::string>& args) {
     return test::runProcess(argv);
 }
 
+// `base` (a lesson of tests/lab/lessons) whose runs read a text file too short for one
+// global batch: every run fails with rank 0's own reason.
+fs::path failingLesson(const std::string& base, const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
+    fs::create_directories(dir);
+    const std::string tag = name + "-" + std::to_string(::getpid());
+    const fs::path text = dir / (tag + ".txt");
+    std::ofstream(text) << "too short";
+    auto doc = nlohmann::json::parse(std::ifstream(lessonFile(base)));
+    doc["base_config"]["data"] = {{"type", "text"}, {"path", text.string()}};
+    const fs::path lesson = dir / (tag + ".json");
+    std::ofstream(lesson) << doc.dump(2);
+    return lesson;
+}
+
 TEST(LessonHeadless, WrongFormulaExitsOneNamingTheCheck) {
     const auto r = runLesson(
         {"--lesson", lessonFile("broken-formula.json"), "--run-lesson", "--db", freshDb("broken")});
@@ -107,14 +122,7 @@ TEST(LessonHeadless, InvalidFileExitsTwoNamingThePath) {
 // A run that fails (its text file is too short for one global batch): exit 1 naming the
 // lesson file, step and run with rank 0's own reason; the run is kept, failed and tagged.
 TEST(LessonHeadless, FailingRunExitsOneNamingTheRun) {
-    const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
-    fs::create_directories(dir);
-    const fs::path text = dir / ("short-" + std::to_string(::getpid()) + ".txt");
-    std::ofstream(text) << "too short";
-    auto doc = nlohmann::json::parse(std::ifstream(lessonFile("broken-formula.json")));
-    doc["base_config"]["data"] = {{"type", "text"}, {"path", text.string()}};
-    const fs::path lesson = dir / ("failing-run-" + std::to_string(::getpid()) + ".json");
-    std::ofstream(lesson) << doc.dump(2);
+    const fs::path lesson = failingLesson("broken-formula.json", "failing-run");
     const std::string db = freshDb("failing");
     const auto r = runLesson({"--lesson", lesson.string(), "--run-lesson", "--db", db});
     EXPECT_EQ(r.exit_code, 1) << r.err;
@@ -233,14 +241,7 @@ TEST(LessonHeadless, AStepOnEmulatedHostsRunsAcrossThemAndTakesThemDown) {
 
 // A run that fails on emulated hosts: exit 1 naming the run, and the hosts are down.
 TEST(LessonHeadless, EmulatedHostsAreTakenDownWhenARunFails) {
-    const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
-    fs::create_directories(dir);
-    const fs::path text = dir / ("short-hosts-" + std::to_string(::getpid()) + ".txt");
-    std::ofstream(text) << "too short";
-    auto doc = nlohmann::json::parse(std::ifstream(lessonFile("two-hosts.json")));
-    doc["base_config"]["data"] = {{"type", "text"}, {"path", text.string()}};
-    const fs::path lesson = dir / ("failing-hosts-" + std::to_string(::getpid()) + ".json");
-    std::ofstream(lesson) << doc.dump(2);
+    const fs::path lesson = failingLesson("two-hosts.json", "failing-hosts");
     test::BackgroundProcess job({std::string(ZEROLAB_BIN_DIR) + "/zerolab", "--lesson",
                                  lesson.string(), "--run-lesson", "--db", freshDb("hosts-fail")});
     const int pid = job.pid();

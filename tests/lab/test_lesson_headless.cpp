@@ -254,6 +254,36 @@ TEST(LessonHeadless, EmulatedHostsAreTakenDownWhenARunFails) {
     EXPECT_FALSE(hostsLeftBy(pid));
 }
 
+// Where emulated hosts cannot be made (here: not root, the lesson run as nobody through
+// setpriv when the test is root), the step is not run and says why; the lesson exits 77.
+TEST(LessonHeadless, WithoutRootAStepOnHostsIsSkippedWithTheReason) {
+    const fs::path dir =
+        fs::temp_directory_path() / ("zerolab-lab-nobody-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    fs::permissions(dir, fs::perms::all);
+    std::vector<std::string> argv{std::string(ZEROLAB_BIN_DIR) + "/zerolab",
+                                  "--lesson",
+                                  lessonFile("two-hosts.json"),
+                                  "--run-lesson",
+                                  "--db",
+                                  (dir / "runs.db").string()};
+    if (::geteuid() == 0) {
+        if (test::runProcess({"setpriv", "--version"}).exit_code != 0)
+            GTEST_SKIP() << "no setpriv (util-linux) to run the lesson as another user";
+        argv.insert(argv.begin(), {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                   "env", "HOME=" + dir.string()});
+    }
+    const auto r = test::runProcess(argv);
+    fs::remove_all(dir);
+    EXPECT_EQ(r.exit_code, 77) << r.err << r.out;
+    EXPECT_NE(r.err.find("step across: needs 2 emulated hosts at 1gbit, which cannot be made "
+                         "here: emulated-hosts: cannot make network namespaces here: not root"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.out.find("\"check\":\"across\",\"skipped\":"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"skipped\":2"), std::string::npos) << r.out;
+}
+
 TEST(LessonHeadless, BadArgumentsExitTwo) {
     EXPECT_EQ(runLesson({"--run-lesson"}).exit_code, 2);
     EXPECT_EQ(runLesson({"--lesson", "no-such-lesson", "--run-lesson"}).exit_code, 2);

@@ -46,7 +46,7 @@ LabRunData fakeRun(const LessonRun& run, std::int64_t id, const std::vector<doub
     LabRunData d;
     d.run_id = id;
     d.name = run.id;
-    const ConfigResult parsed = parseConfig(run.config, run.world, "lesson run " + run.id);
+    const ConfigResult parsed = parseConfig(*run.config, run.world, "lesson run " + run.id);
     if (!parsed.ok())
         throw std::runtime_error("lesson run " + run.id + " does not validate");
     d.config = *parsed.config;

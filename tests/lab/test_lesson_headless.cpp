@@ -7,6 +7,7 @@
 #include "runtime/lab/lesson_parse.h"
 #include "storage/run_reader.h"
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -30,9 +31,8 @@ std::string lessonFile(const std::string& name) {
 }
 
 std::string freshDb(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
-    fs::create_directories(dir);
-    const fs::path db = dir / (name + "-" + std::to_string(::getpid()) + ".db");
+    static const test::TempDir dir("lab-tests");
+    const fs::path db = dir.path() / (name + ".db");
     fs::remove(db);
     return db.string();
 }
@@ -106,13 +106,13 @@ TEST(LessonHeadless, InvalidFileExitsTwoNamingThePath) {
 // A run that fails (its text file is too short for one global batch): exit 1 naming the
 // lesson file, step and run with rank 0's own reason; the run is kept, failed and tagged.
 TEST(LessonHeadless, FailingRunExitsOneNamingTheRun) {
-    const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
-    fs::create_directories(dir);
-    const fs::path text = dir / ("short-" + std::to_string(::getpid()) + ".txt");
+    const test::TempDir temp("lab-tests");
+    const fs::path dir = temp.path();
+    const fs::path text = dir / "short.txt";
     std::ofstream(text) << "too short";
     auto doc = nlohmann::json::parse(std::ifstream(lessonFile("broken-formula.json")));
     doc["base_config"]["data"] = {{"type", "text"}, {"path", text.string()}};
-    const fs::path lesson = dir / ("failing-run-" + std::to_string(::getpid()) + ".json");
+    const fs::path lesson = dir / "failing-run.json";
     std::ofstream(lesson) << doc.dump(2);
     const std::string db = freshDb("failing");
     const auto r = runLesson({"--lesson", lesson.string(), "--run-lesson", "--db", db});
@@ -133,15 +133,15 @@ TEST(LessonHeadless, FailingRunExitsOneNamingTheRun) {
 // kept stopped and tagged, exit 3. The signal is sent once the store shows the run's
 // first step (polled, no timing assumed).
 TEST(LessonHeadless, InterruptStopsTheRunAndExitsThree) {
-    const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
-    fs::create_directories(dir);
+    const test::TempDir temp("lab-tests");
+    const fs::path dir = temp.path();
     auto doc = nlohmann::json::parse(std::ifstream(lessonFile("broken-formula.json")));
     doc["steps"][0]["experiment"]["steps"] = 50; // the most a lesson may ask for
     // Steps of ~0.1 s rather than nano's ~1 ms: 50 of these outlast the polling below, which
     // a loaded machine once let the 50 ms nano run finish before the signal came.
     doc["base_config"]["model"] = {{"preset", "micro"}};
     doc["base_config"]["train_micro_batch_size_per_gpu"] = 4;
-    const fs::path lesson = dir / ("long-run-" + std::to_string(::getpid()) + ".json");
+    const fs::path lesson = dir / "long-run.json";
     std::ofstream(lesson) << doc.dump(2);
     const std::string db = freshDb("interrupt");
     test::BackgroundProcess job({std::string(ZEROLAB_BIN_DIR) + "/zerolab", "--lesson",

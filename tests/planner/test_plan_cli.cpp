@@ -185,10 +185,10 @@ TEST(PlanCli, ConfigGivesShapeStageAndBuckets) {
 // bad_alloc). Each is exit 2 with the file and the JSON path on stderr.
 TEST(PlanCli, HostileConfigsAndModelHeadersExitTwo) {
     const zerolab::test::TempDir dir("plan-hostile");
-    const std::string overflow = dir.file("overflow.json").string();
-    const std::string deep = dir.file("deep.json").string();
-    const std::string model = dir.file("wide.bin").string();
-    const std::string init = dir.file("init.json").string();
+    const std::string overflow = dir.file("overflow.json");
+    const std::string deep = dir.file("deep.json");
+    const std::string model = dir.file("wide.bin");
+    const std::string init = dir.file("init.json");
     zerolab::test::writeDoubleOverflowConfig(overflow);
     zerolab::test::writeDeepConfig(deep);
     zerolab::test::writeLlmcModelHeader(model, 1024, 50257, 12, 12, 76800, 50304, 483'000);

@@ -148,6 +148,26 @@ TEST(PlanCli, InvalidInputExitsTwoWithTheErrorOnStderr) {
     }
 }
 
+// The grad_accum_dtype rule and its names are the config's (config_choices.h): the option
+// names what it got and how to turn bf16 training on.
+TEST(PlanCli, GradAccumDtypeFollowsTheConfigsRule) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"--params 1e9 --precision fp32 --grad-accum-dtype bf16",
+         "--grad-accum-dtype bf16: bf16 gradients need bf16 training (--precision bf16); fp32 "
+         "training accumulates in fp32"},
+        {"--params 1e9 --precision bf16 --grad-accum-dtype fp16",
+         "--grad-accum-dtype fp16: fp16 gradients are not implemented; use \"fp32\" or \"bf16\""},
+        {"--params 1e9 --grad-accum-dtype int8",
+         "--grad-accum-dtype: expected fp32, bf16 or fp16, got 'int8'"},
+    };
+    for (const auto& [args, expected] : cases) {
+        const ProcessResult r = plan(args);
+        EXPECT_EQ(r.exit_code, 2) << args;
+        EXPECT_NE(r.err.find(expected), std::string::npos) << args << ": " << r.err;
+    }
+    EXPECT_EQ(plan("--params 1e9 --precision bf16 --grad-accum-dtype fp32").exit_code, 0);
+}
+
 TEST(PlanCli, HelpExitsZero) {
     const ProcessResult r = plan("--help");
     EXPECT_EQ(r.exit_code, 0);

@@ -288,10 +288,6 @@
         <translation>未实现 fp16 梯度；请使用 &quot;fp32&quot; 或 &quot;bf16&quot;</translation>
     </message>
     <message>
-        <source>bf16 gradients need bf16 training (&quot;bf16&quot;: {&quot;enabled&quot;: true}); fp32 training accumulates in fp32</source>
-        <translation>bf16 梯度需要 bf16 训练（&quot;bf16&quot;: {&quot;enabled&quot;: true}）；fp32 训练本来就以 fp32 累加</translation>
-    </message>
-    <message>
         <source>a non-empty folder name without &apos;/&apos;</source>
         <translation>不含 &apos;/&apos; 的非空文件夹名</translation>
     </message>
@@ -334,6 +330,10 @@
     <message>
         <source>0 or a number of seconds in [1, 604800]; below 1 s an ordinary scheduling pause of a healthy rank would count as a stall (0: max(10 x the median step time, 120 s))</source>
         <translation>0 或取值在 [1, 604800] 内的秒数；低于 1 s 时，健康 rank 的一次普通调度停顿也会被算作停滞（0：max(10 × 每步时间的中位数, 120 s)）</translation>
+    </message>
+    <message>
+        <source>bf16 gradients need bf16 training (%1); fp32 training accumulates in fp32</source>
+        <translation>bf16 梯度需要 bf16 训练（%1）；fp32 训练本来就以 fp32 累加</translation>
     </message>
 </context>
 <context>
@@ -1240,6 +1240,27 @@
     </message>
 </context>
 <context>
+    <name>zerolab::CommsSummaryDialog</name>
+    <message>
+        <source>Comms summary: %1</source>
+        <translation>通信汇总：%1</translation>
+    </message>
+    <message>
+        <source>No summary: %1</source>
+        <translation>无法汇总：%1</translation>
+    </message>
+    <message>
+        <source>This run stored no step timeline (run.timeline_every 0), so there are no collectives to summarise.</source>
+        <translation>这个运行没有存储步骤时间线（run.timeline_every 为 0），因此没有可汇总的集合通信。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank 0&apos;s collectives in the %n sampled step(s) of this run (run.timeline_every), as the comms logger&apos;s log_summary prints them.</source>
+        <translation>
+            <numerusform>进程 0 在这个运行的 %n 个采样步骤中的集合通信（run.timeline_every），与 comms_logger 的 log_summary 打印的一样。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>zerolab::CompareView</name>
     <message>
         <source>%1 seg %2</source>
@@ -2131,8 +2152,8 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>ZeRO-Offload：一块 GPU 上的 13B</translation>
     </message>
     <message>
-        <source>ZeRO-Offload trains 13B parameters on one 32 GB V100. With offload_optimizer on the CPU, stage 2 at N = 1 keeps only the 16-bit parameters (2ψ = 26 GB) and a reduce bucket on the GPU; the fp32 master, m, v and the gradients (14ψ = 182 GB) live in host memory. Without offload the same stage needs 16ψ = 208 GB. The price is PCIe: every step the gradients go down and the parameters come back, 4ψ = 52 GB, about 2 s at 25 GB/s. Shown on an A100 40 GB, the smallest preset; zerolab forecasts offload, it does not run it.</source>
-        <translation>ZeRO-Offload 在一块 32 GB 的 V100 上训练 13B 参数。offload_optimizer 放在 CPU 上时，N = 1 的阶段 2 在 GPU 上只保留 16 位参数（2ψ = 26 GB）和一个归约桶；fp32 主参数、m、v 和梯度（14ψ = 182 GB）放在主机内存中。不卸载时同一阶段需要 16ψ = 208 GB。代价是 PCIe：每一步梯度下行、参数回传，4ψ = 52 GB，在 25 GB/s 下约 2 秒。这里显示在最小的预设 A100 40 GB 上；zerolab 只预测卸载，并不执行。</translation>
+        <source>ZeRO-Offload trains 13B parameters on one 32 GB V100. With offload_optimizer on the CPU, stage 2 at N = 1 keeps only the 16-bit parameters (2ψ = 26 GB) and a reduce bucket on the GPU; the fp32 master, m, v and the gradients (14ψ = 182 GB) live in host memory. Without offload the same stage needs 16ψ = 208 GB. The price is PCIe: every step the gradients go down and the parameters come back, 4ψ = 52 GB, about 2 s at 25 GB/s. Shown on a V100 32 GB, as in the paper and DeepSpeed&apos;s tutorial; zerolab forecasts offload, it does not run it.</source>
+        <translation>ZeRO-Offload 在一块 32 GB 的 V100 上训练 13B 参数。offload_optimizer 放在 CPU 上时，N = 1 的阶段 2 在 GPU 上只保留 16 位参数（2ψ = 26 GB）和一个归约桶；fp32 主参数、m、v 和梯度（14ψ = 182 GB）放在主机内存中。不卸载时同一阶段需要 16ψ = 208 GB。代价是 PCIe：每一步梯度下行、参数回传，4ψ = 52 GB，在 25 GB/s 下约 2 秒。这里与论文和 DeepSpeed 教程一样显示在 V100 32 GB 上；zerolab 只预测卸载，并不执行。</translation>
     </message>
 </context>
 <context>
@@ -2949,6 +2970,18 @@ On the Pareto frontier</source>
     <message>
         <source>&lt;p style=&apos;font-size:14pt; font-weight:600; color:%1&apos;&gt;No run open&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;Pick a run in the &lt;b&gt;Runs&lt;/b&gt; panel to see its loss, throughput, communication and per-rank memory.&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;No runs yet? Start one with &lt;code&gt;make run&lt;/code&gt;, or&lt;br&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train --config FILE&lt;/code&gt;&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;font-size:14pt; font-weight:600; color:%1&apos;&gt;没有打开的运行&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;在&lt;b&gt;运行列表&lt;/b&gt;面板中选择一个运行，查看它的损失、吞吐量、通信和每进程内存。&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;还没有运行？用 &lt;code&gt;make run&lt;/code&gt; 启动一个，或者&lt;br&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train --config FILE&lt;/code&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Comms summary…</source>
+        <translation>通信汇总…</translation>
+    </message>
+    <message>
+        <source>The comms logger&apos;s log_summary table of this run, from its stored step timelines</source>
+        <translation>这个运行的 comms_logger 汇总表（log_summary），取自它存储的步骤时间线</translation>
+    </message>
+    <message>
+        <source>Rank rows: %1</source>
+        <translation>各进程的行：%1</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,8 @@
 
 #include "gui/client/store_thread.h"
 #include "gui/core/csv_export.h"
+#include "gui/core/rank_rows.h"
+#include "runtime/monitor/comms_logger.h"
 #include "storage/run_reader.h"
 #include "storage/run_writer.h"
 #include "storage/store_clock.h"
@@ -111,21 +113,39 @@ void StoreWorker::loadRun(qint64 runId, bool incremental, qint64 afterStep, qint
         chunk.timelineSteps = m_reader->timelineSteps(runId);
         if (!chunk.steps.isEmpty()) {
             chunk.ranksStep = std::int64_t(chunk.steps.last(Metric::Step));
-            chunk.ranks = m_reader->rankRows(runId, chunk.ranksStep);
+            chunk.ranks =
+                checkedRankRows(chunk.record, chunk.segments, chunk.ranksStep, chunk.ranksProblem);
         }
         if (!incremental)
             for (const Segment& seg : chunk.segments)
-                if (const auto last = m_reader->lastStepOfSegment(runId, seg.index))
-                    chunk.segmentRanks.push_back(
-                        {seg.index, *last, m_reader->rankRows(runId, *last)});
+                if (const auto last = m_reader->lastStepOfSegment(runId, seg.index)) {
+                    SegmentRanks sr{seg.index, *last, {}, {}};
+                    sr.ranks = checkedRankRows(chunk.record, chunk.segments, *last, sr.problem);
+                    chunk.segmentRanks.push_back(std::move(sr));
+                }
         emit runLoaded(chunk);
     });
 }
 
+std::vector<RankRecord> StoreWorker::checkedRankRows(const RunRecord& run,
+                                                     const std::vector<Segment>& segments,
+                                                     std::int64_t step, std::string& problem) {
+    CheckedRanks checked =
+        checkRankRows(m_reader->rankRows(run.id, step), worldAtStep(run.info, segments, step));
+    problem = checked.problem.empty()
+                  ? std::string()
+                  : m_path.toStdString() + ": run " + std::to_string(run.id) + ", step " +
+                        std::to_string(step) + ": table rank_steps: " + checked.problem;
+    return std::move(checked.ranks);
+}
+
 void StoreWorker::loadRanks(qint64 runId, qint64 step) {
     guarded([&] {
-        const auto rows = m_reader->rankRows(runId, step);
-        emit ranksLoaded(runId, step, QVector<RankRecord>(rows.begin(), rows.end()));
+        std::string problem;
+        const auto rows =
+            checkedRankRows(m_reader->run(runId), m_reader->segments(runId), step, problem);
+        emit ranksLoaded(runId, step, QVector<RankRecord>(rows.begin(), rows.end()),
+                         QString::fromStdString(problem));
     });
 }
 
@@ -161,6 +181,18 @@ void StoreWorker::loadTimeline(qint64 runId, qint64 step) {
             return;
         }
         emit timelineLoaded(runId, t);
+    });
+}
+
+void StoreWorker::loadCommsSummary(qint64 runId) {
+    guarded([&] {
+        try {
+            const StoredCommsSummary summary = storedCommsSummary(*m_reader, runId);
+            emit commsSummaryLoaded(runId, qint64(summary.sampled_steps),
+                                    QString::fromStdString(summary.table), QString());
+        } catch (const StoreError& e) {
+            emit commsSummaryLoaded(runId, 0, QString(), QString::fromStdString(e.what()));
+        }
     });
 }
 
@@ -271,6 +303,7 @@ StoreClient::StoreClient(QObject* parent) : QObject(parent), m_worker(new StoreW
     connect(m_worker, &StoreWorker::detailLoaded, this, &StoreClient::detailLoaded);
     connect(m_worker, &StoreWorker::csvExported, this, &StoreClient::csvExported);
     connect(m_worker, &StoreWorker::timelineLoaded, this, &StoreClient::timelineLoaded);
+    connect(m_worker, &StoreWorker::commsSummaryLoaded, this, &StoreClient::commsSummaryLoaded);
     connect(m_worker, &StoreWorker::changed, this, &StoreClient::changed);
     connect(m_worker, &StoreWorker::commandPosted, this, &StoreClient::commandPosted);
     connect(m_worker, &StoreWorker::checkpointFound, this, &StoreClient::checkpointFound);
@@ -331,6 +364,10 @@ void StoreClient::exportCsv(qint64 runId, const QString& path) {
 
 void StoreClient::loadTimeline(qint64 runId, qint64 step) {
     send([w = m_worker, runId, step] { w->loadTimeline(runId, step); });
+}
+
+void StoreClient::loadCommsSummary(qint64 runId) {
+    send([w = m_worker, runId] { w->loadCommsSummary(runId); });
 }
 
 void StoreClient::setNotes(qint64 runId, const QString& notes) {

@@ -47,6 +47,9 @@ public slots:
     void exportCsv(qint64 runId, const QString& path);
     // The step timeline of one sampled step (an empty one when none is stored).
     void loadTimeline(qint64 runId, qint64 step);
+    // The comms logger's log_summary of the run's stored step timelines
+    // (storedCommsSummary, runtime/monitor/comms_logger.h).
+    void loadCommsSummary(qint64 runId);
     void setNotes(qint64 runId, const QString& notes);
     void setTags(qint64 runId, const QStringList& tags);
     void deleteRun(qint64 runId);
@@ -69,7 +72,9 @@ signals:
     // silent: RunReader::heartbeatSilence of each running run silent past its timeout.
     void runsListed(const QVector<zerolab::RunSummary>& runs, const zerolab::SilentRuns& silent);
     void runLoaded(const zerolab::RunChunk& chunk);
-    void ranksLoaded(qint64 runId, qint64 step, const QVector<zerolab::RankRecord>& ranks);
+    // ranks: checked against the step's world; problem: what was left out (empty: none).
+    void ranksLoaded(qint64 runId, qint64 step, const QVector<zerolab::RankRecord>& ranks,
+                     const QString& problem);
     void detailLoaded(qint64 runId, qint64 firstStep, qint64 lastStep,
                       const zerolab::StepColumns& steps);
     // error empty: written.
@@ -78,6 +83,9 @@ signals:
     // The stored timeline of `step` holds values it cannot mean (RunReader::timeline's
     // StoreError, naming the run, the table and the value).
     void timelineFailed(qint64 runId, qint64 step, const QString& message);
+    // sampledSteps: the timelines it covers; error: a damaged timeline (the table empty).
+    void commsSummaryLoaded(qint64 runId, qint64 sampledSteps, const QString& table,
+                            const QString& error);
     void commandPosted(qint64 runId, int kind, qint64 commandId);
     void checkpointFound(qint64 runId, qint64 step, const QString& path);
     // Another connection committed since the last poll.
@@ -87,6 +95,11 @@ signals:
 private:
     void poll();
     template <typename F> void guarded(F&& f);
+    // The rank rows of `step` checked against its world (checkRankRows); `problem` gets
+    // what was left out, naming the store, the run, the step and the table.
+    std::vector<RankRecord> checkedRankRows(const RunRecord& run,
+                                            const std::vector<Segment>& segments, std::int64_t step,
+                                            std::string& problem);
 
     std::unique_ptr<RunReader> m_reader;
     QString m_path;
@@ -117,6 +130,7 @@ public:
     void loadDetail(qint64 runId, qint64 firstStep, qint64 lastStep, qint64 buckets);
     void exportCsv(qint64 runId, const QString& path);
     void loadTimeline(qint64 runId, qint64 step);
+    void loadCommsSummary(qint64 runId);
     void setNotes(qint64 runId, const QString& notes);
     void setTags(qint64 runId, const QStringList& tags);
     void deleteRun(qint64 runId);
@@ -138,7 +152,8 @@ signals:
     void failed(const QString& message);
     void runsListed(const QVector<zerolab::RunSummary>& runs);
     void runLoaded(const zerolab::RunChunk& chunk);
-    void ranksLoaded(qint64 runId, qint64 step, const QVector<zerolab::RankRecord>& ranks);
+    void ranksLoaded(qint64 runId, qint64 step, const QVector<zerolab::RankRecord>& ranks,
+                     const QString& problem);
     void detailLoaded(qint64 runId, qint64 firstStep, qint64 lastStep,
                       const zerolab::StepColumns& steps);
     void csvExported(qint64 runId, const QString& path, const QString& error);
@@ -146,6 +161,8 @@ signals:
     // The stored timeline of `step` holds values it cannot mean (RunReader::timeline's
     // StoreError, naming the run, the table and the value).
     void timelineFailed(qint64 runId, qint64 step, const QString& message);
+    void commsSummaryLoaded(qint64 runId, qint64 sampledSteps, const QString& table,
+                            const QString& error);
     void commandPosted(qint64 runId, int kind, qint64 commandId);
     void checkpointFound(qint64 runId, qint64 step, const QString& path);
     void changed();

@@ -10,6 +10,7 @@
 #include <QVector>
 
 #include <array>
+#include <string>
 #include <vector>
 
 namespace zerolab {
@@ -74,7 +75,8 @@ inline constexpr std::int64_t kLodBuckets = 1000;
 struct SegmentRanks {
     int segment = 0; // Segment::index
     std::int64_t step = -1;
-    std::vector<RankRecord> ranks;
+    std::vector<RankRecord> ranks; // checked against the segment's world (rank_rows.h)
+    std::string problem;           // what checkRankRows left out, with the run and step
 };
 
 // One answer of the store worker about a run. incremental: steps holds only
@@ -89,8 +91,9 @@ struct RunChunk {
     RunRecord record;
     std::vector<Segment> segments;
     StepColumns steps;
-    std::int64_t ranksStep = -1; // the step of `ranks`, -1 when none
-    std::vector<RankRecord> ranks;
+    std::int64_t ranksStep = -1;   // the step of `ranks`, -1 when none
+    std::vector<RankRecord> ranks; // checked against the step's world (rank_rows.h)
+    std::string ranksProblem;      // what checkRankRows left out, with the run and step
     // Whole-run chunks only: one per segment that logged a step, in segment order.
     std::vector<SegmentRanks> segmentRanks;
     std::vector<Event> events;            // after the caller's last event id

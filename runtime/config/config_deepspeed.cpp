@@ -1,5 +1,6 @@
 // The DeepSpeed sections of the config: optimizer, scheduler, bf16 / fp16 and
 // zero_optimization, with DeepSpeed's key names, defaults and accepted values.
+#include "runtime/config/config_choices.h"
 #include "runtime/config/config_schema.h"
 #include "runtime/config/config_sections.h"
 
@@ -352,20 +353,12 @@ bool parseGradAccumFp32(const nlohmann::json* section, Precision precision, Diag
     const std::string path = "data_types";
     checkKeys(*section, path, kDataTypesSchema, UnknownKeyPolicy::WarnUnlessTypo, diags);
     SectionReader r(section, path, diags);
-    const auto v = r.getChoice("grad_accum_dtype", {"fp32", "bf16", "fp16"});
+    const auto v = r.getNamed("grad_accum_dtype", kGradAccumDtypeNames);
     if (!v)
         return false;
-    if (*v == 2)
-        diags.error(r.pathOf("grad_accum_dtype"),
-                    Message(ZEROLAB_TR("ConfigCheck", "fp16 gradients are not implemented; use "
-                                                      "\"fp32\" or \"bf16\"")));
-    else if (*v == 1 && precision != Precision::Bf16Mixed)
-        diags.error(r.pathOf("grad_accum_dtype"),
-                    Message(ZEROLAB_TR("ConfigCheck", "bf16 gradients need bf16 training "
-                                                      "(\"bf16\": {\"enabled\": true}); fp32 "
-                                                      "training accumulates in fp32")));
-    // Under fp32 training the gradients are fp32 already: "fp32" changes nothing.
-    return *v == 0 && precision == Precision::Bf16Mixed;
+    if (auto refusal = gradAccumDtypeRefusal(*v, precision, "\"bf16\": {\"enabled\": true}"))
+        diags.error(r.pathOf("grad_accum_dtype"), std::move(*refusal));
+    return gradAccumFp32(*v, precision);
 }
 
 void parseZero(const nlohmann::json* section, const ModelConfig& model, Diagnostics& diags,

@@ -1,6 +1,7 @@
 // DeepSpeed's monitoring sections (tensorboard, csv_monitor, comms_logger,
 // flops_profiler; wandb and comet warn) and zero_optimization's offload_optimizer /
 // offload_param, with DeepSpeed's key names and defaults; and their JSON for toJson.
+#include "runtime/config/config_choices.h"
 #include "runtime/config/config_monitors_parse.h"
 #include "runtime/config/config_schema.h"
 
@@ -138,8 +139,8 @@ std::optional<OffloadDevice> parseOffloadSection(const nlohmann::json& zero, con
     checkKeys(*it, path, kOffloadSchema, UnknownKeyPolicy::WarnUnlessTypo, diags);
     SectionReader r(&*it, path, diags);
     OffloadDevice device = OffloadDevice::None;
-    if (auto v = r.getChoice("device", {"none", "cpu", "nvme"}))
-        device = static_cast<OffloadDevice>(*v);
+    if (auto v = r.getNamed("device", kOffloadDeviceNames))
+        device = *v;
     if (auto v = r.getString("nvme_path"))
         nvme_path = *v;
     if (device == OffloadDevice::Nvme && nvme_path.empty())
@@ -152,15 +153,7 @@ std::optional<OffloadDevice> parseOffloadSection(const nlohmann::json& zero, con
 } // namespace
 
 std::string_view toString(OffloadDevice d) {
-    switch (d) {
-    case OffloadDevice::Cpu:
-        return "cpu";
-    case OffloadDevice::Nvme:
-        return "nvme";
-    case OffloadDevice::None:
-        break;
-    }
-    return "none";
+    return nameOf(kOffloadDeviceNames, d).value_or("none");
 }
 
 void parseMonitors(const nlohmann::json& doc, Diagnostics& diags, MonitorsConfig& out) {

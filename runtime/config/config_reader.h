@@ -5,9 +5,11 @@
 
 #include "runtime/config/config.h"
 #include "runtime/config/json_text.h"
+#include "runtime/text/name_table.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -63,6 +65,16 @@ public:
     std::optional<std::size_t> getChoice(std::string_view key,
                                          const std::vector<std::string_view>& choices,
                                          bool case_insensitive = false);
+    // getChoice over a name table's names: the value the string at key names.
+    template <typename E, std::size_t N>
+    std::optional<E> getNamed(std::string_view key, const NameTable<E, N>& table) {
+        std::vector<std::string_view> names;
+        for (const NamedValue<E>& e : table)
+            names.push_back(e.name);
+        if (const auto i = getChoice(key, names))
+            return table[*i].value;
+        return std::nullopt;
+    }
 
     // Records PATH.key: expected ..., got ... (for checks a getter cannot express).
     void typeError(std::string_view key, Message expected);

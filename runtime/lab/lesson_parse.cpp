@@ -4,6 +4,7 @@
 #include "runtime/lab/lesson_parse.h"
 
 #include "runtime/config/bounded_file.h"
+#include "runtime/config/config_choices.h"
 #include "runtime/config/json_text.h"
 #include "runtime/lab/lab_expr.h"
 #include "runtime/lab/lab_quantity.h"
@@ -349,12 +350,10 @@ LessonPlan parsePlan(const Node& n) {
     if (n.has("master_weights"))
         in.master_weights = n.at("master_weights").boolean();
     if (n.has("grad_accum_dtype")) {
-        const std::string s = n.at("grad_accum_dtype").string();
-        if (s != "fp32" && s != "bf16")
-            n.at("grad_accum_dtype").fail("'fp32' or 'bf16', got '" + s + "'");
-        if (s == "bf16" && in.precision != Precision::Bf16Mixed)
-            n.at("grad_accum_dtype").fail("'bf16' gradients need precision 'bf16'");
-        in.grad_accum_fp32 = s == "fp32" && in.precision == Precision::Bf16Mixed;
+        const GradAccumDtype dtype = named(n.at("grad_accum_dtype"), kGradAccumDtypeNames);
+        if (const auto refusal = gradAccumDtypeRefusal(dtype, in.precision, "precision 'bf16'"))
+            n.at("grad_accum_dtype").fail(renderEnglish(*refusal));
+        in.grad_accum_fp32 = gradAccumFp32(dtype, in.precision);
     }
     if (n.has("convention"))
         in.convention = named(n.at("convention"), kConventionNames);
@@ -362,8 +361,7 @@ LessonPlan parsePlan(const Node& n) {
         const std::string key = n.at("device").string();
         const auto d = findDevice(key);
         if (!d)
-            n.at("device").fail("unknown device '" + key +
-                                "' (a100-40, a100-80, h100-80, h200-141)");
+            n.at("device").fail("unknown device '" + key + "' (" + devicePresetKeys() + ")");
         in.device = *d;
     }
     if (n.has("activation_bytes")) {

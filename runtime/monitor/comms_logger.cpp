@@ -1,6 +1,7 @@
 // The comms logger's trace, lines and table (deepspeed/utils/comms_logging.py).
 #include "runtime/monitor/comms_logger.h"
 #include "runtime/monitor/ds_text.h"
+#include "storage/run_reader.h"
 
 #include <algorithm>
 #include <chrono>
@@ -22,6 +23,13 @@ double trimMean(std::vector<double> data) {
     if (2 * k >= n)
         return std::nan("");
     return std::accumulate(data.begin() + k, data.end() - k, 0.0) / double(n - 2 * k);
+}
+
+// DeepSpeed's message size of a collective whose whole buffer is `bytes`: one rank's
+// part for all-gather and reduce-scatter, the buffer for the others.
+double deepSpeedMessageBytes(Collective c, long long bytes, int world) {
+    const bool per_rank_part = c == Collective::AllGather || c == Collective::ReduceScatter;
+    return per_rank_part ? static_cast<double>(bytes) / world : static_cast<double>(bytes);
 }
 
 } // namespace
@@ -73,8 +81,50 @@ std::string commLine(const CommRecord& r, int world) {
            " | busbw (Gbps): " + fixed2(b.busbw_gbps);
 }
 
+void CommsSummary::add(const CommRecord& r) {
+    const Bandwidth b = deepSpeedBandwidth(r.op, r.msg_bytes, r.ms, m_world);
+    if (!m_rows.contains(r.name))
+        m_order.push_back(r.name);
+    Row& row = m_rows[r.name][r.msg_bytes];
+    row.count += 1;
+    row.ms.push_back(r.ms);
+    row.algbw.push_back(b.algbw_gbps);
+    row.busbw.push_back(b.busbw_gbps);
+}
+
+std::vector<CommRecord> commRecordsOf(const StepTimeline& timeline, int rank) {
+    std::vector<const TimelineSpan*> spans;
+    for (const TimelineSpan& s : timeline.spans)
+        if (s.rank == rank && s.kind == SpanKind::Collective)
+            spans.push_back(&s);
+    std::stable_sort(spans.begin(), spans.end(),
+                     [](const TimelineSpan* a, const TimelineSpan* b) { return a->seq < b->seq; });
+    std::vector<CommRecord> out;
+    out.reserve(spans.size());
+    for (const TimelineSpan* s : spans)
+        out.push_back({s->collective, std::string(deepSpeedOpName(s->collective)),
+                       deepSpeedMessageBytes(s->collective, s->bytes, timeline.world),
+                       (s->end_us - s->start_us) / 1e3});
+    return out;
+}
+
+StoredCommsSummary storedCommsSummary(RunReader& reader, std::int64_t run_id) {
+    StoredCommsSummary out;
+    CommsSummary summary(reader.run(run_id).info.world);
+    for (long long step : reader.timelineSteps(run_id)) {
+        const std::optional<StepTimeline> timeline = reader.timeline(run_id, step);
+        if (!timeline)
+            continue;
+        ++out.sampled_steps;
+        for (const CommRecord& r : commRecordsOf(*timeline, 0))
+            summary.add(r);
+    }
+    out.table = summary.text();
+    return out;
+}
+
 CommsLogger::CommsLogger(CommsLoggerConfig config, int world)
-    : m_config(std::move(config)), m_world(world) {}
+    : m_config(std::move(config)), m_world(world), m_summary(world) {}
 
 void CommsLogger::setInner(CommTrace* inner) {
     m_inner = inner == this ? nullptr : inner;
@@ -96,9 +146,7 @@ int CommsLogger::issued(Collective c, long long bytes, Clock::time_point at) {
         p.record.name += m_label >= 0
                              ? " | [Caller Func: gather unit " + std::to_string(m_label) + "]"
                              : std::string(" | [Caller Func: zero_engine]");
-    const bool per_rank_part = c == Collective::AllGather || c == Collective::ReduceScatter;
-    p.record.msg_bytes =
-        per_rank_part ? static_cast<double>(bytes) / m_world : static_cast<double>(bytes);
+    p.record.msg_bytes = deepSpeedMessageBytes(c, bytes, m_world);
     p.inner = m_inner;
     if (m_inner != nullptr) {
         if (m_label >= 0)
@@ -153,21 +201,17 @@ std::vector<CommRecord> CommsLogger::take() {
     for (Pending& p : pending) {
         if (!p.done || !profiled(p.record.op))
             continue;
-        const Bandwidth b =
-            deepSpeedBandwidth(p.record.op, p.record.msg_bytes, p.record.ms, m_world);
-        if (!m_rows.contains(p.record.name))
-            m_order.push_back(p.record.name);
-        Row& row = m_rows[p.record.name][p.record.msg_bytes];
-        row.count += 1;
-        row.ms.push_back(p.record.ms);
-        row.algbw.push_back(b.algbw_gbps);
-        row.busbw.push_back(b.busbw_gbps);
+        m_summary.add(p.record);
         out.push_back(std::move(p.record));
     }
     return out;
 }
 
 std::string CommsLogger::summary() const {
+    return m_summary.text();
+}
+
+std::string CommsSummary::text() const {
     constexpr std::size_t w = 20;
     std::string s = padRight("Comm. Op", w) + padRight("Message Size", w) + padRight("Count", w) +
                     padRight("Total Latency(ms)", w) + padRight("Avg Latency(ms)", w) +

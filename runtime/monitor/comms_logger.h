@@ -2,12 +2,15 @@
 // that keeps each timed collective's size and latency (forwarding to the step
 // timeline's recorder while that is armed), DeepSpeed's verbose line per collective,
 // and its log_summary table (op, message size, count, total and average latency,
-// algbw, busbw) with comms_logging.py's formulas.
+// algbw, busbw) with comms_logging.py's formulas; the same table of a stored run.
 #pragma once
 
 #include "runtime/comm/comm_trace.h"
 #include "runtime/config/config_monitors.h"
+#include "storage/timeline.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
@@ -15,6 +18,8 @@
 #include <vector>
 
 namespace zerolab {
+
+class RunReader;
 
 // One timed collective. msg_bytes is DeepSpeed's message size: the tensor a rank passes,
 // i.e. the whole buffer for all_reduce and broadcast, one rank's part for all-gather and
@@ -40,6 +45,42 @@ Bandwidth deepSpeedBandwidth(Collective c, double msg_bytes, double ms, int worl
 // "comm op: all_reduce | time (ms): 0.12 | msg size: 54.25 KB | algbw (Gbps): 7.23 |
 // busbw (Gbps): 3.61", prefixed "[Rank 0] " as log_dist does.
 std::string commLine(const CommRecord& r, int world);
+
+// log_summary's table over the collectives added: per record name (in first-seen order)
+// and message size, the count, total and trimmed-mean latency, algbw and busbw
+// (DeepSpeed's comms_dict and log_all). The runtime's comms logger and the GUI's summary
+// of a stored run both print it.
+class CommsSummary {
+public:
+    explicit CommsSummary(int world) : m_world(world) {}
+    void add(const CommRecord& r);
+    bool empty() const { return m_order.empty(); }
+    std::string text() const;
+
+private:
+    struct Row {
+        int count = 0;
+        std::vector<double> ms, algbw, busbw;
+    };
+    int m_world;
+    // record name -> message size -> latencies, in first-seen order
+    std::vector<std::string> m_order;
+    std::map<std::string, std::map<double, Row>> m_rows;
+};
+
+// The records the comms logger takes for one stored step timeline's collectives of
+// `rank`, in issue order (storage/timeline.h: a Collective span's buffer and its start to
+// end), under DeepSpeed's names; for a stored run's summary.
+std::vector<CommRecord> commRecordsOf(const StepTimeline& timeline, int rank);
+
+// log_summary of a stored run: rank 0's collectives in every stored step timeline (the
+// sampled steps, run.timeline_every), what its comms logger took of those steps. Throws
+// StoreError for a damaged timeline (naming the run, the table and the value).
+struct StoredCommsSummary {
+    std::size_t sampled_steps = 0;
+    std::string table; // CommsSummary::text(); only the header when no step was sampled
+};
+StoredCommsSummary storedCommsSummary(RunReader& reader, std::int64_t run_id);
 
 class CommsLogger final : public CommTrace {
 public:
@@ -69,11 +110,6 @@ private:
         int inner_seq = -1;
         bool done = false;
     };
-    struct Row {
-        int count = 0;
-        std::vector<double> ms, algbw, busbw;
-    };
-
     bool profiled(Collective c) const;
     // Collective `seq`'s inner trace and its number there; with `ms`, records it as run.
     std::pair<CommTrace*, int> finish(int seq, const double* ms);
@@ -84,9 +120,7 @@ private:
     int m_label = -1;
     mutable std::mutex m_mutex; // m_pending: issued on the compute thread, ran on MPI's
     std::vector<Pending> m_pending;
-    // record name -> message size -> latencies (DeepSpeed's comms_dict), in first-seen order
-    std::vector<std::string> m_order;
-    std::map<std::string, std::map<double, Row>> m_rows;
+    CommsSummary m_summary; // of everything take() returned
 };
 
 } // namespace zerolab

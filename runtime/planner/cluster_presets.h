@@ -15,7 +15,7 @@
 namespace zerolab {
 
 struct GpuPreset {
-    std::string_view key; // plan_devices.h's keys: "a100-40", "a100-80", "h100-80", "h200-141"
+    std::string_view key; // a key of plan_devices.h (not every device has a time preset)
     std::string_view label;
     double bf16_flops; // dense tensor-core peak
     double fp32_flops; // non-tensor fp32 peak

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace zerolab {
@@ -28,12 +29,22 @@ inline constexpr long long defaultGpuReserve(long long capacity_bytes) {
     return 1024 * kMiB + capacity_bytes / 20 / kMiB * kMiB;
 }
 
-inline constexpr std::array<DevicePreset, 4> kDevicePresets = {{
+// V100 32 GB: 32480 MiB, nvidia-smi's total on a Tesla V100-PCIE-32GB (docs/planner.md).
+inline constexpr std::array<DevicePreset, 5> kDevicePresets = {{
+    {"v100-32", "V100 32 GB", 32480 * kMiB},
     {"a100-40", "A100 40 GB", 40960 * kMiB},
     {"a100-80", "A100 80 GB", 81920 * kMiB},
     {"h100-80", "H100 80 GB", 81559 * kMiB},
     {"h200-141", "H200 141 GB", 143771 * kMiB},
 }};
+
+// "v100-32, a100-40, ...": the preset keys for messages and --help.
+inline std::string devicePresetKeys() {
+    std::string s;
+    for (const auto& d : kDevicePresets)
+        s += (s.empty() ? "" : ", ") + std::string(d.key);
+    return s;
+}
 
 inline std::optional<DeviceCapacity> findDevice(std::string_view key) {
     for (const auto& d : kDevicePresets)

@@ -2,6 +2,7 @@
 // a bare size (--params ...) or a training config (--config F --world N), prints
 // the stages 0-3 table, --explain text or --json. Exit 0 ok, 2 invalid input.
 #include "runtime/config/config.h"
+#include "runtime/config/config_choices.h"
 #include "runtime/planner/bandwidth_units.h"
 #include "runtime/planner/cluster_presets.h"
 #include "runtime/planner/plan_devices.h"
@@ -89,7 +90,7 @@ void addOptions(CLI::App& app, Options& o) {
     app.add_option("--allgather-bucket", o.allgather_bucket, "allgather_bucket_size in elements");
     app.add_option("--grad-accum", o.grad_accum, "gradient_accumulation_steps");
     app.add_flag("--overlap-comm", o.overlap_comm, "overlap_comm: a second reduce-scatter slot");
-    app.add_option("--device", o.device, "a100-40, a100-80 (default), h100-80, h200-141");
+    app.add_option("--device", o.device, devicePresetKeys() + " (default a100-80)");
     app.add_option("--capacity-gb", o.capacity_gb, "custom device capacity in GB (1e9)");
     app.add_option("--reserve-gb", o.reserve_gb,
                    "memory kept free of the forecast, in GB (1e9): CUDA context, NCCL, "
@@ -217,12 +218,12 @@ PlanInput inputFromOptions(const Options& o) {
     in.precision = optionNamed("--precision", o.precision, kPrecisionNames);
     in.master_weights = !o.no_master;
     if (!o.grad_accum_dtype.empty()) {
-        if (o.grad_accum_dtype != "fp32" && o.grad_accum_dtype != "bf16")
-            throw PlanError("--grad-accum-dtype: expected fp32 or bf16, got '" +
-                            o.grad_accum_dtype + "'");
-        if (o.grad_accum_dtype == "bf16" && in.precision != Precision::Bf16Mixed)
-            throw PlanError("--grad-accum-dtype bf16 needs --precision bf16");
-        in.grad_accum_fp32 = o.grad_accum_dtype == "fp32" && in.precision == Precision::Bf16Mixed;
+        const GradAccumDtype dtype =
+            optionNamed("--grad-accum-dtype", o.grad_accum_dtype, kGradAccumDtypeNames);
+        if (const auto refusal = gradAccumDtypeRefusal(dtype, in.precision, "--precision bf16"))
+            throw PlanError("--grad-accum-dtype " + o.grad_accum_dtype + ": " +
+                            renderEnglish(*refusal));
+        in.grad_accum_fp32 = gradAccumFp32(dtype, in.precision);
     }
     in.shape = shapeFromOptions(o);
     in.micro_batch = o.micro;
@@ -273,19 +274,11 @@ void applyCommon(const Options& o, const CLI::App& app, PlanInput& in) {
                       << " (bytes; for bits per second write --bandwidth " << o.bandwidth_gbps
                       << "Gb/s)\n";
     }
-    auto offload = [](const std::string& flag, const std::string& v) {
-        if (v == "none")
-            return OffloadDevice::None;
-        if (v == "cpu")
-            return OffloadDevice::Cpu;
-        if (v == "nvme")
-            return OffloadDevice::Nvme;
-        throw PlanError(flag + ": expected none, cpu or nvme, got '" + v + "'");
-    };
     if (app.count("--offload-optimizer"))
-        in.offload_optimizer = offload("--offload-optimizer", o.offload_optimizer);
+        in.offload_optimizer =
+            optionNamed("--offload-optimizer", o.offload_optimizer, kOffloadDeviceNames);
     if (app.count("--offload-param"))
-        in.offload_param = offload("--offload-param", o.offload_param);
+        in.offload_param = optionNamed("--offload-param", o.offload_param, kOffloadDeviceNames);
     in.ranks_per_node = o.ranks_per_node;
     in.pcie_gbps = o.pcie_gbps;
     if (app.count("--capacity-gb")) {
@@ -297,8 +290,8 @@ void applyCommon(const Options& o, const CLI::App& app, PlanInput& in) {
     } else {
         auto d = findDevice(o.device);
         if (!d)
-            throw PlanError("--device: unknown device '" + o.device +
-                            "' (a100-40, a100-80, h100-80, h200-141)");
+            throw PlanError("--device: unknown device '" + o.device + "' (" + devicePresetKeys() +
+                            ")");
         in.device = *d;
     }
     if (app.count("--reserve-gb")) {

@@ -27,6 +27,15 @@ constexpr std::optional<E> valueNamed(const NameTable<E, N>& table, std::string_
     return std::nullopt;
 }
 
+// The name `value` goes by in the table, or nullopt.
+template <typename E, std::size_t N>
+constexpr std::optional<std::string_view> nameOf(const NameTable<E, N>& table, E value) {
+    for (const NamedValue<E>& e : table)
+        if (e.value == value)
+            return e.name;
+    return std::nullopt;
+}
+
 // The table's names for a message, each between `quote`s: "'a', 'b' or 'c'".
 template <typename E, std::size_t N>
 std::string nameList(const NameTable<E, N>& table, std::string_view quote = "'") {

@@ -2,6 +2,7 @@
 // memory under a real 3-rank mpirun (comm_staged_check), the GPU share arithmetic,
 // and what zerolab-train says when run.device is "cuda".
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 #include "runtime/comm/local_ranks.h"
 
@@ -10,7 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 namespace zerolab {
 namespace {
@@ -48,8 +48,8 @@ TEST(GpuShare, RanksGoRoundRobinOverTheHostsGpus) {
 // Without a usable GPU, run.device "cuda" is an error that names the key and the
 // reason (no silent fallback to the CPU); with one, the run says where it ran.
 TEST(CudaDevice, RefusedWithTheReasonOrRunOnTheGpu) {
-    const fs::path dir = fs::temp_directory_path() / ("zerolab-cuda-" + std::to_string(getpid()));
-    fs::create_directories(dir);
+    const test::TempDir temp("cuda");
+    const fs::path dir = temp.path();
     const nlohmann::json c = {{"train_batch_size", 4},
                               {"model", {{"preset", "nano"}, {"seq_len", 16}}},
                               {"run", {{"steps", 2}, {"device", "cuda"}, {"threads", 1}}}};
@@ -68,7 +68,6 @@ TEST(CudaDevice, RefusedWithTheReasonOrRunOnTheGpu) {
         EXPECT_NE(r.err.find("use \"cpu\""), std::string::npos) << r.err;
         EXPECT_FALSE(fs::exists(dir / "runs.db")) << "a refused run must leave no store behind";
     }
-    fs::remove_all(dir);
 }
 
 } // namespace

@@ -20,7 +20,7 @@ constexpr std::size_t kMaxMessage = 200;
 class ConfigBounds : public ::testing::Test {
 protected:
     std::string file(const std::string& name, const std::string& text = "") const {
-        const std::string p = m_dir.file(name).string();
+        const std::string p = m_dir.file(name);
         if (!text.empty())
             std::ofstream(p) << text;
         return p;

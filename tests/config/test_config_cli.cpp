@@ -3,6 +3,7 @@
 #include "config_test_util.h"
 #include "tests/support/hostile_files.h"
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 #include <filesystem>
 #include <fstream>
@@ -43,14 +44,14 @@ TEST(ConfigCli, ChapterExampleFailsWithWorld3) {
 }
 
 TEST(ConfigCli, EveryErrorOnStderrAndWarnings) {
-    const auto file = std::filesystem::temp_directory_path() / "zerolab_cli_bad.json";
+    const TempDir temp("config-cli");
+    const std::filesystem::path file = temp.file("bad.json");
     {
         std::ofstream out(file);
         out << R"({"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": "two"},
                    "model": {"n_layers": 2}, "amp": {"enabled": true}})";
     }
     ProcessResult r = runTrain("--check-config " + file.string());
-    std::filesystem::remove(file);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find(file.string() +
                          ": zero_optimization.stage: expected an integer 0-3, got \"two\""),
@@ -74,9 +75,9 @@ TEST(ConfigCli, BadArgumentsExitTwoAndVersionExitsZero) {
 
 // Issue 17: 1e999 exited 1 without naming the file; deep nesting crashed (SIGSEGV).
 TEST(ConfigCli, HostileConfigsExitTwoNamingFileAndPath) {
-    const auto dir = std::filesystem::temp_directory_path();
-    const std::string overflow = (dir / "zerolab_cli_overflow.json").string();
-    const std::string deep = (dir / "zerolab_cli_deep.json").string();
+    const TempDir temp("config-cli");
+    const std::string overflow = temp.file("overflow.json");
+    const std::string deep = temp.file("deep.json");
     writeDoubleOverflowConfig(overflow);
     writeDeepConfig(deep);
     ProcessResult r = runTrain("--check-config " + overflow);
@@ -87,8 +88,6 @@ TEST(ConfigCli, HostileConfigsExitTwoNamingFileAndPath) {
     EXPECT_EQ(r.exit_code, 2) << r.err.substr(0, 500);
     EXPECT_NE(r.err.find(deep + ": model[0]"), std::string::npos) << r.err.substr(0, 500);
     EXPECT_LT(r.err.size(), 1000u);
-    std::filesystem::remove(overflow);
-    std::filesystem::remove(deep);
 }
 
 } // namespace

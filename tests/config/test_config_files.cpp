@@ -2,10 +2,10 @@
 // plus loading files: missing files and JSON syntax errors name the file and position.
 #include "config_test_util.h"
 #include "tests/support/hostile_files.h"
+#include "tests/support/temp_dir.h"
 
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 namespace zerolab::test {
 namespace {
@@ -156,9 +156,8 @@ TEST(ConfigFiles, MissingFileNamesIt) {
 // Issue 17 §4 / docs/reliability.md: a config was read whole, whatever its size or kind
 // (`--config /dev/zero` read forever). Now only a regular file of at most 16 MiB is read.
 TEST(ConfigFiles, OversizedOrNonRegularFileIsRefusedBeforeReading) {
-    const auto dir = std::filesystem::temp_directory_path() /
-                     ("zerolab_config_bounds_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
+    const TempDir temp("config-files");
+    const std::filesystem::path dir = temp.path();
     const std::string big = (dir / "big.json").string();
     {
         std::ofstream out(big, std::ios::binary);
@@ -182,17 +181,16 @@ TEST(ConfigFiles, OversizedOrNonRegularFileIsRefusedBeforeReading) {
         fifo, [&] { fromFifo = loadConfigFile(fifo, std::nullopt); }));
     ASSERT_TRUE(fromFifo && !fromFifo->ok());
     EXPECT_EQ(fromFifo->diagnostics.at(0).message, "cannot read config file: not a regular file");
-    std::filesystem::remove_all(dir);
 }
 
 TEST(ConfigFiles, SyntaxErrorGivesLineAndColumn) {
-    const auto file = std::filesystem::temp_directory_path() / "zerolab_config_syntax.json";
+    const TempDir temp("config-files");
+    const std::filesystem::path file = temp.file("syntax.json");
     {
         std::ofstream out(file);
         out << "{\n  \"train_batch_size\": 8,\n  \"zero_optimization\": {\"stage\": 1,}\n}\n";
     }
     ConfigResult r = loadConfigFile(file.string(), std::nullopt);
-    std::filesystem::remove(file);
     ASSERT_FALSE(r.ok());
     ASSERT_EQ(r.diagnostics.size(), 1u);
     EXPECT_NE(r.diagnostics[0].message.find("line 3, column 36: invalid JSON"), std::string::npos)
@@ -200,7 +198,8 @@ TEST(ConfigFiles, SyntaxErrorGivesLineAndColumn) {
 }
 
 TEST(ConfigFiles, LoadOrThrowCarriesEveryError) {
-    const auto file = std::filesystem::temp_directory_path() / "zerolab_config_throw.json";
+    const TempDir temp("config-files");
+    const std::filesystem::path file = temp.file("throw.json");
     {
         std::ofstream out(file);
         out << R"({"train_batch_size": 8, "zero_optimization": {"stage": 9}, "run": {"stpes": 1}})";
@@ -214,7 +213,6 @@ TEST(ConfigFiles, LoadOrThrowCarriesEveryError) {
                   std::string::npos)
             << e.what();
     }
-    std::filesystem::remove(file);
 }
 
 } // namespace

@@ -1,42 +1,17 @@
-// Test helpers for the data loaders: a private temporary directory, and writers
-// for llm.c token shards (optionally malformed) and plain byte files.
+// Test helpers for the data loaders: writers for llm.c token shards (optionally malformed)
+// and plain byte files (the temporary directory is tests/support/temp_dir.h).
 #pragma once
 
 #include "runtime/data/data_llmc.h"
+#include "tests/support/temp_dir.h"
 
 #include <cstdint>
-#include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace zerolab::test {
-
-// A fresh directory under the system temp dir, removed with its contents.
-class TempDir {
-public:
-    TempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "zerolab-data-XXXXXX");
-        if (!::mkdtemp(tmpl.data())) {
-            throw std::runtime_error("mkdtemp failed for " + tmpl);
-        }
-        m_path = tmpl;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(m_path, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-
-    std::string file(const std::string& name) const { return (m_path / name).string(); }
-    std::string path() const { return m_path.string(); }
-
-private:
-    std::filesystem::path m_path;
-};
 
 // Header fields of a shard; the defaults describe a well-formed shard.
 struct ShardHeader {

@@ -75,7 +75,7 @@ TEST(DataOrder, ShardsAreConcatenatedInSortedOrder) {
     writeShard(dir.file("train_000002.bin"), countingTokens(10, 2000));
     writeShard(dir.file("train_000001.bin"), countingTokens(10, 1000));
     writeBytes(dir.file("README.txt"), "not a shard");
-    for (const std::string& path : {dir.path(), dir.file("train_*.bin")}) {
+    for (const std::string& path : {dir.path().string(), dir.file("train_*.bin")}) {
         auto d = makeDataLoader("llmc", path, 65536, 0);
         EXPECT_EQ(d->tokenCount(), 20) << path;
         // Step 1 with G=1, T=6 spans the shard boundary: tokens 6..12.

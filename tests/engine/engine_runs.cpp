@@ -2,6 +2,7 @@
 #include "tests/engine/engine_runs.h"
 
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 #include "runtime/config/config.h"
 #include "runtime/model/model_shape.h"
@@ -10,14 +11,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <stdexcept>
-#include <unistd.h>
 
 namespace zerolab::test {
 
@@ -25,26 +22,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A directory of this test process's own (mkdtemp), removed when the process exits: a
-// name from the pid alone was found again by a later process with the same pid, whose
-// runs then opened an old store (of another schema) left there.
-struct WorkDir {
-    fs::path path;
-    WorkDir() {
-        std::string pattern = (fs::temp_directory_path() / "zerolab-engine-XXXXXX").string();
-        if (!mkdtemp(pattern.data()))
-            throw std::runtime_error("mkdtemp " + pattern + ": " + std::strerror(errno));
-        path = pattern;
-    }
-    ~WorkDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
-
+// A directory of this test process's own, removed when the process exits: a name from
+// the pid alone was found again by a later process with the same pid, whose runs then
+// opened an old store (of another schema) left there.
 fs::path workDir() {
-    static const WorkDir dir;
-    return dir.path;
+    static const TempDir dir("engine");
+    return dir.path();
 }
 
 // patch: a JSON merge patch applied last.

@@ -1,6 +1,8 @@
 // meta.json of a checkpoint (issue 17 §3): its checksum catches an edit or corruption,
 // and with a valid checksum every field is still range-checked, the error naming the
 // file, the field and its value.
+#include "tests/support/temp_dir.h"
+
 #include "runtime/engine/checkpoint_meta.h"
 #include "runtime/engine/fnv1a.h"
 
@@ -11,7 +13,6 @@
 #include <fstream>
 #include <functional>
 #include <sstream>
-#include <unistd.h>
 
 namespace zerolab {
 namespace {
@@ -57,14 +58,7 @@ constexpr const char* kFormatThreeMeta = R"({
 
 class CheckpointMetaFile : public ::testing::Test {
 protected:
-    void SetUp() override {
-        m_dir = fs::temp_directory_path() /
-                ("zerolab-meta-" + std::to_string(::getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::create_directories(m_dir);
-        m_path = (m_dir / "meta.json").string();
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
+    void SetUp() override { m_path = (m_dir / "meta.json").string(); }
 
     static CheckpointManifest valid() {
         CheckpointManifest m;
@@ -99,7 +93,8 @@ protected:
         }
     }
 
-    fs::path m_dir;
+    test::TempDir m_temp{"meta"};
+    const fs::path m_dir = m_temp.path();
     std::string m_path;
 };
 

@@ -6,6 +6,7 @@
 // the plain CPU run's, bit for bit (same kernels, same sums).
 #include "tests/engine/engine_runs.h"
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -14,7 +15,6 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 namespace zerolab {
 namespace {
@@ -50,8 +50,8 @@ TEST(FencedEngine, EveryStageKeepsToTheKernelsAndMatchesThePlainRun) {
 // plain run's last steps exactly.
 TEST(FencedEngine, CheckpointAndResumeGoThroughTheKernels) {
     namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / ("zerolab-fenced-" + std::to_string(getpid()));
-    fs::create_directories(dir);
+    const test::TempDir temp("fenced");
+    const fs::path dir = temp.path();
     const nlohmann::json c = {{"bf16", {{"enabled", true}}},
                               {"train_batch_size", 12},
                               {"gradient_accumulation_steps", 3},
@@ -85,7 +85,6 @@ TEST(FencedEngine, CheckpointAndResumeGoThroughTheKernels) {
     ASSERT_EQ(resumedLosses.size(), 2u);
     EXPECT_EQ(resumedLosses[0], plainLosses[2]);
     EXPECT_EQ(resumedLosses[1], plainLosses[3]);
-    fs::remove_all(dir);
 }
 
 } // namespace

@@ -5,13 +5,13 @@
 // checkpoint of a ZeRO++ run resumes as plain stage 3 and back.
 #include "tests/engine/engine_runs.h"
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 namespace zerolab {
 namespace {
@@ -94,8 +94,8 @@ TEST(ZeroPP, LossesStayWithinTwoPercentOfPlainStage3) {
 // from it, and ZeRO++ resumes from plain stage 3's, each near the other's own run.
 TEST(ZeroPP, CheckpointResumesAsPlainStage3AndBack) {
     namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / ("zerolab-zeropp-" + std::to_string(getpid()));
-    fs::create_directories(dir);
+    const test::TempDir temp("zeropp");
+    const fs::path dir = temp.path();
     auto config = [&](const std::string& name, bool on) {
         nlohmann::json c = {{"bf16", {{"enabled", true}}},
                             {"train_batch_size", 16},
@@ -129,7 +129,6 @@ TEST(ZeroPP, CheckpointResumesAsPlainStage3AndBack) {
         for (std::size_t i = 0; i < 2; ++i)
             EXPECT_NEAR(after[i], losses[2 + i], 0.02 * losses[2 + i]) << "step " << 3 + i;
     }
-    fs::remove_all(dir);
 }
 
 } // namespace

@@ -1,9 +1,10 @@
 // The pure files of gui/core, table by table: units, display text, JSON paths, step
-// detail, the timeline's layout and the Pareto frontier. Links only zerolab_gui_core:
-// none of them needs a widget, the store or another room.
+// detail, the timeline's layout, the Pareto frontier and the rank-row check. Links only
+// zerolab_gui_core: none of them needs a widget, the store or another room.
 #include "gui/core/display_text.h"
 #include "gui/core/json_path.h"
 #include "gui/core/pareto_frontier.h"
+#include "gui/core/rank_rows.h"
 #include "gui/core/step_detail.h"
 #include "gui/core/timeline_layout.h"
 #include "gui/core/units.h"
@@ -270,6 +271,59 @@ private slots:
             points.push_back({xy[i], xy[i + 1]});
         const std::vector<int> got = zerolab::paretoFrontier(points);
         QCOMPARE(QVector<int>(got.begin(), got.end()), frontier);
+    }
+
+    // Issue 29 §1: a step's rank rows against its world. "ranks" are the stored rows' ranks
+    // in store order; "kept" the rows the charts get; "problem" what the view says.
+    void checkRankRows_data() {
+        QTest::addColumn<QVector<int>>("ranks");
+        QTest::addColumn<qint64>("world");
+        QTest::addColumn<QVector<int>>("kept");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("the whole world")
+            << QVector<int>{1, 0, 2} << qint64(3) << QVector<int>{0, 1, 2} << QString();
+        QTest::newRow("a rank beyond the world")
+            << QVector<int>{0, 7} << qint64(2) << QVector<int>{0}
+            << QStringLiteral("rank 7 outside the world of 2 (ranks 0..1); 1 of the 2 ranks "
+                              "missing (the first: rank 1)");
+        QTest::newRow("negative ranks, counted")
+            << QVector<int>{-3, -1, 0, 1} << qint64(2) << QVector<int>{0, 1}
+            << QStringLiteral("rank -3 outside the world of 2 (ranks 0..1) and 1 more such rows");
+        QTest::newRow("a rank twice")
+            << QVector<int>{0, 1, 0, 1, 1} << qint64(2) << QVector<int>{0, 1}
+            << QStringLiteral("rank 0 twice and 2 more repeated rows");
+        QTest::newRow("a gap in the middle")
+            << QVector<int>{0, 3, 1} << qint64(4) << QVector<int>{0, 1, 3}
+            << QStringLiteral("1 of the 4 ranks missing (the first: rank 2)");
+        QTest::newRow("a huge world is not sized")
+            << QVector<int>{0, 1} << qint64(2147483647) << QVector<int>{0, 1}
+            << QStringLiteral("2147483645 of the 2147483647 ranks missing (the first: rank 2)");
+        QTest::newRow("no world at all")
+            << QVector<int>{0} << qint64(0) << QVector<int>{}
+            << QStringLiteral("a world of 0 ranks; rank 0 outside the world");
+        // A step without rank rows (none logged): the charts say "No rank rows yet".
+        QTest::newRow("no rows") << QVector<int>{} << qint64(2) << QVector<int>{} << QString();
+    }
+    void checkRankRows() {
+        QFETCH(QVector<int>, ranks);
+        QFETCH(qint64, world);
+        QFETCH(QVector<int>, kept);
+        QFETCH(QString, problem);
+        std::vector<zerolab::RankRecord> rows;
+        for (int r : ranks) {
+            zerolab::RankRecord row;
+            row.rank = r;
+            row.rss = 100 + r; // which row of a repeated rank is kept
+            rows.push_back(row);
+        }
+        const zerolab::CheckedRanks got = zerolab::checkRankRows(rows, world);
+        QVector<int> gotRanks;
+        for (const zerolab::RankRecord& r : got.ranks) {
+            gotRanks << r.rank;
+            QCOMPARE(qint64(r.rss), qint64(100 + r.rank));
+        }
+        QCOMPARE(gotRanks, kept);
+        QCOMPARE(QString::fromStdString(got.problem), problem);
     }
 
     void visibleSteps_data() {

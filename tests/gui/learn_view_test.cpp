@@ -100,10 +100,26 @@ private slots:
                  double(expected.stages[2].per_rank.total()));
         QCOMPARE(double(chart->groups()[5].bytes.total()), 182e9);
         QCOMPARE(chart->groups()[5].label, QStringLiteral("host"));
+        // On the V100 32 GB of the paper: the device's share fits in what it leaves usable.
+        QCOMPARE(view.forecast()->deviceKey(), QStringLiteral("v100-32"));
+        const DeviceCapacity v100 = view.forecast()->device(1);
+        QCOMPARE(v100.capacity_bytes, 32480LL * 1024 * 1024);
+        QVERIFY(expected.stages[2].per_rank.total() < v100.usableBytes());
         QVERIFY(view.explainText().contains(QStringLiteral("ZeRO-Offload (forecast")));
         QVERIFY(view.explainText().contains(QStringLiteral("PCIe per step")));
         // The shot docs/gui.md shows (written to the temp folder; nothing is compared).
         view.grab().save(QDir::temp().filePath(QStringLiteral("zerolab-learn-offload.png")));
+        // And in Chinese (docs/screenshots/learn-offload-zh_CN.png).
+        QVERIFY(setLanguage(Language::Chinese));
+        const auto translated = [&] {
+            const auto labels = view.findChildren<QLabel*>();
+            return std::any_of(labels.cbegin(), labels.cend(), [](const QLabel* l) {
+                return l->text().contains(QStringLiteral("一块 GPU 上的 13B"));
+            });
+        };
+        QTRY_VERIFY(translated());
+        view.grab().save(QDir::temp().filePath(QStringLiteral("zerolab-learn-offload-zh_CN.png")));
+        QVERIFY(setLanguage(Language::English));
     }
 
     void logAxisShowsTheStage3Bar() {

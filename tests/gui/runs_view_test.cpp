@@ -8,16 +8,19 @@
 #include "gui/timeline/timeline_chart.h"
 #include "gui/timeline/timeline_panel.h"
 #include "gui/views/compare/compare_view.h"
+#include "gui/views/run/comms_summary_dialog.h"
 #include "gui/views/run/run_view.h"
 #include "gui/views/run/runs_dock.h"
 #include "gui/widgets/grouped_bar_chart.h"
 #include "gui/widgets/memory_bar_chart.h"
 #include "gui/widgets/time_series_plot.h"
+#include "runtime/monitor/comms_logger.h"
 #include "storage/run_reader.h"
 #include "storage/run_writer.h"
 #include "storage/sqlite_db.h"
 #include "storage/stored_text.h"
 #include "tests/support/tampered_store.h"
+#include "timeline_fixture.h"
 
 #include <qcustomplot.h>
 
@@ -310,6 +313,100 @@ private slots:
             panel->shownStep() == t.good_timeline && !panel->chart()->showsMessage(), 10000);
         QCOMPARE(panel->chart()->layout().world(), 2);
         QCOMPARE(view.steps().size(), t.steps);
+    }
+
+    // Issue 29 §1, the GUI's rank rows: a step whose rows disagree with its world (a rank
+    // beyond it, a rank missing) draws only the ranks it can have, and the Run view says
+    // what was left out, naming the store, the run, the step and the table; a whole step
+    // of the same run then shows without a message.
+    void rankRowsThatDisagreeWithTheWorldAreSaidNotDrawn() {
+        const QString db = m_dir.filePath(QStringLiteral("ranks.db"));
+        const auto ids =
+            writeFixtureStore(db.toStdString(), {FixtureRun{"ranks", 1, 2, 5, false, {}}});
+        const std::string run = std::to_string(ids[0]);
+        SqliteDb(db.toStdString(), SQLITE_OPEN_READWRITE)
+            .exec("UPDATE rank_steps SET rank = 7 WHERE step = 4 AND rank = 1 AND run_id = " + run +
+                  "; DELETE FROM rank_steps WHERE step = 2 AND rank = 0 AND run_id = " + run);
+        StoreClient store;
+        RunView view(&store);
+        openStore(store, db);
+        QSignalSpy loaded(&view, &RunView::loaded);
+        view.openRun(ids[0]);
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(view.steps().size(), 5);
+        const auto groups = [&] {
+            QStringList labels;
+            for (const MemoryBarGroup& g : view.memoryChart()->groups())
+                labels << g.label;
+            return labels;
+        };
+        QCOMPARE(groups(), QStringList{QStringLiteral("rank 0")});
+        QCOMPARE(view.ranksProblem(),
+                 QStringLiteral("Rank rows: ") + db + QStringLiteral(": run ") +
+                     QString::number(ids[0]) +
+                     QStringLiteral(", step 4: table rank_steps: rank 7 outside the world of 2 "
+                                    "(ranks 0..1); 1 of the 2 ranks missing (the first: rank 1)"));
+
+        store.loadRanks(ids[0], 2);
+        QTRY_VERIFY_WITH_TIMEOUT(view.ranksProblem().contains(QStringLiteral("step 2")), 10000);
+        QCOMPARE(groups(), QStringList{QStringLiteral("rank 1")});
+        QVERIFY(view.ranksProblem().endsWith(
+            QStringLiteral("1 of the 2 ranks missing (the first: rank 0)")));
+
+        store.loadRanks(ids[0], 3);
+        QTRY_VERIFY_WITH_TIMEOUT(view.ranksProblem().isEmpty(), 10000);
+        QCOMPARE(groups(), (QStringList{QStringLiteral("rank 0"), QStringLiteral("rank 1")}));
+    }
+
+    // Issue 28 §3, on demand: the Run view's "Comms summary…" shows the comms logger's
+    // log_summary table of the shown run from its stored step timelines (the runtime's
+    // formatter, CommsSummary), saying how many steps it covers; a run without timelines
+    // says so, and a damaged timeline gives its error instead of a table.
+    void commsSummaryShowsTheLoggersTableOfTheStoredTimelines() {
+        const QString db = m_dir.filePath(QStringLiteral("comms.db"));
+        const auto ids =
+            writeFixtureStore(db.toStdString(), {FixtureRun{"comms", 3, 2, 6, true, {}},
+                                                 FixtureRun{"untimed", 1, 2, 3, false, {}}});
+        const std::vector<StepTimeline> timelines = {stage3OverlapTimeline(2, 2),
+                                                     stage3OverlapTimeline(2, 4)};
+        {
+            RunWriter w(RunStore::open(db.toStdString()));
+            w.attachRun(ids[0]);
+            w.appendTimelines(timelines);
+        }
+        CommsSummary expected(2);
+        for (const StepTimeline& t : timelines)
+            for (const CommRecord& r : commRecordsOf(t, 0))
+                expected.add(r);
+        QVERIFY(!expected.empty());
+
+        StoreClient store;
+        RunView view(&store);
+        openStore(store, db);
+        const auto summaryOf = [&](std::int64_t id) {
+            QSignalSpy loaded(&view, &RunView::loaded);
+            view.openRun(id);
+            QVERIFY(loaded.wait(10000));
+            QSignalSpy came(&store, &StoreClient::commsSummaryLoaded);
+            view.showCommsSummary();
+            QVERIFY(came.wait(10000));
+            QVERIFY(view.commsSummaryDialog() && view.commsSummaryDialog()->isVisible());
+        };
+        summaryOf(ids[0]);
+        QCOMPARE(view.commsSummaryDialog()->table(), QString::fromStdString(expected.text()));
+        QVERIFY2(view.commsSummaryDialog()->note().contains(QStringLiteral("2 sampled step")),
+                 qPrintable(view.commsSummaryDialog()->note()));
+        summaryOf(ids[1]);
+        QVERIFY(view.commsSummaryDialog()->note().contains(QStringLiteral("no step timeline")));
+
+        const QString tampered = m_dir.filePath(QStringLiteral("tampered-comms.db"));
+        const test::TamperedStore t = test::writeTamperedStore(tampered.toStdString());
+        openStore(store, tampered);
+        summaryOf(t.run);
+        QVERIFY2(view.commsSummaryDialog()->note().contains(
+                     QStringLiteral("world 2147483647 is not one the run ran at")),
+                 qPrintable(view.commsSummaryDialog()->note()));
+        QVERIFY(view.commsSummaryDialog()->table().isEmpty());
     }
 
     void hostileStoredTextStaysBounded() {

@@ -8,14 +8,13 @@
 #include "gui/timeline/timeline_chart.h"
 #include "gui/timeline/timeline_panel.h"
 #include "gui/widgets/style.h"
+#include "gui/widgets/titled_card.h"
 #include "storage/run_reader.h"
 #include "storage/run_store.h"
 #include "timeline_fixture.h"
 
 #include <QApplication>
 #include <QDir>
-#include <QFrame>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -40,27 +39,16 @@ struct Shot {
     std::function<StepTimeline(long long)> make;
 };
 
-// The card of the Run view (RunView::card): title, muted hint, the panel.
+// The card of the Run view (makeTitledCard, as RunView::card builds it): title, muted
+// hint, the panel.
 QWidget* card(const Shot& shot, TimelinePanel* panel) {
-    auto* frame = new QFrame;
-    frame->setProperty("card", true);
-    auto* layout = new QVBoxLayout(frame);
-    layout->setContentsMargins(12, 10, 12, 10);
-    layout->setSpacing(4);
-    auto* header = new QHBoxLayout;
-    auto* t = new QLabel(QString::fromStdString(shot.title));
-    t->setObjectName(QStringLiteral("cardTitle"));
-    auto* h = new QLabel(QString::fromStdString(shot.hint));
-    h->setObjectName(QStringLiteral("muted"));
-    header->addWidget(t);
-    header->addWidget(h);
-    header->addStretch(1);
-    layout->addLayout(header);
-    layout->addWidget(panel, 1);
+    const TitledCard c = makeTitledCard(panel);
+    c.title->setText(QString::fromStdString(shot.title));
+    c.hint->setText(QString::fromStdString(shot.hint));
     auto* page = new QWidget;
     auto* outer = new QVBoxLayout(page);
     outer->setContentsMargins(12, 12, 12, 12);
-    outer->addWidget(frame);
+    outer->addWidget(c.frame);
     return page;
 }
 

@@ -7,6 +7,7 @@
 #include "tests/engine/engine_runs.h"
 #include "tests/support/netns_hosts.h"
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 #include "storage/run_reader.h"
 
@@ -42,17 +43,8 @@ protected:
         if (m_hosts->skipped())
             GTEST_SKIP() << m_hosts->reason();
         ASSERT_TRUE(m_hosts->ok()) << m_hosts->reason();
-        m_dir = fs::temp_directory_path() /
-                ("zerolab-two-hosts-" + std::to_string(getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
     }
-    void TearDown() override {
-        m_hosts.reset();
-        if (!m_dir.empty())
-            fs::remove_all(m_dir);
-    }
+    void TearDown() override { m_hosts.reset(); }
 
     test::Launcher launcher() const {
         return {"two-hosts",
@@ -64,7 +56,8 @@ protected:
     std::string hostOf(int rank) const { return m_hosts->host(rank < 2 ? 'a' : 'b'); }
 
     std::optional<test::NetnsHosts> m_hosts;
-    fs::path m_dir;
+    test::TempDir m_temp{"two-hosts"};
+    const fs::path m_dir = m_temp.path();
 };
 
 std::int64_t runId(RunReader& reader, const std::string& name) {

@@ -7,6 +7,7 @@
 #include "runtime/lab/lesson_parse.h"
 #include "storage/run_reader.h"
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -31,9 +32,8 @@ std::string lessonFile(const std::string& name) {
 }
 
 std::string freshDb(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
-    fs::create_directories(dir);
-    const fs::path db = dir / (name + "-" + std::to_string(::getpid()) + ".db");
+    static const test::TempDir dir("lab-tests");
+    const fs::path db = dir.path() / (name + ".db");
     fs::remove(db);
     return db.string();
 }
@@ -46,15 +46,12 @@ test::ProcessResult runLesson(const std::vector<std::string>& args) {
 
 // `base` (a lesson of tests/lab/lessons) whose runs read a text file too short for one
 // global batch: every run fails with rank 0's own reason.
-fs::path failingLesson(const std::string& base, const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
-    fs::create_directories(dir);
-    const std::string tag = name + "-" + std::to_string(::getpid());
-    const fs::path text = dir / (tag + ".txt");
+fs::path failingLesson(const fs::path& dir, const std::string& base, const std::string& name) {
+    const fs::path text = dir / (name + ".txt");
     std::ofstream(text) << "too short";
     auto doc = nlohmann::json::parse(std::ifstream(lessonFile(base)));
     doc["base_config"]["data"] = {{"type", "text"}, {"path", text.string()}};
-    const fs::path lesson = dir / (tag + ".json");
+    const fs::path lesson = dir / (name + ".json");
     std::ofstream(lesson) << doc.dump(2);
     return lesson;
 }
@@ -122,7 +119,8 @@ TEST(LessonHeadless, InvalidFileExitsTwoNamingThePath) {
 // A run that fails (its text file is too short for one global batch): exit 1 naming the
 // lesson file, step and run with rank 0's own reason; the run is kept, failed and tagged.
 TEST(LessonHeadless, FailingRunExitsOneNamingTheRun) {
-    const fs::path lesson = failingLesson("broken-formula.json", "failing-run");
+    const test::TempDir temp("lab-tests");
+    const fs::path lesson = failingLesson(temp.path(), "broken-formula.json", "failing-run");
     const std::string db = freshDb("failing");
     const auto r = runLesson({"--lesson", lesson.string(), "--run-lesson", "--db", db});
     EXPECT_EQ(r.exit_code, 1) << r.err;
@@ -142,15 +140,15 @@ TEST(LessonHeadless, FailingRunExitsOneNamingTheRun) {
 // kept stopped and tagged, exit 3. The signal is sent once the store shows the run's
 // first step (polled, no timing assumed).
 TEST(LessonHeadless, InterruptStopsTheRunAndExitsThree) {
-    const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
-    fs::create_directories(dir);
+    const test::TempDir temp("lab-tests");
+    const fs::path dir = temp.path();
     auto doc = nlohmann::json::parse(std::ifstream(lessonFile("broken-formula.json")));
     doc["steps"][0]["experiment"]["steps"] = 50; // the most a lesson may ask for
     // Steps of ~0.1 s rather than nano's ~1 ms: 50 of these outlast the polling below, which
     // a loaded machine once let the 50 ms nano run finish before the signal came.
     doc["base_config"]["model"] = {{"preset", "micro"}};
     doc["base_config"]["train_micro_batch_size_per_gpu"] = 4;
-    const fs::path lesson = dir / ("long-run-" + std::to_string(::getpid()) + ".json");
+    const fs::path lesson = dir / "long-run.json";
     std::ofstream(lesson) << doc.dump(2);
     const std::string db = freshDb("interrupt");
     test::BackgroundProcess job({std::string(ZEROLAB_BIN_DIR) + "/zerolab", "--lesson",
@@ -241,7 +239,8 @@ TEST(LessonHeadless, AStepOnEmulatedHostsRunsAcrossThemAndTakesThemDown) {
 
 // A run that fails on emulated hosts: exit 1 naming the run, and the hosts are down.
 TEST(LessonHeadless, EmulatedHostsAreTakenDownWhenARunFails) {
-    const fs::path lesson = failingLesson("two-hosts.json", "failing-hosts");
+    const test::TempDir temp("lab-tests");
+    const fs::path lesson = failingLesson(temp.path(), "two-hosts.json", "failing-hosts");
     test::BackgroundProcess job({std::string(ZEROLAB_BIN_DIR) + "/zerolab", "--lesson",
                                  lesson.string(), "--run-lesson", "--db", freshDb("hosts-fail")});
     const int pid = job.pid();
@@ -257,9 +256,8 @@ TEST(LessonHeadless, EmulatedHostsAreTakenDownWhenARunFails) {
 // Where emulated hosts cannot be made (here: not root, the lesson run as nobody through
 // setpriv when the test is root), the step is not run and says why; the lesson exits 77.
 TEST(LessonHeadless, WithoutRootAStepOnHostsIsSkippedWithTheReason) {
-    const fs::path dir =
-        fs::temp_directory_path() / ("zerolab-lab-nobody-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
+    const test::TempDir temp("lab-nobody");
+    const fs::path& dir = temp.path();
     fs::permissions(dir, fs::perms::all);
     std::vector<std::string> argv{std::string(ZEROLAB_BIN_DIR) + "/zerolab",
                                   "--lesson",
@@ -274,7 +272,6 @@ TEST(LessonHeadless, WithoutRootAStepOnHostsIsSkippedWithTheReason) {
                                    "env", "HOME=" + dir.string()});
     }
     const auto r = test::runProcess(argv);
-    fs::remove_all(dir);
     EXPECT_EQ(r.exit_code, 77) << r.err << r.out;
     EXPECT_NE(r.err.find("step across: needs 2 emulated hosts at 1gbit, which cannot be made "
                          "here: emulated-hosts: cannot make network namespaces here: not root"),

@@ -161,6 +161,18 @@ TEST(LessonParse, ErrorsNameFileAndJsonPath) {
          "\"chapter\""},
         {"plan device", [](auto& d) { d["steps"][1]["plan"]["device"] = "tpu"; },
          "steps[1].plan.device: unknown device 'tpu'"},
+        // grad_accum_dtype: the config's names and rule (config_choices.h).
+        {"plan grad_accum_dtype",
+         [](auto& d) { d["steps"][1]["plan"]["grad_accum_dtype"] = "int8"; },
+         "steps[1].plan.grad_accum_dtype: 'fp32', 'bf16' or 'fp16', got 'int8'"},
+        {"plan bf16 gradients",
+         [](auto& d) {
+             d["steps"][1]["plan"]["precision"] = "fp32";
+             d["steps"][1]["plan"]["grad_accum_dtype"] = "bf16";
+         },
+         "steps[1].plan.grad_accum_dtype: bf16 gradients need bf16 training (precision 'bf16')"},
+        {"plan fp16 gradients", [](auto& d) { d["steps"][1]["plan"]["grad_accum_dtype"] = "fp16"; },
+         "steps[1].plan.grad_accum_dtype: fp16 gradients are not implemented"},
         {"plan measured-only",
          [](auto& d) {
              d["steps"][1]["checks"][1]["quantity"] = "reduce_scatter_count";

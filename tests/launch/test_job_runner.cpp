@@ -1,6 +1,8 @@
 // runJob's child: the added environment and the PATH search reach the program, a missing
 // program is said, and a fork while another thread is inside setenv does not hang the job
 // (the child calls nothing between fork and exec that takes the environment lock).
+#include "tests/support/temp_dir.h"
+
 #include "runtime/launch/job_runner.h"
 
 #include <gtest/gtest.h>
@@ -35,14 +37,8 @@ JobRequest shellJob(const std::string& script, const fs::path& dir) {
 
 class JobRunner : public ::testing::Test {
 protected:
-    void SetUp() override {
-        m_dir = fs::temp_directory_path() /
-                ("zerolab-job-runner-" + std::to_string(::getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
-    fs::path m_dir;
+    test::TempDir m_temp{"job-runner"};
+    const fs::path m_dir = m_temp.path();
 };
 
 } // namespace

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 class LlmcModelFile : public ::testing::Test {
 protected:
-    std::string path(const std::string& name) const { return m_dir.file(name).string(); }
+    std::string path(const std::string& name) const { return m_dir.file(name); }
 
     std::vector<char> bytes(const std::string& p) const {
         std::ifstream f(p, std::ios::binary);

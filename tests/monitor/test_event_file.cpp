@@ -1,5 +1,7 @@
 // The event file without TensorBoard: CRC-32C's check value, the TFRecord framing, every
 // tag and value read back, and a flipped byte or a cut file refused with its offset.
+#include "tests/support/temp_dir.h"
+
 #include "runtime/monitor/crc32c.h"
 #include "runtime/monitor/event_file.h"
 
@@ -13,13 +15,6 @@ using namespace zerolab;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path tempDir(const std::string& name) {
-    const fs::path d =
-        fs::temp_directory_path() / ("zerolab-monitor-" + std::to_string(getpid()) + "-" + name);
-    fs::remove_all(d);
-    return d;
-}
 
 std::string readAll(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -50,7 +45,8 @@ TEST(EventFile, ScalarEventBytesAreTheProtoWireFormat) {
 }
 
 TEST(EventFile, WrittenFileReadsBackEveryTagAndValue) {
-    const fs::path dir = tempDir("roundtrip");
+    const test::TempDir temp("monitor-roundtrip");
+    const fs::path dir = temp.path();
     std::string path;
     {
         EventFileWriter w((dir / "job").string(), "node-1");
@@ -72,11 +68,11 @@ TEST(EventFile, WrittenFileReadsBackEveryTagAndValue) {
     EXPECT_FLOAT_EQ(events[2].value, 1e-3f);
     EXPECT_EQ(events[3].tag, "Zerolab/Samples/mfu");
     EXPECT_EQ(events[3].step, 32);
-    fs::remove_all(dir);
 }
 
 TEST(EventFile, CorruptOrCutRecordsAreRefusedWithTheirOffset) {
-    const fs::path dir = tempDir("corrupt");
+    const test::TempDir temp("monitor-corrupt");
+    const fs::path dir = temp.path();
     std::string path;
     {
         EventFileWriter w(dir.string(), "h");
@@ -106,12 +102,11 @@ TEST(EventFile, CorruptOrCutRecordsAreRefusedWithTheirOffset) {
                   std::string::npos)
             << e.what();
     }
-    fs::remove_all(dir);
 }
 
 TEST(EventFile, AFolderThatCannotBeMadeIsAnErrorNamingTheFile) {
-    const fs::path dir = tempDir("blocked");
-    fs::create_directories(dir);
+    const test::TempDir temp("monitor-blocked");
+    const fs::path dir = temp.path();
     std::ofstream(dir / "file") << "x"; // a regular file where the folder should be
     try {
         EventFileWriter w((dir / "file" / "job").string(), "h");
@@ -120,5 +115,4 @@ TEST(EventFile, AFolderThatCannotBeMadeIsAnErrorNamingTheFile) {
         EXPECT_NE(std::string(e.what()).find((dir / "file" / "job").string()), std::string::npos)
             << e.what();
     }
-    fs::remove_all(dir);
 }

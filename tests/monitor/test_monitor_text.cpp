@@ -1,19 +1,25 @@
 // DeepSpeed's printouts and files from zerolab's numbers: number formats (profiler.py,
 // comms_logging.py), CSV names and rows (csv_monitor.py), calc_bw_log and the log_all
 // table, the flops profile's totals against model_flops.h, the timer line.
+#include "tests/support/temp_dir.h"
+
 #include "runtime/model/model_flops.h"
 #include "runtime/monitor/comms_logger.h"
 #include "runtime/monitor/csv_monitor.h"
 #include "runtime/monitor/ds_text.h"
 #include "runtime/monitor/flops_profile.h"
 #include "runtime/monitor/run_monitors.h"
+#include "storage/run_reader.h"
+#include "storage/run_writer.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 using namespace zerolab;
 namespace fs = std::filesystem;
@@ -36,8 +42,8 @@ TEST(MonitorText, CsvFileNamesHeadersAndRows) {
     EXPECT_EQ(CsvMonitor::fileName("Train/Samples/train_loss"), "Train_Samples_train_loss.csv");
     EXPECT_EQ(CsvMonitor::fileName("a b/c"), "a_b_c.csv");
     EXPECT_EQ(CsvMonitor::header("Train/Samples/lr"), "lr");
-    const fs::path dir = fs::temp_directory_path() / ("zerolab-csv-" + std::to_string(getpid()));
-    fs::remove_all(dir);
+    const test::TempDir temp("csv");
+    const fs::path dir = temp.path();
     {
         CsvMonitor m((dir / "job").string());
         m.write(8, {{"Train/Samples/lr", 0.001}});
@@ -46,7 +52,6 @@ TEST(MonitorText, CsvFileNamesHeadersAndRows) {
     std::ifstream in(dir / "job" / "Train_Samples_lr.csv", std::ios::binary);
     const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     EXPECT_EQ(text, "step,lr\r\n8,0.001\r\n16,0.002\r\n");
-    fs::remove_all(dir);
 }
 
 TEST(MonitorText, CalcBwLogAndTheVerboseLine) {
@@ -109,6 +114,85 @@ TEST(MonitorText, SummaryTableGroupsByOpAndSizeAndSumsTheLatencies) {
     const auto kept = only.take();
     ASSERT_EQ(kept.size(), 1u);
     EXPECT_EQ(kept[0].op, Collective::AllGather);
+}
+
+// A step's collectives as rank 0's comms logger saw them and as its stored timeline keeps
+// them (storage/timeline.h): the GUI's summary of a stored run (storedCommsSummary) is the
+// runtime's table, the same text from the one formatter. Whole microseconds, so that the
+// logger's clock and the stored doubles hold the same durations.
+TEST(MonitorText, AStoredRunsSummaryIsTheLoggersTable) {
+    StepTimeline tl;
+    tl.step = 2;
+    tl.world = 2;
+    struct Call {
+        Collective op;
+        long long bytes;
+        double start_us, end_us;
+    };
+    const std::vector<Call> calls = {{Collective::AllGather, 8192, 0, 250},
+                                     {Collective::ReduceScatter, 4096, 300, 1300},
+                                     {Collective::ReduceScatter, 4096, 1400, 4400},
+                                     {Collective::AllReduce, 4, 4500, 4520},
+                                     {Collective::Broadcast, 1 << 20, 5000, 7000}};
+    for (int rank = 0; rank < 2; ++rank)
+        for (std::size_t i = 0; i < calls.size(); ++i) {
+            TimelineSpan s;
+            s.rank = rank;
+            s.kind = SpanKind::Collective;
+            s.collective = calls[i].op;
+            s.bytes = calls[i].bytes;
+            s.seq = static_cast<int>(i);
+            s.issue_us = s.start_us = calls[i].start_us + rank; // rank 1: another time
+            s.end_us = calls[i].end_us + 3 * rank;
+            tl.spans.push_back(s);
+        }
+    std::reverse(tl.spans.begin(), tl.spans.end()); // stored in any order
+
+    CommsLoggerConfig config;
+    config.enabled = true;
+    CommsLogger log(config, 2);
+    const auto t0 = CommTrace::Clock::now();
+    const auto at = [&](double us) { return t0 + std::chrono::microseconds(std::llround(us)); };
+    for (const Call& c : calls)
+        log.ran(log.issued(c.op, c.bytes, at(c.start_us)), at(c.start_us), at(c.end_us));
+    ASSERT_EQ(log.take().size(), calls.size());
+
+    CommsSummary fromTimeline(2);
+    for (const CommRecord& r : commRecordsOf(tl, 0))
+        fromTimeline.add(r);
+    EXPECT_EQ(fromTimeline.text(), log.summary());
+
+    // Through the store: the sampled step's timeline read back gives the same table.
+    const test::TempDir temp("comms-summary");
+    const std::string db = temp.file("runs.db");
+    std::int64_t run = 0;
+    {
+        RunWriter w(RunStore::open(db));
+        RunInfo info;
+        info.name = "comms";
+        info.world = 2;
+        run = w.createRun(info);
+        Segment segment;
+        segment.world = 2;
+        segment.reason = "start";
+        w.beginSegment(segment);
+        for (long long step = 0; step < 4; ++step) {
+            StepRecord s;
+            s.step = step;
+            for (int r = 0; r < 2; ++r) {
+                RankRecord rr;
+                rr.rank = r;
+                s.ranks.push_back(rr);
+            }
+            w.appendStep(s);
+        }
+        w.appendTimeline(tl);
+        w.finish(RunStatus::Finished, "done");
+    }
+    RunReader reader(RunStore::open(db, OpenMode::ReadOnly));
+    const StoredCommsSummary stored = storedCommsSummary(reader, run);
+    EXPECT_EQ(stored.sampled_steps, 1u);
+    EXPECT_EQ(stored.table, log.summary());
 }
 
 TEST(MonitorText, FlopsProfileTotalsAreModelFlops) {

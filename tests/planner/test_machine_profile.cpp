@@ -1,5 +1,7 @@
 // The machine profile's JSON (machine_profile.h): a profile survives a round trip, and a
 // bad or partial one is refused naming the file and the JSON path of what is wrong.
+#include "tests/support/temp_dir.h"
+
 #include "runtime/planner/machine_profile.h"
 #include "runtime/planner/planner.h"
 
@@ -8,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 namespace zerolab {
 namespace {
@@ -95,8 +96,8 @@ TEST(MachineProfile, BadValuesAreNamedByJsonPath) {
 }
 
 TEST(MachineProfile, FilesThatAreNotProfilesAreRefusedNamingThem) {
-    const std::string path = std::filesystem::temp_directory_path() /
-                             ("zerolab-profile-" + std::to_string(getpid()) + ".json");
+    const test::TempDir temp("profile");
+    const std::string path = temp.file("profile.json");
     std::ofstream(path) << "{\"format\": ";
     try {
         loadMachineProfile(path);

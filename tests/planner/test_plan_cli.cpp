@@ -148,6 +148,26 @@ TEST(PlanCli, InvalidInputExitsTwoWithTheErrorOnStderr) {
     }
 }
 
+// The grad_accum_dtype rule and its names are the config's (config_choices.h): the option
+// names what it got and how to turn bf16 training on.
+TEST(PlanCli, GradAccumDtypeFollowsTheConfigsRule) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"--params 1e9 --precision fp32 --grad-accum-dtype bf16",
+         "--grad-accum-dtype bf16: bf16 gradients need bf16 training (--precision bf16); fp32 "
+         "training accumulates in fp32"},
+        {"--params 1e9 --precision bf16 --grad-accum-dtype fp16",
+         "--grad-accum-dtype fp16: fp16 gradients are not implemented; use \"fp32\" or \"bf16\""},
+        {"--params 1e9 --grad-accum-dtype int8",
+         "--grad-accum-dtype: expected fp32, bf16 or fp16, got 'int8'"},
+    };
+    for (const auto& [args, expected] : cases) {
+        const ProcessResult r = plan(args);
+        EXPECT_EQ(r.exit_code, 2) << args;
+        EXPECT_NE(r.err.find(expected), std::string::npos) << args << ": " << r.err;
+    }
+    EXPECT_EQ(plan("--params 1e9 --precision bf16 --grad-accum-dtype fp32").exit_code, 0);
+}
+
 TEST(PlanCli, HelpExitsZero) {
     const ProcessResult r = plan("--help");
     EXPECT_EQ(r.exit_code, 0);
@@ -185,10 +205,10 @@ TEST(PlanCli, ConfigGivesShapeStageAndBuckets) {
 // bad_alloc). Each is exit 2 with the file and the JSON path on stderr.
 TEST(PlanCli, HostileConfigsAndModelHeadersExitTwo) {
     const zerolab::test::TempDir dir("plan-hostile");
-    const std::string overflow = dir.file("overflow.json").string();
-    const std::string deep = dir.file("deep.json").string();
-    const std::string model = dir.file("wide.bin").string();
-    const std::string init = dir.file("init.json").string();
+    const std::string overflow = dir.file("overflow.json");
+    const std::string deep = dir.file("deep.json");
+    const std::string model = dir.file("wide.bin");
+    const std::string init = dir.file("init.json");
     zerolab::test::writeDoubleOverflowConfig(overflow);
     zerolab::test::writeDeepConfig(deep);
     zerolab::test::writeLlmcModelHeader(model, 1024, 50257, 12, 12, 76800, 50304, 483'000);

@@ -154,6 +154,16 @@ TEST(PlannerOffload, ZeroOffloadsThirteenBillionOnOne32GbGpuFromTheCommandLine) 
     EXPECT_EQ(j["input"]["offload_optimizer"], "cpu");
     EXPECT_EQ(j["stages"][0]["total_bytes"], 209'000'000'000LL);
 
+    // The same on the V100 32 GB preset (docs/planner.md): it fits what the card leaves.
+    const auto v100 = test::runTool("zerolab-plan", "--params 13e9 --world 1 --stage 2 "
+                                                    "--offload-optimizer cpu --device v100-32 "
+                                                    "--json");
+    ASSERT_EQ(v100.exit_code, 0) << v100.err;
+    const auto jv = nlohmann::json::parse(v100.out);
+    EXPECT_EQ(jv["input"]["device"]["capacity_bytes"], 32480LL * 1024 * 1024);
+    EXPECT_EQ(jv["input"]["device"]["label"], "V100 32 GB");
+    EXPECT_TRUE(jv["verdict"]["fits"].get<bool>());
+
     const auto bad = test::runTool("zerolab-plan", "--params 1e9 --offload-param disk");
     EXPECT_EQ(bad.exit_code, 2);
     EXPECT_NE(bad.err.find("--offload-param: expected none, cpu or nvme, got 'disk'"),

@@ -13,19 +13,6 @@
 
 namespace zerolab::test {
 
-TempDir::TempDir() {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/zerolab-store-XXXXXX";
-    if (!mkdtemp(tmpl.data()))
-        throw std::runtime_error("mkdtemp failed for " + tmpl);
-    m_path = tmpl;
-}
-
-TempDir::~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(m_path, ec);
-}
-
 std::string execSqlite(const std::string& path, const std::string& sql) {
     sqlite3* db = nullptr;
     if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {

@@ -1,8 +1,9 @@
-// Helpers for the run-store tests: a temporary folder, file bytes, synthetic steps
-// and running zerolab-runs as a process.
+// Helpers for the run-store tests: file bytes, synthetic steps and running zerolab-runs as
+// a process (the temporary folder is tests/support/temp_dir.h).
 #pragma once
 
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 #include "storage/records.h"
 
@@ -11,20 +12,6 @@
 #include <vector>
 
 namespace zerolab::test {
-
-// A fresh folder under $TMPDIR (or /tmp), removed with everything in it on destruction.
-class TempDir {
-public:
-    TempDir();
-    ~TempDir();
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const std::string& path() const { return m_path; }
-    std::string file(const std::string& name) const { return m_path + "/" + name; }
-
-private:
-    std::string m_path;
-};
 
 std::string readBytes(const std::string& path);
 // Runs `sql` on the SQLite file at `path` through a plain connection (no RunStore, so no

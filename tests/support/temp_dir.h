@@ -11,14 +11,14 @@ namespace zerolab::test {
 class TempDir {
 public:
     // <temp>/zerolab-<prefix>-XXXXXX; throws std::runtime_error when it cannot be made.
-    explicit TempDir(const std::string& prefix);
+    explicit TempDir(const std::string& prefix = "test");
     ~TempDir();
     TempDir(const TempDir&) = delete;
     TempDir& operator=(const TempDir&) = delete;
 
     const std::filesystem::path& path() const { return m_path; }
-    // path() / name
-    std::filesystem::path file(const std::string& name) const { return m_path / name; }
+    // path() / name, as a string (what the stores, loaders and argv lists take)
+    std::string file(const std::string& name) const { return (m_path / name).string(); }
 
 private:
     std::filesystem::path m_path;

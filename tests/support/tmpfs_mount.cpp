@@ -1,24 +1,22 @@
-// TmpfsMount: mount(2) of a size-limited tmpfs, umount2(2) and the folder's removal.
+// TmpfsMount: mount(2) of a size-limited tmpfs on a TempDir, and umount2(2).
 #include "tests/support/tmpfs_mount.h"
 
 #include <sys/mount.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <system_error>
+#include <stdexcept>
 
 namespace zerolab::test {
 
 TmpfsMount::TmpfsMount(std::size_t bytes) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/zerolab-tmpfs-XXXXXX";
-    if (::mkdtemp(templ.data()) == nullptr) {
-        m_reason = "cannot create a folder for the tmpfs: " + std::string(std::strerror(errno));
+    try {
+        m_dir.emplace("tmpfs");
+    } catch (const std::runtime_error& e) {
+        m_reason = "cannot create a folder for the tmpfs: " + std::string(e.what());
         return;
     }
-    m_path = templ;
+    m_path = m_dir->path().string();
     const std::string options = "size=" + std::to_string(bytes);
     if (::mount("tmpfs", m_path.c_str(), "tmpfs", 0, options.c_str()) != 0) {
         m_reason = "mount -t tmpfs is not permitted here (" + std::string(std::strerror(errno)) +
@@ -37,12 +35,8 @@ bool TmpfsMount::remountReadOnly() {
 }
 
 TmpfsMount::~TmpfsMount() {
-    if (m_mounted)
+    if (m_mounted) // before m_dir removes the folder
         ::umount2(m_path.c_str(), MNT_DETACH);
-    if (!m_path.empty()) {
-        std::error_code ec;
-        std::filesystem::remove_all(m_path, ec);
-    }
 }
 
 } // namespace zerolab::test

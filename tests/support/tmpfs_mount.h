@@ -3,15 +3,17 @@
 // where it is not permitted, ok() is false and reason() says why, for GTEST_SKIP.
 #pragma once
 
+#include "tests/support/temp_dir.h"
+
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace zerolab::test {
 
 class TmpfsMount {
 public:
-    // A tmpfs of `bytes` (rounded up to pages by the kernel) on a new folder under
-    // $TMPDIR (or /tmp).
+    // A tmpfs of `bytes` (rounded up to pages by the kernel) on a new TempDir.
     explicit TmpfsMount(std::size_t bytes);
     ~TmpfsMount();
     TmpfsMount(const TmpfsMount&) = delete;
@@ -25,6 +27,7 @@ public:
     bool remountReadOnly();
 
 private:
+    std::optional<TempDir> m_dir;
     std::string m_path;
     std::string m_reason;
     bool m_mounted = false;

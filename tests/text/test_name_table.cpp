@@ -1,5 +1,5 @@
-// runtime/text/name_table.h: a name finds its value, any other text none, and the list
-// an error message gives reads as the table says it.
+// runtime/text/name_table.h: a name finds its value, any other text none, a value its
+// name, and the list an error message gives reads as the table says it.
 #include "runtime/text/name_table.h"
 
 #include <gtest/gtest.h>
@@ -22,6 +22,14 @@ TEST(NameTable, FindsEachNameAndNothingElse) {
     EXPECT_FALSE(valueNamed(kFruits, ""));
     EXPECT_FALSE(valueNamed(kFruits, "pea"));
     static_assert(valueNamed(kFruits, "pear") == Fruit::Pear);
+}
+
+TEST(NameTable, NamesEachValueAsTheParseReadsIt) {
+    for (const NamedValue<Fruit>& e : kFruits)
+        EXPECT_EQ(valueNamed(kFruits, *nameOf(kFruits, e.value)), e.value) << e.name;
+    constexpr NameTable<Fruit, 1> one = {{{"a", Fruit::Apple}}};
+    EXPECT_FALSE(nameOf(one, Fruit::Plum));
+    static_assert(nameOf(kFruits, Fruit::Pear) == "pear");
 }
 
 TEST(NameTable, ListsTheNamesForAMessage) {

@@ -2,13 +2,13 @@
 // MPMD launch) were misreported as "a wedged device or transport" and, with on_stall flag,
 // the job hung. Now they are refused at start-up, naming the ranks and the differing keys.
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 namespace zerolab {
 namespace {
@@ -16,8 +16,8 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(ConfigAgreement, RanksWithDifferentStepsAreRefusedNamingRanksAndKeys) {
-    const fs::path dir = fs::temp_directory_path() / ("zerolab-agree-" + std::to_string(getpid()));
-    fs::create_directories(dir);
+    const test::TempDir temp("agree");
+    const fs::path dir = temp.path();
     const nlohmann::json c = {
         {"train_batch_size", 12},
         {"optimizer", {{"type", "AdamW"}, {"params", {{"lr", 3e-3}}}}},
@@ -61,7 +61,6 @@ TEST(ConfigAgreement, RanksWithDifferentStepsAreRefusedNamingRanksAndKeys) {
     EXPECT_NE(r.err.find("rank 2 differs from rank 0 in steps (3, rank 0: 5)"), std::string::npos)
         << r.err;
     EXPECT_FALSE(fs::exists(db)) << "nothing is stored for a refused job";
-    fs::remove_all(dir);
 }
 
 } // namespace

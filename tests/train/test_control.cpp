@@ -3,6 +3,7 @@
 // loss curve exactly; resuming with another N and stage re-partitions the optimizer state
 // and continues it (as a new segment); corrupted or truncated checkpoints are refused.
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 #include "runtime/engine/fnv1a.h"
 #include "storage/run_reader.h"
@@ -26,15 +27,6 @@ namespace fs = std::filesystem;
 
 class Control : public ::testing::Test {
 protected:
-    void SetUp() override {
-        m_dir = fs::temp_directory_path() /
-                ("zerolab-control-" + std::to_string(getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
-
     std::string config(int stage, int steps, int checkpoint_every) {
         nlohmann::json c = {{"train_batch_size", 12},
                             {"optimizer", {{"type", "AdamW"}, {"params", {{"lr", 3e-3}}}}},
@@ -80,7 +72,8 @@ protected:
         return m;
     }
 
-    fs::path m_dir;
+    test::TempDir m_temp{"control"};
+    const fs::path m_dir = m_temp.path();
     int m_configs = 0;
 };
 

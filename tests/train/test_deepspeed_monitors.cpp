@@ -5,6 +5,7 @@
 // its table whose latencies sum to the store's collective times of rank 0, the flops
 // profile's count equal to model_flops.h's, and the offload forecast warned, not run.
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 #include "runtime/config/config.h"
 #include "runtime/model/model_flops.h"
@@ -51,13 +52,8 @@ std::string trim(std::string s) {
 
 class DeepSpeedMonitors : public ::testing::Test {
 protected:
-    void SetUp() override {
-        m_dir = fs::temp_directory_path() / ("zerolab-dsmon-" + std::to_string(getpid()));
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
-    fs::path m_dir;
+    test::TempDir m_temp{"dsmon"};
+    const fs::path m_dir = m_temp.path();
 };
 
 TEST_F(DeepSpeedMonitors, EveryFileAndPrintoutOfADeepSpeedConfig) {

@@ -4,6 +4,7 @@
 // full or deleted store stops the run gracefully (exit 1, a checkpoint, an `end` line);
 // a resume binds by the run's uuid and never touches another run.
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 #include "tests/support/tmpfs_mount.h"
 
 #include "storage/run_reader.h"
@@ -26,15 +27,6 @@ namespace fs = std::filesystem;
 
 class DiskFaults : public ::testing::Test {
 protected:
-    void SetUp() override {
-        m_dir = fs::temp_directory_path() /
-                ("zerolab-disk-" + std::to_string(getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
-
     std::string config(int steps, int checkpoint_every, const std::string& checkpoint_dir,
                        const std::string& on_error = "continue", int timeline_every = 10) {
         nlohmann::json c = {{"train_batch_size", 12},
@@ -89,7 +81,8 @@ protected:
         return v;
     }
 
-    fs::path m_dir;
+    test::TempDir m_temp{"disk"};
+    const fs::path m_dir = m_temp.path();
     int m_configs = 0;
 };
 

@@ -4,6 +4,7 @@
 // logs rarely keeps its heartbeat fresh; the `end` line after a rank's death counts the
 // stored steps.
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 #include "storage/run_reader.h"
 
@@ -24,15 +25,6 @@ namespace fs = std::filesystem;
 
 class Liveness : public ::testing::Test {
 protected:
-    void SetUp() override {
-        m_dir = fs::temp_directory_path() /
-                ("zerolab-liveness-" + std::to_string(getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
-
     std::string config(const nlohmann::json& run) {
         nlohmann::json c = {{"train_batch_size", 12},
                             {"optimizer", {{"type", "AdamW"}, {"params", {{"lr", 3e-3}}}}},
@@ -103,7 +95,8 @@ protected:
         return reader.events(reader.listRuns().front().id);
     }
 
-    fs::path m_dir;
+    test::TempDir m_temp{"liveness"};
+    const fs::path m_dir = m_temp.path();
 };
 
 TEST_F(Liveness, StoppedRankStallsTheRunAndIsNamed) {

@@ -4,6 +4,7 @@
 // a slowed rank (ZEROLAB_FAULT_SLOW_RANK) seen as the other rank's wait, the clocks'
 // alignment events, and the exported trace holding every rank on both lanes.
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 #include "storage/run_reader.h"
 
@@ -25,15 +26,6 @@ namespace fs = std::filesystem;
 
 class Timeline : public ::testing::Test {
 protected:
-    void SetUp() override {
-        m_dir = fs::temp_directory_path() /
-                ("zerolab-timeline-" + std::to_string(getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
-
     // nano, fp32, global batch 12 (one micro-batch per rank at N = 2, 3), one thread per
     // rank; `zero` and `run` are merged over the defaults.
     std::string config(const nlohmann::json& zero, const nlohmann::json& run) {
@@ -61,7 +53,8 @@ protected:
     }
     RunReader reader() const { return RunReader(RunStore::open(db(), OpenMode::ReadOnly)); }
 
-    fs::path m_dir;
+    test::TempDir m_temp{"timeline"};
+    const fs::path m_dir = m_temp.path();
     int m_configs = 0;
 };
 

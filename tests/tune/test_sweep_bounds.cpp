@@ -3,6 +3,7 @@
 // name follows the run name's rules when the file is read; a name stored before (or by
 // hand) is printed repaired by list and show.
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 #include "runtime/tune/sweep_driver.h"
 #include "runtime/tune/sweep_spec.h"
@@ -13,7 +14,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 namespace zerolab {
 namespace {
@@ -45,21 +45,14 @@ std::string errorOf(const nlohmann::json& doc) {
 
 class SweepBounds : public ::testing::Test {
 protected:
-    void SetUp() override {
-        m_dir = fs::temp_directory_path() /
-                ("zerolab-sweep-bounds-" + std::to_string(getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
     std::string db() const { return (m_dir / "runs.db").string(); }
     test::ProcessResult sweep(std::vector<std::string> args) const {
         args.insert(args.begin(), std::string(ZEROLAB_BIN_DIR) + "/zerolab-sweep");
         args.insert(args.end(), {"--db", db()});
         return test::runProcess(args);
     }
-    fs::path m_dir;
+    test::TempDir m_temp{"sweep-bounds"};
+    const fs::path m_dir = m_temp.path();
 };
 
 // 101 x 100 = 10,100 candidates: one more hundred than the default cap of 10,000 (a sweep

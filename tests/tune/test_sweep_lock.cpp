@@ -3,6 +3,7 @@
 // the first's pid and host; a claim whose driver is gone is taken over (the SIGKILL case
 // is SweepRuns.ResumesAfterTheSweepProcessIsKilled).
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 #include "runtime/tune/sweep_lock.h"
 #include "storage/run_reader.h"
@@ -28,14 +29,6 @@ namespace fs = std::filesystem;
 
 class SweepLock : public ::testing::Test {
 protected:
-    void SetUp() override {
-        m_dir = fs::temp_directory_path() /
-                ("zerolab-sweep-lock-" + std::to_string(getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
     std::string db() const { return (m_dir / "runs.db").string(); }
     std::string sweepFile() const {
         const nlohmann::json s = {
@@ -62,7 +55,8 @@ protected:
             return std::nullopt; // not created yet
         }
     }
-    fs::path m_dir;
+    test::TempDir m_temp{"sweep-lock"};
+    const fs::path m_dir = m_temp.path();
 };
 
 TEST_F(SweepLock, SecondDriverIsRefusedNamingTheFirst) {

@@ -3,6 +3,7 @@
 // SIGSTOPped rank (killed at its timeout, the next trial starts), resume after the sweep
 // process is SIGKILLed, and the shape of show --json.
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 #include "runtime/config/config.h"
 #include "runtime/planner/planner.h"
@@ -38,15 +39,6 @@ public:
     }
 
 protected:
-    void SetUp() override {
-        m_dir = fs::temp_directory_path() /
-                ("zerolab-sweep-" + std::to_string(getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
-
     std::string sweepFile(nlohmann::json axes, nlohmann::json extra = nlohmann::json::object()) {
         nlohmann::json s = {{"base", base(1)},    {"axes", std::move(axes)},
                             {"strategy", "grid"}, {"warmup_steps", 1},
@@ -79,7 +71,8 @@ protected:
         return paren != std::string::npos && line.size() > paren + 2 && line[paren + 2] == 'Z';
     }
 
-    fs::path m_dir;
+    test::TempDir m_temp{"sweep"};
+    const fs::path m_dir = m_temp.path();
 };
 
 // The planner's per-rank total for the nano base at this micro-batch, on one rank.

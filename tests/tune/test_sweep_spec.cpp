@@ -1,5 +1,7 @@
 // The sweep file: every problem reported at once, naming the file and the JSON path; the
 // batch rule when the micro-batch moves; the guided order's decisions over recorded trials.
+#include "tests/support/temp_dir.h"
+
 #include "runtime/tune/sweep_candidates.h"
 #include "runtime/tune/sweep_report.h"
 #include "runtime/tune/sweep_spec.h"
@@ -55,8 +57,8 @@ TEST(SweepSpec, NamesFileAndPathOfEveryProblem) {
 }
 
 TEST(SweepSpec, BaseFileRelativeToTheSweepAndItsErrorsNamed) {
-    const fs::path dir = fs::temp_directory_path() / ("zerolab-spec-" + std::to_string(getpid()));
-    fs::create_directories(dir);
+    const test::TempDir temp("spec");
+    const fs::path dir = temp.path();
     std::ofstream(dir / "s.json") << R"({"base": "missing.json", "axes": {"world": [1]}})";
     try {
         parseSweepFile((dir / "s.json").string());
@@ -75,7 +77,6 @@ TEST(SweepSpec, BaseFileRelativeToTheSweepAndItsErrorsNamed) {
         EXPECT_EQ(std::string(e.what()).rfind((dir / "s.json").string() + ": byte ", 0), 0u)
             << e.what();
     }
-    fs::remove_all(dir);
 }
 
 TEST(SweepSpec, MicroBatchAxisMovesTheGlobalBatchOrTheAccumulation) {

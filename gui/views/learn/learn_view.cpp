@@ -81,8 +81,8 @@ const ScenarioText kScenarios[4] = {
          "on the GPU; the fp32 master, m, v and the gradients (14ψ = 182 GB) live in host memory. "
          "Without offload the same stage needs 16ψ = 208 GB. The price is PCIe: every step the "
          "gradients go down and the parameters come back, 4ψ = 52 GB, about 2 s at 25 GB/s. "
-         "Shown on an A100 40 GB, the smallest preset; zerolab forecasts offload, it does not "
-         "run it.")},
+         "Shown on a V100 32 GB, as in the paper and DeepSpeed's tutorial; zerolab forecasts "
+         "offload, it does not run it.")},
 };
 
 } // namespace
@@ -341,7 +341,7 @@ void LearnView::showScenario(Scenario s) {
         m_convention->setCurrentIndex(0);
         m_stage = 2;
         m_offload = OffloadDevice::Cpu;
-        device = QStringLiteral("a100-40");
+        device = QStringLiteral("v100-32");
         break;
     }
     m_worldSlider->setValue(sliderForWorld(m_world->value()));

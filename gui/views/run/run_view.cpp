@@ -3,6 +3,7 @@
 // longer run comes as a level of detail, refined where the user zooms); per-rank
 // charts show the rank rows of one step (the latest unless chosen).
 #include "gui/views/run/run_view.h"
+#include "gui/views/run/comms_summary_dialog.h"
 
 #include "gui/client/store_client.h"
 #include "gui/core/config_validation.h"
@@ -18,6 +19,7 @@
 #include "gui/widgets/memory_bar_chart.h"
 #include "gui/widgets/style.h"
 #include "gui/widgets/time_series_plot.h"
+#include "gui/widgets/titled_card.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -231,6 +233,17 @@ void RunView::connectStore() {
                 if (runId == m_runId)
                     m_timeline->setFailed(step, message);
             });
+    connect(m_store, &StoreClient::commsSummaryLoaded, this,
+            [this](qint64 runId, qint64 sampledSteps, const QString& table, const QString& error) {
+                if (runId != m_runId)
+                    return;
+                if (!m_commsDialog)
+                    m_commsDialog = new CommsSummaryDialog(this);
+                m_commsDialog->setSummary(QString::fromStdString(m_record.info.name), sampledSteps,
+                                          table, error);
+                m_commsDialog->show();
+                m_commsDialog->raise();
+            });
     connect(m_store, &StoreClient::runLoaded, this, &RunView::onChunk);
     connect(m_store, &StoreClient::ranksLoaded, this, &RunView::onRanks);
     connect(m_store, &StoreClient::detailLoaded, this, &RunView::onDetail);
@@ -304,6 +317,9 @@ void RunView::retranslate() {
     }
     m_csvButton->setText(tr("Export CSV…"));
     m_plotsButton->setText(tr("Export plots…"));
+    m_commsButton->setText(tr("Comms summary…"));
+    m_commsButton->setToolTip(tr("The comms logger's log_summary table of this run, from its "
+                                 "stored step timelines"));
     m_plotsButton->setToolTip(tr("Every plot as PNG and PDF into a folder. Right-click a plot to "
                                  "export just that one."));
     m_xLabel->setText(tr("x axis"));
@@ -343,22 +359,10 @@ void RunView::changeEvent(QEvent* event) {
 }
 
 QWidget* RunView::card(Card which, QWidget* body) {
-    auto* frame = new QFrame;
-    frame->setProperty("card", true);
-    auto* layout = new QVBoxLayout(frame);
-    layout->setContentsMargins(12, 10, 12, 10);
-    layout->setSpacing(4);
-    auto* header = new QHBoxLayout;
-    m_cardTitles[which] = new QLabel;
-    m_cardTitles[which]->setObjectName(QStringLiteral("cardTitle"));
-    header->addWidget(m_cardTitles[which]);
-    m_cardHints[which] = new QLabel;
-    m_cardHints[which]->setObjectName(QStringLiteral("muted"));
-    header->addWidget(m_cardHints[which]);
-    header->addStretch(1);
-    layout->addLayout(header);
-    layout->addWidget(body, 1);
-    return frame;
+    const TitledCard c = makeTitledCard(body);
+    m_cardTitles[which] = c.title;
+    m_cardHints[which] = c.hint;
+    return c.frame;
 }
 
 QWidget* RunView::buildHeader() {
@@ -380,6 +384,9 @@ QWidget* RunView::buildHeader() {
     m_plotsButton = new QPushButton;
     top->addWidget(m_csvButton);
     top->addWidget(m_plotsButton);
+    m_commsButton = new QPushButton;
+    top->addWidget(m_commsButton);
+    connect(m_commsButton, &QPushButton::clicked, this, &RunView::showCommsSummary);
     layout->addLayout(top);
     m_facts = new QLabel;
     m_facts->setObjectName(QStringLiteral("muted"));
@@ -400,10 +407,16 @@ QWidget* RunView::buildHeader() {
     m_rankStep = new QSlider(Qt::Horizontal);
     m_rankStep->setMinimumWidth(120);
     m_rankStepLabel = new QLabel;
+    m_ranksProblem = new QLabel;
+    m_ranksProblem->setObjectName(QStringLiteral("verdictBad"));
+    m_ranksProblem->setTextFormat(Qt::PlainText); // names the store and its values
+    m_ranksProblem->setWordWrap(true);
+    m_ranksProblem->hide();
     controls->addWidget(m_rankLabel);
     controls->addWidget(m_rankStep, 1);
     controls->addWidget(m_rankStepLabel);
     layout->addLayout(controls);
+    layout->addWidget(m_ranksProblem);
 
     connect(m_xCombo, &QComboBox::currentIndexChanged, this,
             [this] { setXAxis(static_cast<Metric>(m_xCombo->currentData().toInt())); });
@@ -436,6 +449,11 @@ QWidget* RunView::buildHeader() {
     return frame;
 }
 
+void RunView::showCommsSummary() {
+    if (m_runId >= 0)
+        m_store->loadCommsSummary(m_runId);
+}
+
 void RunView::openRun(qint64 runId) {
     m_runId = runId;
     m_loading = true;
@@ -446,6 +464,7 @@ void RunView::openRun(qint64 runId) {
     m_detail = {};
     m_detailFirst = m_detailLast = -1;
     m_ranks.clear();
+    showRanksProblem({});
     m_ranksStep = -1;
     m_lastEventId = 0;
     m_events->clear();
@@ -493,6 +512,7 @@ void RunView::onChunk(const RunChunk& chunk) {
     if (chunk.ranksStep >= 0 && following) {
         m_ranksStep = chunk.ranksStep;
         m_ranks = chunk.ranks;
+        showRanksProblem(QString::fromStdString(chunk.ranksProblem));
     }
     {
         const QSignalBlocker block(m_rankStep);
@@ -510,13 +530,24 @@ void RunView::onChunk(const RunChunk& chunk) {
         emit loaded(m_runId);
 }
 
-void RunView::onRanks(qint64 runId, qint64 step, const QVector<RankRecord>& ranks) {
+void RunView::onRanks(qint64 runId, qint64 step, const QVector<RankRecord>& ranks,
+                      const QString& problem) {
     if (runId != m_runId)
         return;
+    showRanksProblem(problem);
     m_ranksStep = step;
     m_ranks.assign(ranks.begin(), ranks.end());
     m_rankStepLabel->setText(tr("step %1").arg(step));
     replotRanks();
+}
+
+void RunView::showRanksProblem(const QString& problem) {
+    m_ranksProblem->setText(problem.isEmpty() ? QString() : tr("Rank rows: %1").arg(problem));
+    m_ranksProblem->setVisible(!problem.isEmpty());
+}
+
+QString RunView::ranksProblem() const {
+    return m_ranksProblem->text();
 }
 
 void RunView::updateHeader() {

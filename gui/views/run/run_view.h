@@ -25,6 +25,7 @@ class QTimer;
 
 namespace zerolab {
 
+class CommsSummaryDialog;
 class GroupedBarChart;
 class MemoryBarChart;
 class StoreClient;
@@ -60,6 +61,12 @@ public:
     bool exportCsv(const QString& path, QString* error = nullptr) const;
     // Every plot as PNG and PDF into a folder; returns the files written.
     QStringList exportPlots(const QString& folder) const;
+    // The comms logger's log_summary of the shown run, read on the store thread: the
+    // dialog shows it when it comes (commsSummaryDialog(), nullptr before the first).
+    void showCommsSummary();
+    CommsSummaryDialog* commsSummaryDialog() const { return m_commsDialog; }
+    // What the shown step's rank rows left out (empty: they are its world's), for tests.
+    QString ranksProblem() const;
 
     TimeSeriesPlot* lossPlot() const { return m_loss; }
     TimeSeriesPlot* breakdownPlot() const { return m_breakdown; }
@@ -106,7 +113,9 @@ private:
     // A card around `body` with a title and a muted hint, named in retranslate().
     QWidget* card(Card which, QWidget* body);
     void onChunk(const RunChunk& chunk);
-    void onRanks(qint64 runId, qint64 step, const QVector<RankRecord>& ranks);
+    void onRanks(qint64 runId, qint64 step, const QVector<RankRecord>& ranks,
+                 const QString& problem);
+    void showRanksProblem(const QString& problem);
     void replotSeries();
     void replotTraffic();
     void updateMarkers();
@@ -145,6 +154,8 @@ private:
     QLabel* m_cardHints[kCardCount] = {};
     QPushButton* m_csvButton;
     QPushButton* m_plotsButton;
+    QPushButton* m_commsButton;
+    CommsSummaryDialog* m_commsDialog = nullptr;
     QLabel* m_xLabel;
     QLabel* m_rankLabel;
     QLabel* m_emaTitle;
@@ -156,6 +167,7 @@ private:
     QLabel* m_emaLabel;
     QSlider* m_rankStep;
     QLabel* m_rankStepLabel;
+    QLabel* m_ranksProblem; // the shown step's rank rows against its world (rank_rows.h)
     TimeSeriesPlot* m_loss;
     TimeSeriesPlot* m_throughput;
     TimeSeriesPlot* m_breakdown;

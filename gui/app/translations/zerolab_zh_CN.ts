@@ -608,6 +608,14 @@
         <source>Bus bandwidth</source>
         <translation>总线带宽</translation>
     </message>
+    <message>
+        <source>Traffic within hosts</source>
+        <translation>主机内流量</translation>
+    </message>
+    <message>
+        <source>Traffic across hosts</source>
+        <translation>跨主机流量</translation>
+    </message>
 </context>
 <context>
     <name>PlanErrata</name>
@@ -1376,6 +1384,22 @@ stage %3, N=%4</source>
     <message>
         <source>&lt;p style=&apos;font-size:14pt; font-weight:600; color:%1&apos;&gt;Nothing to compare yet&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;Tick at least two runs on the left.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;font-size:14pt; font-weight:600; color:%1&apos;&gt;还没有可比较的内容&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;请在左侧至少勾选两个运行。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Within/step</source>
+        <translation>主机内/步</translation>
+    </message>
+    <message>
+        <source>Across/step</source>
+        <translation>跨主机/步</translation>
+    </message>
+    <message>
+        <source>Bytes a rank sent per step to ranks of its own host (median of the logged steps)</source>
+        <translation>一个 rank 每步发往本主机其他 rank 的字节数（已记录各步的中位数）</translation>
+    </message>
+    <message>
+        <source>Bytes a rank sent per step to ranks of other hosts (median of the logged steps)</source>
+        <translation>一个 rank 每步发往其他主机上 rank 的字节数（已记录各步的中位数）</translation>
     </message>
 </context>
 <context>
@@ -2949,6 +2973,26 @@ On the Pareto frontier</source>
     <message>
         <source>&lt;p style=&apos;font-size:14pt; font-weight:600; color:%1&apos;&gt;No run open&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;Pick a run in the &lt;b&gt;Runs&lt;/b&gt; panel to see its loss, throughput, communication and per-rank memory.&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;No runs yet? Start one with &lt;code&gt;make run&lt;/code&gt;, or&lt;br&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train --config FILE&lt;/code&gt;&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;font-size:14pt; font-weight:600; color:%1&apos;&gt;没有打开的运行&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;在&lt;b&gt;运行列表&lt;/b&gt;面板中选择一个运行，查看它的损失、吞吐量、通信和每进程内存。&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;还没有运行？用 &lt;code&gt;make run&lt;/code&gt; 启动一个，或者&lt;br&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train --config FILE&lt;/code&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Traffic by link</source>
+        <translation>按链路的流量</translation>
+    </message>
+    <message>
+        <source>Bytes per rank per step sent within its host and across hosts</source>
+        <translation>每个 rank 每步发往本主机内与跨主机的字节数</translation>
+    </message>
+    <message>
+        <source>within a host</source>
+        <translation>主机内</translation>
+    </message>
+    <message>
+        <source>across hosts</source>
+        <translation>跨主机</translation>
+    </message>
+    <message>
+        <source>Traffic per rank per step (MB)</source>
+        <translation>每 rank 每步流量 (MB)</translation>
     </message>
 </context>
 <context>

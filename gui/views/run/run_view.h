@@ -63,6 +63,8 @@ public:
 
     TimeSeriesPlot* lossPlot() const { return m_loss; }
     TimeSeriesPlot* breakdownPlot() const { return m_breakdown; }
+    // Traffic per rank per step within a host and across hosts, in MB.
+    TimeSeriesPlot* linkTrafficPlot() const { return m_linkTraffic; }
     MemoryBarChart* memoryChart() const { return m_memory; }
     // Resident memory per rank (host RSS, or the GPU's bytes in use for a CUDA run).
     GroupedBarChart* residentChart() const { return m_rss; }
@@ -89,6 +91,7 @@ private:
         TrafficCard,
         TimelineCard,
         EventsCard,
+        LinkTrafficCard,
         kCardCount
     };
     // Every text of the view in the current language; the shown run's header, series
@@ -109,6 +112,8 @@ private:
     void onRanks(qint64 runId, qint64 step, const QVector<RankRecord>& ranks);
     void replotSeries();
     void replotTraffic();
+    // The traffic card by link class: within one host and across hosts (ZeRO++'s target).
+    void replotLinkTraffic();
     void updateMarkers();
     // A plot's x range changed: refine that range of a level-of-detail run.
     void onXRange(double lower, double upper);
@@ -160,6 +165,7 @@ private:
     TimeSeriesPlot* m_throughput;
     TimeSeriesPlot* m_breakdown;
     TimeSeriesPlot* m_traffic;
+    TimeSeriesPlot* m_linkTraffic;
     TimelinePanel* m_timeline;
 
 public:

@@ -98,8 +98,8 @@ TEST(ZeroPP, LossesStayWithinTwoPercentOfPlainStage3) {
 TEST(ZeroPP, QgzInFlightSumsWhatTheBlockingReductionSums) {
     nlohmann::json patch = zeropp(true, 2, true);
     patch.merge_patch({{"run", {{"steps", 6}}}});
-    const test::RunOutput overlapped = train(4, 3, 2, true, true, patch);
-    const test::RunOutput blocking = train(4, 3, 2, false, true, patch);
+    const test::RunOutput overlapped = train(4, 3, 3, true, true, patch);
+    const test::RunOutput blocking = train(4, 3, 3, false, true, patch);
     ASSERT_EQ(overlapped.losses.size(), 6u);
     EXPECT_EQ(overlapped.losses, blocking.losses);
     EXPECT_EQ(overlapped.params, blocking.params);

@@ -135,17 +135,17 @@ private slots:
         RunReader reader(RunStore::open(m_db.toStdString()));
         QTableWidget* table = view.runTable();
         const QStringList columns = headers(table);
-        QVERIFY(columns.contains(QStringLiteral("Within/step")));
-        QVERIFY(columns.contains(QStringLiteral("Across/step")));
+        QVERIFY(columns.contains(QStringLiteral("Within")));
+        QVERIFY(columns.contains(QStringLiteral("Across")));
         for (int row = 0; row < 2; ++row) {
             const std::vector<StepRecord> steps = reader.steps(row == 0 ? m_ids[2] : m_ids[0]);
             std::vector<double> within;
             for (const StepRecord& s : steps)
                 within.push_back(s.traffic.link.within);
             std::nth_element(within.begin(), within.begin() + within.size() / 2, within.end());
-            QCOMPARE(table->item(row, int(columns.indexOf(QStringLiteral("Within/step"))))->text(),
+            QCOMPARE(table->item(row, int(columns.indexOf(QStringLiteral("Within"))))->text(),
                      formatBytes(within[within.size() / 2]));
-            QCOMPARE(table->item(row, int(columns.indexOf(QStringLiteral("Across/step"))))->text(),
+            QCOMPARE(table->item(row, int(columns.indexOf(QStringLiteral("Across"))))->text(),
                      formatBytes(steps.front().traffic.link.across));
         }
     }

@@ -1386,20 +1386,20 @@ stage %3, N=%4</source>
         <translation>&lt;p style=&apos;font-size:14pt; font-weight:600; color:%1&apos;&gt;还没有可比较的内容&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;请在左侧至少勾选两个运行。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Within/step</source>
-        <translation>主机内/步</translation>
-    </message>
-    <message>
-        <source>Across/step</source>
-        <translation>跨主机/步</translation>
+        <source>Within</source>
+        <translation>主机内</translation>
     </message>
     <message>
         <source>Bytes a rank sent per step to ranks of its own host (median of the logged steps)</source>
-        <translation>一个 rank 每步发往本主机其他 rank 的字节数（已记录各步的中位数）</translation>
+        <translation>一个进程每步发往本主机其他进程的字节数（已记录各步的中位数）</translation>
     </message>
     <message>
         <source>Bytes a rank sent per step to ranks of other hosts (median of the logged steps)</source>
-        <translation>一个 rank 每步发往其他主机上 rank 的字节数（已记录各步的中位数）</translation>
+        <translation>一个进程每步发往其他主机上进程的字节数（已记录各步的中位数）</translation>
+    </message>
+    <message>
+        <source>Across</source>
+        <translation>跨主机</translation>
     </message>
 </context>
 <context>
@@ -2980,7 +2980,7 @@ On the Pareto frontier</source>
     </message>
     <message>
         <source>Bytes per rank per step sent within its host and across hosts</source>
-        <translation>每个 rank 每步发往本主机内与跨主机的字节数</translation>
+        <translation>每个进程每步发往本主机内与跨主机的字节数</translation>
     </message>
     <message>
         <source>within a host</source>
@@ -2992,7 +2992,7 @@ On the Pareto frontier</source>
     </message>
     <message>
         <source>Traffic per rank per step (MB)</source>
-        <translation>每 rank 每步流量 (MB)</translation>
+        <translation>每进程每步流量 (MB)</translation>
     </message>
 </context>
 <context>

@@ -401,7 +401,7 @@ void CompareView::retranslate() {
     m_xLabel->setText(tr("x axis"));
     m_runTable->setHorizontalHeaderLabels({tr("Run"), tr("Segment"), tr("Stage"), tr("N"),
                                            tr("Accum."), tr("Micro"), tr("States/rank"),
-                                           tr("Peak/rank"), tr("Within/step"), tr("Across/step")});
+                                           tr("Peak/rank"), tr("Within"), tr("Across")});
     m_runTable->horizontalHeaderItem(5)->setToolTip(
         tr("Micro-batch: samples per rank per micro-step"));
     m_runTable->horizontalHeaderItem(6)->setToolTip(tr(

@@ -28,6 +28,10 @@ constexpr std::array<MetricInfo, kMetricCount> kMetrics = {{
     {"traffic_bytes", QT_TRANSLATE_NOOP("Metric", "Traffic per rank"),
      QT_TRANSLATE_NOOP("Metric", "bytes")},
     {"busbw_gbps", QT_TRANSLATE_NOOP("Metric", "Bus bandwidth"), "GB/s"},
+    {"within_traffic_bytes", QT_TRANSLATE_NOOP("Metric", "Traffic within hosts"),
+     QT_TRANSLATE_NOOP("Metric", "bytes")},
+    {"across_traffic_bytes", QT_TRANSLATE_NOOP("Metric", "Traffic across hosts"),
+     QT_TRANSLATE_NOOP("Metric", "bytes")},
 }};
 } // namespace
 
@@ -69,7 +73,9 @@ void StepColumns::append(const std::vector<StepRecord>& steps) {
                                           s.comm.broadcast_ms,
                                           s.comm.exposed_ms,
                                           s.traffic.total(),
-                                          s.busbw_gbps};
+                                          s.busbw_gbps,
+                                          s.traffic.link.within,
+                                          s.traffic.link.across};
         for (int i = 0; i < kMetricCount; ++i)
             columns[i].push_back(row[i]);
     }

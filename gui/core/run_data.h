@@ -36,8 +36,11 @@ enum class Metric : int {
     ExposedMs,
     TrafficBytes,
     BusbwGbps,
+    // TrafficBytes by link class: sent to ranks of this rank's host / of other hosts.
+    WithinTrafficBytes,
+    AcrossTrafficBytes,
 };
-inline constexpr int kMetricCount = 19;
+inline constexpr int kMetricCount = 21;
 
 struct MetricInfo {
     const char* key;   // CSV header and metric line name ("tokens_per_s")

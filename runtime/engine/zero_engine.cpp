@@ -262,6 +262,10 @@ void ZeroEngine::completeReduce(PendingReduce& p) {
     p.handle.wait();
     if (!p.slot)
         return;
+    if (p.quantized) {
+        completeQuantized(p);
+        return;
+    }
     const std::int64_t S = slice(p.unit);
     if (gradsF32())
         m_kernels.axpy(m_gradsF.data() + shardOffset(p.unit), 1.0f, p.slot + m_rank * S, S);

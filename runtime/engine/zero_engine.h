@@ -98,6 +98,8 @@ private:
         CommHandle handle;
         float* slot = nullptr;
         int unit = -1;
+        // qgZ: the handle is hop 2 in flight; completing it dequantizes into slot[0, S).
+        bool quantized = false;
     };
 
     bool bf16() const { return m_precision == Precision::Bf16Mixed; }
@@ -124,6 +126,7 @@ private:
     // falls back to the reduce-scatter.
     void setUpZeroPP();
     bool reduceQuantized(int unit, float* slot);
+    void completeQuantized(PendingReduce& p);
 
     TrainConfig m_config;
     Communicator& m_comm;

@@ -53,14 +53,31 @@ void ZeroEngine::setUpZeroPP() {
 bool ZeroEngine::reduceQuantized(int u, float* slot) {
     if (!m_qgz || !m_qgz->quantized(u))
         return false;
+    // One set of payloads: the unit before is through hop 2 before this one starts, which
+    // leaves that hop the backward of this unit to overlap.
+    for (auto& p : m_pending)
+        if (p.quantized && p.slot)
+            completeReduce(p);
     labelNext(u);
-    m_qgz->reduce(u, slot);
-    const std::int64_t S = slice(u);
-    if (bf16())
-        m_kernels.accumulate(m_gradsH.data() + shardOffset(u), slot, S);
-    else
-        m_kernels.axpy(m_gradsF.data() + shardOffset(u), 1.0f, slot, S);
+    PendingReduce p;
+    p.handle = m_qgz->start(u, slot);
+    p.slot = slot;
+    p.unit = u;
+    p.quantized = true;
+    m_pending.push_back(std::move(p));
+    if (!m_config.zero.overlap_comm)
+        waitPending();
     return true;
+}
+
+void ZeroEngine::completeQuantized(PendingReduce& p) {
+    m_qgz->finish(p.unit, p.slot);
+    const std::int64_t S = slice(p.unit);
+    if (gradsF32())
+        m_kernels.axpy(m_gradsF.data() + shardOffset(p.unit), 1.0f, p.slot, S);
+    else
+        m_kernels.accumulate(m_gradsH.data() + shardOffset(p.unit), p.slot, S);
+    p.slot = nullptr;
 }
 
 } // namespace zerolab

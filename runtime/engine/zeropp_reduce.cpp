@@ -25,7 +25,7 @@ QgzReducer::QgzReducer(const ParamLayout& layout, const ZeroPPOptions& o, Commun
     }
 }
 
-void QgzReducer::reduce(int unit, float* grad) {
+CommHandle QgzReducer::start(int unit, float* grad) {
     const std::int64_t S =
         m_layout.units[static_cast<std::size_t>(unit)].padded_elems / m_world.size();
     const std::int64_t pb = m_format.payloadBytes(S);
@@ -44,7 +44,14 @@ void QgzReducer::reduce(int unit, float* grad) {
     // Hop 2: the host's partial sum of slice (h, place) to its owner, rank h of `across`.
     for (int h = 0; h < m_H; ++h)
         quantizeBlocks(grad + h * S, S, m_format, m_hop2Send + h * pb);
-    m_across.allToAll(m_hop2Send, m_hop2Recv, static_cast<std::size_t>(pb), CommDType::U8);
+    return m_across.startAllToAll(m_hop2Send, m_hop2Recv, static_cast<std::size_t>(pb),
+                                  CommDType::U8);
+}
+
+void QgzReducer::finish(int unit, float* grad) {
+    const std::int64_t S =
+        m_layout.units[static_cast<std::size_t>(unit)].padded_elems / m_world.size();
+    const std::int64_t pb = m_format.payloadBytes(S);
     std::fill(grad, grad + S, 0.0f);
     for (int h = 0; h < m_H; ++h)
         dequantizeAddBlocks(m_hop2Recv + h * pb, S, m_format, grad);

@@ -27,9 +27,13 @@ public:
     bool quantized(int unit) const { return m_quantized[static_cast<std::size_t>(unit)] != 0; }
     // The fallbacks in words, one line each (empty when none): said once by the engine.
     const std::vector<std::string>& fallbacks() const { return m_fallbacks; }
-    // Collective: grad holds the unit's whole fp32 gradient (padded_elems); on return
-    // grad[0, S) holds this rank's summed slice (the rest is clobbered).
-    void reduce(int unit, float* grad);
+    // Collective, in two halves so that the across-host hop overlaps what the caller does
+    // next. start: grad holds the unit's whole fp32 gradient (padded_elems); quantizes it,
+    // runs hop 1 and starts hop 2, whose handle it returns. Once that handle is waited,
+    // finish leaves this rank's summed slice in grad[0, S) (the rest is clobbered). grad
+    // and the payloads stay in use until then: one unit in flight at a time.
+    CommHandle start(int unit, float* grad);
+    void finish(int unit, float* grad);
 
 private:
     const ParamLayout& m_layout;

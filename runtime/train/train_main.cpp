@@ -8,6 +8,7 @@
 #include "runtime/model/llmc_model_file.h"
 #include "runtime/text/stdout_written.h"
 #include "runtime/train/config_agreement.h"
+#include "runtime/train/link_hosts.h"
 #include "runtime/train/train_backend.h"
 #include "runtime/train/trainer.h"
 #include "runtime/train/version.h"
@@ -121,6 +122,17 @@ int train(const std::string& config_path, zerolab::TrainOptions options, int arg
             errorLine("zerolab-train: " + *mismatch);
         return 2;
     }
+    // Link classes from the host names, before the engine forms ZeRO++'s groups from them.
+    const zerolab::LinkHosts links = zerolab::resolveLinkHosts(config, zerolab::rankHosts(comm));
+    if (links.error) {
+        if (root)
+            errorLine(config_path + ": " + *links.error);
+        return 2;
+    }
+    if (links.note && root)
+        errorLine("zerolab-train: " + *links.note);
+    if (links.ranks_per_host > 0)
+        config.run.ranks_per_host = links.ranks_per_host;
     zerolab::installStopSignalHandlers();
     std::unique_ptr<zerolab::TrainBackend> backend;
     try {

@@ -2,7 +2,8 @@
 // with hosts (and hpZ groups) of 2 ranks, every rank's ledger is the planner's forecast
 // byte for byte and the traffic the communicator counted (per kind, all-to-all, within and
 // across hosts) is the planner's; the losses stay within 2% of plain stage 3's; and a
-// checkpoint of a ZeRO++ run resumes as plain stage 3 and back.
+// checkpoint of a ZeRO++ run resumes as plain stage 3 and back; qgZ's overlapped hop sums
+// what its blocking reduction sums.
 #include "tests/engine/engine_runs.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
@@ -88,6 +89,20 @@ TEST(ZeroPP, LossesStayWithinTwoPercentOfPlainStage3) {
             EXPECT_NE(got.losses.back(), plain.losses.back()) << v.name;
         }
     }
+}
+
+// qgZ's across-host hop left in flight over the next unit's backward (overlap_comm) sums
+// the same numbers as the blocking reduction: every step's loss and the final parameters
+// are bit for bit those of the run without overlap, with accumulation (the hop completes
+// at each micro-step's end) and with all three on.
+TEST(ZeroPP, QgzInFlightSumsWhatTheBlockingReductionSums) {
+    nlohmann::json patch = zeropp(true, 2, true);
+    patch.merge_patch({{"run", {{"steps", 6}}}});
+    const test::RunOutput overlapped = train(4, 3, 3, true, true, patch);
+    const test::RunOutput blocking = train(4, 3, 3, false, true, patch);
+    ASSERT_EQ(overlapped.losses.size(), 6u);
+    EXPECT_EQ(overlapped.losses, blocking.losses);
+    EXPECT_EQ(overlapped.params, blocking.params);
 }
 
 // A ZeRO++ checkpoint holds the exact owned state (master, m, v), so plain stage 3 resumes

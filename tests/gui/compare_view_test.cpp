@@ -19,6 +19,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+#include <vector>
+
 using namespace zerolab;
 
 class CompareViewTest : public QObject {
@@ -122,6 +125,29 @@ private slots:
                                     states[MemCategory::MasterParams] + states[MemCategory::Grads] +
                                     states[MemCategory::OptimM] + states[MemCategory::OptimV])));
         QVERIFY(text(1, QStringLiteral("Peak/rank")).endsWith(QStringLiteral("B")));
+    }
+
+    // Within / across host bytes per run: the median of the part's logged steps.
+    void runTableShowsTrafficByLinkClass() {
+        StoreClient store;
+        CompareView view(&store);
+        load(store, view, {m_ids[2], m_ids[0]});
+        RunReader reader(RunStore::open(m_db.toStdString()));
+        QTableWidget* table = view.runTable();
+        const QStringList columns = headers(table);
+        QVERIFY(columns.contains(QStringLiteral("Within")));
+        QVERIFY(columns.contains(QStringLiteral("Across")));
+        for (int row = 0; row < 2; ++row) {
+            const std::vector<StepRecord> steps = reader.steps(row == 0 ? m_ids[2] : m_ids[0]);
+            std::vector<double> within;
+            for (const StepRecord& s : steps)
+                within.push_back(s.traffic.link.within);
+            std::nth_element(within.begin(), within.begin() + within.size() / 2, within.end());
+            QCOMPARE(table->item(row, int(columns.indexOf(QStringLiteral("Within"))))->text(),
+                     formatBytes(within[within.size() / 2]));
+            QCOMPARE(table->item(row, int(columns.indexOf(QStringLiteral("Across"))))->text(),
+                     formatBytes(steps.front().traffic.link.across));
+        }
     }
 
     // Keys changed by the restart differ between the run's own segments.

@@ -106,6 +106,36 @@ private slots:
         QVERIFY(error.contains(QStringLiteral("missing/dir")));
     }
 
+    // The traffic card by link class draws each step's stored within / across bytes in MB,
+    // and the CSV carries both columns under the metric line's names.
+    void linkTrafficCardShowsWithinAndAcrossHosts() {
+        StoreClient store;
+        RunView view(&store);
+        openStore(store);
+        QSignalSpy loaded(&view, &RunView::loaded);
+        view.openRun(m_ids[2]);
+        QVERIFY(loaded.wait(10000));
+        RunReader reader(RunStore::open(m_db.toStdString()));
+        const std::vector<StepRecord> steps = reader.steps(m_ids[2]);
+        QCustomPlot* plot = view.linkTrafficPlot()->plot();
+        QCOMPARE(plot->graphCount(), 2);
+        for (int g = 0; g < 2; ++g) {
+            QCPGraphDataContainer& data = *plot->graph(g)->data();
+            QCOMPARE(data.size(), int(steps.size()));
+            const double want =
+                (g == 0 ? steps[7].traffic.link.within : steps[7].traffic.link.across) / 1e6;
+            QCOMPARE(data.at(7)->value, want);
+        }
+        QVERIFY(steps[7].traffic.link.within > 0);
+        const QString csv = m_dir.filePath(QStringLiteral("link.csv"));
+        QVERIFY(view.exportCsv(csv));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString header = QString::fromUtf8(f.readLine()).trimmed();
+        QVERIFY2(header.endsWith(QStringLiteral(",within_traffic_bytes,across_traffic_bytes")),
+                 qPrintable(header));
+    }
+
     // The memory card's views: model states only hides what ZeRO does not shard, bytes
     // per parameter divides by psi, and a held scale keeps its top across runs.
     void memoryCardViewsCompareByEye() {

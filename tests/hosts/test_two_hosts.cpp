@@ -78,6 +78,12 @@ TEST_F(TwoHosts, ZeroRunsAcrossTwoHostsEqualOneHost) {
             EXPECT_NEAR(two.losses[i], one.losses[i], 1e-5 * std::abs(one.losses[i]))
                 << "step " << i + 1;
         EXPECT_LT(test::relDiff(two.params, one.params), 1e-5);
+        // Link classes from the host names (no run.ranks_per_host in the config): across
+        // two hosts half a world collective's traffic crosses; on one host none does.
+        EXPECT_EQ(one.comm.value("across_traffic_bytes", -1.0), 0.0);
+        EXPECT_GT(two.comm.value("across_traffic_bytes", 0.0), 0.0);
+        EXPECT_DOUBLE_EQ(two.comm.value("across_traffic_bytes", 0.0),
+                         two.comm.value("within_traffic_bytes", 0.0));
 
         // The store: rank 0's host on the run, each rank's host on its rows.
         RunReader reader(RunStore::open(two.db_path, OpenMode::ReadOnly));

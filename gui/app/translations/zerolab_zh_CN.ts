@@ -634,6 +634,14 @@
         <source>Bus bandwidth</source>
         <translation>总线带宽</translation>
     </message>
+    <message>
+        <source>Traffic within hosts</source>
+        <translation>主机内流量</translation>
+    </message>
+    <message>
+        <source>Traffic across hosts</source>
+        <translation>跨主机流量</translation>
+    </message>
 </context>
 <context>
     <name>PlanErrata</name>
@@ -1482,6 +1490,22 @@ stage %3, N=%4</source>
     <message>
         <source>&lt;p style='font-size:14pt; font-weight:600; color:%1'&gt;Nothing to compare yet&lt;/p&gt;&lt;p style='color:%2'&gt;Tick at least two runs on the left.&lt;/p&gt;</source>
         <translation>&lt;p style='font-size:14pt; font-weight:600; color:%1'&gt;还没有可比较的内容&lt;/p&gt;&lt;p style='color:%2'&gt;请在左侧至少勾选两个运行。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Within</source>
+        <translation>主机内</translation>
+    </message>
+    <message>
+        <source>Bytes a rank sent per step to ranks of its own host (median of the logged steps)</source>
+        <translation>一个进程每步发往本主机其他进程的字节数（已记录各步的中位数）</translation>
+    </message>
+    <message>
+        <source>Bytes a rank sent per step to ranks of other hosts (median of the logged steps)</source>
+        <translation>一个进程每步发往其他主机上进程的字节数（已记录各步的中位数）</translation>
+    </message>
+    <message>
+        <source>Across</source>
+        <translation>跨主机</translation>
     </message>
 </context>
 <context>
@@ -3165,6 +3189,26 @@ On the Pareto frontier</source>
     <message>
         <source>Rank rows: %1</source>
         <translation>各进程的行：%1</translation>
+    </message>
+    <message>
+        <source>Traffic by link</source>
+        <translation>按链路的流量</translation>
+    </message>
+    <message>
+        <source>Bytes per rank per step sent within its host and across hosts</source>
+        <translation>每个进程每步发往本主机内与跨主机的字节数</translation>
+    </message>
+    <message>
+        <source>within a host</source>
+        <translation>主机内</translation>
+    </message>
+    <message>
+        <source>across hosts</source>
+        <translation>跨主机</translation>
+    </message>
+    <message>
+        <source>Traffic per rank per step (MB)</source>
+        <translation>每进程每步流量 (MB)</translation>
     </message>
 </context>
 <context>

@@ -29,7 +29,10 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <set>
+#include <vector>
 
 namespace zerolab {
 
@@ -116,6 +119,23 @@ void fitHeight(QTableWidget* table) {
     table->setFixedHeight(h);
 }
 
+// The median of a metric over the part's logged steps (its segment's, where it has one);
+// NaN when none logged it (a run before traffic by link class, schema v11).
+double partMedian(const RunPart& p, Metric m) {
+    const QVector<double>& steps = p.run->steps[Metric::Step];
+    const QVector<double>& values = p.run->steps[m];
+    const double from = p.segment ? double(p.segment->start_step) : -1;
+    const double to = p.ranks ? double(p.ranks->step) : std::numeric_limits<double>::infinity();
+    std::vector<double> in;
+    for (qsizetype i = 0; i < steps.size(); ++i)
+        if (steps[i] >= from && steps[i] <= to && !std::isnan(values[i]))
+            in.push_back(values[i]);
+    if (in.empty())
+        return kUnknown;
+    std::nth_element(in.begin(), in.begin() + in.size() / 2, in.end());
+    return in[in.size() / 2];
+}
+
 void fillRunTable(QTableWidget* table, const QVector<RunPart>& parts) {
     table->setRowCount(int(parts.size()));
     for (int r = 0; r < parts.size(); ++r) {
@@ -148,6 +168,11 @@ void fillRunTable(QTableWidget* table, const QVector<RunPart>& parts) {
             }
         table->setItem(r, 6, cell(states > 0 ? formatBytes(double(states)) : QStringLiteral("—")));
         table->setItem(r, 7, cell(peak > 0 ? formatBytes(double(peak)) : QStringLiteral("—")));
+        for (const auto& [column, metric] :
+             {std::pair{8, Metric::WithinTrafficBytes}, std::pair{9, Metric::AcrossTrafficBytes}}) {
+            const double v = partMedian(p, metric);
+            table->setItem(r, column, cell(std::isnan(v) ? QStringLiteral("—") : formatBytes(v)));
+        }
     }
     fitHeight(table);
 }
@@ -291,7 +316,7 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     auto* overlayLayout = new QVBoxLayout(overlay);
     overlayLayout->setContentsMargins(0, 0, 0, 0);
     overlayLayout->addWidget(m_plot, 1);
-    m_runTable->setColumnCount(8);
+    m_runTable->setColumnCount(10);
     m_runTable->verticalHeader()->setVisible(false);
     m_runTable->verticalHeader()->setDefaultSectionSize(20);
     m_runTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -376,7 +401,7 @@ void CompareView::retranslate() {
     m_xLabel->setText(tr("x axis"));
     m_runTable->setHorizontalHeaderLabels({tr("Run"), tr("Segment"), tr("Stage"), tr("N"),
                                            tr("Accum."), tr("Micro"), tr("States/rank"),
-                                           tr("Peak/rank")});
+                                           tr("Peak/rank"), tr("Within"), tr("Across")});
     m_runTable->horizontalHeaderItem(5)->setToolTip(
         tr("Micro-batch: samples per rank per micro-step"));
     m_runTable->horizontalHeaderItem(6)->setToolTip(tr(
@@ -384,6 +409,10 @@ void CompareView::retranslate() {
         "segment's last logged step"));
     m_runTable->horizontalHeaderItem(7)->setToolTip(
         tr("Peak memory of the largest rank at the segment's last logged step"));
+    m_runTable->horizontalHeaderItem(8)->setToolTip(
+        tr("Bytes a rank sent per step to ranks of its own host (median of the logged steps)"));
+    m_runTable->horizontalHeaderItem(9)->setToolTip(
+        tr("Bytes a rank sent per step to ranks of other hosts (median of the logged steps)"));
     m_overlayTitle->setText(tr("Overlay"));
     m_configTitle->setText(tr("Config"));
     m_diffOnly->setText(tr("Differences only"));

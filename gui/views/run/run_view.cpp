@@ -99,8 +99,9 @@ QVector<double> emaSmoothSteps(const QVector<double>& steps, const QVector<doubl
 RunView::RunView(StoreClient* store, QWidget* parent)
     : QWidget(parent), m_store(store), m_stack(new QStackedWidget(this)),
       m_loss(new TimeSeriesPlot), m_throughput(new TimeSeriesPlot), m_breakdown(new TimeSeriesPlot),
-      m_traffic(new TimeSeriesPlot), m_memory(new MemoryBarChart), m_comm(new GroupedBarChart),
-      m_busbw(new GroupedBarChart), m_rss(new GroupedBarChart), m_events(new EventsModel(this)) {
+      m_traffic(new TimeSeriesPlot), m_linkTraffic(new TimeSeriesPlot),
+      m_memory(new MemoryBarChart), m_comm(new GroupedBarChart), m_busbw(new GroupedBarChart),
+      m_rss(new GroupedBarChart), m_events(new EventsModel(this)) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(m_stack);
@@ -141,7 +142,9 @@ QGridLayout* RunView::buildCards() {
     grid->addWidget(card(MemoryCard, buildMemoryCard()), 2, 0, 1, 2);
     grid->addWidget(card(BusbwCard, m_busbw), 3, 0);
     grid->addWidget(card(RssCard, m_rss), 3, 1);
-    grid->addWidget(card(TrafficCard, m_traffic), 4, 0, 1, 2);
+    grid->addWidget(card(TrafficCard, m_traffic), 4, 0);
+    m_linkTraffic->setMinimumHeight(200);
+    grid->addWidget(card(LinkTrafficCard, m_linkTraffic), 4, 1);
     m_timeline = new TimelinePanel;
     grid->addWidget(card(TimelineCard, m_timeline), 5, 0, 1, 2);
     grid->addWidget(card(EventsCard, buildEventsTable()), 6, 0, 1, 2);
@@ -286,7 +289,7 @@ void RunView::setUpZoomDetail() {
             return;
         m_store->loadDetail(m_runId, steps->first, steps->second, kLodBuckets);
     });
-    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown, m_traffic})
+    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown, m_traffic, m_linkTraffic})
         connect(p->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
                 [this](const QCPRange& r) { onXRange(r.lower, r.upper); });
 }
@@ -309,7 +312,9 @@ void RunView::retranslate() {
         {tr("Memory in use per rank"), QString()},
         {tr("Traffic per rank per step"), tr("Sent under ring algorithms; dashed: forecast")},
         {tr("Step timeline"), tr("Inside one sampled step: each rank's compute and communication")},
-        {tr("Events"), tr("Start, checkpoints, commands, data epochs, errors")}};
+        {tr("Events"), tr("Start, checkpoints, commands, data epochs, errors")},
+        {tr("Traffic by link"),
+         tr("Bytes per rank per step sent within its host and across hosts")}};
     for (int c = 0; c < kCardCount; ++c) {
         m_cardTitles[c]->setText(cards[c].first);
         m_cardHints[c]->setText(cards[c].second);
@@ -341,7 +346,7 @@ void RunView::retranslate() {
     m_statesOnly->setText(tr("Model states only"));
     m_statesOnly->setToolTip(tr("Hide activations, comm buffers and workspace: what ZeRO "
                                 "shards (params, master, grads, Adam m and v)."));
-    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown, m_traffic})
+    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown, m_traffic, m_linkTraffic})
         p->setEmptyText(tr("No steps logged yet"));
     m_comm->setEmptyText(tr("No rank rows yet"));
     m_events->retranslate();
@@ -649,6 +654,19 @@ void RunView::replotTraffic() {
     m_traffic->setLines({{tr("measured"), kAccent, x, measured},
                          {tr("forecast"), kForecastSeries, x, forecast, true}});
     m_traffic->setAxisLabels(metricAxisTitle(m_xAxis), tr("Traffic per step (ψ elements)"));
+    replotLinkTraffic();
+}
+
+void RunView::replotLinkTraffic() {
+    const QVector<double>& x = m_shown[m_xAxis];
+    QVector<double> within, across;
+    for (qsizetype i = 0; i < x.size(); ++i) {
+        within << m_shown[Metric::WithinTrafficBytes][i] / 1e6;
+        across << m_shown[Metric::AcrossTrafficBytes][i] / 1e6;
+    }
+    m_linkTraffic->setLines({{tr("within a host"), kAccent, x, within},
+                             {tr("across hosts"), kMeasuredSeries, x, across}});
+    m_linkTraffic->setAxisLabels(metricAxisTitle(m_xAxis), tr("Traffic per rank per step (MB)"));
 }
 
 void RunView::updateMarkers() {
@@ -665,7 +683,7 @@ void RunView::updateMarkers() {
             {x[int(it - steps.begin())],
              tr("segment %1: ZeRO %2, N=%3").arg(seg.index).arg(seg.stage).arg(seg.world)});
     }
-    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown, m_traffic})
+    for (TimeSeriesPlot* p : {m_loss, m_throughput, m_breakdown, m_traffic, m_linkTraffic})
         p->setMarkers(markers);
 }
 
@@ -687,7 +705,7 @@ void RunView::onDetail(qint64 runId, qint64 firstStep, qint64 lastStep, const St
 }
 
 void RunView::replotKeepingView() {
-    const TimeSeriesPlot* plots[] = {m_loss, m_throughput, m_breakdown, m_traffic};
+    const TimeSeriesPlot* plots[] = {m_loss, m_throughput, m_breakdown, m_traffic, m_linkTraffic};
     std::vector<std::pair<QCPRange, QCPRange>> ranges;
     for (const TimeSeriesPlot* p : plots)
         ranges.emplace_back(p->plot()->xAxis->range(), p->plot()->yAxis->range());

@@ -70,6 +70,8 @@ public:
 
     TimeSeriesPlot* lossPlot() const { return m_loss; }
     TimeSeriesPlot* breakdownPlot() const { return m_breakdown; }
+    // Traffic per rank per step within a host and across hosts, in MB.
+    TimeSeriesPlot* linkTrafficPlot() const { return m_linkTraffic; }
     MemoryBarChart* memoryChart() const { return m_memory; }
     // Resident memory per rank (host RSS, or the GPU's bytes in use for a CUDA run).
     GroupedBarChart* residentChart() const { return m_rss; }
@@ -96,6 +98,7 @@ private:
         TrafficCard,
         TimelineCard,
         EventsCard,
+        LinkTrafficCard,
         kCardCount
     };
     // Every text of the view in the current language; the shown run's header, series
@@ -118,6 +121,8 @@ private:
     void showRanksProblem(const QString& problem);
     void replotSeries();
     void replotTraffic();
+    // The traffic card by link class: within one host and across hosts (ZeRO++'s target).
+    void replotLinkTraffic();
     void updateMarkers();
     // A plot's x range changed: refine that range of a level-of-detail run.
     void onXRange(double lower, double upper);
@@ -172,6 +177,7 @@ private:
     TimeSeriesPlot* m_throughput;
     TimeSeriesPlot* m_breakdown;
     TimeSeriesPlot* m_traffic;
+    TimeSeriesPlot* m_linkTraffic;
     TimelinePanel* m_timeline;
 
 public:

@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>ConfigCheck</name>
@@ -15,16 +16,16 @@
         <translation>进程数必须 &gt;= 1，实际为 %1</translation>
     </message>
     <message>
-        <source>Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided; "auto" cannot be resolved when neither is a number</source>
-        <translation>必须给出 train_batch_size 或 train_micro_batch_size_per_gpu；两者都不是数字时无法解析 "auto"</translation>
+        <source>Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided; &quot;auto&quot; cannot be resolved when neither is a number</source>
+        <translation>必须给出 train_batch_size 或 train_micro_batch_size_per_gpu；两者都不是数字时无法解析 &quot;auto&quot;</translation>
     </message>
     <message>
         <source>Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided</source>
         <translation>必须给出 train_batch_size 或 train_micro_batch_size_per_gpu</translation>
     </message>
     <message>
-        <source>"auto" cannot be resolved: give both %1 and %2 as numbers, or a number here</source>
-        <translation>无法解析 "auto"：请把 %1 和 %2 都给成数字，或在此处给一个数字</translation>
+        <source>&quot;auto&quot; cannot be resolved: give both %1 and %2 as numbers, or a number here</source>
+        <translation>无法解析 &quot;auto&quot;：请把 %1 和 %2 都给成数字，或在此处给一个数字</translation>
     </message>
     <message>
         <source>Check batch related parameters: train_batch_size %1 must equal train_micro_batch_size_per_gpu %2 * gradient_accumulation_steps %3 * world size, but %1 is not a multiple of %4</source>
@@ -43,16 +44,16 @@
         <translation>train_batch_size %1 过大</translation>
     </message>
     <message>
-        <source>ignored: data.type "synthetic" reads no file</source>
-        <translation>已忽略：data.type "synthetic" 不读取文件</translation>
+        <source>ignored: data.type &quot;synthetic&quot; reads no file</source>
+        <translation>已忽略：data.type &quot;synthetic&quot; 不读取文件</translation>
     </message>
     <message>
-        <source>required for data.type "%1"</source>
-        <translation>data.type "%1" 需要此项</translation>
+        <source>required for data.type &quot;%1&quot;</source>
+        <translation>data.type &quot;%1&quot; 需要此项</translation>
     </message>
     <message>
-        <source>"%1" does not exist</source>
-        <translation>"%1" 不存在</translation>
+        <source>&quot;%1&quot; does not exist</source>
+        <translation>&quot;%1&quot; 不存在</translation>
     </message>
     <message>
         <source>must not be empty when run.checkpoint_every is &gt; 0</source>
@@ -71,16 +72,16 @@
         <translation>取值在 [0, 1) 内的数</translation>
     </message>
     <message>
-        <source>required when "optimizer" is given; expected "Adam" or "AdamW"</source>
-        <translation>给出 "optimizer" 时必须指定；应为 "Adam" 或 "AdamW"</translation>
+        <source>required when &quot;optimizer&quot; is given; expected &quot;Adam&quot; or &quot;AdamW&quot;</source>
+        <translation>给出 &quot;optimizer&quot; 时必须指定；应为 &quot;Adam&quot; 或 &quot;AdamW&quot;</translation>
     </message>
     <message>
-        <source>optimizer "%1" is not implemented by zerolab; expected "Adam" or "AdamW"</source>
-        <translation>zerolab 未实现优化器 "%1"；应为 "Adam" 或 "AdamW"</translation>
+        <source>optimizer &quot;%1&quot; is not implemented by zerolab; expected &quot;Adam&quot; or &quot;AdamW&quot;</source>
+        <translation>zerolab 未实现优化器 &quot;%1&quot;；应为 &quot;Adam&quot; 或 &quot;AdamW&quot;</translation>
     </message>
     <message>
-        <source>unknown optimizer "%1"; expected "Adam" or "AdamW"%2</source>
-        <translation>未知的优化器 "%1"；应为 "Adam" 或 "AdamW"%2</translation>
+        <source>unknown optimizer &quot;%1&quot;; expected &quot;Adam&quot; or &quot;AdamW&quot;%2</source>
+        <translation>未知的优化器 &quot;%1&quot;；应为 &quot;Adam&quot; 或 &quot;AdamW&quot;%2</translation>
     </message>
     <message>
         <source>a number &gt; 0</source>
@@ -95,7 +96,7 @@
         <translation>已忽略：AdamW 总是解耦权重衰减（与 DeepSpeed 相同）</translation>
     </message>
     <message>
-        <source>false is not implemented: zerolab's Adam always applies bias correction</source>
+        <source>false is not implemented: zerolab&apos;s Adam always applies bias correction</source>
         <translation>未实现 false：zerolab 的 Adam 总是做偏差校正</translation>
     </message>
     <message>
@@ -103,16 +104,16 @@
         <translation>未实现 true：不支持 AMSGrad</translation>
     </message>
     <message>
-        <source>required when "scheduler" is given; expected "WarmupLR", "WarmupDecayLR" or "WarmupCosineLR"</source>
-        <translation>给出 "scheduler" 时必须指定；应为 "WarmupLR"、"WarmupDecayLR" 或 "WarmupCosineLR"</translation>
+        <source>required when &quot;scheduler&quot; is given; expected &quot;WarmupLR&quot;, &quot;WarmupDecayLR&quot; or &quot;WarmupCosineLR&quot;</source>
+        <translation>给出 &quot;scheduler&quot; 时必须指定；应为 &quot;WarmupLR&quot;、&quot;WarmupDecayLR&quot; 或 &quot;WarmupCosineLR&quot;</translation>
     </message>
     <message>
-        <source>scheduler "%1" is not implemented by zerolab; expected "WarmupLR", "WarmupDecayLR" or "WarmupCosineLR"</source>
-        <translation>zerolab 未实现学习率计划 "%1"；应为 "WarmupLR"、"WarmupDecayLR" 或 "WarmupCosineLR"</translation>
+        <source>scheduler &quot;%1&quot; is not implemented by zerolab; expected &quot;WarmupLR&quot;, &quot;WarmupDecayLR&quot; or &quot;WarmupCosineLR&quot;</source>
+        <translation>zerolab 未实现学习率计划 &quot;%1&quot;；应为 &quot;WarmupLR&quot;、&quot;WarmupDecayLR&quot; 或 &quot;WarmupCosineLR&quot;</translation>
     </message>
     <message>
-        <source>unknown scheduler "%1"; expected "WarmupLR", "WarmupDecayLR" or "WarmupCosineLR"%2</source>
-        <translation>未知的学习率计划 "%1"；应为 "WarmupLR"、"WarmupDecayLR" 或 "WarmupCosineLR"%2</translation>
+        <source>unknown scheduler &quot;%1&quot;; expected &quot;WarmupLR&quot;, &quot;WarmupDecayLR&quot; or &quot;WarmupCosineLR&quot;%2</source>
+        <translation>未知的学习率计划 &quot;%1&quot;；应为 &quot;WarmupLR&quot;、&quot;WarmupDecayLR&quot; 或 &quot;WarmupCosineLR&quot;%2</translation>
     </message>
     <message>
         <source>ignored: zerolab starts schedules at step 0</source>
@@ -135,8 +136,8 @@
         <translation>warmup_max_lr %1 小于 warmup_min_lr %2</translation>
     </message>
     <message>
-        <source>required by %1; give a number, or "auto" for run.steps</source>
-        <translation>%1 需要此项；请给一个数字，或用 "auto" 取 run.steps</translation>
+        <source>required by %1; give a number, or &quot;auto&quot; for run.steps</source>
+        <translation>%1 需要此项；请给一个数字，或用 &quot;auto&quot; 取 run.steps</translation>
     </message>
     <message>
         <source>%1 must exceed warmup_num_steps (%2, at least 2 as in DeepSpeed): the cosine phase would have no steps</source>
@@ -147,20 +148,20 @@
         <translation>%1 小于 warmup_num_steps %2：衰减阶段永远不会开始</translation>
     </message>
     <message>
-        <source>give either "bf16" or its legacy alias "bfloat16", not both</source>
-        <translation>"bf16" 与其旧别名 "bfloat16" 只能给一个，不能同时给</translation>
+        <source>give either &quot;bf16&quot; or its legacy alias &quot;bfloat16&quot;, not both</source>
+        <translation>&quot;bf16&quot; 与其旧别名 &quot;bfloat16&quot; 只能给一个，不能同时给</translation>
     </message>
     <message>
-        <source>fp16 training is not implemented (it needs loss scaling); use "bf16": {"enabled": true} for mixed precision</source>
-        <translation>未实现 fp16 训练（它需要损失缩放）；混合精度请用 "bf16": {"enabled": true}</translation>
+        <source>fp16 training is not implemented (it needs loss scaling); use &quot;bf16&quot;: {&quot;enabled&quot;: true} for mixed precision</source>
+        <translation>未实现 fp16 训练（它需要损失缩放）；混合精度请用 &quot;bf16&quot;: {&quot;enabled&quot;: true}</translation>
     </message>
     <message>
-        <source>ignored: model.recompute "%1" is given and wins over this section (which means "full")</source>
-        <translation>已忽略：已给出 model.recompute "%1"，它优先于本节（本节表示 "full"）</translation>
+        <source>ignored: model.recompute &quot;%1&quot; is given and wins over this section (which means &quot;full&quot;)</source>
+        <translation>已忽略：已给出 model.recompute &quot;%1&quot;，它优先于本节（本节表示 &quot;full&quot;）</translation>
     </message>
     <message>
-        <source>mapped to model.recompute "full": every transformer block's forward is recomputed in backward (one checkpoint per block)</source>
-        <translation>映射为 model.recompute "full"：每个 Transformer 块的前向在反向时重计算（每块一个检查点）</translation>
+        <source>mapped to model.recompute &quot;full&quot;: every transformer block&apos;s forward is recomputed in backward (one checkpoint per block)</source>
+        <translation>映射为 model.recompute &quot;full&quot;：每个 Transformer 块的前向在反向时重计算（每块一个检查点）</translation>
     </message>
     <message>
         <source>ignored: it splits checkpoints across model-parallel ranks; zerolab is data-parallel only, so each rank keeps its own</source>
@@ -191,20 +192,20 @@
         <translation>%1 与 %2（%3）不同；请删除它，或改为给出自定义形状</translation>
     </message>
     <message>
-        <source>unknown preset "%1"; expected one of %2%3</source>
-        <translation>未知的预设 "%1"；应为以下之一：%2%3</translation>
+        <source>unknown preset &quot;%1&quot;; expected one of %2%3</source>
+        <translation>未知的预设 &quot;%1&quot;；应为以下之一：%2%3</translation>
     </message>
     <message>
         <source>the shape in %1</source>
         <translation>%1 中的形状</translation>
     </message>
     <message>
-        <source>preset "%1" differs from %2; remove one of them</source>
-        <translation>预设 "%1" 与 %2 不同；请删除其中之一</translation>
+        <source>preset &quot;%1&quot; differs from %2; remove one of them</source>
+        <translation>预设 &quot;%1&quot; 与 %2 不同；请删除其中之一</translation>
     </message>
     <message>
-        <source>preset "%1"</source>
-        <translation>预设 "%1"</translation>
+        <source>preset &quot;%1&quot;</source>
+        <translation>预设 &quot;%1&quot;</translation>
     </message>
     <message>
         <source>%1 exceeds the maximum context %2 of %3</source>
@@ -227,8 +228,8 @@
         <translation>n_layer %1、n_embd %2、seq_len %3 和 padded_vocab_size %4 的参数超过 2^48 个</translation>
     </message>
     <message>
-        <source>data.type "%1" uses bytes as tokens and needs vocab_size &gt;= 256, got %2</source>
-        <translation>data.type "%1" 以字节为词元，需要 vocab_size &gt;= 256，实际为 %2</translation>
+        <source>data.type &quot;%1&quot; uses bytes as tokens and needs vocab_size &gt;= 256, got %2</source>
+        <translation>data.type &quot;%1&quot; 以字节为词元，需要 vocab_size &gt;= 256，实际为 %2</translation>
     </message>
     <message>
         <source>%1 must hold a JSON object at the top level, got %2</source>
@@ -251,8 +252,8 @@
         <translation>应为%1，实际没有值</translation>
     </message>
     <message>
-        <source>"auto" cannot be resolved here: nothing else in the config decides this key; give a value</source>
-        <translation>此处无法解析 "auto"：配置中没有其他项决定这个键；请给出一个值</translation>
+        <source>&quot;auto&quot; cannot be resolved here: nothing else in the config decides this key; give a value</source>
+        <translation>此处无法解析 &quot;auto&quot;：配置中没有其他项决定这个键；请给出一个值</translation>
     </message>
     <message>
         <source>true or false</source>
@@ -267,8 +268,8 @@
         <translation>以下之一：%1</translation>
     </message>
     <message>
-        <source> (did you mean "%1"?)</source>
-        <translation>（是否想写 "%1"？）</translation>
+        <source> (did you mean &quot;%1&quot;?)</source>
+        <translation>（是否想写 &quot;%1&quot;？）</translation>
     </message>
     <message>
         <source>DeepSpeed setting not implemented by zerolab; ignored</source>
@@ -283,28 +284,28 @@
         <translation>未知的键，不是 zerolab 认识的设置；已忽略</translation>
     </message>
     <message>
-        <source>fp16 gradients are not implemented; use "fp32" or "bf16"</source>
-        <translation>未实现 fp16 梯度；请使用 "fp32" 或 "bf16"</translation>
+        <source>fp16 gradients are not implemented; use &quot;fp32&quot; or &quot;bf16&quot;</source>
+        <translation>未实现 fp16 梯度；请使用 &quot;fp32&quot; 或 &quot;bf16&quot;</translation>
     </message>
     <message>
-        <source>a non-empty folder name without '/'</source>
-        <translation>不含 '/' 的非空文件夹名</translation>
+        <source>a non-empty folder name without &apos;/&apos;</source>
+        <translation>不含 &apos;/&apos; 的非空文件夹名</translation>
     </message>
     <message>
         <source>an array of collective names</source>
         <translation>集合通信名称的数组</translation>
     </message>
     <message>
-        <source>"%1" is not a collective zerolab runs (all_reduce, reduce_scatter_tensor, all_gather_into_tensor, broadcast); it never appears%2</source>
-        <translation>"%1" 不是 zerolab 执行的集合通信（all_reduce、reduce_scatter_tensor、all_gather_into_tensor、broadcast），不会出现%2</translation>
+        <source>&quot;%1&quot; is not a collective zerolab runs (all_reduce, reduce_scatter_tensor, all_gather_into_tensor, broadcast); it never appears%2</source>
+        <translation>&quot;%1&quot; 不是 zerolab 执行的集合通信（all_reduce、reduce_scatter_tensor、all_gather_into_tensor、broadcast），不会出现%2</translation>
     </message>
     <message>
-        <source>ignored: zerolab sends nothing over the network; turn on "tensorboard" or "csv_monitor" and point your tools at their files instead</source>
-        <translation>已忽略：zerolab 不经网络发送任何数据；请改为开启 "tensorboard" 或 "csv_monitor"，并让你的工具读取它们写出的文件</translation>
+        <source>ignored: zerolab sends nothing over the network; turn on &quot;tensorboard&quot; or &quot;csv_monitor&quot; and point your tools at their files instead</source>
+        <translation>已忽略：zerolab 不经网络发送任何数据；请改为开启 &quot;tensorboard&quot; 或 &quot;csv_monitor&quot;，并让你的工具读取它们写出的文件</translation>
     </message>
     <message>
-        <source>required when device is "nvme" (as in DeepSpeed)</source>
-        <translation>device 为 "nvme" 时必须给出（与 DeepSpeed 相同）</translation>
+        <source>required when device is &quot;nvme&quot; (as in DeepSpeed)</source>
+        <translation>device 为 &quot;nvme&quot; 时必须给出（与 DeepSpeed 相同）</translation>
     </message>
     <message>
         <source>ignored: ZeRO-Offload needs stage 1, 2 or 3 (as in DeepSpeed)</source>
@@ -315,12 +316,12 @@
         <translation>已忽略：只有阶段 3 卸载参数（与 DeepSpeed 相同）</translation>
     </message>
     <message>
-        <source>ignored: ZeRO++ works on stage 3's partitions (DeepSpeed ignores it at stage %1)</source>
+        <source>ignored: ZeRO++ works on stage 3&apos;s partitions (DeepSpeed ignores it at stage %1)</source>
         <translation>已忽略：ZeRO++ 作用于阶段 3 的分区（DeepSpeed 在阶段 %1 忽略它）</translation>
     </message>
     <message>
-        <source>ZeRO++ runs on run.device "cpu" only (its quantization is host code)</source>
-        <translation>ZeRO++ 只能在 run.device "cpu" 上运行（其量化是主机代码）</translation>
+        <source>ZeRO++ runs on run.device &quot;cpu&quot; only (its quantization is host code)</source>
+        <translation>ZeRO++ 只能在 run.device &quot;cpu&quot; 上运行（其量化是主机代码）</translation>
     </message>
     <message>
         <source>%1 does not divide the world of %2 ranks</source>
@@ -461,11 +462,11 @@
 <context>
     <name>LabView</name>
     <message>
-        <source>'%1' is not a finite number</source>
+        <source>&apos;%1&apos; is not a finite number</source>
         <translation>“%1”不是有限的数</translation>
     </message>
     <message>
-        <source>'%1' is not a number: %2</source>
+        <source>&apos;%1&apos; is not a number: %2</source>
         <translation>“%1”不是数：%2</translation>
     </message>
     <message>
@@ -504,7 +505,7 @@
         <translation>Adam 动量 m</translation>
     </message>
     <message>
-        <source>Adam's first moment (running mean of the gradient), fp32.</source>
+        <source>Adam&apos;s first moment (running mean of the gradient), fp32.</source>
         <translation>Adam 的一阶动量（梯度的滑动平均），fp32。</translation>
     </message>
     <message>
@@ -512,7 +513,7 @@
         <translation>Adam 方差 v</translation>
     </message>
     <message>
-        <source>Adam's second moment (running mean of the squared gradient), fp32.</source>
+        <source>Adam&apos;s second moment (running mean of the squared gradient), fp32.</source>
         <translation>Adam 的二阶动量，即方差（梯度平方的滑动平均），fp32。</translation>
     </message>
     <message>
@@ -536,7 +537,7 @@
         <translation>CPU 引擎工作区，DeepSpeed 中没有</translation>
     </message>
     <message>
-        <source>zerolab's CPU engine only: fp32 copies of the bf16 weights its kernels read, and the fp32 gradient staging slot at stages 0-1. DeepSpeed has no such bytes; they are not model states and ZeRO does not shard them.</source>
+        <source>zerolab&apos;s CPU engine only: fp32 copies of the bf16 weights its kernels read, and the fp32 gradient staging slot at stages 0-1. DeepSpeed has no such bytes; they are not model states and ZeRO does not shard them.</source>
         <translation>仅 zerolab 的 CPU 引擎才有：其计算内核读取的 bf16 权重的 fp32 副本，以及阶段 0-1 的 fp32 梯度暂存槽。DeepSpeed 没有这部分字节；它们不是模型状态，ZeRO 也不对其分片。</translation>
     </message>
 </context>
@@ -650,7 +651,7 @@
         <translation>阶段 1 合计</translation>
     </message>
     <message>
-        <source>the table's total: %1</source>
+        <source>the table&apos;s total: %1</source>
         <translation>表中的合计：%1</translation>
     </message>
     <message>
@@ -713,7 +714,7 @@
         <translation>ZeRO 论文的约定（本章只定义了阶段 0 和 1；阶段 2 和 3 按 ZeRO 的分片方式显示）</translation>
     </message>
     <message>
-        <source>the chapter's layout</source>
+        <source>the chapter&apos;s layout</source>
         <translation>本章的布局</translation>
     </message>
     <message>
@@ -789,7 +790,7 @@
         <translation>  一次：重计算的 ln1 和 ln2 占 8sbh = %1（gelu 重计算到 d fch 梯度缓冲区中）</translation>
     </message>
     <message>
-        <source>  per layer: 4sbh (the block's output, the next block's input) = %1</source>
+        <source>  per layer: 4sbh (the block&apos;s output, the next block&apos;s input) = %1</source>
         <translation>  每层：4sbh（本块的输出，即下一块的输入）= %1</translation>
     </message>
     <message>
@@ -817,19 +818,19 @@
         <translation>工作区：%1</translation>
     </message>
     <message>
-        <source>Comm buffers (zerolab's engine, exact): all-gather slots for the embedding and the largest block x %1 bytes (%2); fp32 reduce-scatter slots for the embedding and %3; = %4</source>
+        <source>Comm buffers (zerolab&apos;s engine, exact): all-gather slots for the embedding and the largest block x %1 bytes (%2); fp32 reduce-scatter slots for the embedding and %3; = %4</source>
         <translation>通信缓冲区（zerolab 引擎，精确）：嵌入和最大块的全收集槽 x %1 字节 (%2)；嵌入和%3的 fp32 归约-散射槽；= %4</translation>
     </message>
     <message>
-        <source>Comm buffers (zerolab's engine, exact): fp32 reduce-scatter slots for the embedding and %1; = %2</source>
+        <source>Comm buffers (zerolab&apos;s engine, exact): fp32 reduce-scatter slots for the embedding and %1; = %2</source>
         <translation>通信缓冲区（zerolab 引擎，精确）：嵌入和%1的 fp32 归约-散射槽；= %2</translation>
     </message>
     <message>
-        <source>Comm buffers (zerolab's engine, exact): none beyond the gradient buffer (all-reduce in place); = %1</source>
+        <source>Comm buffers (zerolab&apos;s engine, exact): none beyond the gradient buffer (all-reduce in place); = %1</source>
         <translation>通信缓冲区（zerolab 引擎，精确）：梯度缓冲区之外没有（原地全规约）；= %1</translation>
     </message>
     <message>
-        <source>Workspace (zerolab's engine, exact): fp32 copies of the embedding and one block where params are bf16, fp32 gradient staging where grads are not fp32 and not a comm bucket = %1</source>
+        <source>Workspace (zerolab&apos;s engine, exact): fp32 copies of the embedding and one block where params are bf16, fp32 gradient staging where grads are not fp32 and not a comm bucket = %1</source>
         <translation>工作区（zerolab 引擎，精确）：参数为 bf16 时嵌入和一个块的 fp32 副本，梯度不是 fp32 且不是通信桶时的 fp32 梯度暂存 = %1</translation>
     </message>
     <message>
@@ -865,7 +866,7 @@
         <translation>每个优化器步的通信量（A = %1 个微步）：%2 = %3 个元素 = %4</translation>
     </message>
     <message>
-        <source> (zerolab's engine gathers less than 2A psi: its slots keep the tied embedding for the whole step and the units at the forward/backward turn)</source>
+        <source> (zerolab&apos;s engine gathers less than 2A psi: its slots keep the tied embedding for the whole step and the units at the forward/backward turn)</source>
         <translation>（zerolab 引擎收集的少于 2A psi：它的槽在整步中保留共享的嵌入，并在前向/反向交界处保留各单元）</translation>
     </message>
     <message>
@@ -901,7 +902,7 @@
         <translation>卸载：此阶段不卸载（offload_optimizer 需要阶段 1-3，offload_param 需要阶段 3）</translation>
     </message>
     <message>
-        <source>ZeRO-Offload (forecast; zerolab's runtime does not offload):</source>
+        <source>ZeRO-Offload (forecast; zerolab&apos;s runtime does not offload):</source>
         <translation>ZeRO-Offload（仅预测；zerolab 的运行时并不卸载）：</translation>
     </message>
     <message>
@@ -925,15 +926,15 @@
         <translation>  每步 PCIe 流量（梯度分片下行，参数上行）= %1 = %2 秒（%3 GB/s）</translation>
     </message>
     <message>
-        <source>  DeepSpeed's estimate_zero2_model_states_mem_needs (cpu_offload): GPU 2 psi = %1, CPU psi x max(4 x %2, 16) x 1.5 = %3 per node</source>
+        <source>  DeepSpeed&apos;s estimate_zero2_model_states_mem_needs (cpu_offload): GPU 2 psi = %1, CPU psi x max(4 x %2, 16) x 1.5 = %3 per node</source>
         <translation>  DeepSpeed 的 estimate_zero2_model_states_mem_needs（cpu_offload）：GPU 2 psi = %1，CPU psi x max(4 x %2, 16) x 1.5 = 每节点 %3</translation>
     </message>
     <message>
-        <source>  DeepSpeed's estimate_zero3_model_states_mem_needs (offload_param + offload_optimizer): GPU 4 x largest layer = %1, CPU 18 psi / nodes x 1.5 = %2 per node</source>
+        <source>  DeepSpeed&apos;s estimate_zero3_model_states_mem_needs (offload_param + offload_optimizer): GPU 4 x largest layer = %1, CPU 18 psi / nodes x 1.5 = %2 per node</source>
         <translation>  DeepSpeed 的 estimate_zero3_model_states_mem_needs（offload_param + offload_optimizer）：GPU 4 x 最大层 = %1，CPU 18 psi / 节点数 x 1.5 = 每节点 %2</translation>
     </message>
     <message>
-        <source>  DeepSpeed's estimate_zero3_model_states_mem_needs: GPU 4 x largest layer + 2 psi / N = %1, CPU %2 psi / nodes x 1.5 = %3 per node</source>
+        <source>  DeepSpeed&apos;s estimate_zero3_model_states_mem_needs: GPU 4 x largest layer + 2 psi / N = %1, CPU %2 psi / nodes x 1.5 = %3 per node</source>
         <translation>  DeepSpeed 的 estimate_zero3_model_states_mem_needs：GPU 4 x 最大层 + 2 psi / N = %1，CPU %2 psi / 节点数 x 1.5 = 每节点 %3</translation>
     </message>
     <message>
@@ -945,15 +946,15 @@
         <translation>  按链路，每台主机 %1 个连续进程：主机内 %2，跨主机 %3</translation>
     </message>
     <message>
-        <source>ZeRO++ (Wang et al. 2023), cross-node bytes per micro-step, M = 2 psi = %1: stage 3 sends 3M (forward all-gather M, backward all-gather M, reduce-scatter M); qwZ's int8 halves forward's (0.5M), hpZ keeps backward's on the host (0), qgZ's int4 quarters the gradients' (0.25M): 0.75M = %2</source>
+        <source>ZeRO++ (Wang et al. 2023), cross-node bytes per micro-step, M = 2 psi = %1: stage 3 sends 3M (forward all-gather M, backward all-gather M, reduce-scatter M); qwZ&apos;s int8 halves forward&apos;s (0.5M), hpZ keeps backward&apos;s on the host (0), qgZ&apos;s int4 quarters the gradients&apos; (0.25M): 0.75M = %2</source>
         <translation>ZeRO++（Wang 等，2023），每个微步的跨节点字节数，M = 2 psi = %1：阶段 3 发送 3M（前向 all-gather M、反向 all-gather M、reduce-scatter M）；qwZ 的 int8 使前向减半（0.5M），hpZ 让反向留在主机内（0），qgZ 的 int4 使梯度变为四分之一（0.25M）：0.75M = %2</translation>
     </message>
     <message>
-        <source>  on:%1%2%3 (hpZ groups of %4, int8 blocks of DeepSpeed's group rule, int4 blocks of %5)</source>
+        <source>  on:%1%2%3 (hpZ groups of %4, int8 blocks of DeepSpeed&apos;s group rule, int4 blocks of %5)</source>
         <translation>  已开启：%1%2%3（hpZ 每组 %4 个进程，int8 块按 DeepSpeed 的分组规则，int4 块大小 %5）</translation>
     </message>
     <message>
-        <source>  this engine, per optimizer step: across hosts %1 against plain stage 3's %2 (%3x), within hosts %4 against %5; scales and the reduce-scattered fallback units included</source>
+        <source>  this engine, per optimizer step: across hosts %1 against plain stage 3&apos;s %2 (%3x), within hosts %4 against %5; scales and the reduce-scattered fallback units included</source>
         <translation>  本引擎，每个优化器步：跨主机 %1，普通阶段 3 为 %2（%3 倍）；主机内 %4，普通阶段 3 为 %5；已计入缩放因子和回退为 reduce-scatter 的单元</translation>
     </message>
 </context>
@@ -1051,7 +1052,7 @@
         <translation>与试验 %1 的配置相同</translation>
     </message>
     <message>
-        <source>interrupted by the sweep's stop</source>
+        <source>interrupted by the sweep&apos;s stop</source>
         <translation>因扫描停止而中断</translation>
     </message>
     <message>
@@ -1122,11 +1123,11 @@
         <translation>一个收集单元的反向（不含重计算）。</translation>
     </message>
     <message>
-        <source>The forward recomputed for one unit's backward (model.recompute).</source>
+        <source>The forward recomputed for one unit&apos;s backward (model.recompute).</source>
         <translation>为一个单元的反向而重算的前向（model.recompute）。</translation>
     </message>
     <message>
-        <source>The optimizer step on this rank's partition.</source>
+        <source>The optimizer step on this rank&apos;s partition.</source>
         <translation>本进程分区上的优化器更新。</translation>
     </message>
     <message>
@@ -1170,11 +1171,11 @@
         <translation>在所有进程上求和的梯度（阶段 0-1），或单个浮点数的梯度范数规约。</translation>
     </message>
     <message>
-        <source>Gradients summed into the owning rank's shard (stages 2-3, or stage 1 with reduce_scatter).</source>
+        <source>Gradients summed into the owning rank&apos;s shard (stages 2-3, or stage 1 with reduce_scatter).</source>
         <translation>求和到所属进程分片中的梯度（阶段 2-3，或开启 reduce_scatter 的阶段 1）。</translation>
     </message>
     <message>
-        <source>Parameter shards gathered: ZeRO-3 before each unit's forward and backward, stages 1-2 after the optimizer.</source>
+        <source>Parameter shards gathered: ZeRO-3 before each unit&apos;s forward and backward, stages 1-2 after the optimizer.</source>
         <translation>收集参数分片：ZeRO-3 在每个单元的前向和反向之前，阶段 1-2 在优化器之后。</translation>
     </message>
     <message>
@@ -1347,7 +1348,7 @@
         <translation>这个运行没有存储步骤时间线（run.timeline_every 为 0），因此没有可汇总的集合通信。</translation>
     </message>
     <message numerus="yes">
-        <source>Rank 0's collectives in the %n sampled step(s) of this run (run.timeline_every), as the comms logger's log_summary prints them.</source>
+        <source>Rank 0&apos;s collectives in the %n sampled step(s) of this run (run.timeline_every), as the comms logger&apos;s log_summary prints them.</source>
         <translation>
             <numerusform>进程 0 在这个运行的 %n 个采样步骤中的集合通信（run.timeline_every），与 comms_logger 的 log_summary 打印的一样。</numerusform>
         </translation>
@@ -1454,11 +1455,11 @@ seg %2</source>
         <translation>微批次：每个进程每个微步的样本数</translation>
     </message>
     <message>
-        <source>Model states: params, master params, grads and optimizer m, v of the largest rank at the segment's last logged step</source>
+        <source>Model states: params, master params, grads and optimizer m, v of the largest rank at the segment&apos;s last logged step</source>
         <translation>模型状态：该段最后记录的一步中占用最大的进程的参数、主参数、梯度和优化器 m、v</translation>
     </message>
     <message>
-        <source>Peak memory of the largest rank at the segment's last logged step</source>
+        <source>Peak memory of the largest rank at the segment&apos;s last logged step</source>
         <translation>该段最后记录的一步中占用最大的进程的峰值内存</translation>
     </message>
     <message>
@@ -1488,8 +1489,8 @@ stage %3, N=%4</source>
         <translation>（段）</translation>
     </message>
     <message>
-        <source>&lt;p style='font-size:14pt; font-weight:600; color:%1'&gt;Nothing to compare yet&lt;/p&gt;&lt;p style='color:%2'&gt;Tick at least two runs on the left.&lt;/p&gt;</source>
-        <translation>&lt;p style='font-size:14pt; font-weight:600; color:%1'&gt;还没有可比较的内容&lt;/p&gt;&lt;p style='color:%2'&gt;请在左侧至少勾选两个运行。&lt;/p&gt;</translation>
+        <source>&lt;p style=&apos;font-size:14pt; font-weight:600; color:%1&apos;&gt;Nothing to compare yet&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;Tick at least two runs on the left.&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;font-size:14pt; font-weight:600; color:%1&apos;&gt;还没有可比较的内容&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;请在左侧至少勾选两个运行。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Within</source>
@@ -1539,7 +1540,7 @@ stage %3, N=%4</source>
         <translation>通信与反向重叠</translation>
     </message>
     <message>
-        <source>overlap_comm: start each bucket's collective as soon as backward has filled it, hiding communication behind compute at the cost of bucket buffers.</source>
+        <source>overlap_comm: start each bucket&apos;s collective as soon as backward has filled it, hiding communication behind compute at the cost of bucket buffers.</source>
         <translation>overlap_comm：反向一填满某个桶就启动它的集合通信，以桶缓冲区为代价把通信隐藏在计算之后。</translation>
     </message>
     <message>
@@ -1547,7 +1548,7 @@ stage %3, N=%4</source>
         <translation>全收集 (all-gather) 分区</translation>
     </message>
     <message>
-        <source>allgather_partitions: after the update, all-gather the parameter shards in one collective (on), or broadcast each owner's shard in turn (off).</source>
+        <source>allgather_partitions: after the update, all-gather the parameter shards in one collective (on), or broadcast each owner&apos;s shard in turn (off).</source>
         <translation>allgather_partitions：更新之后，用一次集合通信全收集参数分片（开），或由各所属进程依次广播自己的分片（关）。</translation>
     </message>
     <message>
@@ -1686,7 +1687,7 @@ stage %3, N=%4</source>
         <source>model.recompute: which activations each layer keeps for backward.
 none: all of them (64sbh + 4as²b bytes per layer in fp32).
 selective: drop the layernorm and GELU outputs and recompute them in backward (40sbh + 4as²b per layer; a few percent more time).
-full: keep only each block's input (4sbh per layer) and run the block's forward again in backward: about one more forward, 4/3 of the compute.</source>
+full: keep only each block&apos;s input (4sbh per layer) and run the block&apos;s forward again in backward: about one more forward, 4/3 of the compute.</source>
         <translation>model.recompute：每层为反向保留哪些激活值。
 none：全部保留（fp32 下每层 64sbh + 4as²b 字节）。
 selective：丢弃 layernorm 和 GELU 的输出，在反向中重计算（每层 40sbh + 4as²b；多花百分之几的时间）。
@@ -1807,7 +1808,7 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>预留</translation>
     </message>
     <message>
-        <source>Memory a rank holds outside the forecast: the CUDA context, cuBLAS workspace, NCCL's buffers and the allocator's fragmentation. Default on a GPU: 1 GiB + 5% of its memory (docs/planner.md); 0 for host RAM. GB = 1e9 bytes.</source>
+        <source>Memory a rank holds outside the forecast: the CUDA context, cuBLAS workspace, NCCL&apos;s buffers and the allocator&apos;s fragmentation. Default on a GPU: 1 GiB + 5% of its memory (docs/planner.md); 0 for host RAM. GB = 1e9 bytes.</source>
         <translation>进程在预测之外占用的内存：CUDA 上下文、cuBLAS 工作区、NCCL 缓冲区和分配器碎片。GPU 上默认为 1 GiB + 显存的 5%（docs/planner.md）；主机内存为 0。GB = 1e9 字节。</translation>
     </message>
     <message>
@@ -1871,7 +1872,7 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>配置无效：修正之前没有预测。</translation>
     </message>
     <message>
-        <source>The config is invalid: this is not its forecast. Greyed: the last valid config's (%1)</source>
+        <source>The config is invalid: this is not its forecast. Greyed: the last valid config&apos;s (%1)</source>
         <translation>配置无效：这不是它的预测。灰色显示的是最后一个有效配置的预测（%1）</translation>
     </message>
 </context>
@@ -1894,7 +1895,7 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>另列：非模型状态（ZeRO 不对其分片）</translation>
     </message>
     <message>
-        <source>Filled: measured (the ledger of rank 0). Dashed outline: the planner's forecast.</source>
+        <source>Filled: measured (the ledger of rank 0). Dashed outline: the planner&apos;s forecast.</source>
         <translation>实心：实测（进程 0 的账本）。虚线框：规划器的预测。</translation>
     </message>
     <message>
@@ -1910,7 +1911,7 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>仅模型状态</translation>
     </message>
     <message>
-        <source>The bars hold params, master, grads and Adam m and v, what ZeRO shards; activations, comm buffers and the CPU engine's workspace stand apart beside them, on the same scale.</source>
+        <source>The bars hold params, master, grads and Adam m and v, what ZeRO shards; activations, comm buffers and the CPU engine&apos;s workspace stand apart beside them, on the same scale.</source>
         <translation>柱条只含 ZeRO 分片的参数、主参数、梯度和 Adam m、v；激活值、通信缓冲区和 CPU 引擎工作区在旁边另列，刻度相同。</translation>
     </message>
     <message>
@@ -1953,7 +1954,7 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>⚠ 有运行只记录了一步：没有离散范围可用来区分差异与噪声。</translation>
     </message>
     <message>
-        <source>⚠ Inside the noise: every difference between these step times is smaller than the spread of a run's own steps (up to %1 ms). The chart does not show that one is faster; timing depends on the machine and its load.</source>
+        <source>⚠ Inside the noise: every difference between these step times is smaller than the spread of a run&apos;s own steps (up to %1 ms). The chart does not show that one is faster; timing depends on the machine and its load.</source>
         <translation>⚠ 在噪声之内：这些步时间之间的每个差异都小于单个运行自身各步的离散范围（最多 %1 毫秒）。此图并不表明哪个更快；计时取决于机器及其负载。</translation>
     </message>
     <message>
@@ -1961,15 +1962,15 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>%1 ≈ %2（相差 %3 毫秒，其各步离散最多 %4 毫秒）</translation>
     </message>
     <message>
-        <source>⚠ Inside the noise: %1. A difference smaller than the spread of a run's own steps does not show that one is faster.</source>
+        <source>⚠ Inside the noise: %1. A difference smaller than the spread of a run&apos;s own steps does not show that one is faster.</source>
         <translation>⚠ 在噪声之内：%1。小于运行自身各步离散范围的差异并不表明哪个更快。</translation>
     </message>
     <message>
-        <source>The differences exceed the spread of each run's own steps. </source>
+        <source>The differences exceed the spread of each run&apos;s own steps. </source>
         <translation>这些差异超出了每个运行自身各步的离散范围。</translation>
     </message>
     <message>
-        <source>Bars: the median over each run's logged steps (n = %1); whiskers: its fastest to its slowest step. Time is charted, never checked.</source>
+        <source>Bars: the median over each run&apos;s logged steps (n = %1); whiskers: its fastest to its slowest step. Time is charted, never checked.</source>
         <translation>柱条：每个运行所记录各步的中位数（n = %1）；须线：其最快到最慢的步。时间只作图，从不检查。</translation>
     </message>
     <message>
@@ -2100,7 +2101,7 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         </translation>
     </message>
     <message>
-        <source>The planner's numbers and the chapter's sums; no run</source>
+        <source>The planner&apos;s numbers and the chapter&apos;s sums; no run</source>
         <translation>规划器的数值与章节的算式；不运行</translation>
     </message>
     <message>
@@ -2155,7 +2156,7 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>100 亿参数：优化器状态</translation>
     </message>
     <message>
-        <source>The chapter: Adam's m and v take 8ψ bytes, 80 GB at ψ = 10B, already a whole A100 80 GB. That figure is right. What it leaves out is the fp32 master copy, which DeepSpeed shards together with m and v: the states stage 1 shards are 12ψ = 120 GB, not 8ψ.</source>
+        <source>The chapter: Adam&apos;s m and v take 8ψ bytes, 80 GB at ψ = 10B, already a whole A100 80 GB. That figure is right. What it leaves out is the fp32 master copy, which DeepSpeed shards together with m and v: the states stage 1 shards are 12ψ = 120 GB, not 8ψ.</source>
         <translation>章节原文：Adam 的 m 和 v 占 8ψ 字节，ψ = 10B 时为 80 GB，已经是整张 A100 80 GB。这个数字是对的。它漏掉的是 fp32 主参数副本，DeepSpeed 把它和 m、v 一起分片：阶段 1 分片的状态是 12ψ = 120 GB，而不是 8ψ。</translation>
     </message>
     <message>
@@ -2163,7 +2164,7 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>6.7B 在 8 × A100 80 GB 上，阶段 1</translation>
     </message>
     <message>
-        <source>The chapter counts fp32 gradients and a replicated master: 13.4 + 26.8 + 26.8 + 53.6/8 + 10 GB activations = 83.7 GB, then claims that gradient accumulation halves gradient memory (70.3 GB). Accumulation does not shrink gradients; it lets a smaller micro-batch reach the same global batch, which shrinks activations. In DeepSpeed's layout (bf16 grads, master sharded) stage 1 needs 4ψ + 12ψ/8 = 36.9 GB plus activations: it fits without the trick.</source>
+        <source>The chapter counts fp32 gradients and a replicated master: 13.4 + 26.8 + 26.8 + 53.6/8 + 10 GB activations = 83.7 GB, then claims that gradient accumulation halves gradient memory (70.3 GB). Accumulation does not shrink gradients; it lets a smaller micro-batch reach the same global batch, which shrinks activations. In DeepSpeed&apos;s layout (bf16 grads, master sharded) stage 1 needs 4ψ + 12ψ/8 = 36.9 GB plus activations: it fits without the trick.</source>
         <translation>章节按 fp32 梯度和复制的主参数计算：13.4 + 26.8 + 26.8 + 53.6/8 + 10 GB 激活值 = 83.7 GB，随后声称梯度累积能让梯度内存减半（70.3 GB）。梯度累积并不缩小梯度；它让较小的微批次达到相同的全局批次，缩小的是激活值。按 DeepSpeed 的布局（bf16 梯度，主参数分片），阶段 1 需要 4ψ + 12ψ/8 = 36.9 GB 加激活值：不用这个技巧也放得下。</translation>
     </message>
     <message>
@@ -2171,7 +2172,7 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>175B 在 64 块 GPU 上，阶段 1</translation>
     </message>
     <message>
-        <source>The chapter's table shards only m and v yet totals 14ψ + 4ψ/N: 2460.9 GB. Its own rows add up to 10ψ + 8ψ/N = 1771.9 GB, and the saving tends to 44%, not 22%. With the master sharded too (ZeRO paper, K = 12) stage 1 is 4ψ + 12ψ/N = 732.8 GB per GPU: still far beyond one device, which is why stages 2 and 3 exist.</source>
+        <source>The chapter&apos;s table shards only m and v yet totals 14ψ + 4ψ/N: 2460.9 GB. Its own rows add up to 10ψ + 8ψ/N = 1771.9 GB, and the saving tends to 44%, not 22%. With the master sharded too (ZeRO paper, K = 12) stage 1 is 4ψ + 12ψ/N = 732.8 GB per GPU: still far beyond one device, which is why stages 2 and 3 exist.</source>
         <translation>章节的表格只分片 m 和 v，合计却写成 14ψ + 4ψ/N：2460.9 GB。它自己各行相加是 10ψ + 8ψ/N = 1771.9 GB，节省比例趋于 44%，而不是 22%。若主参数也一起分片（ZeRO 论文，K = 12），阶段 1 为每块 GPU 4ψ + 12ψ/N = 732.8 GB：仍远超单个设备，这正是阶段 2 和 3 存在的原因。</translation>
     </message>
     <message>
@@ -2223,7 +2224,7 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>ZeRO 论文 / DeepSpeed</translation>
     </message>
     <message>
-        <source>The chapter's layout</source>
+        <source>The chapter&apos;s layout</source>
         <translation>章节的布局</translation>
     </message>
     <message>
@@ -2251,7 +2252,7 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation> GB</translation>
     </message>
     <message>
-        <source>Activation memory per GPU given directly, e.g. the chapter's 10 GB with checkpointing.</source>
+        <source>Activation memory per GPU given directly, e.g. the chapter&apos;s 10 GB with checkpointing.</source>
         <translation>直接给定每 GPU 的激活值内存，例如章节中使用激活检查点时的 10 GB。</translation>
     </message>
     <message>
@@ -2291,11 +2292,11 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>激活值</translation>
     </message>
     <message>
-        <source>The chapter's scenarios</source>
+        <source>The chapter&apos;s scenarios</source>
         <translation>章节中的场景</translation>
     </message>
     <message>
-        <source>Pick a scenario to load it in the chapter's convention; the errata tab then shows each slip next to the correct sum.</source>
+        <source>Pick a scenario to load it in the chapter&apos;s convention; the errata tab then shows each slip next to the correct sum.</source>
         <translation>选择一个场景，按章节的约定载入；勘误页会把每处错误与正确的算式并排列出。</translation>
     </message>
     <message>
@@ -2307,7 +2308,7 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>条形中不含激活值。</translation>
     </message>
     <message>
-        <source>The formula needs a model's shape: pick 1.5B, 6.7B, 13B or 175B. Not counted.</source>
+        <source>The formula needs a model&apos;s shape: pick 1.5B, 6.7B, 13B or 175B. Not counted.</source>
         <translation>公式需要模型的形状：请选择 1.5B、6.7B、13B 或 175B。不计入。</translation>
     </message>
     <message>
@@ -2331,7 +2332,7 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>优化器状态</translation>
     </message>
     <message>
-        <source>The chapter's layout → ZeRO's: −%1 of the −%2 drop</source>
+        <source>The chapter&apos;s layout → ZeRO&apos;s: −%1 of the −%2 drop</source>
         <translation>章节的布局 → ZeRO 的布局：总降幅 −%2 中的 −%1</translation>
     </message>
     <message>
@@ -2339,11 +2340,11 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>随后阶段 %1 切分%2：−%3</translation>
     </message>
     <message>
-        <source>stage %1 in ZeRO's layout: %2</source>
+        <source>stage %1 in ZeRO&apos;s layout: %2</source>
         <translation>ZeRO 布局下的阶段 %1：%2</translation>
     </message>
     <message>
-        <source>ZeRO-Offload trains 13B parameters on one 32 GB V100. With offload_optimizer on the CPU, stage 2 at N = 1 keeps only the 16-bit parameters (2ψ = 26 GB) and a reduce bucket on the GPU; the fp32 master, m, v and the gradients (14ψ = 182 GB) live in host memory. Without offload the same stage needs 16ψ = 208 GB. The price is PCIe: every step the gradients go down and the parameters come back, 4ψ = 52 GB, about 2 s at 25 GB/s. Shown on a V100 32 GB, as in the paper and DeepSpeed's tutorial; zerolab forecasts offload, it does not run it.</source>
+        <source>ZeRO-Offload trains 13B parameters on one 32 GB V100. With offload_optimizer on the CPU, stage 2 at N = 1 keeps only the 16-bit parameters (2ψ = 26 GB) and a reduce bucket on the GPU; the fp32 master, m, v and the gradients (14ψ = 182 GB) live in host memory. Without offload the same stage needs 16ψ = 208 GB. The price is PCIe: every step the gradients go down and the parameters come back, 4ψ = 52 GB, about 2 s at 25 GB/s. Shown on a V100 32 GB, as in the paper and DeepSpeed&apos;s tutorial; zerolab forecasts offload, it does not run it.</source>
         <translation>ZeRO-Offload 在一块 32 GB 的 V100 上训练 13B 参数。offload_optimizer 放在 CPU 上时，N = 1 的阶段 2 在 GPU 上只保留 16 位参数（2ψ = 26 GB）和一个归约桶；fp32 主参数、m、v 和梯度（14ψ = 182 GB）放在主机内存中。不卸载时同一阶段需要 16ψ = 208 GB。代价是 PCIe：每一步梯度下行、参数回传，4ψ = 52 GB，在 25 GB/s 下约 2 秒。这里与论文和 DeepSpeed 教程一样显示在 V100 32 GB 上；zerolab 只预测卸载，并不执行。</translation>
     </message>
 </context>
@@ -2473,7 +2474,7 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>强制结束并从最近的检查点恢复</translation>
     </message>
     <message>
-        <source>Graceful: SIGTERM to the job's process group; the ranks finish the step and write a checkpoint (status stopped). SIGKILL if they have not ended after the timeout.</source>
+        <source>Graceful: SIGTERM to the job&apos;s process group; the ranks finish the step and write a checkpoint (status stopped). SIGKILL if they have not ended after the timeout.</source>
         <translation>优雅停止：向作业的进程组发送 SIGTERM；各进程完成当前步并写入检查点（状态为已停止）。超时仍未结束则发送 SIGKILL。</translation>
     </message>
     <message>
@@ -2581,8 +2582,8 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>空闲</translation>
     </message>
     <message>
-        <source>&lt;span style='color:%1'&gt;●&lt;/span&gt; rank %2 &lt;span style='color:%3'&gt;%4&lt;/span&gt;</source>
-        <translation>&lt;span style='color:%1'&gt;●&lt;/span&gt; 进程 %2 &lt;span style='color:%3'&gt;%4&lt;/span&gt;</translation>
+        <source>&lt;span style=&apos;color:%1&apos;&gt;●&lt;/span&gt; rank %2 &lt;span style=&apos;color:%3&apos;&gt;%4&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:%1&apos;&gt;●&lt;/span&gt; 进程 %2 &lt;span style=&apos;color:%3&apos;&gt;%4&lt;/span&gt;</translation>
     </message>
 </context>
 <context>
@@ -2637,7 +2638,7 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         </translation>
     </message>
     <message>
-        <source>The trial's config is in Setup (not saved to a file yet)</source>
+        <source>The trial&apos;s config is in Setup (not saved to a file yet)</source>
         <translation>该试验的配置已载入“设置”（尚未保存到文件）</translation>
     </message>
     <message numerus="yes">
@@ -2802,12 +2803,12 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>%1  （超出刻度）</translation>
     </message>
     <message>
-        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Total&lt;/b&gt;&lt;/td&gt;&lt;td align='right'&gt;&amp;nbsp;&lt;b&gt;%1&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;</source>
-        <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;合计&lt;/b&gt;&lt;/td&gt;&lt;td align='right'&gt;&amp;nbsp;&lt;b&gt;%1&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;</translation>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Total&lt;/b&gt;&lt;/td&gt;&lt;td align=&apos;right&apos;&gt;&amp;nbsp;&lt;b&gt;%1&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;合计&lt;/b&gt;&lt;/td&gt;&lt;td align=&apos;right&apos;&gt;&amp;nbsp;&lt;b&gt;%1&lt;/b&gt;&lt;/td&gt;&lt;/tr&gt;</translation>
     </message>
     <message>
-        <source>&lt;tr&gt;&lt;td&gt;Predicted&lt;/td&gt;&lt;td align='right'&gt;&amp;nbsp;%1&lt;/td&gt;&lt;/tr&gt;</source>
-        <translation>&lt;tr&gt;&lt;td&gt;预测&lt;/td&gt;&lt;td align='right'&gt;&amp;nbsp;%1&lt;/td&gt;&lt;/tr&gt;</translation>
+        <source>&lt;tr&gt;&lt;td&gt;Predicted&lt;/td&gt;&lt;td align=&apos;right&apos;&gt;&amp;nbsp;%1&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation>&lt;tr&gt;&lt;td&gt;预测&lt;/td&gt;&lt;td align=&apos;right&apos;&gt;&amp;nbsp;%1&lt;/td&gt;&lt;/tr&gt;</translation>
     </message>
     <message>
         <source>Memory per rank</source>
@@ -2951,7 +2952,7 @@ On the Pareto frontier</source>
         <translation>每进程内存</translation>
     </message>
     <message>
-        <source>Ledger categories; dashed outline: the planner's prediction</source>
+        <source>Ledger categories; dashed outline: the planner&apos;s prediction</source>
         <translation>账本类别；虚线轮廓：规划器的预测</translation>
     </message>
     <message>
@@ -2975,7 +2976,7 @@ On the Pareto frontier</source>
         <translation>步内时间线</translation>
     </message>
     <message>
-        <source>Inside one sampled step: each rank's compute and communication</source>
+        <source>Inside one sampled step: each rank&apos;s compute and communication</source>
         <translation>一个采样步内部：每个进程的计算与通信</translation>
     </message>
     <message>
@@ -3175,15 +3176,15 @@ On the Pareto frontier</source>
         <translation>常驻内存 (%1) · 进程</translation>
     </message>
     <message>
-        <source>&lt;p style='font-size:14pt; font-weight:600; color:%1'&gt;No run open&lt;/p&gt;&lt;p style='color:%2'&gt;Pick a run in the &lt;b&gt;Runs&lt;/b&gt; panel to see its loss, throughput, communication and per-rank memory.&lt;/p&gt;&lt;p style='color:%2'&gt;No runs yet? Start one with &lt;code&gt;make run&lt;/code&gt;, or&lt;br&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train --config FILE&lt;/code&gt;&lt;/p&gt;</source>
-        <translation>&lt;p style='font-size:14pt; font-weight:600; color:%1'&gt;没有打开的运行&lt;/p&gt;&lt;p style='color:%2'&gt;在&lt;b&gt;运行列表&lt;/b&gt;面板中选择一个运行，查看它的损失、吞吐量、通信和每进程内存。&lt;/p&gt;&lt;p style='color:%2'&gt;还没有运行？用 &lt;code&gt;make run&lt;/code&gt; 启动一个，或者&lt;br&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train --config FILE&lt;/code&gt;&lt;/p&gt;</translation>
+        <source>&lt;p style=&apos;font-size:14pt; font-weight:600; color:%1&apos;&gt;No run open&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;Pick a run in the &lt;b&gt;Runs&lt;/b&gt; panel to see its loss, throughput, communication and per-rank memory.&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;No runs yet? Start one with &lt;code&gt;make run&lt;/code&gt;, or&lt;br&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train --config FILE&lt;/code&gt;&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;font-size:14pt; font-weight:600; color:%1&apos;&gt;没有打开的运行&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;在&lt;b&gt;运行列表&lt;/b&gt;面板中选择一个运行，查看它的损失、吞吐量、通信和每进程内存。&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;还没有运行？用 &lt;code&gt;make run&lt;/code&gt; 启动一个，或者&lt;br&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train --config FILE&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Comms summary…</source>
         <translation>通信汇总…</translation>
     </message>
     <message>
-        <source>The comms logger's log_summary table of this run, from its stored step timelines</source>
+        <source>The comms logger&apos;s log_summary table of this run, from its stored step timelines</source>
         <translation>这个运行的 comms_logger 汇总表（log_summary），取自它存储的步骤时间线</translation>
     </message>
     <message>
@@ -3280,12 +3281,12 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
 磁盘上的检查点文件不受影响。此操作无法撤销。</translation>
     </message>
     <message>
-        <source>&lt;p style='font-size:12pt; font-weight:600; color:%1'&gt;Cannot open the run store&lt;/p&gt;&lt;p&gt;&lt;code&gt;%3&lt;/code&gt;&lt;/p&gt;&lt;p style='color:%2'&gt;%4&lt;/p&gt;&lt;p style='color:%2'&gt;Pick another with File &amp;gt; Open run store…&lt;/p&gt;</source>
-        <translation>&lt;p style='font-size:12pt; font-weight:600; color:%1'&gt;无法打开运行存储&lt;/p&gt;&lt;p&gt;&lt;code&gt;%3&lt;/code&gt;&lt;/p&gt;&lt;p style='color:%2'&gt;%4&lt;/p&gt;&lt;p style='color:%2'&gt;请用 文件 &amp;gt; 打开运行存储… 选择另一个&lt;/p&gt;</translation>
+        <source>&lt;p style=&apos;font-size:12pt; font-weight:600; color:%1&apos;&gt;Cannot open the run store&lt;/p&gt;&lt;p&gt;&lt;code&gt;%3&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;%4&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;Pick another with File &amp;gt; Open run store…&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;font-size:12pt; font-weight:600; color:%1&apos;&gt;无法打开运行存储&lt;/p&gt;&lt;p&gt;&lt;code&gt;%3&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;%4&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;请用 文件 &amp;gt; 打开运行存储… 选择另一个&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;p style='font-size:12pt; font-weight:600; color:%1'&gt;No runs yet&lt;/p&gt;&lt;p style='color:%2'&gt;Press &lt;b&gt;▶ Start run&lt;/b&gt; in Setup, or start one from a terminal:&lt;/p&gt;&lt;p&gt;&lt;code&gt;make run&lt;/code&gt;&lt;/p&gt;&lt;p style='color:%2'&gt;or&lt;/p&gt;&lt;p&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train&lt;br&gt;--config resources/configs/micro-stage1.json&lt;/code&gt;&lt;/p&gt;&lt;p style='color:%2'&gt;It appears here while it trains.&lt;/p&gt;</source>
-        <translation>&lt;p style='font-size:12pt; font-weight:600; color:%1'&gt;还没有运行&lt;/p&gt;&lt;p style='color:%2'&gt;在“设置”中按 &lt;b&gt;▶ 开始运行&lt;/b&gt;，或从终端启动：&lt;/p&gt;&lt;p&gt;&lt;code&gt;make run&lt;/code&gt;&lt;/p&gt;&lt;p style='color:%2'&gt;或者&lt;/p&gt;&lt;p&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train&lt;br&gt;--config resources/configs/micro-stage1.json&lt;/code&gt;&lt;/p&gt;&lt;p style='color:%2'&gt;运行在训练时就会出现在这里。&lt;/p&gt;</translation>
+        <source>&lt;p style=&apos;font-size:12pt; font-weight:600; color:%1&apos;&gt;No runs yet&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;Press &lt;b&gt;▶ Start run&lt;/b&gt; in Setup, or start one from a terminal:&lt;/p&gt;&lt;p&gt;&lt;code&gt;make run&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;or&lt;/p&gt;&lt;p&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train&lt;br&gt;--config resources/configs/micro-stage1.json&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;It appears here while it trains.&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;font-size:12pt; font-weight:600; color:%1&apos;&gt;还没有运行&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;在“设置”中按 &lt;b&gt;▶ 开始运行&lt;/b&gt;，或从终端启动：&lt;/p&gt;&lt;p&gt;&lt;code&gt;make run&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;或者&lt;/p&gt;&lt;p&gt;&lt;code&gt;mpirun -np 2 build/bin/zerolab-train&lt;br&gt;--config resources/configs/micro-stage1.json&lt;/code&gt;&lt;/p&gt;&lt;p style=&apos;color:%2&apos;&gt;运行在训练时就会出现在这里。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -3420,18 +3421,18 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         </translation>
     </message>
     <message>
-        <source>&lt;span style='color:%1'&gt;&amp;#10003; Valid&lt;/span&gt; &lt;span style='color:%2'&gt;— checked by the same validator as &lt;code&gt;zerolab-train --check-config&lt;/code&gt;%3&lt;/span&gt;</source>
-        <translation>&lt;span style='color:%1'&gt;&amp;#10003; 有效&lt;/span&gt; &lt;span style='color:%2'&gt;— 由与 &lt;code&gt;zerolab-train --check-config&lt;/code&gt; 相同的校验器检查%3&lt;/span&gt;</translation>
+        <source>&lt;span style=&apos;color:%1&apos;&gt;&amp;#10003; Valid&lt;/span&gt; &lt;span style=&apos;color:%2&apos;&gt;— checked by the same validator as &lt;code&gt;zerolab-train --check-config&lt;/code&gt;%3&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:%1&apos;&gt;&amp;#10003; 有效&lt;/span&gt; &lt;span style=&apos;color:%2&apos;&gt;— 由与 &lt;code&gt;zerolab-train --check-config&lt;/code&gt; 相同的校验器检查%3&lt;/span&gt;</translation>
     </message>
     <message numerus="yes">
-        <source>&lt;span style='color:%1'&gt;%n error(s)&lt;/span&gt;</source>
+        <source>&lt;span style=&apos;color:%1&apos;&gt;%n error(s)&lt;/span&gt;</source>
         <translation>
-            <numerusform>&lt;span style='color:%1'&gt;%n 个错误&lt;/span&gt;</numerusform>
+            <numerusform>&lt;span style=&apos;color:%1&apos;&gt;%n 个错误&lt;/span&gt;</numerusform>
         </translation>
     </message>
     <message>
-        <source> &lt;span style='color:%1'&gt;— the forecast is greyed: it is the last valid config's&lt;/span&gt;</source>
-        <translation> &lt;span style='color:%1'&gt;— 预测已变灰：它是最后一个有效配置的&lt;/span&gt;</translation>
+        <source> &lt;span style=&apos;color:%1&apos;&gt;— the forecast is greyed: it is the last valid config&apos;s&lt;/span&gt;</source>
+        <translation> &lt;span style=&apos;color:%1&apos;&gt;— 预测已变灰：它是最后一个有效配置的&lt;/span&gt;</translation>
     </message>
 </context>
 <context>
@@ -3468,7 +3469,7 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <translation>进程 %1 内存</translation>
     </message>
     <message>
-        <source>Time since the step's start (ms)</source>
+        <source>Time since the step&apos;s start (ms)</source>
         <translation>自该步开始的时间 (ms)</translation>
     </message>
     <message>
@@ -3480,7 +3481,7 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <translation>第 %1 步没有记录任何区间</translation>
     </message>
     <message>
-        <source>The store holds this step's timeline, but no rank recorded an interval in it.</source>
+        <source>The store holds this step&apos;s timeline, but no rank recorded an interval in it.</source>
         <translation>存储中有这一步的时间线，但没有进程在其中记录区间。</translation>
     </message>
     <message>
@@ -3594,7 +3595,7 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <translation>删除轴</translation>
     </message>
     <message>
-        <source>Guided (DeepSpeed's order)</source>
+        <source>Guided (DeepSpeed&apos;s order)</source>
         <translation>引导式（DeepSpeed 的顺序）</translation>
     </message>
     <message>
@@ -3690,7 +3691,7 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <translation>使用此配置</translation>
     </message>
     <message>
-        <source>Load the trial's config into Setup</source>
+        <source>Load the trial&apos;s config into Setup</source>
         <translation>把该试验的配置载入“设置”</translation>
     </message>
     <message>
@@ -3710,7 +3711,7 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <translation>轴第 %1 行：取值 %2 没有轴名</translation>
     </message>
     <message>
-        <source>axes row %1 (%2): the values must be JSON separated by commas (strings in quotes), got '%3'</source>
+        <source>axes row %1 (%2): the values must be JSON separated by commas (strings in quotes), got &apos;%3&apos;</source>
         <translation>轴第 %1 行（%2）：取值必须是用逗号分隔的 JSON（字符串加引号），实际为“%3”</translation>
     </message>
     <message>
@@ -3814,8 +3815,8 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <translation>&lt;b&gt;最佳：试验 %1&lt;/b&gt;（%2）：%3 tokens/s ± %4</translation>
     </message>
     <message>
-        <source>&lt;span style='color:%1'&gt;&lt;b&gt;The winner is unknown&lt;/b&gt;&lt;/span&gt;: its %2 runs measured %3 to %4 tokens/s, further apart than their spread (± %5).</source>
-        <translation>&lt;span style='color:%1'&gt;&lt;b&gt;胜者未知&lt;/b&gt;&lt;/span&gt;：它的 %2 次运行测得 %3 到 %4 tokens/s，相差超出各自的波动（± %5）。</translation>
+        <source>&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;The winner is unknown&lt;/b&gt;&lt;/span&gt;: its %2 runs measured %3 to %4 tokens/s, further apart than their spread (± %5).</source>
+        <translation>&lt;span style=&apos;color:%1&apos;&gt;&lt;b&gt;胜者未知&lt;/b&gt;&lt;/span&gt;：它的 %2 次运行测得 %3 到 %4 tokens/s，相差超出各自的波动（± %5）。</translation>
     </message>
     <message>
         <source>Runner-up trial %1: margin %2 vs noise %3 tokens/s: within the noise, not a clear win.</source>

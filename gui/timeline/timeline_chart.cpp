@@ -7,11 +7,11 @@
 #include "gui/core/units.h"
 #include "gui/timeline/timeline_style.h"
 #include "gui/widgets/category_colors.h"
+#include "gui/widgets/file_dialog.h"
 #include "gui/widgets/style.h"
 
 #include <QCoreApplication>
 #include <QEvent>
-#include <QFileDialog>
 #include <QLabel>
 #include <QMenu>
 #include <QStackedLayout>
@@ -551,8 +551,8 @@ void TimelineChart::showContextMenu(const QPoint& pos) {
     for (const char* suffix : {"png", "pdf"}) {
         const QString ext = QString::fromLatin1(suffix);
         menu.addAction(tr("Export as %1…").arg(ext.toUpper()), this, [this, ext] {
-            QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), {},
-                                                        QStringLiteral("*.%1").arg(ext));
+            QString path =
+                saveFileName(this, tr("Export timeline"), {}, QStringLiteral("*.%1").arg(ext));
             if (path.isEmpty())
                 return;
             if (!path.endsWith(QLatin1Char('.') + ext))

@@ -3,9 +3,9 @@
 // sums with each layer channel-filled down to the layer below it.
 #include "gui/widgets/time_series_plot.h"
 
+#include "gui/widgets/file_dialog.h"
 #include "gui/widgets/style.h"
 
-#include <QFileDialog>
 #include <QMenu>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -212,14 +212,12 @@ void TimeSeriesPlot::showContextMenu(const QPoint& pos) {
     menu.addAction(tr("Reset zoom"), this, &TimeSeriesPlot::resetZoom);
     menu.addSeparator();
     menu.addAction(tr("Export as PNG…"), this, [this] {
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export plot"), {}, tr("PNG image (*.png)"));
+        const QString path = saveFileName(this, tr("Export plot"), {}, tr("PNG image (*.png)"));
         if (!path.isEmpty())
             exportTo(path.endsWith(QStringLiteral(".png")) ? path : path + QStringLiteral(".png"));
     });
     menu.addAction(tr("Export as PDF…"), this, [this] {
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export plot"), {}, tr("PDF document (*.pdf)"));
+        const QString path = saveFileName(this, tr("Export plot"), {}, tr("PDF document (*.pdf)"));
         if (!path.isEmpty())
             exportTo(path.endsWith(QStringLiteral(".pdf")) ? path : path + QStringLiteral(".pdf"));
     });

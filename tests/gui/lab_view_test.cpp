@@ -2,8 +2,9 @@
 // zerolab-train under mpirun into a fresh store, checked, charted and exported as a PDF
 // that pdftoppm renders to a page with ink; the stored results shown again when the
 // lesson is reopened; a broken lesson file named with its JSON path; a stopped step;
-// the Export button and its dialog followed by a run of lesson 4 that still shows its checks
-// and its finished runs. ZEROLAB_SHOT_DIR=DIR keeps DIR/lab-report-lesson2.png to look at.
+// the Export button and its dialog, listing the store's own folder, followed by a run of
+// lesson 4 that still shows its checks and its finished runs (issue 27 item 1).
+// ZEROLAB_SHOT_DIR=DIR keeps DIR/lab-report-lesson2.png to look at.
 #include "gui/client/store_client.h"
 #include "gui/core/language.h"
 #include "gui/views/lab/lab_view.h"
@@ -12,12 +13,14 @@
 #include "runtime/lab/shipped_lessons.h"
 
 #include "pdf_ink.h"
+#include "tests/support/sqlite_lock_probe.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QEvent>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileSystemModel>
 #include <QLabel>
 #include <QPushButton>
 #include <QTableWidget>
@@ -210,6 +213,7 @@ void LabViewTest::exportThenRunShowsTheChecksAndTheRuns() {
     StoreClient store;
     connect(&store, &StoreClient::changed, &store, &StoreClient::listRuns);
     store.open(m_db); // lesson 2 was run into it by the first test
+    QTRY_VERIFY(!store.path().isEmpty());
     LabView view;
     view.setTrainProgram(QStringLiteral(ZEROLAB_BIN_DIR "/zerolab-train"));
     view.setStorePath(m_db);
@@ -225,19 +229,34 @@ void LabViewTest::exportThenRunShowsTheChecksAndTheRuns() {
             exportButton = b;
     QVERIFY(exportButton);
     QTRY_VERIFY(exportButton->isEnabled());
+    // The lecturer saves the report beside the store: the dialog lists the store's folder
+    // (the store, its -wal and -shm) while the GUI holds the store open.
+    QVERIFY(anotherProcessSeesASharedLock(m_db.toStdString()));
     const QString pdf = m_dir.filePath(QStringLiteral("exported.pdf"));
     bool dialogSeen = false;
+    bool listed = false;
     QTimer::singleShot(0, this, [&] {
         auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
         dialogSeen = dialog != nullptr;
-        if (dialog) {
-            dialog->selectFile(pdf);
-            QMetaObject::invokeMethod(dialog, "accept");
-        }
+        if (!dialog)
+            return;
+        dialog->setDirectory(m_dir.path());
+        auto* model = dialog->findChild<QFileSystemModel*>();
+        // Listed: the dialog has the store's type, as it shows it in its Type column.
+        listed = model &&
+                 QTest::qWaitFor([&] { return !model->type(model->index(m_db)).isEmpty(); }, 20000);
+        dialog->selectFile(pdf);
+        QMetaObject::invokeMethod(dialog, "accept");
     });
     exportButton->click();
     QVERIFY(dialogSeen);
+    QVERIFY2(listed, "the dialog never listed the store's folder");
     QVERIFY(QFile::exists(pdf));
+    // Listing a folder opens no file in it: the GUI's SQLite lock on the store outlives
+    // the dialog (a closed descriptor of the store would have dropped it, and the runs'
+    // own connections would then delete the WAL under the GUI's reader).
+    QVERIFY2(anotherProcessSeesASharedLock(m_db.toStdString()),
+             "the export's file dialog dropped the GUI's lock on the store");
 
     const std::string four = lessonWithOrder(4);
     QVERIFY2(view.openLesson(QString::fromStdString(four), &error), qPrintable(error));

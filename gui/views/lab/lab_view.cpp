@@ -6,6 +6,7 @@
 #include "gui/core/language.h"
 #include "gui/timeline/timeline_chart.h"
 #include "gui/views/lab/lab_values.h"
+#include "gui/widgets/file_dialog.h"
 #include "gui/widgets/grouped_bar_chart.h"
 #include "gui/widgets/memory_bar_chart.h"
 #include "gui/widgets/side_pane.h"
@@ -16,7 +17,6 @@
 #include <QApplication>
 #include <QDir>
 #include <QEvent>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -240,8 +240,8 @@ void LabView::connectUi() {
             emit statusMessage(error);
     });
     connect(m_openFile, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open a lesson"), QString(), tr("Lesson files (*.json);;All files (*)"));
+        const QString path = openFileName(this, tr("Open a lesson"), QString(),
+                                          tr("Lesson files (*.json);;All files (*)"));
         if (path.isEmpty())
             return;
         QString error;
@@ -863,10 +863,10 @@ bool LabView::exportReport(const QString& path, QString* error) const {
 void LabView::exportClicked() {
     if (!m_lesson)
         return;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export lab report"),
-        QDir::home().filePath(QStringLiteral("lab-%1.pdf").arg(qs(m_lesson->id))),
-        tr("PDF (*.pdf)"));
+    const QString path =
+        saveFileName(this, tr("Export lab report"),
+                     QDir::home().filePath(QStringLiteral("lab-%1.pdf").arg(qs(m_lesson->id))),
+                     tr("PDF (*.pdf)"));
     if (path.isEmpty())
         return;
     QString error;

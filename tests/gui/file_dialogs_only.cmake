@@ -1,0 +1,37 @@
+# File dialogs only through gui/widgets/file_dialog.h: fails, naming file and line, when
+# gui/ opens a QFileDialog (or a native one) itself. A native dialog or Qt's default icon
+# provider reads the files a folder holds, and closing such a descriptor of the open run
+# store drops the GUI's SQLite locks (issue 27 item 1, file_dialog.h).
+# Usage: cmake -DROOT=<repo> -P file_dialogs_only.cmake
+cmake_minimum_required(VERSION 3.20)
+if(NOT ROOT)
+  message(FATAL_ERROR "file_dialogs_only: pass -DROOT=<repository root>")
+endif()
+set(allowed gui/widgets/file_dialog.h gui/widgets/file_dialog.cpp)
+file(GLOB_RECURSE sources RELATIVE ${ROOT} ${ROOT}/gui/*.cpp ${ROOT}/gui/*.h)
+list(SORT sources)
+set(found 0)
+foreach(source IN LISTS sources)
+  if(source IN_LIST allowed)
+    continue()
+  endif()
+  file(STRINGS ${ROOT}/${source} lines)
+  set(number 0)
+  foreach(line IN LISTS lines)
+    math(EXPR number "${number} + 1")
+    string(STRIP "${line}" code)
+    if(code MATCHES "^//")
+      continue()
+    endif()
+    if(code MATCHES "QFileDialog|QFileIconProvider|QFileSystemModel")
+      message("${source}:${number}: a file dialog outside gui/widgets/file_dialog.h: ${code}")
+      math(EXPR found "${found} + 1")
+    endif()
+  endforeach()
+endforeach()
+if(found GREATER 0)
+  message(FATAL_ERROR "${found} file dialog(s) in gui/ outside gui/widgets/file_dialog.h: "
+                      "call openFileName, saveFileName or existingDirectory from there")
+endif()
+list(LENGTH sources count)
+message("every file dialog in gui/ goes through gui/widgets/file_dialog.h (${count} files read)")

@@ -6,6 +6,7 @@
 
 #include "runtime/lab/lab_experiment.h"
 #include "runtime/lab/lesson.h"
+#include "runtime/text/message.h"
 
 #include <map>
 #include <optional>
@@ -39,9 +40,10 @@ struct CheckResult {
     // "planner 3.5 psi vs measured 3.75 psi: differ by 6.7% (tolerance 0%)".
     std::string reason;
     LabText explain;
-    // Erratum: the chapter's statement and the correct one, numbers plugged in.
-    std::string claimed_text;
-    std::string correct_text;
+    // Erratum: the chapter's statement and the correct one, numbers plugged in: the
+    // planner's own Messages (Erratum), which Learn's errata table shows too.
+    Message claimed_text;
+    Message correct_text;
 };
 
 // A student's answer against both sides a step can ask for: the check's formula and the

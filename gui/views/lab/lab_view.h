@@ -20,6 +20,7 @@
 #include <optional>
 #include <vector>
 
+class QCheckBox;
 class QLabel;
 class QLayout;
 class QLineEdit;
@@ -75,6 +76,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     // The view's parts, one function a card or row; connectUi wires their signals.
@@ -92,6 +94,10 @@ private:
     void showLesson();
     void renderStep();
     void renderChecks();
+    // The step's formula, or a placeholder while "hide until it has run" holds it back.
+    void renderFormula();
+    // The checks table's column widths, row heights and height for its current width.
+    void fitChecks();
     void renderChart();
     void startRequest(LabRequest request);
     void showProgress(int step, const LabProgress& progress);
@@ -121,6 +127,7 @@ private:
     QLabel* m_stepTitle;
     QLabel* m_stepText;
     QLabel* m_formula;
+    QCheckBox* m_hideFormula;
     QLabel* m_predictHeading;
     QFormLayout* m_predictForm;
     QList<QLineEdit*> m_predictEdits;

@@ -229,6 +229,7 @@ QWidget* LabView::buildChecksCard() {
     m_checks->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_checks->viewport()->installEventFilter(this);
     m_explain = new QLabel;
+    m_explain->setObjectName(QStringLiteral("labExplain"));
     m_explain->setWordWrap(true);
     m_explain->setTextFormat(Qt::RichText);
     checkLayout->addWidget(m_checksHeading);

@@ -78,7 +78,7 @@ Times measure(const QString& lesson) {
             std::exit(1);
         }
         QCoreApplication::processEvents(); // the posted layout requests
-        view.grab();                        // laid out and painted
+        view.grab();                       // laid out and painted
         open.push_back(ms(clock));
         clock.restart();
         view.resize(900 - 10 * i, 760);

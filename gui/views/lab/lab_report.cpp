@@ -39,8 +39,9 @@ QString chartName(int step) {
 constexpr int kChartWidth = 560;
 
 // The check table's columns (label, answer, formula, planner, measured, agrees), in
-// percent of the page width: the label and the answer's two verdicts get the most.
-constexpr int kColumnPercent[] = {26, 20, 11, 11, 12, 20};
+// percent of the page width: the label and the answer's two verdicts get the most. They
+// add up to 88: each cell's padding (6 px a side, 72 px of the 600) takes the rest.
+constexpr int kColumnPercent[] = {24, 17, 10, 10, 10, 17};
 
 } // namespace
 
@@ -84,7 +85,7 @@ QString labReportHtml(const LabReport& report) {
 
     for (int i = 0; i < report.steps.size(); ++i) {
         const LabReportStep& step = report.steps[i];
-        // Each step from a page of its own: its text, checks and chart stay together.
+        // Each step from a page of its own: its text, its chart and its checks.
         html += QStringLiteral("<h2%1>%2. %3</h2>")
                     .arg(i > 0 ? QStringLiteral(" class=\"next\"") : QString())
                     .arg(i + 1)
@@ -92,6 +93,17 @@ QString labReportHtml(const LabReport& report) {
         html += paragraphs(step.text);
         if (!step.formula.isEmpty())
             html += QStringLiteral("<p class=\"formula\">%1</p>").arg(step.formula.toHtmlEscaped());
+        // The chart right under the step's text, so that it is on the step's first page
+        // even when the checks run onto the next.
+        if (!step.chart.isNull())
+            html += QStringLiteral("<p class=\"caption\">%1</p>")
+                        .arg((step.chartTitle.isEmpty()
+                                  ? QCoreApplication::translate("LabReport", "The chart")
+                                  : step.chartTitle)
+                                 .toHtmlEscaped()) +
+                    QStringLiteral("<p><img src=\"%1\" width=\"%2\"/></p>")
+                        .arg(chartName(i))
+                        .arg(kChartWidth);
         if (!step.rows.isEmpty()) {
             html += QStringLiteral("<table class=\"checks\" width=\"100%\"><tr>");
             const QStringList headings = labCheckHeadings();
@@ -120,15 +132,6 @@ QString labReportHtml(const LabReport& report) {
                     html += QStringLiteral("<p class=\"explain\"><b>%1:</b> %2</p>")
                                 .arg(row.label.toHtmlEscaped(), row.explain.toHtmlEscaped());
         }
-        if (!step.chart.isNull())
-            html += QStringLiteral("<p class=\"caption\">%1</p>")
-                        .arg((step.chartTitle.isEmpty()
-                                  ? QCoreApplication::translate("LabReport", "The chart")
-                                  : step.chartTitle)
-                                 .toHtmlEscaped()) +
-                    QStringLiteral("<p><img src=\"%1\" width=\"%2\"/></p>")
-                        .arg(chartName(i))
-                        .arg(kChartWidth);
     }
     html += QStringLiteral("</body></html>");
     return html;

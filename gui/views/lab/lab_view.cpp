@@ -12,6 +12,7 @@
 #include "gui/widgets/memory_bar_chart.h"
 #include "gui/widgets/side_pane.h"
 #include "gui/widgets/style.h"
+#include "gui/widgets/wrapped_text.h"
 #include "runtime/lab/lesson_parse.h"
 #include "runtime/lab/shipped_lessons.h"
 
@@ -148,9 +149,8 @@ QWidget* LabView::buildStepCard() {
     textLayout->setContentsMargins(0, 0, 0, 0);
     m_stepTitle = new QLabel;
     m_stepTitle->setObjectName(QStringLiteral("cardTitle"));
-    m_stepText = new QLabel;
-    m_stepText->setWordWrap(true);
-    m_stepText->setTextFormat(Qt::RichText);
+    m_stepText = new WrappedText; // up to 16 KiB: laid out once per width, not per query
+    m_stepText->setObjectName(QStringLiteral("labStepText"));
     m_formula = new QLabel;
     m_formula->setObjectName(QStringLiteral("labFormula"));
     m_formula->setStyleSheet(
@@ -607,7 +607,7 @@ void LabView::renderStep() {
          qs(step.text.in(lang)).split(QStringLiteral("\n\n"), Qt::SkipEmptyParts))
         html += QStringLiteral("<p>%1</p>")
                     .arg(p.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br/>")));
-    m_stepText->setText(html);
+    m_stepText->setHtml(html);
     renderFormula();
 
     for (const LessonPrediction& p : step.predictions) {

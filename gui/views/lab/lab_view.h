@@ -34,6 +34,8 @@ class QFormLayout;
 
 namespace zerolab {
 
+class WrappedText;
+
 // UI thread only; the experiment runs in its LabClient.
 class LabView : public QWidget {
     Q_OBJECT
@@ -125,7 +127,7 @@ private:
     QLabel* m_summary;
     QTabBar* m_steps;
     QLabel* m_stepTitle;
-    QLabel* m_stepText;
+    WrappedText* m_stepText;
     QLabel* m_formula;
     QCheckBox* m_hideFormula;
     QLabel* m_predictHeading;

@@ -57,6 +57,9 @@ private slots:
 private:
     std::string lessonWithOrder(int order) const;
     int firstStepWithRuns(const Lesson& lesson) const;
+    // Shows the view at the Lab's size in a 1280x800 window (beside the runs panel) and
+    // opens the shipped lesson of that order; false (with a warning) when it cannot.
+    bool openShown(LabView& view, int order) const;
 
     QTemporaryDir m_dir;
     QString m_db;
@@ -75,6 +78,17 @@ int LabViewTest::firstStepWithRuns(const Lesson& lesson) const {
             lesson.steps[i].chart->kind == ChartKind::Memory)
             return int(i);
     return -1;
+}
+
+bool LabViewTest::openShown(LabView& view, int order) const {
+    view.resize(930, 760);
+    view.show();
+    QString error;
+    if (!view.openLesson(QString::fromStdString(lessonWithOrder(order)), &error)) {
+        qWarning("%s", qPrintable(error));
+        return false;
+    }
+    return true;
 }
 
 void LabViewTest::initTestCase() {
@@ -334,11 +348,7 @@ void LabViewTest::wheelOverTheStepTabsKeepsTheStep() {
     QCOMPARE(plain.currentIndex(), 1); // the event is one that switches a plain tab bar
 
     LabView view;
-    view.resize(930, 700);
-    view.show();
-    QString error;
-    QVERIFY2(view.openLesson(QString::fromStdString(lessonWithOrder(4)), &error),
-             qPrintable(error));
+    QVERIFY(openShown(view, 4));
     QVERIFY(view.lesson()->steps.size() >= 2);
     auto* tabs = view.findChild<QTabBar*>(QStringLiteral("labSteps"));
     QVERIFY(tabs);
@@ -352,11 +362,7 @@ void LabViewTest::wheelOverTheStepTabsKeepsTheStep() {
 // its card says there is nothing to predict and offers the run.
 void LabViewTest::aStepWithoutPredictionsAsksForNone() {
     LabView view;
-    view.resize(930, 700);
-    view.show();
-    QString error;
-    QVERIFY2(view.openLesson(QString::fromStdString(lessonWithOrder(4)), &error),
-             qPrintable(error));
+    QVERIFY(openShown(view, 4));
     int step = -1;
     for (std::size_t i = 0; i < view.lesson()->steps.size() && step < 0; ++i)
         if (view.lesson()->steps[i].predictions.empty())
@@ -379,11 +385,7 @@ void LabViewTest::aStepWithoutPredictionsAsksForNone() {
 // until the step has an outcome, then shows it.
 void LabViewTest::formulaCanWaitUntilTheStepHasRun() {
     LabView view;
-    view.resize(930, 700);
-    view.show();
-    QString error;
-    QVERIFY2(view.openLesson(QString::fromStdString(lessonWithOrder(7)), &error),
-             qPrintable(error));
+    QVERIFY(openShown(view, 7));
     const LessonStep& step = view.lesson()->steps.front();
     QVERIFY2(!step.experiment && !step.formula.empty(),
              "lesson 7 step 1: a plan step with a formula");
@@ -409,11 +411,7 @@ void LabViewTest::formulaCanWaitUntilTheStepHasRun() {
 // own message (as Learn's errata table shows them), not in English.
 void LabViewTest::everyCheckCellIsWholeAt1280x800InBothLanguages() {
     LabView view;
-    view.resize(930, 760);
-    view.show();
-    QString error;
-    QVERIFY2(view.openLesson(QString::fromStdString(lessonWithOrder(7)), &error),
-             qPrintable(error));
+    QVERIFY(openShown(view, 7));
     QVERIFY(view.runCurrentStep());
     view.waitIdle();
     auto* table = view.findChild<QTableWidget*>(QStringLiteral("labChecks"));

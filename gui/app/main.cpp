@@ -13,6 +13,7 @@
 #include "gui/views/run/run_view.h"
 #include "gui/views/setup/setup_view.h"
 #include "gui/views/tune/tune_view.h"
+#include "gui/widgets/font_zoom.h"
 #include "gui/widgets/style.h"
 #include "runtime/lab/lab_headless.h"
 #include "storage/default_path.h"
@@ -183,6 +184,11 @@ struct Flags {
         QStringLiteral("lang"),
         QStringLiteral("GUI language, en or zh_CN; wins over View > Language and the locale."),
         QStringLiteral("LANG")};
+    QCommandLineOption fontZoom{
+        QStringLiteral("font-zoom"),
+        QStringLiteral("Text this many steps larger (negative: smaller), as Ctrl + and Ctrl - "
+                       "do; -2 to 6."),
+        QStringLiteral("STEPS")};
 
     void addTo(QCommandLineParser& parser) const {
         parser.setApplicationDescription(QStringLiteral(
@@ -191,13 +197,14 @@ struct Flags {
         parser.addVersionOption();
         parser.addOptions({db, config, openRun, tab, compare, screenshot, screenshotSize, start,
                            exitWhenDone, screenshotAfter, printForecast, lang, lesson, lessonStep,
-                           lessonAnswer});
+                           lessonAnswer, fontZoom});
     }
 };
 
 // What the flags ask for, checked: every problem is one line of `errors`.
 struct Request {
     std::optional<zerolab::Language> lang;
+    int fontZoomSteps = 0;
     std::optional<zerolab::MainWindow::Tab> tab;
     qint64 runId = -1;
     QList<qint64> compareIds;
@@ -214,6 +221,17 @@ void parseViewFlags(const QCommandLineParser& parser, const Flags& flags, Reques
         if (!r.lang)
             errors << QStringLiteral("--lang: unknown language '%1' (en, zh_CN)")
                           .arg(parser.value(flags.lang));
+    }
+    if (parser.isSet(flags.fontZoom)) {
+        using zerolab::FontZoom;
+        bool ok = false;
+        r.fontZoomSteps = parser.value(flags.fontZoom).toInt(&ok);
+        if (!ok || r.fontZoomSteps < -FontZoom::kNormalStep ||
+            r.fontZoomSteps >= FontZoom::kStepCount - FontZoom::kNormalStep)
+            errors << QStringLiteral("--font-zoom: '%1' is not a step from %2 to %3")
+                          .arg(parser.value(flags.fontZoom))
+                          .arg(-FontZoom::kNormalStep)
+                          .arg(FontZoom::kStepCount - FontZoom::kNormalStep - 1);
     }
     if (parser.isSet(flags.tab)) {
         r.tab = zerolab::MainWindow::tabFromName(parser.value(flags.tab));
@@ -465,6 +483,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "zerolab: no %s translation in this build; English it is\n",
                      qPrintable(zerolab::languageCode(language)));
     zerolab::MainWindow window(!request->shooting);
+    zerolab::FontZoom::instance().setStep(zerolab::FontZoom::kNormalStep + request->fontZoomSteps);
     if (!openWhatIsAsked(window, parser, flags, *request))
         return kExitInvalidInput;
 

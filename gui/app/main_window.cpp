@@ -13,7 +13,9 @@
 #include "gui/views/setup/config_form.h"
 #include "gui/views/setup/setup_view.h"
 #include "gui/views/tune/tune_view.h"
+#include "gui/widgets/chart_actions.h"
 #include "gui/widgets/file_dialog.h"
+#include "gui/widgets/font_zoom.h"
 #include "gui/widgets/log_console.h"
 
 #include <QAction>
@@ -361,6 +363,22 @@ void MainWindow::buildMenus() {
         m_tabActions << m_viewMenu->addAction(QString(), QKeySequence(Qt::CTRL | (Qt::Key_1 + t)),
                                               this, [this, t] { m_tabs->setCurrentIndex(t); });
     m_viewMenu->addSeparator();
+    // Presentation mode: the font zoom every view follows, a chart full screen.
+    FontZoom& zoom = FontZoom::instance();
+    m_zoomInAction = m_viewMenu->addAction(QString(), &zoom, &FontZoom::zoomIn);
+    m_zoomInAction->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+    m_zoomOutAction = m_viewMenu->addAction(QString(), &zoom, &FontZoom::zoomOut);
+    m_zoomOutAction->setShortcut(QKeySequence::ZoomOut);
+    m_zoomResetAction = m_viewMenu->addAction(QString(), &zoom, &FontZoom::reset);
+    m_zoomResetAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    m_fullScreenChartAction = m_viewMenu->addAction(QString(), this, [] {
+        if (fullScreenChart())
+            leaveChartFullScreen();
+        else
+            showChartFullScreen(chartForShortcut());
+    });
+    m_fullScreenChartAction->setShortcut(QKeySequence(Qt::Key_F11));
+    m_viewMenu->addSeparator();
     m_languageMenu = m_viewMenu->addMenu(QString());
     m_languageMenu->setObjectName(QStringLiteral("languageMenu"));
     m_languageGroup = new QActionGroup(this);
@@ -401,6 +419,10 @@ void MainWindow::retranslate() {
     m_quitAction->setText(tr("Quit"));
     m_viewMenu->setTitle(tr("&View"));
     m_languageMenu->setTitle(tr("Language"));
+    m_zoomInAction->setText(tr("Larger text"));
+    m_zoomOutAction->setText(tr("Smaller text"));
+    m_zoomResetAction->setText(tr("Normal text size"));
+    m_fullScreenChartAction->setText(tr("Chart under the mouse full screen"));
     m_runBar->setWindowTitle(tr("Run"));
     updateStoreLabel();
     if (m_runCount >= 0)

@@ -126,6 +126,10 @@ private:
     QAction* m_openConfigAction = nullptr;
     QAction* m_startAction = nullptr;
     QAction* m_quitAction = nullptr;
+    QAction* m_zoomInAction = nullptr;
+    QAction* m_zoomOutAction = nullptr;
+    QAction* m_zoomResetAction = nullptr;
+    QAction* m_fullScreenChartAction = nullptr;
     QList<QAction*> m_tabActions;
     QActionGroup* m_languageGroup = nullptr;
     QToolBar* m_runBar = nullptr;

@@ -7,7 +7,9 @@
 #include "gui/core/units.h"
 #include "gui/timeline/timeline_style.h"
 #include "gui/widgets/category_colors.h"
+#include "gui/widgets/chart_actions.h"
 #include "gui/widgets/file_dialog.h"
+#include "gui/widgets/font_zoom.h"
 #include "gui/widgets/style.h"
 
 #include <QCoreApplication>
@@ -172,7 +174,7 @@ private:
                 paintSpan(*painter, q, s, SpanPart::Queued, isHighlighted(i));
         }
         QFont font = painter->font();
-        font.setPointSizeF(7.5);
+        font.setPointSizeF(7.5 * fontZoomFactor());
         painter->setFont(font);
         const QFontMetricsF metrics(font);
         for (int i : order) {
@@ -242,7 +244,7 @@ private:
         painter->setAntialiasing(false);
         // The strip's scale, once per rank, at its top left.
         QFont font = painter->font();
-        font.setPointSizeF(7.5);
+        font.setPointSizeF(7.5 * fontZoomFactor());
         painter->setFont(font);
         painter->setPen(kTextMuted);
         const QFontMetricsF metrics(font);
@@ -293,7 +295,6 @@ TimelineChart::TimelineChart(QWidget* parent)
     m_plot->yAxis->setRangeReversed(true);
     m_plot->yAxis->setTickLength(0, 0);
     m_plot->setMouseTracking(true);
-    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
@@ -316,7 +317,8 @@ TimelineChart::TimelineChart(QWidget* parent)
             hover(e->position(), e->globalPosition().toPoint());
     });
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this] { resetZoom(); });
-    connect(m_plot, &QWidget::customContextMenuRequested, this, &TimelineChart::showContextMenu);
+    attachChartActions(
+        m_plot, [this](QMenu& menu) { addOwnActions(menu); }, ChartDoubleClick::Keep);
     connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
             &TimelineChart::clampRange);
     showMessage(tr("No timeline yet"), QString());
@@ -544,23 +546,16 @@ bool TimelineChart::exportTo(const QString& path) {
     return m_plot->savePng(path, 0, 0, 2.0);
 }
 
-void TimelineChart::showContextMenu(const QPoint& pos) {
-    QMenu menu(this);
+void TimelineChart::addOwnActions(QMenu& menu) {
     menu.addAction(tr("Whole step"), this, &TimelineChart::resetZoom);
-    menu.addSeparator();
-    for (const char* suffix : {"png", "pdf"}) {
-        const QString ext = QString::fromLatin1(suffix);
-        menu.addAction(tr("Export as %1…").arg(ext.toUpper()), this, [this, ext] {
-            QString path =
-                saveFileName(this, tr("Export timeline"), {}, QStringLiteral("*.%1").arg(ext));
-            if (path.isEmpty())
-                return;
-            if (!path.endsWith(QLatin1Char('.') + ext))
-                path += QLatin1Char('.') + ext;
-            exportTo(path);
-        });
-    }
-    menu.exec(m_plot->mapToGlobal(pos));
+    menu.addAction(tr("Export as %1…").arg(QStringLiteral("PDF")), this, [this] {
+        QString path = saveFileName(this, tr("Export timeline"), {}, QStringLiteral("*.pdf"));
+        if (path.isEmpty())
+            return;
+        if (!path.endsWith(QStringLiteral(".pdf")))
+            path += QStringLiteral(".pdf");
+        exportTo(path);
+    });
 }
 
 } // namespace zerolab

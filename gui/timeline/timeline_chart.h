@@ -16,6 +16,7 @@
 class QCustomPlot;
 class QCPRange;
 class QLabel;
+class QMenu;
 class QStackedLayout;
 
 namespace zerolab {
@@ -72,7 +73,8 @@ private:
     void rebuild();
     void hover(const QPointF& pos, const QPoint& globalPos);
     void clampRange(const QCPRange& range);
-    void showContextMenu(const QPoint& pos);
+    // Its entries at the top of the chart's context menu (chart_actions.h).
+    void addOwnActions(QMenu& menu);
 
     QStackedLayout* m_stack;
     QLabel* m_message;

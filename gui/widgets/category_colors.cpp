@@ -3,6 +3,8 @@
 // readers in the pairs that sit next to each other in a stacked bar.
 #include "gui/widgets/category_colors.h"
 
+#include "gui/widgets/flow_layout.h"
+
 #include <QCoreApplication>
 #include <QEvent>
 #include <QGridLayout>
@@ -39,8 +41,13 @@ constexpr std::array<CategoryStyle, kMemCategoryCount> kStyles = {{
                        "Forward outputs kept for backward; grows with micro-batch.")},
     {"#EECA3B", QT_TRANSLATE_NOOP("MemCategory", "Comm buffers"),
      QT_TRANSLATE_NOOP("MemCategory", "Staging buffers for the collectives (bucket sizes).")},
-    {"#9D9DA6", QT_TRANSLATE_NOOP("MemCategory", "Workspace"),
-     QT_TRANSLATE_NOOP("MemCategory", "Scratch memory of the kernels.")},
+    // zerolab's CPU engine only: DeepSpeed's kernels read bf16 directly and stage no
+    // gradients here, so a DeepSpeed run has none of these bytes.
+    {"#9D9DA6", QT_TRANSLATE_NOOP("MemCategory", "CPU engine workspace (not in DeepSpeed)"),
+     QT_TRANSLATE_NOOP("MemCategory",
+                       "zerolab's CPU engine only: fp32 copies of the bf16 weights its kernels "
+                       "read, and the fp32 gradient staging slot at stages 0-1. DeepSpeed has "
+                       "no such bytes; they are not model states and ZeRO does not shard them.")},
 }};
 
 const CategoryStyle& styleOf(MemCategory c) {
@@ -62,10 +69,17 @@ QString memCategoryHint(MemCategory c) {
 }
 
 CategoryLegend::CategoryLegend(QWidget* parent, int columns) : QWidget(parent) {
-    auto* grid = new QGridLayout(this);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->setHorizontalSpacing(14);
-    grid->setVerticalSpacing(4);
+    QGridLayout* grid = nullptr;
+    FlowLayout* flow = nullptr;
+    if (columns > 0) {
+        grid = new QGridLayout(this);
+        grid->setContentsMargins(0, 0, 0, 0);
+        grid->setHorizontalSpacing(14);
+        grid->setVerticalSpacing(4);
+    } else {
+        flow = new FlowLayout(this);
+        flow->setContentsMargins(0, 0, 0, 0);
+    }
     for (std::size_t i = 0; i < kMemCategoryCount; ++i) {
         const auto c = static_cast<MemCategory>(i);
         auto* cell = new QWidget(this);
@@ -80,11 +94,29 @@ CategoryLegend::CategoryLegend(QWidget* parent, int columns) : QWidget(parent) {
         text->setObjectName(QStringLiteral("legendLabel"));
         row->addWidget(swatch);
         row->addWidget(text);
-        row->addStretch(1);
         m_labels.push_back(text);
-        grid->addWidget(cell, int(i) / columns, int(i) % columns);
+        if (grid) {
+            row->addStretch(1);
+            grid->addWidget(cell, int(i) / columns, int(i) % columns);
+        } else {
+            flow->addWidget(cell);
+        }
     }
     retranslate();
+}
+
+void CategoryLegend::setCategories(const QVector<MemCategory>& shown) {
+    for (std::size_t i = 0; i < kMemCategoryCount; ++i)
+        m_labels[qsizetype(i)]->parentWidget()->setVisible(
+            shown.contains(static_cast<MemCategory>(i)));
+}
+
+QStringList CategoryLegend::shownLabels() const {
+    QStringList out;
+    for (const QLabel* l : m_labels)
+        if (!l->parentWidget()->isHidden())
+            out << l->text();
+    return out;
 }
 
 void CategoryLegend::retranslate() {

@@ -7,6 +7,7 @@
 
 #include <QColor>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 #include <QWidget>
 
@@ -22,11 +23,17 @@ QString memCategoryLabel(MemCategory c);
 QString memCategoryHint(MemCategory c);
 
 // A compact legend: one swatch and label per category, laid out in rows of
-// `columns`. Owned by its parent; UI thread only.
+// `columns`, or (columns 0) side by side, wrapping where the width runs out. Owned by
+// its parent; UI thread only.
 class CategoryLegend : public QWidget {
     Q_OBJECT
 public:
     explicit CategoryLegend(QWidget* parent = nullptr, int columns = 4);
+    // Only these categories' entries (a chart that draws some of them); default: all. In a
+    // grid a hidden entry leaves its cell empty; use columns 0 to pack them.
+    void setCategories(const QVector<MemCategory>& shown);
+    // The labels of the entries shown, in category order (for tests).
+    QStringList shownLabels() const;
 
 protected:
     void changeEvent(QEvent* event) override;

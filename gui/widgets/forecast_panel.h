@@ -36,6 +36,8 @@ public:
     // The last successful plan (tests compare its numbers with the chart's).
     const std::optional<Plan>& currentPlan() const { return m_plan; }
     MemoryBarChart* chart() const { return m_chart; }
+    // The chart's group (bar) of a stage's device memory: with offload a stage has two.
+    int groupOfStage(int stage) const { return stage * m_groupsPerStage; }
     // Selects a device preset by key ("a100-80") or "host".
     void setDeviceKey(const QString& key);
     QString deviceKey() const;

@@ -1,12 +1,14 @@
 // Grouped bars with QCPBarsGroup; the legend sits above the plot, never over a bar.
 #include "gui/widgets/grouped_bar_chart.h"
 
+#include "gui/widgets/chart_actions.h"
 #include "gui/widgets/style.h"
 
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace zerolab {
@@ -16,6 +18,7 @@ GroupedBarChart::GroupedBarChart(QWidget* parent) : QWidget(parent), m_plot(new 
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     stylePlot(m_plot);
+    attachChartActions(m_plot);
     m_plot->setMinimumHeight(150);
     m_plot->setMouseTracking(true);
     placeLegendAbove(m_plot);
@@ -32,6 +35,7 @@ void GroupedBarChart::setData(const QStringList& categories, const QVector<BarSe
     group->setSpacing(1);
     const double width = 0.8 / std::max<qsizetype>(1, series.size());
     double maxValue = 0;
+    bool spread = false;
     QVector<double> keys;
     for (int i = 0; i < categories.size(); ++i)
         keys << i;
@@ -49,6 +53,27 @@ void GroupedBarChart::setData(const QStringList& categories, const QVector<BarSe
             maxValue = std::max(maxValue, v);
         }
         bars->setData(keys, values, true);
+        const int index = int(&s - series.data());
+        if (m_spread && m_spread->series == index && m_spread->low.size() == categories.size() &&
+            m_spread->high.size() == categories.size()) {
+            auto* whiskers = new QCPErrorBars(m_plot->xAxis, m_plot->yAxis);
+            whiskers->setName(m_spread->name);
+            whiskers->setDataPlottable(bars);
+            whiskers->setPen(QPen(kTextStrong, 1.4));
+            whiskers->setSymbolGap(0);
+            QVector<double> minus, plus;
+            for (int i = 0; i < categories.size(); ++i) {
+                const double lo = m_spread->low[i];
+                const double hi = m_spread->high[i];
+                const bool known = std::isfinite(lo) && std::isfinite(hi);
+                minus << (known ? std::max(0.0, values[i] - lo) : 0);
+                plus << (known ? std::max(0.0, hi - values[i]) : 0);
+                if (known)
+                    maxValue = std::max(maxValue, hi);
+            }
+            whiskers->setData(minus, plus);
+            spread = true;
+        }
     }
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (int i = 0; i < categories.size(); ++i)
@@ -58,7 +83,7 @@ void GroupedBarChart::setData(const QStringList& categories, const QVector<BarSe
     m_plot->xAxis->setRange(-0.6, std::max<qsizetype>(1, categories.size()) - 0.4);
     m_plot->yAxis->setLabel(axisTitle);
     m_plot->yAxis->setRange(0, maxValue > 0 ? maxValue * 1.25 : 1);
-    m_plot->legend->setVisible(series.size() > 1);
+    m_plot->legend->setVisible(series.size() > 1 || spread);
     if (categories.isEmpty() && !m_emptyText.isEmpty()) {
         auto* text = new QCPItemText(m_plot);
         text->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -76,15 +101,32 @@ void GroupedBarChart::showTooltip(QMouseEvent* event) {
         QToolTip::hideText();
         return;
     }
+    QToolTip::showText(event->globalPosition().toPoint(), tooltipHtml(i), m_plot);
+}
+
+QString GroupedBarChart::tooltipHtml(int i) const {
+    if (i < 0 || i >= m_categories.size())
+        return {};
+    const auto value = [&](double v) {
+        const QString n = QString::number(v, 'g', 4);
+        return m_valueUnit.isEmpty() ? n : n + QLatin1Char(' ') + m_valueUnit;
+    };
     QString html = QStringLiteral("<b>%1</b><table>").arg(m_categories[i].toHtmlEscaped());
-    for (const auto& s : m_series)
-        if (i < s.values.size())
-            html += QStringLiteral("<tr><td><span style='color:%1'>&#9632;</span> %2</td>"
-                                   "<td align='right'>&nbsp;%3</td></tr>")
-                        .arg(s.color.name(), s.name.toHtmlEscaped())
-                        .arg(s.values[i], 0, 'g', 4);
-    QToolTip::showText(event->globalPosition().toPoint(), html + QStringLiteral("</table>"),
-                       m_plot);
+    for (int k = 0; k < m_series.size(); ++k) {
+        const BarSeries& s = m_series[k];
+        if (i >= s.values.size())
+            continue;
+        QString text = value(s.values[i]);
+        if (m_spread && m_spread->series == k && i < m_spread->low.size() &&
+            i < m_spread->high.size())
+            text += QStringLiteral(" (%1: %2 – %3)")
+                        .arg(m_spread->name.toHtmlEscaped(), value(m_spread->low[i]),
+                             value(m_spread->high[i]));
+        html += QStringLiteral("<tr><td><span style='color:%1'>&#9632;</span> %2</td>"
+                               "<td align='right'>&nbsp;%3</td></tr>")
+                    .arg(s.color.name(), s.name.toHtmlEscaped(), text);
+    }
+    return html + QStringLiteral("</table>");
 }
 
 } // namespace zerolab

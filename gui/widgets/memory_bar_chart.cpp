@@ -5,6 +5,7 @@
 
 #include "gui/core/units.h"
 #include "gui/widgets/category_colors.h"
+#include "gui/widgets/chart_actions.h"
 #include "gui/widgets/style.h"
 
 #include <QEvent>
@@ -23,6 +24,7 @@ MemoryBarChart::MemoryBarChart(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     stylePlot(m_plot);
+    attachChartActions(m_plot);
     QFont captionFont = m_plot->font();
     captionFont.setPointSizeF(8.5);
     m_caption = new QCPTextElement(m_plot, QString(), captionFont);
@@ -115,6 +117,7 @@ void MemoryBarChart::rebuild() {
     fillBars(scale.unit);
     addGroupItems(scale.unit);
     showCapacity(scale);
+    addDropMarker(scale.unit);
     setValueRange(scale);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -155,10 +158,14 @@ void MemoryBarChart::setUpAxes(const DisplayUnit& unit) {
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setTickLength(0, 0);
     m_plot->xAxis->setRange(-0.6, std::max<int>(1, int(m_groups.size())) - 0.4);
-    m_plot->yAxis->setLabel(
-        m_psi > 0 ? unit.name
-                  : QStringLiteral("%1 (%2)").arg(
-                        m_axisTitle.isEmpty() ? tr("Memory per rank") : m_axisTitle, unit.name));
+    // Per parameter the unit is the title ("bytes per parameter") unless the owner named
+    // what is drawn; then "<title> (B/ψ)".
+    if (m_psi > 0)
+        m_plot->yAxis->setLabel(
+            m_axisTitle.isEmpty() ? unit.name : QStringLiteral("%1 (B/ψ)").arg(m_axisTitle));
+    else
+        m_plot->yAxis->setLabel(QStringLiteral("%1 (%2)").arg(
+            m_axisTitle.isEmpty() ? tr("Memory per rank") : m_axisTitle, unit.name));
 }
 
 // The stacked bars: one QCPBars per category, a value per group.
@@ -175,10 +182,6 @@ void MemoryBarChart::fillBars(const DisplayUnit& unit) {
 
 // Per group: the forecast's dashed outline, the highlight band, the total above the bar.
 void MemoryBarChart::addGroupItems(const DisplayUnit& unit) {
-    const auto valueText = [&](double bytes) {
-        return m_psi > 0 ? QStringLiteral("%1 B/ψ").arg(bytes / m_psi, 0, 'f', 2)
-                         : formatBytes(bytes);
-    };
     QFont labelFont = m_plot->font();
     labelFont.setPointSizeF(8.5);
     for (int g = 0; g < m_groups.size(); ++g) {
@@ -250,6 +253,58 @@ void MemoryBarChart::showCapacity(const Scale& scale) {
     }
 }
 
+// The drop marker: a dashed line at the intermediate total across both bars, a bracket
+// from the first bar's total to it and a lighter one from it to the second bar's total.
+void MemoryBarChart::addDropMarker(const DisplayUnit& unit) {
+    if (!m_marker || m_marker->fromGroup < 0 || m_marker->fromGroup >= m_groups.size() ||
+        m_marker->toGroup < 0 || m_marker->toGroup >= m_groups.size())
+        return;
+    const int from = m_marker->fromGroup;
+    const double top = double(m_groups[from].bytes.total()) / unit.divisor;
+    const double via = m_marker->viaBytes / unit.divisor;
+    const double end = double(m_groups[m_marker->toGroup].bytes.total()) / unit.divisor;
+    const double x = from + 0.36;
+    auto* level = new QCPItemLine(m_plot);
+    level->start->setCoords(std::min(from, m_marker->toGroup) - 0.3, via);
+    level->end->setCoords(std::max(from, m_marker->toGroup) + 0.3, via);
+    level->setPen(QPen(kAccent, 1.2, Qt::DashLine));
+    level->setSelectable(false);
+    const auto bracket = [&](double high, double low, const QColor& color) {
+        auto* b = new QCPItemBracket(m_plot);
+        b->left->setCoords(x, low);
+        b->right->setCoords(x, high);
+        b->setLength(6);
+        b->setStyle(QCPItemBracket::bsSquare);
+        b->setPen(QPen(color, 1.6));
+        b->setSelectable(false);
+    };
+    bracket(top, via, kAccent);
+    bracket(via, end, kTextMuted);
+    const double middle = m_log ? std::sqrt(top * via) : (top + via) / 2;
+    QFont font = m_plot->font();
+    font.setPointSizeF(8.5);
+    const auto label = [&](const QString& text, double atX, double atY, Qt::Alignment vertical,
+                           const QColor& color, bool bold) {
+        auto* t = new QCPItemText(m_plot);
+        t->position->setCoords(atX, atY);
+        t->setPositionAlignment(Qt::AlignLeft | vertical);
+        t->setTextAlignment(Qt::AlignLeft);
+        t->setText(text);
+        t->setBrush(withAlpha(kWhite, 230));
+        t->setPadding(QMargins(3, 1, 3, 1));
+        QFont f = font;
+        f.setBold(bold);
+        t->setFont(f);
+        t->setColor(color);
+        t->setSelectable(false);
+        t->setObjectName(QStringLiteral("dropMarkerLabel"));
+    };
+    label(m_marker->firstLabel, x + 0.06, middle, Qt::AlignBottom, kAccent, true);
+    label(m_marker->secondLabel, x + 0.06, middle, Qt::AlignTop, kTextMuted, false);
+    label(m_marker->viaLabel, std::max(from, m_marker->toGroup) + 0.3, via, Qt::AlignVCenter,
+          kAccent, false);
+}
+
 void MemoryBarChart::setValueRange(const Scale& scale) {
     const double maxBytes = scale.maxBytes;
     const double minBytes = scale.minBytes;
@@ -262,6 +317,12 @@ void MemoryBarChart::setValueRange(const Scale& scale) {
     } else {
         m_plot->yAxis->setRange(0, maxBytes > 0 ? maxBytes / unit.divisor * 1.15 : 1.0);
     }
+}
+
+// In the chart's unit: "16.00 B/ψ" per parameter, else "3.51 MB". Labels, tooltips and
+// the axis say one unit.
+QString MemoryBarChart::valueText(double bytes) const {
+    return m_psi > 0 ? QStringLiteral("%1 B/ψ").arg(bytes / m_psi, 0, 'f', 2) : formatBytes(bytes);
 }
 
 void MemoryBarChart::setPerParameter(double psi) {
@@ -280,6 +341,12 @@ void MemoryBarChart::showTooltip(QMouseEvent* event) {
         QToolTip::hideText();
         return;
     }
+    QToolTip::showText(event->globalPosition().toPoint(), tooltipHtml(g), m_plot);
+}
+
+QString MemoryBarChart::tooltipHtml(int g) const {
+    if (g < 0 || g >= m_groups.size())
+        return {};
     const auto& group = m_groups[g];
     QString html = QStringLiteral("<b>%1</b><table>").arg(group.label.toHtmlEscaped());
     for (int i = int(kMemCategoryCount) - 1; i >= 0; --i) {
@@ -289,15 +356,14 @@ void MemoryBarChart::showTooltip(QMouseEvent* event) {
         html += QStringLiteral("<tr><td><span style='color:%1'>&#9632;</span> %2</td>"
                                "<td align='right'>&nbsp;%3</td></tr>")
                     .arg(memCategoryColor(c).name(), memCategoryLabel(c),
-                         formatBytes(double(group.bytes[c])));
+                         valueText(double(group.bytes[c])));
     }
     html += tr("<tr><td><b>Total</b></td><td align='right'>&nbsp;<b>%1</b></td></tr>")
-                .arg(formatBytes(double(group.bytes.total())));
+                .arg(valueText(double(group.bytes.total())));
     if (group.predictedBytes)
         html += tr("<tr><td>Predicted</td><td align='right'>&nbsp;%1</td></tr>")
-                    .arg(formatBytes(*group.predictedBytes));
-    html += QStringLiteral("</table>");
-    QToolTip::showText(event->globalPosition().toPoint(), html, m_plot);
+                    .arg(valueText(*group.predictedBytes));
+    return html + QStringLiteral("</table>");
 }
 
 } // namespace zerolab

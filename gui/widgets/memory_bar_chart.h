@@ -26,6 +26,18 @@ struct MemoryBarGroup {
     std::optional<double> predictedBytes; // drawn as a dashed outline when set
 };
 
+// A drop between two bars that has two causes, marked by two brackets beside the first bar:
+// from its total down to `viaBytes` (the first cause), then on to the second bar's total.
+// Learn marks the chapter's layout giving way to ZeRO's this way.
+struct DropMarker {
+    int fromGroup = 0;
+    int toGroup = 0;
+    double viaBytes = 0;
+    QString firstLabel;  // beside the first bracket, in the accent colour
+    QString secondLabel; // under it, muted like the second bracket
+    QString viaLabel;    // at the end of the dashed line drawn at viaBytes
+};
+
 // UI thread only. Owns its QCustomPlot.
 class MemoryBarChart : public QWidget {
     Q_OBJECT
@@ -58,8 +70,17 @@ public:
     // The top of the value axis in bytes (what "hold the scale" keeps).
     double scaleTopBytes() const { return m_topBytes; }
 
+    // nullopt removes it. Kept until replaced, across setGroups.
+    void setDropMarker(std::optional<DropMarker> marker) {
+        m_marker = std::move(marker);
+        rebuild();
+    }
+    const std::optional<DropMarker>& dropMarker() const { return m_marker; }
+
     // The plotted value (in bytes) of one stacked segment, for tests.
     double segmentBytes(int group, MemCategory c) const;
+    // A group's tooltip as HTML, every value in the axis's unit (for tests).
+    QString tooltipHtml(int group) const;
     QCustomPlot* plot() const { return m_plot; }
 
 signals:
@@ -86,8 +107,10 @@ private:
     void fillBars(const DisplayUnit& unit);
     void addGroupItems(const DisplayUnit& unit);
     void showCapacity(const Scale& scale);
+    void addDropMarker(const DisplayUnit& unit);
     void setValueRange(const Scale& scale);
     void showTooltip(QMouseEvent* event);
+    QString valueText(double bytes) const;
     int groupAt(double pixelX) const;
 
     QCustomPlot* m_plot;
@@ -96,6 +119,7 @@ private:
     QVector<MemoryBarGroup> m_groups;
     int m_highlighted = -1;
     std::optional<double> m_capacity;
+    std::optional<DropMarker> m_marker;
     QString m_capacityLabel;
     bool m_log = false;
     double m_psi = 0;

@@ -4,6 +4,7 @@
 
 #include "gui/core/pareto_frontier.h"
 #include "gui/core/units.h"
+#include "gui/widgets/chart_actions.h"
 #include "gui/widgets/style.h"
 
 #include <QEvent>
@@ -36,6 +37,7 @@ ParetoChart::ParetoChart(QWidget* parent) : QWidget(parent), m_plot(new QCustomP
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     stylePlot(m_plot);
+    attachChartActions(m_plot, {}, ChartDoubleClick::Keep);
     placeLegendAbove(m_plot);
     m_plot->setMinimumHeight(220);
     m_plot->setMouseTracking(true);

@@ -3,6 +3,7 @@
 // sums with each layer channel-filled down to the layer below it.
 #include "gui/widgets/time_series_plot.h"
 
+#include "gui/widgets/chart_actions.h"
 #include "gui/widgets/file_dialog.h"
 #include "gui/widgets/style.h"
 
@@ -26,12 +27,12 @@ TimeSeriesPlot::TimeSeriesPlot(QWidget* parent) : QWidget(parent), m_plot(new QC
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
     m_plot->setMouseTracking(true);
-    m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     m_plot->legend->setVisible(false);
     placeLegendAbove(m_plot);
     connect(m_plot, &QCustomPlot::mouseMove, this, &TimeSeriesPlot::showReadout);
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this] { resetZoom(); });
-    connect(m_plot, &QWidget::customContextMenuRequested, this, &TimeSeriesPlot::showContextMenu);
+    attachChartActions(
+        m_plot, [this](QMenu& menu) { addOwnActions(menu); }, ChartDoubleClick::Keep);
     connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
             &TimeSeriesPlot::resampleStacked);
 }
@@ -207,21 +208,13 @@ bool TimeSeriesPlot::exportTo(const QString& path) {
     return m_plot->savePng(path, 0, 0, 2.0);
 }
 
-void TimeSeriesPlot::showContextMenu(const QPoint& pos) {
-    QMenu menu(this);
+void TimeSeriesPlot::addOwnActions(QMenu& menu) {
     menu.addAction(tr("Reset zoom"), this, &TimeSeriesPlot::resetZoom);
-    menu.addSeparator();
-    menu.addAction(tr("Export as PNG…"), this, [this] {
-        const QString path = saveFileName(this, tr("Export plot"), {}, tr("PNG image (*.png)"));
-        if (!path.isEmpty())
-            exportTo(path.endsWith(QStringLiteral(".png")) ? path : path + QStringLiteral(".png"));
-    });
     menu.addAction(tr("Export as PDF…"), this, [this] {
         const QString path = saveFileName(this, tr("Export plot"), {}, tr("PDF document (*.pdf)"));
         if (!path.isEmpty())
             exportTo(path.endsWith(QStringLiteral(".pdf")) ? path : path + QStringLiteral(".pdf"));
     });
-    menu.exec(m_plot->mapToGlobal(pos));
 }
 
 void TimeSeriesPlot::showReadout(QMouseEvent* event) {

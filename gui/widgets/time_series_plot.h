@@ -10,6 +10,7 @@
 
 class QCustomPlot;
 class QCPRange;
+class QMenu;
 class QMouseEvent;
 
 namespace zerolab {
@@ -57,7 +58,8 @@ public:
 
 private:
     void showReadout(QMouseEvent* event);
-    void showContextMenu(const QPoint& pos);
+    // Its entries at the top of the chart's context menu (chart_actions.h).
+    void addOwnActions(QMenu& menu);
     void updateEmptyText();
     void resampleStacked(const QCPRange& range);
 

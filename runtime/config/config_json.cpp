@@ -105,6 +105,11 @@ nlohmann::json toJson(const TrainConfig& c) {
                               {"contiguous_gradients", z.contiguous_gradients},
                               {"reduce_bucket_size", z.reduce_bucket_size},
                               {"allgather_bucket_size", z.allgather_bucket_size}};
+    if (z.quantized_weights || z.hpz_partition_size != 1 || z.quantized_gradients) {
+        j["zero_optimization"]["zero_quantized_weights"] = z.quantized_weights;
+        j["zero_optimization"]["zero_hpz_partition_size"] = z.hpz_partition_size;
+        j["zero_optimization"]["zero_quantized_gradients"] = z.quantized_gradients;
+    }
     addOffloadJson(z.offload, j["zero_optimization"]);
     j["steps_per_print"] = c.steps_per_print;
     j["wall_clock_breakdown"] = c.wall_clock_breakdown;
@@ -140,6 +145,8 @@ nlohmann::json toJson(const TrainConfig& c) {
                 {"timeline_every", r.timeline_every},
                 {"collective_timeout_s", r.collective_timeout_s},
                 {"on_stall", toString(r.on_stall)}};
+    if (r.ranks_per_host > 0)
+        j["run"]["ranks_per_host"] = r.ranks_per_host;
     return j;
 }
 

@@ -6,6 +6,7 @@
 #include "runtime/lab/lab_expr.h"
 #include "runtime/lab/lab_quantity.h"
 #include "runtime/lab/lab_units.h"
+#include "storage/profile_store.h"
 #include "storage/run_reader.h"
 
 #include <algorithm>
@@ -75,6 +76,32 @@ public:
             m_plan = zerolab::plan(m_step.plan->input);
         return *m_plan;
     }
+    // The newest calibrated machine profile in the store (the step's calibration keeps it
+    // there), and what it is.
+    const MachineProfile& profile(const LessonCheck& c, std::string* what) {
+        if (!m_profile) {
+            RunStore store = RunStore::open(m_db, OpenMode::ReadOnly);
+            for (const StoredProfile& p : machineProfiles(store))
+                if (p.source == "calibrated") {
+                    const std::string name = "machine profile #" + std::to_string(p.id);
+                    try {
+                        m_profile = machineProfileFromJson(nlohmann::json::parse(p.json), name);
+                    } catch (const std::exception& e) {
+                        throw LessonError(m_lesson.source + ": " + c.json_path + " (check " + c.id +
+                                          "): " + name + " in the store: " + e.what());
+                    }
+                    m_profile_what = "calibrated on " + m_profile->name + " at " + m_profile->date +
+                                     " (" + name + " in the store)";
+                    break;
+                }
+            if (!m_profile)
+                throw LessonError(m_lesson.source + ": " + c.json_path + " (check " + c.id +
+                                  "): the store holds no calibrated machine profile (step " +
+                                  m_step.id + " calibrates before its runs: run it)");
+        }
+        *what = m_profile_what;
+        return *m_profile;
+    }
 
 private:
     const Lesson& m_lesson;
@@ -84,7 +111,21 @@ private:
     std::optional<RunReader> m_reader;
     std::map<std::string, LabRunData> m_runs;
     std::optional<Plan> m_plan;
+    std::optional<MachineProfile> m_profile;
+    std::string m_profile_what;
 };
+
+// The planned side of a check on a run: the step-time model for a time, the plan else.
+std::optional<double> plannedOf(const LessonCheck& c, const LabQuantity& q, const LabRunData& d,
+                                Sources& src, CheckResult& r) {
+    if (q.timing) {
+        r.timed = true;
+        return forecastTime(d, src.profile(c, &r.profile), c.quantity);
+    }
+    if (q.planned)
+        return plannedQuantity(d.plan, d.config.zero.stage, c.quantity);
+    return std::nullopt;
+}
 
 std::optional<double> inUnit(std::optional<double> v, const LabUnit& u, double psi) {
     return v ? std::optional<double>(toLabUnit(*v, u, psi)) : std::nullopt;
@@ -113,8 +154,7 @@ void evaluateValue(const Lesson& lesson, const LessonCheck& c, Sources& src, Che
     } else {
         const LabRunData& d = src.run(c, c.run);
         psi = static_cast<double>(d.plan.psi);
-        if (q.planned)
-            r.planner = inUnit(plannedQuantity(d.plan, d.config.zero.stage, c.quantity), unit, psi);
+        r.planner = inUnit(plannedOf(c, q, d, src, r), unit, psi);
         r.measured = inUnit(measuredQuantity(d, c.quantity, c.rank), unit, psi);
         if (!r.measured)
             addReason(r, "run " + c.run + " recorded no '" + c.quantity + "' at rank " +
@@ -162,10 +202,8 @@ void evaluateRelation(const LessonCheck& c, Sources& src, CheckResult& r) {
     for (const std::string& id : c.runs) {
         const LabRunData& d = src.run(c, id);
         const double psi = static_cast<double>(d.plan.psi);
-        RelationPoint p{id, std::nullopt,
+        RelationPoint p{id, inUnit(plannedOf(c, q, d, src, r), unit, psi),
                         inUnit(measuredQuantity(d, c.quantity, c.rank), unit, psi)};
-        if (q.planned)
-            p.planner = inUnit(plannedQuantity(d.plan, d.config.zero.stage, c.quantity), unit, psi);
         if (p.measured)
             measured.push_back(*p.measured);
         if (p.planner)
@@ -177,7 +215,8 @@ void evaluateRelation(const LessonCheck& c, Sources& src, CheckResult& r) {
         addReason(r, "a run recorded no '" + c.quantity + "'");
     else if (!holds(c.relation, measured, c.tolerance))
         addReason(r, "measured values are not " + rel + ": " + listValues(r.points, false, c.unit));
-    if (q.planned && planned.size() == c.runs.size() && !holds(c.relation, planned, c.tolerance))
+    if ((q.planned || q.timing) && planned.size() == c.runs.size() &&
+        !holds(c.relation, planned, c.tolerance))
         addReason(r, "planned values are not " + rel + ": " + listValues(r.points, true, c.unit));
 }
 

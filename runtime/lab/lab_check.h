@@ -1,7 +1,8 @@
 // Evaluates a step's checks: for each, the formula (lab_expr over the run's variables),
 // the planner's value (the one prediction) and the measured value (the store), in the
-// check's unit, and whether they agree within the check's tolerances. Deterministic:
-// no check ever compares times.
+// check's unit, and whether they agree within the check's tolerances. A time check's
+// planner is the step-time model on the step's calibrated profile (the store's newest),
+// graded within the tolerance the step states.
 #pragma once
 
 #include "runtime/lab/lab_experiment.h"
@@ -40,6 +41,10 @@ struct CheckResult {
     // "planner 3.5 psi vs measured 3.75 psi: differ by 6.7% (tolerance 0%)".
     std::string reason;
     LabText explain;
+    // A time check (step_ms, exposed_ms): graded within its stated tolerance against the
+    // step-time model on `profile` ("calibrated on HOST at DATE, machine profile #ID").
+    bool timed = false;
+    std::string profile;
     // Erratum: the chapter's statement and the correct one, numbers plugged in: the
     // planner's own Messages (Erratum), which Learn's errata table shows too.
     Message claimed_text;

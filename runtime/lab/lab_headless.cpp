@@ -25,6 +25,7 @@ namespace {
 constexpr int kExitFailed = 1;
 constexpr int kExitInvalid = 2;
 constexpr int kExitStopped = 3;
+constexpr int kExitSkipped = 77; // a step needs emulated hosts that cannot be made here
 
 std::atomic<bool> g_stop{false};
 
@@ -37,7 +38,7 @@ nlohmann::ordered_json optionalNumber(const std::optional<double>& v) {
 }
 
 nlohmann::ordered_json checkLine(const Lesson& lesson, const LessonStep& step, const CheckResult& r,
-                                 const std::string& lang) {
+                                 const std::string& lang, bool graded) {
     nlohmann::ordered_json j = {{"lesson", lesson.id},
                                 {"step", step.id},
                                 {"check", r.id},
@@ -51,6 +52,10 @@ nlohmann::ordered_json checkLine(const Lesson& lesson, const LessonStep& step, c
                                 {"claimed", optionalNumber(r.claimed)},
                                 {"agrees", r.agrees},
                                 {"reason", r.reason}};
+    if (r.timed) {
+        j["profile"] = r.profile;
+        j["graded"] = graded;
+    }
     if (!r.points.empty()) {
         nlohmann::ordered_json pts = nlohmann::ordered_json::array();
         for (const RelationPoint& p : r.points)
@@ -92,26 +97,48 @@ int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::os
         return kExitFailed;
     }
     env.work_dir = dir;
-    int checks = 0, agree = 0;
+    LabRunIds made; // each distinct run once: later steps reuse it (LessonRun::origin)
+    env.made = &made;
+    int checks = 0, agree = 0, skipped = 0, reported = 0;
     std::vector<std::string> failed;
     try {
         for (const LessonStep& step : lesson.steps) {
-            const LabStepRuns runs =
-                runStepExperiment(lesson, step, env, [&](const LabProgress& p) {
+            LabStepRuns runs;
+            try {
+                runs = runStepExperiment(lesson, step, env, [&](const LabProgress& p) {
                     err << "zerolab: lesson " << lesson.id << ", step " << step.id << ": run "
                         << p.run_index + 1 << "/" << p.run_count << " (" << p.run_id << "), step "
                         << p.step << "/" << p.steps << '\n';
                 });
+            } catch (const LabHostsUnavailable& e) {
+                err << "zerolab: skipped: " << e.what() << '\n';
+                for (const LessonCheck& c : step.checks) {
+                    out << nlohmann::ordered_json({{"lesson", lesson.id},
+                                                   {"step", step.id},
+                                                   {"check", c.id},
+                                                   {"skipped", e.what()}})
+                               .dump()
+                        << '\n';
+                    ++skipped;
+                }
+                continue;
+            }
             if (runs.stopped) {
                 err << "zerolab: stopped\n";
                 return kExitStopped;
             }
             for (const CheckResult& r :
                  evaluateStepChecks(lesson, step, runs.run_ids, env.db_path)) {
-                out << checkLine(lesson, step, r, o.lang).dump() << '\n';
+                // Reported, not graded: a time outside its tolerance (both sides there).
+                const bool graded = !r.timed || o.grade_times || !r.planner || !r.measured;
+                out << checkLine(lesson, step, r, o.lang, graded).dump() << '\n';
                 ++checks;
                 if (r.agrees) {
                     ++agree;
+                } else if (!graded) {
+                    ++reported;
+                    err << "zerolab: lesson " << lesson.id << ", step " << step.id << ", check "
+                        << r.id << " (a time, reported, not graded): " << r.reason << '\n';
                 } else {
                     failed.push_back(step.id + "/" + r.id);
                     err << "zerolab: lesson " << lesson.id << ", step " << step.id << ", check "
@@ -135,13 +162,19 @@ int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::os
     } else {
         err << "zerolab: run configs and logs are in " << env.work_dir << '\n';
     }
-    out << nlohmann::ordered_json(
-               {{"lesson", lesson.id},
-                {"summary", {{"checks", checks}, {"agree", agree}, {"disagree", checks - agree}}},
-                {"agrees", failed.empty()}})
+    out << nlohmann::ordered_json({{"lesson", lesson.id},
+                                   {"summary",
+                                    {{"checks", checks},
+                                     {"agree", agree},
+                                     {"disagree", checks - agree - reported},
+                                     {"skipped", skipped},
+                                     {"times_reported", reported}}},
+                                   {"agrees", failed.empty()}})
                .dump()
         << '\n';
-    return failed.empty() ? 0 : kExitFailed;
+    if (!failed.empty())
+        return kExitFailed;
+    return skipped > 0 ? kExitSkipped : 0;
 }
 
 std::optional<int> runLessonFromArguments(int argc, char** argv) {
@@ -172,10 +205,16 @@ std::optional<int> runLessonFromArguments(int argc, char** argv) {
             o.db_path = *v;
         else if (auto v = value("--lang"))
             o.lang = *v;
-        else {
+        else if (auto v = value("--time-checks")) {
+            if (*v != "grade" && *v != "report") {
+                std::cerr << "zerolab: --time-checks: 'grade' or 'report', got '" << *v << "'\n";
+                return kExitInvalid;
+            }
+            o.grade_times = *v == "grade";
+        } else {
             std::cerr << "zerolab: --run-lesson: unknown argument '" << a
                       << "' (usage: zerolab --lesson ID|FILE --run-lesson [--db D] "
-                         "[--lang en|zh_CN])\n";
+                         "[--lang en|zh_CN] [--time-checks grade|report])\n";
             return kExitInvalid;
         }
     }

@@ -3,7 +3,10 @@
 #include "runtime/lab/lab_quantity.h"
 
 #include "runtime/lab/lesson.h"
+#include "runtime/planner/step_time.h"
 #include "storage/run_reader.h"
+
+#include <algorithm>
 
 #include <cmath>
 
@@ -41,8 +44,9 @@ const std::vector<LabQuantity> kQuantities = {
     {"allgather_count", D::Count, false, true, false, "all-gathers issued in the step"},
     {"broadcast_count", D::Count, false, true, false, "broadcasts issued in the step"},
     {"loss", D::Ratio, false, true, false, "training loss of the last step"},
-    {"step_ms", D::Milliseconds, false, true, true, "wall time of the step"},
-    {"exposed_ms", D::Milliseconds, false, true, true, "time the step waited on collectives"},
+    {"step_ms", D::Milliseconds, false, true, true, "wall time of the step (median)"},
+    {"exposed_ms", D::Milliseconds, false, true, true,
+     "time the step waited on collectives (median)"},
 };
 
 const std::vector<std::string> kVariables = {
@@ -149,10 +153,20 @@ std::map<std::string, LabRunData> readStepRuns(const std::map<std::string, std::
 
 std::optional<double> measuredQuantity(const LabRunData& run, std::string_view name, int rank) {
     const StepRecord& s = run.last_step;
-    if (name == "step_ms")
-        return std::isfinite(s.step_ms) ? std::optional<double>(s.step_ms) : std::nullopt;
-    if (name == "exposed_ms")
-        return s.comm.exposed_ms;
+    if (name == "step_ms" || name == "exposed_ms") {
+        std::vector<double> ms;
+        for (std::size_t i = run.steps.size() > 1 ? 1 : 0; i < run.steps.size(); ++i) {
+            const StepRecord& r = run.steps[i];
+            const double v = name == "step_ms" ? r.step_ms : r.comm.exposed_ms;
+            if (std::isfinite(v))
+                ms.push_back(v);
+        }
+        if (ms.empty())
+            return std::nullopt;
+        std::sort(ms.begin(), ms.end());
+        const std::size_t h = ms.size() / 2;
+        return ms.size() % 2 ? ms[h] : (ms[h - 1] + ms[h]) / 2;
+    }
     if (name == "loss")
         return std::isfinite(s.loss) ? std::optional<double>(s.loss) : std::nullopt;
     if (name == "traffic_bytes" || name == "traffic_elements") {
@@ -207,6 +221,25 @@ std::optional<double> plannedQuantity(const Plan& p, int stage, std::string_view
     if (const auto c = collectiveOf(name, "_traffic_bytes"))
         return sp.traffic[*c];
     return ledgerQuantity(sp.per_rank, name);
+}
+
+std::optional<double> forecastTime(const LabRunData& run, const MachineProfile& profile,
+                                   std::string_view name) {
+    const TrainConfig& c = run.config;
+    const int per_host = c.run.ranks_per_host;
+    const ClusterShape cluster{per_host > 0 ? c.batch.world / per_host : 1};
+    StepTimeForecast f;
+    try {
+        f = predictStepTime(c, profile, cluster);
+    } catch (const PlanError& e) {
+        throw LessonError("run " + std::to_string(run.run_id) + " (" + run.name +
+                          "): the step-time model cannot forecast it on this profile: " + e.what());
+    }
+    if (name == "step_ms")
+        return f.step_s * 1000;
+    if (name == "exposed_ms")
+        return f.comm_exposed_s * 1000;
+    return std::nullopt;
 }
 
 ExprVariables planVariables(const Plan& p, int stage) {

@@ -7,6 +7,7 @@
 #include "runtime/config/config.h"
 #include "runtime/lab/lab_expr.h"
 #include "runtime/lab/lab_units.h"
+#include "runtime/planner/machine_profile.h"
 #include "runtime/planner/planner.h"
 #include "storage/records.h"
 #include "storage/timeline.h"
@@ -27,7 +28,7 @@ struct LabQuantity {
     LabDimension dimension;
     bool planned;  // the planner predicts it
     bool measured; // a stored run records it
-    bool timing;   // a time: charted, never checked (checks are deterministic)
+    bool timing;   // a time: planned by the step-time model on the step's calibrated profile
     std::string_view description;
 };
 
@@ -62,9 +63,16 @@ std::map<std::string, LabRunData> readStepRuns(const std::map<std::string, std::
                                                const std::string& db_path);
 
 // Base-unit values (bytes, elements, count, ms); nullopt when this source does not
-// have it (a planner-only quantity measured, a timing planned, rank out of range).
+// have it (a planner-only quantity measured, a timing planned, rank out of range). A time
+// measured is the median over the run's logged steps after the first (its warm-up).
 std::optional<double> measuredQuantity(const LabRunData& run, std::string_view name, int rank);
 std::optional<double> plannedQuantity(const Plan& plan, int stage, std::string_view name);
+// A time quantity (step_ms, exposed_ms) of the run forecast by the step-time model, the
+// one function predictStepTime on `profile`, over the run's hosts (world /
+// run.ranks_per_host). Throws LessonError naming the run where the profile lacks a rate
+// or a fit the forecast needs.
+std::optional<double> forecastTime(const LabRunData& run, const MachineProfile& profile,
+                                   std::string_view name);
 
 // Formula variables of a run: psi, psi_padded, N, stage, B (micro-batch), T, L, C, H,
 // V (vocab), Vp (padded vocab), accumulation, K (12 mixed, 8 fp32), P (bytes per param

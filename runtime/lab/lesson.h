@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -47,16 +48,29 @@ struct LessonPrediction {
 
 // One run of a step's experiment: `config` is the lesson's base_config with the run's
 // overrides merged (RFC 7396 merge patch), already validated by parseConfig at `world`.
+// Runs of a lesson launched alike (the same merged config, world, hosts and rate) share
+// one config object and one `origin`, the first of them in the lesson ("<step>/<run>"):
+// the Lab runs it once and the later steps that name it reuse that run (docs/lab.md).
 struct LessonRun {
     std::string id; // unique within the lesson's step
     int world = 1;
-    nlohmann::json config; // the full config document the run is launched with
-    LabText label;         // empty en: the GUI shows id
+    std::shared_ptr<const nlohmann::json> config; // the config document it is launched with
+    LabText label;                                // empty en: the GUI shows id
+    std::string origin; // "<step>/<run>" of the first run of the lesson launched alike
 };
 
 struct LessonExperiment {
     int steps = 2; // optimizer steps of every run (the last one is measured)
     std::vector<LessonRun> runs;
+    // Emulated hosts (scripts/emulated-hosts): hosts > 1 runs every run over that many
+    // network-namespace hosts joined at `rate` ("200mbit", "unlimited"), world / hosts
+    // consecutive ranks on each (run.ranks_per_host set to match).
+    int hosts = 1;
+    std::string rate;
+    // "profile": "calibrate": zerolab-calibrate measures the machine (and the link between
+    // the hosts) for the runs' model, micro-batch and world before the runs, and keeps the
+    // profile in the store; the step's time checks are planned with it (predictStepTime).
+    bool calibrate = false;
 };
 
 // A planner-only step (lesson 7): the plan of `input` at all four stages; no run.
@@ -96,7 +110,7 @@ struct LessonCheck {
 enum class ChartKind {
     Memory,   // per-rank ledger bars per run (measured), with the planner's outline
     Traffic,  // traffic per rank per step per run, in psi (measured and planned)
-    StepTime, // step ms and activation bytes per run (charted, never checked)
+    StepTime, // step ms and activation bytes per run
     Timeline, // the step timeline of one run (runs[0])
     Plan,     // the plan's stages side by side (planner-only steps)
 };

@@ -14,6 +14,8 @@
 #include "runtime/text/name_table.h"
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 #include <set>
 
 namespace zerolab {
@@ -33,6 +35,10 @@ constexpr std::size_t kMaxRuns = 16;
 constexpr std::size_t kMaxLessonBytes = 1 << 20;
 constexpr std::size_t kMaxSteps = 32;
 constexpr std::size_t kMaxTextBytes = 16 << 10;
+// A run's merged config (base_config + its overrides) as JSON text: runs launched alike
+// share one (RunPool), and each distinct one is held whole, so it is capped too.
+constexpr std::size_t kMaxRunConfigBytes = 16 << 10;
+constexpr int kMaxEmulatedHosts = 16; // scripts/emulated-hosts up --hosts 2..16
 
 struct Ctx {
     std::string source;
@@ -185,56 +191,141 @@ double tolerance(const Node& parent, const std::string& key) {
 }
 
 // What every lesson run is launched with on top of its config: the experiment's steps,
-// a store row and a timeline at every step, no checkpoints.
-void applyLabRunSettings(json& config, int steps) {
+// a store row and a timeline at every step, no checkpoints; on emulated hosts, the ranks
+// of a host for the traffic's link classes.
+void applyLabRunSettings(json& config, int steps, int ranks_per_host) {
     json& run = config["run"];
     run["steps"] = steps;
     run["log_every"] = 1;
     run["timeline_every"] = 1;
     run["checkpoint_every"] = 0;
+    if (ranks_per_host > 0)
+        run["ranks_per_host"] = ranks_per_host;
 }
 
-LessonRun parseRun(const Node& n, const json& base_config, int steps,
-                   const std::string& base_source) {
+// The lesson's distinct runs while it is read: a launch key (world, hosts, rate, merged
+// config) -> the one config object its runs share and the first run's "<step>/<run>".
+// Each distinct config is merged, held and validated once.
+struct RunPool {
+    std::map<std::string, std::pair<std::shared_ptr<const json>, std::string>> by_key;
+};
+
+struct RunLaunch {
+    const json& base_config;
+    int steps;
+    int hosts;
+    const std::string& rate;
+    const std::string& step_id;
+};
+
+LessonRun parseRun(const Node& n, const RunLaunch& launch, RunPool& pool) {
     n.requireObject({"id", "world", "config", "label"});
     LessonRun r;
     r.id = identifier(n.required("id"));
     if (r.id == "plan")
         n.at("id").fail("'plan' is reserved for a step's plan");
     r.world = n.required("world").integer(1, kMaxWorldInLesson);
-    r.config = base_config;
+    if (launch.hosts > 1 && r.world % launch.hosts != 0)
+        n.at("world").fail("world " + std::to_string(r.world) + " does not split over the " +
+                           std::to_string(launch.hosts) + " hosts of the experiment");
+    json config = launch.base_config;
     if (n.has("config")) {
         const Node c = n.at("config");
         if (!c.value().is_object())
             c.fail("expected an object of overrides (a JSON merge patch onto base_config)");
-        r.config.merge_patch(c.value());
+        config.merge_patch(c.value());
     }
-    if (!r.config.is_object())
+    if (!config.is_object())
         n.fail("base_config with this run's config is not an object");
-    applyLabRunSettings(r.config, steps);
+    const int per_host = launch.hosts > 1 ? r.world / launch.hosts : 0;
+    if (per_host > 0 && config.contains("run") && config["run"].is_object() &&
+        config["run"].contains("ranks_per_host") && config["run"]["ranks_per_host"] != per_host)
+        n.fail("run.ranks_per_host " + config["run"]["ranks_per_host"].dump() + " is not the " +
+               std::to_string(per_host) + " ranks a host of the experiment's " +
+               std::to_string(launch.hosts) + " hosts runs");
+    applyLabRunSettings(config, launch.steps, per_host);
     if (auto t = optionalText(n, "label"))
         r.label = *t;
-    const ConfigResult res = parseConfig(r.config, r.world, base_source);
+    std::string text = config.dump();
+    if (text.size() > kMaxRunConfigBytes)
+        n.fail("its config (base_config + config) is " + std::to_string(text.size()) +
+               " bytes of JSON, more than the " + std::to_string(kMaxRunConfigBytes) +
+               " a lesson run's config may hold");
+    std::string key = std::to_string(r.world) + " " + std::to_string(launch.hosts) + " " +
+                      launch.rate + " " + std::move(text);
+    if (const auto it = pool.by_key.find(key); it != pool.by_key.end()) {
+        r.config = it->second.first;
+        r.origin = it->second.second;
+        return r;
+    }
+    const ConfigResult res = parseConfig(config, r.world, n.ctx().source);
     for (const ConfigDiagnostic& d : res.diagnostics)
         if (d.severity == Severity::Error)
             n.fail("its config (base_config + config, world " + std::to_string(r.world) +
                    ") is invalid: " + (d.path.empty() ? "" : d.path + ": ") + d.message);
+    r.config = std::make_shared<const json>(std::move(config));
+    r.origin = launch.step_id + "/" + r.id;
+    pool.by_key.emplace(std::move(key), std::make_pair(r.config, r.origin));
     return r;
 }
 
-LessonExperiment parseExperiment(const Node& n, const json& base_config) {
-    n.requireObject({"steps", "runs"});
+// "unlimited", or bits per second as scripts/emulated-hosts takes them: 200mbit, 1gbit.
+bool validRate(const std::string& rate) {
+    if (rate == "unlimited")
+        return true;
+    std::size_t digits = 0;
+    while (digits < rate.size() && (std::isdigit(static_cast<unsigned char>(rate[digits])) ||
+                                    (rate[digits] == '.' && digits > 0)))
+        ++digits;
+    const std::string unit = rate.substr(digits);
+    const std::string number = rate.substr(0, digits);
+    return digits > 0 && number.back() != '.' &&
+           std::count(number.begin(), number.end(), '.') <= 1 &&
+           number.find_first_of("123456789") != std::string::npos &&
+           (unit == "kbit" || unit == "mbit" || unit == "gbit");
+}
+
+LessonExperiment parseExperiment(const Node& n, const json& base_config, const std::string& step_id,
+                                 RunPool& pool) {
+    n.requireObject({"steps", "runs", "hosts", "rate", "profile"});
     LessonExperiment e;
     e.steps = n.required("steps").integer(1, kMaxExperimentSteps);
+    if (n.has("hosts"))
+        e.hosts = n.at("hosts").integer(1, kMaxEmulatedHosts);
+    if (n.has("rate")) {
+        e.rate = n.at("rate").string();
+        if (!validRate(e.rate))
+            n.at("rate").fail("'" + e.rate +
+                              "': unlimited, or bits per second with kbit, mbit or gbit "
+                              "(200mbit, 1gbit)");
+        if (e.hosts < 2)
+            n.at("rate").fail("a link rate needs \"hosts\": 2 or more");
+    } else if (e.hosts > 1) {
+        n.fail("emulated hosts need a link 'rate' (unlimited, 200mbit, 1gbit, ...)");
+    }
+    if (n.has("profile")) {
+        const std::string p = n.at("profile").string();
+        if (p != "calibrate")
+            n.at("profile").fail("'calibrate' (zerolab-calibrate before the runs), got '" + p +
+                                 "'");
+        e.calibrate = true;
+    }
     const Node runs = n.required("runs");
     runs.requireArray();
     if (runs.value().empty() || runs.value().size() > kMaxRuns)
         runs.fail("give 1 to " + std::to_string(kMaxRuns) + " runs");
+    const RunLaunch launch{base_config, e.steps, e.hosts, e.rate, step_id};
     std::set<std::string> ids;
     for (std::size_t i = 0; i < runs.value().size(); ++i) {
-        LessonRun r = parseRun(runs.at(i), base_config, e.steps, runs.ctx().source);
+        LessonRun r = parseRun(runs.at(i), launch, pool);
         if (!ids.insert(r.id).second)
             runs.at(i).at("id").fail("duplicate run id '" + r.id + "'");
+        if (e.calibrate) {
+            const auto model = r.config->find("model");
+            if (model == r.config->end() || !model->is_object() || !model->contains("preset"))
+                runs.at(i).fail("\"profile\": \"calibrate\" measures a model preset's "
+                                "kernels: give model.preset");
+        }
         e.runs.push_back(std::move(r));
     }
     return e;
@@ -318,9 +409,6 @@ const LabQuantity& quantity(const Node& n) {
             list += (list.empty() ? "" : ", ") + std::string(k.name);
         n.fail("unknown quantity '" + name + "' (known: " + list + ")");
     }
-    if (q->timing)
-        n.fail("'" + name +
-               "' is a time: checks are deterministic, chart it instead (chart.kind step_time)");
     return *q;
 }
 
@@ -397,6 +485,17 @@ LessonCheck parseCheck(const Node& n, const LessonStep& step) {
     c.quantity = std::string(q.name);
     if (q.dimension != unit->dimension)
         n.at("unit").fail("'" + unit_name + "' does not measure '" + c.quantity + "'");
+    // A time is graded against the step-time model on the step's calibrated profile,
+    // within the tolerance the step states (docs/lab.md, "Time checks").
+    if (q.timing && !(step.experiment && step.experiment->calibrate))
+        n.at("quantity")
+            .fail("'" + c.quantity +
+                  "' is a time: it is checked against the step-time model, which "
+                  "needs the experiment's \"profile\": \"calibrate\" (or chart it: "
+                  "chart.kind step_time)");
+    if (q.timing && c.tolerance <= 0)
+        n.fail("a time check states its tolerance (the model's, e.g. \"tolerance\": 0.25): "
+               "a time is never exact");
     if (c.kind == CheckKind::Relation) {
         c.relation = named(n.required("relation"), kRelationNames);
         const Node runs = n.required("runs");
@@ -458,7 +557,7 @@ LessonChart parseChart(const Node& n, const LessonStep& step) {
     return c;
 }
 
-LessonStep parseStep(const Node& n, const json& base_config) {
+LessonStep parseStep(const Node& n, const json& base_config, RunPool& pool) {
     n.requireObject(
         {"id", "title", "text", "formula", "predictions", "experiment", "plan", "checks", "chart"});
     LessonStep s;
@@ -492,7 +591,7 @@ LessonStep parseStep(const Node& n, const json& base_config) {
         }
     }
     if (n.has("experiment"))
-        s.experiment = parseExperiment(n.at("experiment"), base_config);
+        s.experiment = parseExperiment(n.at("experiment"), base_config, s.id, pool);
     if (n.has("plan"))
         s.plan = parsePlan(n.at("plan"));
     if (n.has("checks")) {
@@ -570,8 +669,9 @@ Lesson parseLesson(const std::string& source_text, const std::string& source,
         steps.fail("give 1 to " + std::to_string(kMaxSteps) + " steps, got " +
                    std::to_string(steps.value().size()));
     std::set<std::string> ids;
+    RunPool pool;
     for (std::size_t i = 0; i < steps.value().size(); ++i) {
-        LessonStep s = parseStep(steps.at(i), l.base_config);
+        LessonStep s = parseStep(steps.at(i), l.base_config, pool);
         if (!ids.insert(s.id).second)
             steps.at(i).at("id").fail("duplicate step id '" + s.id + "'");
         l.steps.push_back(std::move(s));

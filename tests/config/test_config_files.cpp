@@ -121,6 +121,29 @@ TEST(ConfigFiles, RoundTripOfNonDefaultValues) {
     EXPECT_EQ(back.config->model.shape.padded_vocab_size, 1024);
 }
 
+// The stored resolved config keeps ZeRO++ and the hosts: the Lab and every reader of the
+// store plan a run from it (planInputFromConfig), so a key toJson drops is a run planned
+// without it (lesson 8 planned 0 bytes across hosts and no hpZ shard).
+TEST(ConfigFiles, RoundTripOfZeroPPAndRanksPerHost) {
+    auto r = parse(R"({"train_micro_batch_size_per_gpu": 1, "bf16": {"enabled": true},
+        "zero_optimization": {"stage": 3, "zero_quantized_weights": true,
+                              "zero_hpz_partition_size": 2, "zero_quantized_gradients": true},
+        "model": {"preset": "nano", "seq_len": 16}, "data": {"type": "synthetic"},
+        "run": {"ranks_per_host": 2}})",
+                   4);
+    ASSERT_TRUE(r.ok()) << dump(r);
+    const nlohmann::json j = toJson(*r.config);
+    EXPECT_EQ(j["zero_optimization"]["zero_hpz_partition_size"], 2);
+    EXPECT_EQ(j["run"]["ranks_per_host"], 2);
+    ConfigResult back = parseConfig(nlohmann::json::parse(j.dump()), 4, "round-trip");
+    ASSERT_TRUE(back.ok()) << dump(back);
+    EXPECT_EQ(*back.config, *r.config);
+    EXPECT_TRUE(back.config->zero.quantized_weights);
+    EXPECT_TRUE(back.config->zero.quantized_gradients);
+    EXPECT_EQ(back.config->zero.hpz_partition_size, 2);
+    EXPECT_EQ(back.config->run.ranks_per_host, 2);
+}
+
 TEST(ConfigFiles, MissingFileNamesIt) {
     ConfigResult r = loadConfigFile("/nonexistent/zerolab.json", std::nullopt);
     ASSERT_FALSE(r.ok());

@@ -140,7 +140,7 @@ void LabViewTest::lessonTwoRunsChecksChartsAndExports() {
 
     // The chart: one bar per run, each bar the ledger of that run's rank 0 in the
     // categories the lesson's chart names (all of them when it names none).
-    auto* chart = view.findChild<MemoryBarChart*>();
+    auto* chart = view.findChild<MemoryBarChart*>(QStringLiteral("labMemoryMain"));
     QVERIFY(chart);
     QCOMPARE(chart->groups().size(), qsizetype(o->chart_runs.size()));
     const std::vector<std::string>& shown = s.chart->categories;

@@ -1,10 +1,13 @@
 // Learn tab: the bars are the planner's numbers, explain() text is shown, and the
 // chapter scenarios load in the chapter's convention with their errata listed.
+#include "gui/core/language.h"
+#include "gui/core/units.h"
 #include "gui/views/learn/learn_view.h"
 #include "gui/widgets/forecast_panel.h"
 #include "gui/widgets/memory_bar_chart.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QtTest>
@@ -127,6 +130,73 @@ private slots:
         QVERIFY2(barPixels(3) > 60, qPrintable(QString::number(barPixels(3))));
         QVERIFY(chart->capacityCaption().contains(QStringLiteral("usable")));
         QVERIFY(plot->axisRect()->top() > 0); // the caption row sits above the bars
+    }
+
+    // 6.7B on 8 GPUs in the chapter's convention: the drop from stage 1 to stage 2 is
+    // marked as the layout switch (the chapter's stage 1 down to ZeRO's stage 1) and then
+    // stage 2's sharding, each with the planner's numbers; ZeRO's convention has no marker.
+    void chapterDropMarksTheLayoutSwitch() {
+        LearnView view;
+        view.resize(1280, 800);
+        view.show();
+        view.showScenario(LearnView::Scenario::SixPointSevenOnEight);
+        MemoryBarChart* chart = view.forecast()->chart();
+        const auto& marker = chart->dropMarker();
+        QVERIFY(marker);
+        QCOMPARE(marker->fromGroup, 1);
+        QCOMPARE(marker->toGroup, 2);
+        PlanInput in = view.input();
+        QCOMPARE(in.convention, Convention::Chapter);
+        const Plan chapter = plan(in);
+        in.convention = Convention::ZeroPaper;
+        const Plan zero = plan(in);
+        const double before = double(chapter.stages[1].total_bytes);
+        const double via = double(zero.stages[1].total_bytes);
+        const double after = double(chapter.stages[2].total_bytes);
+        QCOMPARE(marker->viaBytes, via);
+        QVERIFY(via < before && after < via);
+        // Most of the drop is the layout.
+        QVERIFY(before - via > via - after);
+        QVERIFY2(marker->firstLabel.contains(formatBytes(before - via)) &&
+                     marker->firstLabel.contains(formatBytes(before - after)),
+                 qPrintable(marker->firstLabel));
+        QVERIFY2(marker->secondLabel.contains(formatBytes(via - after)),
+                 qPrintable(marker->secondLabel));
+        QVERIFY2(marker->viaLabel.contains(formatBytes(via)), qPrintable(marker->viaLabel));
+        // Drawn: two brackets and both labels on the plot.
+        QCustomPlot* plot = chart->plot();
+        int brackets = 0;
+        QStringList labels;
+        for (int i = 0; i < plot->itemCount(); ++i) {
+            if (qobject_cast<QCPItemBracket*>(plot->item(i)))
+                ++brackets;
+            if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)))
+                labels << t->text();
+        }
+        QCOMPARE(brackets, 2);
+        QVERIFY(labels.contains(marker->firstLabel));
+        QVERIFY(labels.contains(marker->secondLabel));
+        QVERIFY(labels.contains(marker->viaLabel));
+        // The shots docs/gui.md shows, in both languages (temp folder; nothing is compared).
+        const auto shot = [&](const char* language) {
+            QCoreApplication::processEvents();
+            plot->replot();
+            view.grab().save(QDir::temp().filePath(
+                QStringLiteral("zerolab-learn-marker-%1.png").arg(QLatin1String(language))));
+        };
+        shot("en");
+        QVERIFY(setLanguage(Language::Chinese));
+        QVERIFY(chart->dropMarker());
+        shot("zh_CN");
+        QVERIFY(setLanguage(Language::English));
+
+        auto* convention = view.findChild<QComboBox*>(QStringLiteral("convention"));
+        QVERIFY(convention);
+        QCOMPARE(convention->currentIndex(), 1);
+        convention->setCurrentIndex(0);
+        QVERIFY(!chart->dropMarker());
+        for (int i = 0; i < plot->itemCount(); ++i)
+            QVERIFY(!qobject_cast<QCPItemBracket*>(plot->item(i)));
     }
 };
 

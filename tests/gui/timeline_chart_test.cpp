@@ -7,6 +7,7 @@
 #include "gui/timeline/timeline_chart.h"
 #include "gui/timeline/timeline_panel.h"
 #include "gui/timeline/timeline_style.h"
+#include "gui/widgets/category_colors.h"
 #include "gui/widgets/style.h"
 #include "timeline_fixture.h"
 
@@ -291,7 +292,7 @@ private slots:
         QVERIFY(chart.layout().hasMemoryStrip());
         QVERIFY(chart.memoryCaption().contains(QStringLiteral("flat through the step")));
         QVERIFY(chart.memoryCaption().contains(QStringLiteral("Comm buffers")));
-        QVERIFY(chart.memoryCaption().contains(QStringLiteral("Workspace")));
+        QVERIFY(chart.memoryCaption().contains(memCategoryLabel(MemCategory::Workspace)));
         QVERIFY(!chart.memoryCaption().contains(QStringLiteral("Activations")));
         // Activations at the turn from forward to backward exceed those at the start.
         const TimelineLayout& layout = chart.layout();

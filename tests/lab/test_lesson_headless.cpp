@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -41,6 +42,21 @@ test::ProcessResult runLesson(const std::vector<std::string>& args) {
     std::vector<std::string> argv{std::string(ZEROLAB_BIN_DIR) + "/zerolab"};
     argv.insert(argv.end(), args.begin(), args.end());
     return test::runProcess(argv);
+}
+
+// `base` (a lesson of tests/lab/lessons) whose runs read a text file too short for one
+// global batch: every run fails with rank 0's own reason.
+fs::path failingLesson(const std::string& base, const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
+    fs::create_directories(dir);
+    const std::string tag = name + "-" + std::to_string(::getpid());
+    const fs::path text = dir / (tag + ".txt");
+    std::ofstream(text) << "too short";
+    auto doc = nlohmann::json::parse(std::ifstream(lessonFile(base)));
+    doc["base_config"]["data"] = {{"type", "text"}, {"path", text.string()}};
+    const fs::path lesson = dir / (tag + ".json");
+    std::ofstream(lesson) << doc.dump(2);
+    return lesson;
 }
 
 TEST(LessonHeadless, WrongFormulaExitsOneNamingTheCheck) {
@@ -106,14 +122,7 @@ TEST(LessonHeadless, InvalidFileExitsTwoNamingThePath) {
 // A run that fails (its text file is too short for one global batch): exit 1 naming the
 // lesson file, step and run with rank 0's own reason; the run is kept, failed and tagged.
 TEST(LessonHeadless, FailingRunExitsOneNamingTheRun) {
-    const fs::path dir = fs::temp_directory_path() / "zerolab-lab-tests";
-    fs::create_directories(dir);
-    const fs::path text = dir / ("short-" + std::to_string(::getpid()) + ".txt");
-    std::ofstream(text) << "too short";
-    auto doc = nlohmann::json::parse(std::ifstream(lessonFile("broken-formula.json")));
-    doc["base_config"]["data"] = {{"type", "text"}, {"path", text.string()}};
-    const fs::path lesson = dir / ("failing-run-" + std::to_string(::getpid()) + ".json");
-    std::ofstream(lesson) << doc.dump(2);
+    const fs::path lesson = failingLesson("broken-formula.json", "failing-run");
     const std::string db = freshDb("failing");
     const auto r = runLesson({"--lesson", lesson.string(), "--run-lesson", "--db", db});
     EXPECT_EQ(r.exit_code, 1) << r.err;
@@ -172,12 +181,120 @@ TEST(LessonHeadless, InterruptStopsTheRunAndExitsThree) {
     EXPECT_EQ(runs[0].tags, (std::vector<std::string>{"lab", "lab:broken-formula"}));
 }
 
+// Issue 29 §3: a run two steps name (launched alike) is run once and reused: the store
+// holds one run for both, and the second step's checks read it; reopening finds it by its
+// origin's name.
+TEST(LessonHeadless, ARunTwoStepsNameRunsOnce) {
+    const std::string db = freshDb("shared");
+    const auto r =
+        runLesson({"--lesson", lessonFile("shared-run.json"), "--run-lesson", "--db", db});
+    ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+    RunReader reader(RunStore::open(db, OpenMode::ReadOnly));
+    std::vector<std::string> names;
+    for (const RunSummary& s : reader.listRuns())
+        names.push_back(s.name);
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"shared-run/again/stage2", "shared-run/first/n2"}));
+    const Lesson lesson = loadLesson(lessonFile("shared-run.json"));
+    const LabRunIds first = findStoredStepRuns(lesson, lesson.steps[0], db);
+    const LabRunIds again = findStoredStepRuns(lesson, lesson.steps[1], db);
+    ASSERT_EQ(again.size(), 2u);
+    EXPECT_EQ(again.at("same"), first.at("n2"));
+    EXPECT_NE(r.out.find("\"summary\":{\"checks\":3,\"agree\":3"), std::string::npos) << r.out;
+}
+
+// No emulated hosts named after this pid are left: not their namespaces, not their state.
+bool hostsLeftBy(int pid) {
+    const std::string name = "zllab-" + std::to_string(pid);
+    const auto list = test::runProcess({"ip", "netns", "list"});
+    return list.out.find(name + "-") != std::string::npos ||
+           fs::exists("/run/zerolab-emulated-hosts/" + name);
+}
+
+// A step with "hosts" and "rate" runs on emulated hosts (scripts/emulated-hosts up, its
+// mpirun, down): one rank on each of two hosts, so every byte is counted across, planner =
+// measured; the ranks ran under two host names; nothing is left behind. Skipped with the
+// tool's reason where namespaces cannot be made (not root).
+TEST(LessonHeadless, AStepOnEmulatedHostsRunsAcrossThemAndTakesThemDown) {
+    const std::string db = freshDb("hosts");
+    test::BackgroundProcess job({std::string(ZEROLAB_BIN_DIR) + "/zerolab", "--lesson",
+                                 lessonFile("two-hosts.json"), "--run-lesson", "--db", db});
+    const int pid = job.pid();
+    const auto r = job.finish();
+    if (r.exit_code == 77)
+        GTEST_SKIP() << r.err;
+    ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_FALSE(hostsLeftBy(pid));
+    RunReader reader(RunStore::open(db, OpenMode::ReadOnly));
+    const auto runs = reader.listRuns();
+    ASSERT_EQ(runs.size(), 1u);
+    const auto span = reader.stepSpan(runs[0].id);
+    ASSERT_TRUE(span);
+    const auto ranks = reader.rankRows(runs[0].id, span->second);
+    ASSERT_EQ(ranks.size(), 2u);
+    EXPECT_NE(ranks[0].host, ranks[1].host) << "the two ranks ran on one host";
+    const Lesson lesson = loadLesson(lessonFile("two-hosts.json"));
+    const auto data = readStepRuns(findStoredStepRuns(lesson, lesson.steps[0], db), db);
+    EXPECT_EQ(data.at("n2").config.run.ranks_per_host, 1);
+    EXPECT_GT(*measuredQuantity(data.at("n2"), "across_traffic_bytes", 0), 0);
+}
+
+// A run that fails on emulated hosts: exit 1 naming the run, and the hosts are down.
+TEST(LessonHeadless, EmulatedHostsAreTakenDownWhenARunFails) {
+    const fs::path lesson = failingLesson("two-hosts.json", "failing-hosts");
+    test::BackgroundProcess job({std::string(ZEROLAB_BIN_DIR) + "/zerolab", "--lesson",
+                                 lesson.string(), "--run-lesson", "--db", freshDb("hosts-fail")});
+    const int pid = job.pid();
+    const auto r = job.finish();
+    if (r.exit_code == 77)
+        GTEST_SKIP() << r.err;
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find(lesson.string() + ", step across, run n2: exit "), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(hostsLeftBy(pid));
+}
+
+// Where emulated hosts cannot be made (here: not root, the lesson run as nobody through
+// setpriv when the test is root), the step is not run and says why; the lesson exits 77.
+TEST(LessonHeadless, WithoutRootAStepOnHostsIsSkippedWithTheReason) {
+    const fs::path dir =
+        fs::temp_directory_path() / ("zerolab-lab-nobody-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    fs::permissions(dir, fs::perms::all);
+    std::vector<std::string> argv{std::string(ZEROLAB_BIN_DIR) + "/zerolab",
+                                  "--lesson",
+                                  lessonFile("two-hosts.json"),
+                                  "--run-lesson",
+                                  "--db",
+                                  (dir / "runs.db").string()};
+    if (::geteuid() == 0) {
+        if (test::runProcess({"setpriv", "--version"}).exit_code != 0)
+            GTEST_SKIP() << "no setpriv (util-linux) to run the lesson as another user";
+        argv.insert(argv.begin(), {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                   "env", "HOME=" + dir.string()});
+    }
+    const auto r = test::runProcess(argv);
+    fs::remove_all(dir);
+    EXPECT_EQ(r.exit_code, 77) << r.err << r.out;
+    EXPECT_NE(r.err.find("step across: needs 2 emulated hosts at 1gbit, which cannot be made "
+                         "here: emulated-hosts: cannot make network namespaces here: not root"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.out.find("\"check\":\"across\",\"skipped\":"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"skipped\":2"), std::string::npos) << r.out;
+}
+
 TEST(LessonHeadless, BadArgumentsExitTwo) {
     EXPECT_EQ(runLesson({"--run-lesson"}).exit_code, 2);
     EXPECT_EQ(runLesson({"--lesson", "no-such-lesson", "--run-lesson"}).exit_code, 2);
     const auto lang = runLesson({"--lesson", "migration-6-7b", "--run-lesson", "--lang", "fr"});
     EXPECT_EQ(lang.exit_code, 2);
     EXPECT_NE(lang.err.find("--lang: 'en' or 'zh_CN', got 'fr'"), std::string::npos) << lang.err;
+    const auto times =
+        runLesson({"--lesson", "migration-6-7b", "--run-lesson", "--time-checks", "loose"});
+    EXPECT_EQ(times.exit_code, 2);
+    EXPECT_NE(times.err.find("--time-checks: 'grade' or 'report', got 'loose'"), std::string::npos)
+        << times.err;
 }
 
 TEST(LessonHeadless, ChineseLabels) {

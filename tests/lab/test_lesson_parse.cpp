@@ -24,9 +24,10 @@ TEST(LessonParse, MinimalLessonParses) {
     const LessonRun& r = s.experiment->runs[0];
     EXPECT_EQ(r.world, 2);
     // The run's config: base_config plus the Lab's run settings.
-    EXPECT_EQ(r.config["run"]["steps"], 1);
-    EXPECT_EQ(r.config["run"]["timeline_every"], 1);
-    EXPECT_EQ(r.config["zero_optimization"]["stage"], 1);
+    EXPECT_EQ((*r.config)["run"]["steps"], 1);
+    EXPECT_EQ((*r.config)["run"]["timeline_every"], 1);
+    EXPECT_EQ((*r.config)["zero_optimization"]["stage"], 1);
+    EXPECT_EQ(r.origin, "one/n2");
     ASSERT_EQ(s.checks.size(), 1u);
     EXPECT_EQ(s.checks[0].json_path, "steps[0].checks[0]");
     EXPECT_EQ(l.steps[1].checks[1].run, "plan"); // a plan step's default run
@@ -39,7 +40,7 @@ TEST(LessonParse, RunOverridesAreAMergePatch) {
     doc["steps"][0]["experiment"]["runs"][0]["config"] = {{"zero_optimization", {{"stage", 2}}},
                                                           {"model", {{"recompute", nullptr}}}};
     const Lesson l = parseLesson(doc.dump(), "t.json");
-    const auto& c = l.steps[0].experiment->runs[0].config;
+    const auto& c = *l.steps[0].experiment->runs[0].config;
     EXPECT_EQ(c["zero_optimization"]["stage"], 2);
     EXPECT_FALSE(c["model"].contains("recompute"));
     EXPECT_EQ(c["model"]["preset"], "nano");
@@ -78,8 +79,61 @@ TEST(LessonParse, ErrorsNameFileAndJsonPath) {
          "t.json: steps[0].checks[0].run: no run 'n9' in this step"},
         {"unknown quantity", [](auto& d) { d["steps"][0]["checks"][0]["quantity"] = "states"; },
          "t.json: steps[0].checks[0].quantity: unknown quantity 'states'"},
-        {"timing", [](auto& d) { d["steps"][0]["checks"][0]["quantity"] = "step_ms"; },
-         "steps[0].checks[0].quantity: 'step_ms' is a time: checks are deterministic"},
+        {"timing without a profile",
+         [](auto& d) {
+             d["steps"][0]["checks"][0]["quantity"] = "step_ms";
+             d["steps"][0]["checks"][0]["unit"] = "ms";
+             d["steps"][0]["checks"][0]["tolerance"] = 0.25;
+         },
+         "steps[0].checks[0].quantity: 'step_ms' is a time: it is checked against the step-time "
+         "model, which needs the experiment's \"profile\": \"calibrate\""},
+        {"timing without a tolerance",
+         [](auto& d) {
+             d["steps"][0]["experiment"]["profile"] = "calibrate";
+             d["steps"][0]["checks"][0]["quantity"] = "step_ms";
+             d["steps"][0]["checks"][0]["unit"] = "ms";
+             d["steps"][0]["checks"][0].erase("formula");
+         },
+         "t.json: steps[0].checks[0]: a time check states its tolerance"},
+        {"profile", [](auto& d) { d["steps"][0]["experiment"]["profile"] = "a100"; },
+         "steps[0].experiment.profile: 'calibrate' (zerolab-calibrate before the runs), got "
+         "'a100'"},
+        {"profile of a custom shape",
+         [](auto& d) {
+             d["steps"][0]["experiment"]["profile"] = "calibrate";
+             d["base_config"]["model"] = {{"n_layer", 1},
+                                          {"n_head", 1},
+                                          {"n_embd", 8},
+                                          {"seq_len", 16},
+                                          {"vocab_size", 256}};
+         },
+         "steps[0].experiment.runs[0]: \"profile\": \"calibrate\" measures a model preset's"},
+        {"hosts without a rate", [](auto& d) { d["steps"][0]["experiment"]["hosts"] = 2; },
+         "t.json: steps[0].experiment: emulated hosts need a link 'rate'"},
+        {"rate without hosts", [](auto& d) { d["steps"][0]["experiment"]["rate"] = "1gbit"; },
+         "steps[0].experiment.rate: a link rate needs \"hosts\": 2 or more"},
+        {"bad rate",
+         [](auto& d) {
+             d["steps"][0]["experiment"]["hosts"] = 2;
+             d["steps"][0]["experiment"]["rate"] = "200";
+         },
+         "steps[0].experiment.rate: '200': unlimited, or bits per second with kbit, mbit or gbit"},
+        {"hosts", [](auto& d) { d["steps"][0]["experiment"]["hosts"] = 17; },
+         "steps[0].experiment.hosts: must be in 1..16, got 17"},
+        {"world over hosts",
+         [](auto& d) {
+             d["steps"][0]["experiment"]["hosts"] = 2;
+             d["steps"][0]["experiment"]["rate"] = "200mbit";
+             d["steps"][0]["experiment"]["runs"][0]["world"] = 3;
+         },
+         "steps[0].experiment.runs[0].world: world 3 does not split over the 2 hosts"},
+        {"ranks per host",
+         [](auto& d) {
+             d["steps"][0]["experiment"]["hosts"] = 2;
+             d["steps"][0]["experiment"]["rate"] = "200mbit";
+             d["base_config"]["run"] = {{"ranks_per_host", 2}};
+         },
+         "steps[0].experiment.runs[0]: run.ranks_per_host 2 is not the 1 ranks a host"},
         {"unit", [](auto& d) { d["steps"][0]["checks"][0]["unit"] = "ms"; },
          "t.json: steps[0].checks[0].unit: 'ms' does not measure 'model_states'"},
         {"unknown unit", [](auto& d) { d["steps"][0]["checks"][0]["unit"] = "furlongs"; },
@@ -167,6 +221,101 @@ TEST(LessonParse, WhatALessonMayHoldIsBounded) {
     EXPECT_EQ(parseError(atCap), "");
 }
 
+// Emulated hosts: the run's config carries the ranks of a host (the link classes the
+// engine counts and the planner plans), the experiment its hosts and rate.
+TEST(LessonParse, HostsAndRateReachTheRunsConfig) {
+    auto doc = minimalLesson();
+    doc["steps"][0]["experiment"]["hosts"] = 2;
+    doc["steps"][0]["experiment"]["rate"] = "200mbit";
+    doc["steps"][0]["experiment"]["runs"][0]["world"] = 4;
+    const Lesson l = parseLesson(doc.dump(), "t.json");
+    const LessonExperiment& e = *l.steps[0].experiment;
+    EXPECT_EQ(e.hosts, 2);
+    EXPECT_EQ(e.rate, "200mbit");
+    EXPECT_FALSE(e.calibrate);
+    EXPECT_EQ((*e.runs[0].config)["run"]["ranks_per_host"], 2);
+}
+
+// Issue 29 §3: runs launched alike share one merged config (one object per distinct run,
+// validated once), and a later step's run names the first as its origin, so that the Lab
+// runs it once. 32 steps x 16 runs of one config hold one config, not 512.
+TEST(LessonParse, RunsLaunchedAlikeShareOneConfig) {
+    auto doc = minimalLesson();
+    nlohmann::json step = doc["steps"][0];
+    step["checks"] = nlohmann::json::array();
+    step["experiment"]["runs"] = nlohmann::json::array();
+    for (int r = 0; r < 16; ++r)
+        step["experiment"]["runs"].push_back({{"id", "r" + std::to_string(r)}, {"world", 2}});
+    doc["steps"] = nlohmann::json::array();
+    for (int i = 0; i < 32; ++i) {
+        step["id"] = "s" + std::to_string(i);
+        doc["steps"].push_back(step);
+    }
+    const Lesson l = parseLesson(doc.dump(), "t.json");
+    const auto& first = l.steps[0].experiment->runs[0];
+    EXPECT_EQ(first.origin, "s0/r0");
+    std::set<const nlohmann::json*> configs;
+    for (const LessonStep& s : l.steps)
+        for (const LessonRun& r : s.experiment->runs) {
+            configs.insert(r.config.get());
+            EXPECT_EQ(r.origin, "s0/r0") << s.id << "/" << r.id;
+        }
+    EXPECT_EQ(configs.size(), 1u);
+    EXPECT_EQ(first.config.use_count(), 32 * 16);
+
+    // What differs in how it is launched is not shared: world, steps, config, hosts.
+    auto mixed = minimalLesson();
+    auto& runs = mixed["steps"][0]["experiment"]["runs"];
+    runs.push_back({{"id", "n4"}, {"world", 4}});
+    runs.push_back(
+        {{"id", "s2"}, {"world", 2}, {"config", {{"zero_optimization", {{"stage", 2}}}}}});
+    runs.push_back({{"id", "again"}, {"world", 2}});
+    auto onHosts = mixed["steps"][0];
+    onHosts["id"] = "hosts";
+    onHosts["experiment"]["hosts"] = 2;
+    onHosts["experiment"]["rate"] = "1gbit";
+    onHosts["experiment"]["runs"] = {{{"id", "n2"}, {"world", 2}}};
+    onHosts["checks"] = nlohmann::json::array();
+    mixed["steps"].push_back(onHosts);
+    const Lesson m = parseLesson(mixed.dump(), "t.json");
+    const auto& mr = m.steps[0].experiment->runs;
+    EXPECT_EQ(mr[3].origin, "one/n2");
+    EXPECT_EQ(mr[3].config, mr[0].config);
+    EXPECT_EQ(mr[1].origin, "one/n4");
+    EXPECT_EQ(mr[2].origin, "one/s2");
+    EXPECT_NE(mr[2].config, mr[0].config);
+    EXPECT_EQ(m.steps[2].experiment->runs[0].origin, "hosts/n2");
+}
+
+// A distinct run's merged config is held whole: capped at 16 KiB of JSON, naming the run.
+TEST(LessonParse, ARunsConfigIsBounded) {
+    auto doc = minimalLesson();
+    doc["base_config"]["run"] = {{"checkpoint_dir", std::string(17000, 'c')}};
+    const std::string msg = parseError(doc);
+    EXPECT_NE(msg.find("t.json: steps[0].experiment.runs[0]: its config (base_config + config) "
+                       "is "),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("more than the 16384 a lesson run's config may hold"), std::string::npos)
+        << msg;
+}
+
+// A time check: on a step that calibrates, with its tolerance stated.
+TEST(LessonParse, ATimeCheckIsGradedWithinItsStatedTolerance) {
+    auto doc = minimalLesson();
+    doc["steps"][0]["experiment"]["profile"] = "calibrate";
+    doc["steps"][0]["checks"].push_back({{"id", "time"},
+                                         {"label", {{"en", "Step time"}}},
+                                         {"unit", "ms"},
+                                         {"quantity", "step_ms"},
+                                         {"run", "n2"},
+                                         {"tolerance", 0.25}});
+    const Lesson l = parseLesson(doc.dump(), "t.json");
+    EXPECT_TRUE(l.steps[0].experiment->calibrate);
+    EXPECT_EQ(l.steps[0].checks[1].quantity, "step_ms");
+    EXPECT_DOUBLE_EQ(l.steps[0].checks[1].tolerance, 0.25);
+}
+
 TEST(LessonParse, SyntaxErrorNamesLineAndColumn) {
     try {
         parseLesson("{\n  \"format\": 1,\n  \"id\" \"x\"\n}", "t.json");
@@ -200,10 +349,11 @@ TEST(LessonParse, MissingFileIsNamed) {
 }
 
 // Every shipped lesson parses with both languages required, ids are unique, the list
-// has the seven of issue 16 in order, and the files on disk are what is embedded.
+// has the seven of issue 16, ZeRO++'s (issue 25) and the step time's (issue 24) in order,
+// and the files on disk are what is embedded.
 TEST(ShippedLessons, ParseWithBothLanguages) {
     const auto& files = shippedLessonFiles();
-    ASSERT_EQ(files.size(), 7u);
+    ASSERT_EQ(files.size(), 9u);
     std::set<std::string> ids;
     for (const ShippedLessonFile& f : files) {
         SCOPED_TRACE(std::string(f.file));
@@ -216,7 +366,7 @@ TEST(ShippedLessons, ParseWithBothLanguages) {
         EXPECT_EQ(disk, f.text) << "rebuild: the embedded copy is stale";
     }
     const auto list = shippedLessons();
-    ASSERT_EQ(list.size(), 7u);
+    ASSERT_EQ(list.size(), 9u);
     for (std::size_t i = 0; i < list.size(); ++i)
         EXPECT_EQ(list[i].order, static_cast<int>(i + 1));
     EXPECT_EQ(shippedLesson("stage1-optimizer-sharding").order, 2);

@@ -351,6 +351,33 @@
     </message>
 </context>
 <context>
+    <name>LabCharts</name>
+    <message>
+        <source>stage %1</source>
+        <translation>阶段 %1</translation>
+    </message>
+    <message>
+        <source>Memory per GPU</source>
+        <translation>每个 GPU 的显存</translation>
+    </message>
+    <message>
+        <source>Memory per rank</source>
+        <translation>每进程内存</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>planner</source>
+        <translation>规划器</translation>
+    </message>
+    <message>
+        <source>Traffic per rank per step (elements / ψ)</source>
+        <translation>每进程每步通信量（元素数 / ψ）</translation>
+    </message>
+</context>
+<context>
     <name>LabReport</name>
     <message>
         <source>Lesson %1</source>
@@ -510,12 +537,12 @@
         <translation>集合通信的暂存缓冲区（由桶大小决定）。</translation>
     </message>
     <message>
-        <source>Workspace</source>
-        <translation>工作区</translation>
+        <source>CPU engine workspace (not in DeepSpeed)</source>
+        <translation>CPU 引擎工作区，DeepSpeed 中没有</translation>
     </message>
     <message>
-        <source>Scratch memory of the kernels.</source>
-        <translation>计算内核的临时内存。</translation>
+        <source>zerolab&apos;s CPU engine only: fp32 copies of the bf16 weights its kernels read, and the fp32 gradient staging slot at stages 0-1. DeepSpeed has no such bytes; they are not model states and ZeRO does not shard them.</source>
+        <translation>仅 zerolab 的 CPU 引擎才有：其计算内核读取的 bf16 权重的 fp32 副本，以及阶段 0-1 的 fp32 梯度暂存槽。DeepSpeed 没有这部分字节；它们不是模型状态，ZeRO 也不对其分片。</translation>
     </message>
 </context>
 <context>
@@ -1244,6 +1271,65 @@
     </message>
 </context>
 <context>
+    <name>zerolab::ChartActions</name>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Shown full screen: Esc brings the chart back.</source>
+        <translation>正在全屏显示：按 Esc 键返回图表。</translation>
+    </message>
+    <message>
+        <source>Esc leaves full screen</source>
+        <translation>按 Esc 键退出全屏</translation>
+    </message>
+    <message>
+        <source>Leave full screen</source>
+        <translation>退出全屏</translation>
+    </message>
+    <message>
+        <source>Show full screen</source>
+        <translation>全屏显示</translation>
+    </message>
+    <message>
+        <source>Copy chart</source>
+        <translation>复制图表</translation>
+    </message>
+    <message>
+        <source>Save chart as SVG</source>
+        <translation>将图表保存为 SVG</translation>
+    </message>
+    <message>
+        <source>SVG image (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Save chart as PNG</source>
+        <translation>将图表保存为 PNG</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Save chart</source>
+        <translation>保存图表</translation>
+    </message>
+    <message>
+        <source>Save chart as PNG…</source>
+        <translation>将图表保存为 PNG…</translation>
+    </message>
+    <message>
+        <source>Save chart as SVG…</source>
+        <translation>将图表保存为 SVG…</translation>
+    </message>
+    <message>
+        <source>Cannot render the chart for %1</source>
+        <translation>无法为 %1 绘制图表</translation>
+    </message>
+</context>
+<context>
     <name>zerolab::CompareView</name>
     <message>
         <source>%1 seg %2</source>
@@ -1750,6 +1836,108 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     </message>
 </context>
 <context>
+    <name>zerolab::LabMemoryChart</name>
+    <message>
+        <source>Model states per rank</source>
+        <translation>每进程模型状态</translation>
+    </message>
+    <message>
+        <source>Model states: what ZeRO shards (params, master, grads, Adam m and v)</source>
+        <translation>模型状态：ZeRO 分片的部分（参数、主参数、梯度、Adam m 和 v）</translation>
+    </message>
+    <message>
+        <source>%1: every ledger category</source>
+        <translation>%1：全部账本类别</translation>
+    </message>
+    <message>
+        <source>Apart: not model states (ZeRO does not shard them)</source>
+        <translation>另列：非模型状态（ZeRO 不对其分片）</translation>
+    </message>
+    <message>
+        <source>Filled: measured (the ledger of rank 0). Dashed outline: the planner&apos;s forecast.</source>
+        <translation>实心：实测（进程 0 的账本）。虚线框：规划器的预测。</translation>
+    </message>
+    <message>
+        <source>Values in bytes per parameter (B/ψ), per rank.</source>
+        <translation>数值为每进程每参数字节数（B/ψ）。</translation>
+    </message>
+    <message>
+        <source>Values in bytes (1 MB = 10⁶ B), per rank.</source>
+        <translation>数值为每进程字节数（1 MB = 10⁶ B）。</translation>
+    </message>
+    <message>
+        <source>Model states only</source>
+        <translation>仅模型状态</translation>
+    </message>
+    <message>
+        <source>The bars hold params, master, grads and Adam m and v, what ZeRO shards; activations, comm buffers and the CPU engine&apos;s workspace stand apart beside them, on the same scale.</source>
+        <translation>柱条只含 ZeRO 分片的参数、主参数、梯度和 Adam m、v；激活值、通信缓冲区和 CPU 引擎工作区在旁边另列，刻度相同。</translation>
+    </message>
+    <message>
+        <source>Memory per rank</source>
+        <translation>每进程内存</translation>
+    </message>
+    <message>
+        <source>Not model states</source>
+        <translation>非模型状态</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::LabStepTimeChart</name>
+    <message>
+        <source>activations, measured</source>
+        <translation>激活值（实测）</translation>
+    </message>
+    <message>
+        <source>activations, planner</source>
+        <translation>激活值（规划器）</translation>
+    </message>
+    <message>
+        <source>median step time</source>
+        <translation>步时间中位数</translation>
+    </message>
+    <message>
+        <source>fastest to slowest step</source>
+        <translation>最快到最慢的步</translation>
+    </message>
+    <message>
+        <source>Activations per rank (MiB)</source>
+        <translation>每进程激活值 (MiB)</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>⚠ A run logged a single step: there is no spread to tell a difference from noise.</source>
+        <translation>⚠ 有运行只记录了一步：没有离散范围可用来区分差异与噪声。</translation>
+    </message>
+    <message>
+        <source>⚠ Inside the noise: every difference between these step times is smaller than the spread of a run&apos;s own steps (up to %1 ms). The chart does not show that one is faster; timing depends on the machine and its load.</source>
+        <translation>⚠ 在噪声之内：这些步时间之间的每个差异都小于单个运行自身各步的离散范围（最多 %1 毫秒）。此图并不表明哪个更快；计时取决于机器及其负载。</translation>
+    </message>
+    <message>
+        <source>%1 ≈ %2 (%3 ms apart, their steps spread up to %4 ms)</source>
+        <translation>%1 ≈ %2（相差 %3 毫秒，其各步离散最多 %4 毫秒）</translation>
+    </message>
+    <message>
+        <source>⚠ Inside the noise: %1. A difference smaller than the spread of a run&apos;s own steps does not show that one is faster.</source>
+        <translation>⚠ 在噪声之内：%1。小于运行自身各步离散范围的差异并不表明哪个更快。</translation>
+    </message>
+    <message>
+        <source>The differences exceed the spread of each run&apos;s own steps. </source>
+        <translation>这些差异超出了每个运行自身各步的离散范围。</translation>
+    </message>
+    <message>
+        <source>Bars: the median over each run&apos;s logged steps (n = %1); whiskers: its fastest to its slowest step. Time is charted, never checked.</source>
+        <translation>柱条：每个运行所记录各步的中位数（n = %1）；须线：其最快到最慢的步。时间只作图，从不检查。</translation>
+    </message>
+    <message>
+        <source>Step time per run (ms)</source>
+        <translation>每个运行的步时间（毫秒）</translation>
+    </message>
+</context>
+<context>
     <name>zerolab::LabView</name>
     <message>
         <source>Open a lesson</source>
@@ -1882,50 +2070,6 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>Type your predictions, then run the experiment: the checks appear here.</source>
         <translation>先填写你的预测，再运行实验：核对结果将显示在这里。</translation>
-    </message>
-    <message>
-        <source>stage %1</source>
-        <translation>阶段 %1</translation>
-    </message>
-    <message>
-        <source>Memory per GPU</source>
-        <translation>每个 GPU 的显存</translation>
-    </message>
-    <message>
-        <source>Bytes per parameter (ψ) per rank</source>
-        <translation>每进程每参数字节数 (ψ)</translation>
-    </message>
-    <message>
-        <source>Memory per rank</source>
-        <translation>每进程内存</translation>
-    </message>
-    <message>
-        <source>measured</source>
-        <translation>实测</translation>
-    </message>
-    <message>
-        <source>planner</source>
-        <translation>规划器</translation>
-    </message>
-    <message>
-        <source>Traffic per rank per step (elements / ψ)</source>
-        <translation>每进程每步通信量（元素数 / ψ）</translation>
-    </message>
-    <message>
-        <source>activations, measured</source>
-        <translation>激活值（实测）</translation>
-    </message>
-    <message>
-        <source>median step time</source>
-        <translation>步时间中位数</translation>
-    </message>
-    <message>
-        <source>Activations per rank (MiB)</source>
-        <translation>每进程激活值 (MiB)</translation>
-    </message>
-    <message>
-        <source>Step time (ms, median)</source>
-        <translation>步时间（毫秒，中位数）</translation>
     </message>
     <message>
         <source>4 · The chart</source>
@@ -2153,6 +2297,30 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>ZeRO-Offload trains 13B parameters on one 32 GB V100. With offload_optimizer on the CPU, stage 2 at N = 1 keeps only the 16-bit parameters (2ψ = 26 GB) and a reduce bucket on the GPU; the fp32 master, m, v and the gradients (14ψ = 182 GB) live in host memory. Without offload the same stage needs 16ψ = 208 GB. The price is PCIe: every step the gradients go down and the parameters come back, 4ψ = 52 GB, about 2 s at 25 GB/s. Shown on an A100 40 GB, the smallest preset; zerolab forecasts offload, it does not run it.</source>
         <translation>ZeRO-Offload 在一块 32 GB 的 V100 上训练 13B 参数。offload_optimizer 放在 CPU 上时，N = 1 的阶段 2 在 GPU 上只保留 16 位参数（2ψ = 26 GB）和一个归约桶；fp32 主参数、m、v 和梯度（14ψ = 182 GB）放在主机内存中。不卸载时同一阶段需要 16ψ = 208 GB。代价是 PCIe：每一步梯度下行、参数回传，4ψ = 52 GB，在 25 GB/s 下约 2 秒。这里显示在最小的预设 A100 40 GB 上；zerolab 只预测卸载，并不执行。</translation>
+    </message>
+    <message>
+        <source>the parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>the gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>the optimizer states</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>The chapter&apos;s layout → ZeRO&apos;s: −%1 of the −%2 drop</source>
+        <translation>章节的布局 → ZeRO 的布局：总降幅 −%2 中的 −%1</translation>
+    </message>
+    <message>
+        <source>then stage %1 shards %2: −%3</source>
+        <translation>随后阶段 %1 切分%2：−%3</translation>
+    </message>
+    <message>
+        <source>stage %1 in ZeRO&apos;s layout: %2</source>
+        <translation>ZeRO 布局下的阶段 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -2577,6 +2745,22 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>Store: %1 (read-only: on a read-only file system; notes, tags and runs cannot be changed)</source>
         <translation>存储：%1（只读：位于只读文件系统上；无法修改备注、标签和运行）</translation>
+    </message>
+    <message>
+        <source>Larger text</source>
+        <translation>放大文字</translation>
+    </message>
+    <message>
+        <source>Smaller text</source>
+        <translation>缩小文字</translation>
+    </message>
+    <message>
+        <source>Normal text size</source>
+        <translation>正常文字大小</translation>
+    </message>
+    <message>
+        <source>Chart under the mouse full screen</source>
+        <translation>全屏显示鼠标下的图表</translation>
     </message>
 </context>
 <context>
@@ -3201,16 +3385,8 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <translation>重置缩放</translation>
     </message>
     <message>
-        <source>Export as PNG…</source>
-        <translation>导出为 PNG…</translation>
-    </message>
-    <message>
         <source>Export plot</source>
         <translation>导出图表</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png)</source>
-        <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
         <source>Export as PDF…</source>

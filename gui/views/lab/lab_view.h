@@ -109,8 +109,6 @@ private:
     // "step-id/prediction-id": where the typed answers are kept.
     QString predictionKey(int step, const std::string& id) const;
     std::optional<double> prediction(int step, const std::string& id) const;
-    QWidget* buildChart(int step, QWidget* parent) const;
-    QString runLabel(const LessonStep& step, const std::string& runId) const;
 
     std::optional<Lesson> m_lesson;
     int m_step = 0;

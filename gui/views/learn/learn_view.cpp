@@ -10,6 +10,7 @@
 #include "gui/widgets/memory_bar_chart.h"
 #include "gui/widgets/side_pane.h"
 #include "gui/widgets/style.h"
+#include "runtime/planner/planner_layout.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -231,6 +232,7 @@ QWidget* LearnView::buildControls() {
     m_precision = new QComboBox;
     m_precision->addItems({QString(), QString()});
     m_convention = new QComboBox;
+    m_convention->setObjectName(QStringLiteral("convention"));
     m_convention->addItems({QString(), QString()});
     m_activationSource = new QComboBox;
     m_activationSource->addItems({QString(), QString()});
@@ -388,6 +390,44 @@ void LearnView::setLogScale(bool on) {
     m_logScale->setChecked(on);
 }
 
+void LearnView::markLayoutSwitch(const PlanInput& in) {
+    MemoryBarChart* chart = m_forecast->chart();
+    const auto& chapter = m_forecast->currentPlan();
+    int stage = 1;
+    while (stage < 4 && conventionAt(Convention::Chapter, stage) == Convention::Chapter)
+        ++stage;
+    if (in.convention != Convention::Chapter || !chapter || stage >= 4) {
+        chart->setDropMarker(std::nullopt);
+        return;
+    }
+    PlanInput zeroInput = in;
+    zeroInput.convention = Convention::ZeroPaper;
+    double via = 0;
+    try {
+        via = double(plan(zeroInput).stages[stage - 1].total_bytes);
+    } catch (const PlanError&) { // no ZeRO plan of this input, no marker
+        chart->setDropMarker(std::nullopt);
+        return;
+    }
+    const double before = double(chapter->stages[stage - 1].total_bytes);
+    const double after = double(chapter->stages[stage].total_bytes);
+    const ShardedBy lower = shardedBy(Convention::ZeroPaper, stage - 1);
+    const ShardedBy upper = shardedBy(Convention::ZeroPaper, stage);
+    const QString sharded = upper.params && !lower.params ? tr("the parameters")
+                            : upper.grads && !lower.grads ? tr("the gradients")
+                                                          : tr("the optimizer states");
+    DropMarker marker;
+    marker.fromGroup = m_forecast->groupOfStage(stage - 1);
+    marker.toGroup = m_forecast->groupOfStage(stage);
+    marker.viaBytes = via;
+    marker.firstLabel = tr("The chapter's layout → ZeRO's: −%1 of the −%2 drop")
+                            .arg(formatBytes(before - via), formatBytes(before - after));
+    marker.secondLabel =
+        tr("then stage %1 shards %2: −%3").arg(stage).arg(sharded, formatBytes(via - after));
+    marker.viaLabel = tr("stage %1 in ZeRO's layout: %2").arg(stage - 1).arg(formatBytes(via));
+    chart->setDropMarker(marker);
+}
+
 void LearnView::update() {
     const int source = m_activationSource->currentIndex();
     m_activations->setVisible(source == kGiven);
@@ -415,6 +455,7 @@ void LearnView::update() {
         m_activationFormula->setText(
             tr("The formula needs a model's shape: pick 1.5B, 6.7B, 13B or 175B. Not counted."));
     m_forecast->setInput(in);
+    markLayoutSwitch(in);
     try {
         m_explain->setPlainText(runtimeLines(explainLines(in, m_stage, ByteUnit::GB)));
     } catch (const PlanError& e) {

@@ -58,6 +58,9 @@ private:
     QWidget* buildControls();
     QWidget* buildScenarios();
     void update();
+    // The chapter convention's drop onto its first stage planned in ZeRO's layout, marked
+    // on the bars: how much is the layout switch and how much that stage's sharding.
+    void markLayoutSwitch(const PlanInput& in);
     // The activation bytes per GPU the controls choose (and the formula), or none.
     std::optional<PaperActivations> activations(double psi) const;
     // m_activationSource's items: not counted, given, then one per Recompute mode.

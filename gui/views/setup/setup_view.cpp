@@ -83,6 +83,7 @@ SetupView::SetupView(QWidget* parent)
     editorLayout->addLayout(bar);
     editorLayout->addWidget(m_editor, 3);
     m_status->setTextFormat(Qt::RichText);
+    m_status->setWordWrap(true); // one line can be wider than the pane under a font zoom
     editorLayout->addWidget(m_status);
     m_problems->setMaximumHeight(96);
     m_problems->setAlternatingRowColors(true);

@@ -14,6 +14,7 @@
 #include "gui/views/setup/setup_view.h"
 #include "gui/views/tune/tune_view.h"
 #include "gui/widgets/chart_actions.h"
+#include "gui/widgets/file_dialog.h"
 #include "gui/widgets/font_zoom.h"
 #include "gui/widgets/log_console.h"
 
@@ -22,7 +23,6 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
@@ -337,14 +337,13 @@ void MainWindow::showStatus(const QString& text) {
 void MainWindow::buildMenus() {
     m_fileMenu = menuBar()->addMenu(QString());
     m_openStoreAction = m_fileMenu->addAction(QString(), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open run store"), {},
-                                                          tr("Run stores (*.db);;All files (*)"));
+        const QString path =
+            openFileName(this, tr("Open run store"), {}, tr("Run stores (*.db);;All files (*)"));
         if (!path.isEmpty())
             openStore(path);
     });
     m_openConfigAction = m_fileMenu->addAction(QString(), this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("Open config"), {}, tr("JSON (*.json)"));
+        const QString path = openFileName(this, tr("Open config"), {}, tr("JSON (*.json)"));
         if (!path.isEmpty() && openConfig(path))
             setTab(Tab::Setup);
     });

@@ -8,12 +8,12 @@
 #include "gui/timeline/timeline_style.h"
 #include "gui/widgets/category_colors.h"
 #include "gui/widgets/chart_actions.h"
+#include "gui/widgets/file_dialog.h"
 #include "gui/widgets/font_zoom.h"
 #include "gui/widgets/style.h"
 
 #include <QCoreApplication>
 #include <QEvent>
-#include <QFileDialog>
 #include <QLabel>
 #include <QMenu>
 #include <QStackedLayout>
@@ -549,8 +549,7 @@ bool TimelineChart::exportTo(const QString& path) {
 void TimelineChart::addOwnActions(QMenu& menu) {
     menu.addAction(tr("Whole step"), this, &TimelineChart::resetZoom);
     menu.addAction(tr("Export as %1…").arg(QStringLiteral("PDF")), this, [this] {
-        QString path =
-            QFileDialog::getSaveFileName(this, tr("Export timeline"), {}, QStringLiteral("*.pdf"));
+        QString path = saveFileName(this, tr("Export timeline"), {}, QStringLiteral("*.pdf"));
         if (path.isEmpty())
             return;
         if (!path.endsWith(QStringLiteral(".pdf")))

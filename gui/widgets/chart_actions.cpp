@@ -3,6 +3,7 @@
 // chart itself moves into a window of its own and a placeholder keeps its place.
 #include "gui/widgets/chart_actions.h"
 
+#include "gui/widgets/file_dialog.h"
 #include "gui/widgets/font_zoom.h"
 
 #include <QApplication>
@@ -10,7 +11,6 @@
 #include <QClipboard>
 #include <QCoreApplication>
 #include <QCursor>
-#include <QFileDialog>
 #include <QHash>
 #include <QKeyEvent>
 #include <QLabel>
@@ -161,7 +161,7 @@ void toggleFullScreen(QCustomPlot* plot) {
 
 QString askPath(QCustomPlot* plot, const QString& title, const QString& filter,
                 const QString& ext) {
-    QString path = QFileDialog::getSaveFileName(plot, title, {}, filter);
+    QString path = saveFileName(plot, title, {}, filter);
     if (!path.isEmpty() && !path.endsWith(ext, Qt::CaseInsensitive))
         path += ext;
     return path;

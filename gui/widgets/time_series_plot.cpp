@@ -4,9 +4,9 @@
 #include "gui/widgets/time_series_plot.h"
 
 #include "gui/widgets/chart_actions.h"
+#include "gui/widgets/file_dialog.h"
 #include "gui/widgets/style.h"
 
-#include <QFileDialog>
 #include <QMenu>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -211,8 +211,7 @@ bool TimeSeriesPlot::exportTo(const QString& path) {
 void TimeSeriesPlot::addOwnActions(QMenu& menu) {
     menu.addAction(tr("Reset zoom"), this, &TimeSeriesPlot::resetZoom);
     menu.addAction(tr("Export as PDF…"), this, [this] {
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export plot"), {}, tr("PDF document (*.pdf)"));
+        const QString path = saveFileName(this, tr("Export plot"), {}, tr("PDF document (*.pdf)"));
         if (!path.isEmpty())
             exportTo(path.endsWith(QStringLiteral(".pdf")) ? path : path + QStringLiteral(".pdf"));
     });

@@ -231,8 +231,8 @@ void evaluateErratum(const Lesson& lesson, const LessonCheck& c, Sources& src, C
     const double psi = static_cast<double>(p.psi);
     r.claimed = toLabUnit(it->claimed_value, unit, psi);
     r.planner = toLabUnit(it->correct_value, unit, psi);
-    r.claimed_text = it->claimed;
-    r.correct_text = it->correct;
+    r.claimed_text = it->claimed_text;
+    r.correct_text = it->correct_text;
     r.formula = formulaValue(c, lesson, planVariables(p, c.stage.value_or(p.input.stage)));
     addReason(r,
               compare("formula", *r.formula, "correct", *r.planner, c.formula_tolerance, c.unit));

@@ -7,6 +7,7 @@
 
 #include "runtime/lab/lab_experiment.h"
 #include "runtime/lab/lesson.h"
+#include "runtime/text/message.h"
 
 #include <map>
 #include <optional>
@@ -44,9 +45,10 @@ struct CheckResult {
     // step-time model on `profile` ("calibrated on HOST at DATE, machine profile #ID").
     bool timed = false;
     std::string profile;
-    // Erratum: the chapter's statement and the correct one, numbers plugged in.
-    std::string claimed_text;
-    std::string correct_text;
+    // Erratum: the chapter's statement and the correct one, numbers plugged in: the
+    // planner's own Messages (Erratum), which Learn's errata table shows too.
+    Message claimed_text;
+    Message correct_text;
 };
 
 // A student's answer against both sides a step can ask for: the check's formula and the

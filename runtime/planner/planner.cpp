@@ -152,9 +152,7 @@ void addComm(const PlanInput& in, const StateBytes& b, std::int64_t psi_padded, 
     sp.traffic_elements = grad_elems * ringTrafficFactor(gradKind, in.world) +
                           param_elems * ringTrafficFactor(paramKind, in.world);
     // Every collective of stages 0-2 (and of plain stage 3 elsewhere) spans the world.
-    sp.traffic.link =
-        ringLinkTraffic(sp.traffic.total(),
-                        withinGroupHosts(0, in.world, std::clamp(zpp.ranks_per_host, 1, in.world)));
+    sp.traffic.link = worldRingLinkTraffic(sp.traffic.total(), in.world, zpp.ranks_per_host);
     if (engineStage3)
         sp.traffic = *engineStage3;
     sp.comm_seconds = sp.traffic.total() / (in.bandwidth_gbps * 1e9);

@@ -14,9 +14,19 @@ std::int64_t sliceOf(const ParamLayout& layout, int u, int world) {
     return layout.units[static_cast<std::size_t>(u)].padded_elems / world;
 }
 
-int distinct(std::vector<int> v) {
-    std::sort(v.begin(), v.end());
-    return static_cast<int>(std::unique(v.begin(), v.end()) - v.begin());
+// The number of different hosts. A group's hosts come in rank order, already sorted:
+// then it is a count of changes, without a copy (a plan over N up to thousands, as a
+// lesson's scaling chart asks, sorted a copy for each world).
+int distinct(const std::vector<int>& hosts) {
+    if (!std::is_sorted(hosts.begin(), hosts.end())) {
+        std::vector<int> v = hosts;
+        std::sort(v.begin(), v.end());
+        return static_cast<int>(std::unique(v.begin(), v.end()) - v.begin());
+    }
+    int n = hosts.empty() ? 0 : 1;
+    for (std::size_t i = 1; i < hosts.size(); ++i)
+        n += hosts[i] != hosts[i - 1];
+    return n;
 }
 
 } // namespace
@@ -96,6 +106,14 @@ LinkTraffic ringLinkTraffic(double traffic, const std::vector<int>& memberHosts)
     LinkTraffic l;
     l.across =
         traffic * ringAcrossFraction(static_cast<int>(memberHosts.size()), distinct(memberHosts));
+    l.within = traffic - l.across;
+    return l;
+}
+
+LinkTraffic worldRingLinkTraffic(double traffic, int world, int ranks_per_host) {
+    const int rph = std::clamp(ranks_per_host, 1, std::max(1, world));
+    LinkTraffic l;
+    l.across = traffic * ringAcrossFraction(world, (world + rph - 1) / rph);
     l.within = traffic - l.across;
     return l;
 }

@@ -49,6 +49,8 @@ std::vector<int> acrossGroupHosts(int rank, int P, int world, int ranks_per_host
 // What a ring collective of `traffic` bytes over a group sends by link class, and what an
 // all-to-all of `block` bytes per peer does (from `rank`'s place `me` in the group).
 LinkTraffic ringLinkTraffic(double traffic, const std::vector<int>& memberHosts);
+// ringLinkTraffic over the whole world (ranks 0..world-1), without listing its hosts.
+LinkTraffic worldRingLinkTraffic(double traffic, int world, int ranks_per_host);
 LinkTraffic allToAllLinkTraffic(double block, const std::vector<int>& memberHosts, int me);
 
 // Everything rank 0 of a stage-3 run sends in one optimizer step of `accumulation`

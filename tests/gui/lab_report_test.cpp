@@ -11,6 +11,8 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -22,6 +24,7 @@ private slots:
     void writesAPdfWithTextTableAndChart();
     void failedWriteNamesTheFileAndKeepsTheOldReport();
     void answerIsGradedOnWhatTheStepAsksAndColouredInThePdf();
+    void eachStepOnItsPageWithItsTitledChartAndWholeWords();
 };
 
 static LabReport sampleReport() {
@@ -132,6 +135,63 @@ void LabReportTest::answerIsGradedOnWhatTheStepAsksAndColouredInThePdf() {
              qPrintable(html));
     QVERIFY2(html.contains(QStringLiteral("<td class=\"ok\">✓ formula = planner = run</td>")),
              qPrintable(html));
+}
+
+// The text of page `page` (1-based) of a PDF, by pdftotext; null when the tool is missing.
+static QString pdfPageText(const QString& pdf, int page) {
+    const QString tool = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+    if (tool.isEmpty())
+        return {};
+    QProcess p;
+    p.start(tool, {QStringLiteral("-f"), QString::number(page), QStringLiteral("-l"),
+                   QString::number(page), pdf, QStringLiteral("-")});
+    if (!p.waitForFinished(60000) || p.exitCode() != 0)
+        return {};
+    return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+// Issue 27 items 9 and 11: a step and its chart share a page (each step from a page of its
+// own), the chart carries its lesson's title, a long label wraps between words and never
+// inside one, and the date is written in the report's language.
+void LabReportTest::eachStepOnItsPageWithItsTitledChartAndWholeWords() {
+    LabReport r = sampleReport();
+    r.locale = QLocale(QStringLiteral("zh_CN"));
+    const QImage chart = r.steps.front().chart;
+    r.steps.front().chartTitle = QStringLiteral("Memory per rank, step one");
+    LabReportRow wide = r.steps.front().rows.front();
+    wide.label = QStringLiteral("Reduce-scatters per optimizer step, accumulation four, "
+                                "stage two, overlapped communication");
+    wide.agreement = QStringLiteral("✓ formula = planner = run");
+    r.steps.front().rows.push_back(wide);
+    LabReportStep second;
+    second.title = QStringLiteral("Gradients at stage two");
+    second.text = QStringLiteral("Stage two reduce-scatters after every micro-batch.");
+    second.chart = chart;
+    second.chartTitle = QStringLiteral("Bytes sent per rank, step two");
+    r.steps.push_back(second);
+
+    const QString html = labReportHtml(r);
+    const QString zhDate =
+        QLocale(QStringLiteral("zh_CN")).toString(r.created, QLocale::ShortFormat);
+    QVERIFY2(html.contains(zhDate.toHtmlEscaped()), qPrintable(html.left(600)));
+
+    QTemporaryDir dir;
+    const QString pdf = dir.filePath(QStringLiteral("two-steps.pdf"));
+    QString error;
+    QVERIFY2(writeLabReportPdf(r, pdf, &error), qPrintable(error));
+    const QString one = pdfPageText(pdf, 1);
+    if (one.isNull())
+        QSKIP("pdftotext not found (Debian: poppler-utils, in scripts/install-deps)");
+    const QString two = pdfPageText(pdf, 2);
+    QVERIFY2(one.contains(QStringLiteral("Optimizer states at N = 2")), qPrintable(one));
+    QVERIFY2(one.contains(QStringLiteral("Memory per rank, step one")), qPrintable(one));
+    QVERIFY2(!one.contains(QStringLiteral("Gradients at stage two")), qPrintable(one));
+    QVERIFY2(two.contains(QStringLiteral("Gradients at stage two")), qPrintable(two));
+    QVERIFY2(two.contains(QStringLiteral("Bytes sent per rank, step two")), qPrintable(two));
+    const QString words = one.simplified();
+    for (const char* word :
+         {"Reduce-scatters", "accumulation", "overlapped", "communication", "optimizer", "planner"})
+        QVERIFY2(words.contains(QLatin1String(word)), qPrintable(word + (": " + words)));
 }
 
 int main(int argc, char** argv) {

@@ -2,27 +2,37 @@
 // zerolab-train under mpirun into a fresh store, checked, charted and exported as a PDF
 // that pdftoppm renders to a page with ink; the stored results shown again when the
 // lesson is reopened; a broken lesson file named with its JSON path; a stopped step;
-// the Export button and its dialog followed by a run of lesson 4 that still shows its checks
-// and its finished runs. ZEROLAB_SHOT_DIR=DIR keeps DIR/lab-report-lesson2.png to look at.
+// the Export button and its dialog, listing the store's own folder, followed by a run of
+// lesson 4 that still shows its checks and its finished runs (issue 27 item 1).
+// ZEROLAB_SHOT_DIR=DIR keeps DIR/lab-report-lesson2.png to look at.
 #include "gui/client/store_client.h"
 #include "gui/core/language.h"
+#include "gui/core/runtime_text.h"
 #include "gui/views/lab/lab_view.h"
 #include "gui/widgets/memory_bar_chart.h"
 #include "gui/widgets/style.h"
 #include "runtime/lab/shipped_lessons.h"
 
 #include "pdf_ink.h"
+#include "tests/support/sqlite_lock_probe.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDir>
 #include <QEvent>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileSystemModel>
+#include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QStyle>
+#include <QTabBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include <algorithm>
@@ -39,10 +49,17 @@ private slots:
     void stoppedStepKeepsNoOutcome();
     void exportThenRunShowsTheChecksAndTheRuns();
     void emptyLabLabelsItsButtonsAndDisablesStopAndExport();
+    void wheelOverTheStepTabsKeepsTheStep();
+    void aStepWithoutPredictionsAsksForNone();
+    void formulaCanWaitUntilTheStepHasRun();
+    void everyCheckCellIsWholeAt1280x800InBothLanguages();
 
 private:
     std::string lessonWithOrder(int order) const;
     int firstStepWithRuns(const Lesson& lesson) const;
+    // Shows the view at the Lab's size in a 1280x800 window (beside the runs panel) and
+    // opens the shipped lesson of that order; false (with a warning) when it cannot.
+    bool openShown(LabView& view, int order) const;
 
     QTemporaryDir m_dir;
     QString m_db;
@@ -61,6 +78,17 @@ int LabViewTest::firstStepWithRuns(const Lesson& lesson) const {
             lesson.steps[i].chart->kind == ChartKind::Memory)
             return int(i);
     return -1;
+}
+
+bool LabViewTest::openShown(LabView& view, int order) const {
+    view.resize(930, 760);
+    view.show();
+    QString error;
+    if (!view.openLesson(QString::fromStdString(lessonWithOrder(order)), &error)) {
+        qWarning("%s", qPrintable(error));
+        return false;
+    }
+    return true;
 }
 
 void LabViewTest::initTestCase() {
@@ -210,6 +238,7 @@ void LabViewTest::exportThenRunShowsTheChecksAndTheRuns() {
     StoreClient store;
     connect(&store, &StoreClient::changed, &store, &StoreClient::listRuns);
     store.open(m_db); // lesson 2 was run into it by the first test
+    QTRY_VERIFY(!store.path().isEmpty());
     LabView view;
     view.setTrainProgram(QStringLiteral(ZEROLAB_BIN_DIR "/zerolab-train"));
     view.setStorePath(m_db);
@@ -225,19 +254,34 @@ void LabViewTest::exportThenRunShowsTheChecksAndTheRuns() {
             exportButton = b;
     QVERIFY(exportButton);
     QTRY_VERIFY(exportButton->isEnabled());
+    // The lecturer saves the report beside the store: the dialog lists the store's folder
+    // (the store, its -wal and -shm) while the GUI holds the store open.
+    QVERIFY(anotherProcessSeesASharedLock(m_db.toStdString()));
     const QString pdf = m_dir.filePath(QStringLiteral("exported.pdf"));
     bool dialogSeen = false;
+    bool listed = false;
     QTimer::singleShot(0, this, [&] {
         auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
         dialogSeen = dialog != nullptr;
-        if (dialog) {
-            dialog->selectFile(pdf);
-            QMetaObject::invokeMethod(dialog, "accept");
-        }
+        if (!dialog)
+            return;
+        dialog->setDirectory(m_dir.path());
+        auto* model = dialog->findChild<QFileSystemModel*>();
+        // Listed: the dialog has the store's type, as it shows it in its Type column.
+        listed = model &&
+                 QTest::qWaitFor([&] { return !model->type(model->index(m_db)).isEmpty(); }, 20000);
+        dialog->selectFile(pdf);
+        QMetaObject::invokeMethod(dialog, "accept");
     });
     exportButton->click();
     QVERIFY(dialogSeen);
+    QVERIFY2(listed, "the dialog never listed the store's folder");
     QVERIFY(QFile::exists(pdf));
+    // Listing a folder opens no file in it: the GUI's SQLite lock on the store outlives
+    // the dialog (a closed descriptor of the store would have dropped it, and the runs'
+    // own connections would then delete the WAL under the GUI's reader).
+    QVERIFY2(anotherProcessSeesASharedLock(m_db.toStdString()),
+             "the export's file dialog dropped the GUI's lock on the store");
 
     const std::string four = lessonWithOrder(4);
     QVERIFY2(view.openLesson(QString::fromStdString(four), &error), qPrintable(error));
@@ -282,6 +326,151 @@ void LabViewTest::emptyLabLabelsItsButtonsAndDisablesStopAndExport() {
             b->text() == LabView::tr("Export lab report (PDF)…"))
             QVERIFY2(!b->isEnabled(), qPrintable(b->text()));
     }
+}
+
+// A wheel turn over the widget, as a mouse sends it (one notch down).
+static void turnWheel(QWidget* w) {
+    const QPointF at(w->width() / 2.0, w->height() / 2.0);
+    QWheelEvent e(at, w->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                  Qt::NoScrollPhase, false);
+    QApplication::sendEvent(w, &e);
+}
+
+// Issue 27 item 11: scrolling the page with the wheel over the step tabs scrolls, it does
+// not change the step (a plain QTabBar, the old one, does on the same event).
+void LabViewTest::wheelOverTheStepTabsKeepsTheStep() {
+    QTabBar plain;
+    plain.addTab(QStringLiteral("1"));
+    plain.addTab(QStringLiteral("2"));
+    plain.resize(200, 30);
+    plain.show();
+    turnWheel(&plain);
+    QCOMPARE(plain.currentIndex(), 1); // the event is one that switches a plain tab bar
+
+    LabView view;
+    QVERIFY(openShown(view, 4));
+    QVERIFY(view.lesson()->steps.size() >= 2);
+    auto* tabs = view.findChild<QTabBar*>(QStringLiteral("labSteps"));
+    QVERIFY(tabs);
+    QCOMPARE(view.currentStep(), 0);
+    turnWheel(tabs);
+    QCOMPARE(tabs->currentIndex(), 0);
+    QCOMPARE(view.currentStep(), 0);
+}
+
+// Issue 27 item 11: lesson 4's second step asks for no prediction: no empty "Predict" box,
+// its card says there is nothing to predict and offers the run.
+void LabViewTest::aStepWithoutPredictionsAsksForNone() {
+    LabView view;
+    QVERIFY(openShown(view, 4));
+    int step = -1;
+    for (std::size_t i = 0; i < view.lesson()->steps.size() && step < 0; ++i)
+        if (view.lesson()->steps[i].predictions.empty())
+            step = int(i);
+    QVERIFY2(step >= 0, "lesson 4 has no step without predictions");
+    QVERIFY(view.showStep(QString::number(step + 1)));
+    for (QLineEdit* edit : view.findChildren<QLineEdit*>())
+        QVERIFY2(!edit->property("predictionId").isValid() || !edit->isVisible(),
+                 qPrintable(edit->property("predictionId").toString()));
+    bool said = false;
+    for (QLabel* label : view.findChildren<QLabel*>(QStringLiteral("cardTitle")))
+        if (label->isVisible() && label->text() == LabView::tr("1 · Predict"))
+            QFAIL("an empty Predict box is shown");
+        else if (label->isVisible() && label->text().startsWith(QStringLiteral("1 · ")))
+            said = true;
+    QVERIFY2(said, "the card does not say what to do");
+}
+
+// Issue 27 item 10: "hide each step's formula until it has run" holds the formula back
+// until the step has an outcome, then shows it.
+void LabViewTest::formulaCanWaitUntilTheStepHasRun() {
+    LabView view;
+    QVERIFY(openShown(view, 7));
+    const LessonStep& step = view.lesson()->steps.front();
+    QVERIFY2(!step.experiment && !step.formula.empty(),
+             "lesson 7 step 1: a plan step with a formula");
+    auto* formula = view.findChild<QLabel*>(QStringLiteral("labFormula"));
+    auto* hide = view.findChild<QCheckBox*>(QStringLiteral("labHideFormula"));
+    QVERIFY(formula && hide);
+    const QString shown = QString::fromStdString(step.formula);
+    QCOMPARE(formula->text(), shown);
+    hide->setChecked(true);
+    QVERIFY(!view.outcome(0));
+    QVERIFY2(!formula->text().contains(shown), qPrintable(formula->text()));
+    QVERIFY(view.runCurrentStep()); // the planner's numbers: no run
+    view.waitIdle();
+    QVERIFY(view.outcome(0));
+    QCOMPARE(formula->text(), shown);
+    hide->setChecked(false);
+    QCOMPARE(formula->text(), shown);
+}
+
+// Issue 27 items 3 and 9: at 1280x800 (the Lab beside the runs panel) every cell of the
+// checks table is whole: its column holds its longest word, its row its wrapped lines, the
+// columns fit the table; lesson 7's errata read in Chinese in zh_CN, from the planner's
+// own message (as Learn's errata table shows them), not in English.
+void LabViewTest::everyCheckCellIsWholeAt1280x800InBothLanguages() {
+    LabView view;
+    QVERIFY(openShown(view, 7));
+    QVERIFY(view.runCurrentStep());
+    view.waitIdle();
+    auto* table = view.findChild<QTableWidget*>(QStringLiteral("labChecks"));
+    QVERIFY(table);
+    QVERIFY(table->rowCount() > 0);
+    const auto checkWhole = [&](const char* lang) {
+        QTRY_VERIFY(table->isVisible());
+        int columns = 0;
+        for (int c = 0; c < table->columnCount(); ++c)
+            columns += table->columnWidth(c);
+        QVERIFY2(columns <= table->viewport()->width(),
+                 qPrintable(QStringLiteral("%1: columns %2 px in %3 px")
+                                .arg(QLatin1String(lang))
+                                .arg(columns)
+                                .arg(table->viewport()->width())));
+        const QFontMetrics fm = table->fontMetrics();
+        int rows = table->horizontalHeader()->height();
+        for (int r = 0; r < table->rowCount(); ++r) {
+            rows += table->rowHeight(r);
+            for (int c = 0; c < table->columnCount(); ++c) {
+                const QString text = table->item(r, c)->text();
+                // What the item delegate draws the text in: the cell less its text margins
+                // (QCommonStyle: PM_FocusFrameHMargin + 1 on each side) and the grid line.
+                const int margin =
+                    table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1;
+                const int inner = table->columnWidth(c) - 2 * margin - 1;
+                for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+                    QVERIFY2(fm.horizontalAdvance(word) <= inner,
+                             qPrintable(QStringLiteral("%1: '%2' wider than column %3")
+                                            .arg(QLatin1String(lang), word)
+                                            .arg(c)));
+                const QRect need =
+                    fm.boundingRect(QRect(0, 0, inner, 100000), Qt::TextWordWrap, text);
+                QVERIFY2(need.height() <= table->rowHeight(r),
+                         qPrintable(QStringLiteral("%1: row %2 column %3 cut: '%4'")
+                                        .arg(QLatin1String(lang))
+                                        .arg(r)
+                                        .arg(c)
+                                        .arg(text)));
+            }
+        }
+        QVERIFY2(rows <= table->height(), qPrintable(QString::number(rows)));
+    };
+    checkWhole("en");
+    auto* explain = view.findChild<QLabel*>(QStringLiteral("labExplain"));
+    QVERIFY(explain);
+    QVERIFY(explain->text().contains(QStringLiteral("the table&#x27;s total")) ||
+            explain->text().contains(QStringLiteral("the table's total")));
+    QVERIFY(setLanguage(Language::Chinese));
+    QTRY_VERIFY(!explain->text().contains(QStringLiteral("the table")));
+    checkWhole("zh_CN");
+    // The planner's erratum in Chinese, as Learn shows it: "原书表格合计…" (its template
+    // up to the first value).
+    const QString zh = QCoreApplication::translate("PlanErrata", "the table's total: %1")
+                           .section(QStringLiteral("%1"), 0, 0)
+                           .trimmed();
+    QVERIFY2(!zh.isEmpty() && zh != QStringLiteral("the table's total:"), qPrintable(zh));
+    QVERIFY2(explain->text().contains(zh.toHtmlEscaped()), qPrintable(explain->text()));
+    QVERIFY(setLanguage(Language::English));
 }
 
 int main(int argc, char** argv) {

@@ -30,7 +30,8 @@ TEST(LabCheck, PlanStepAgrees) {
     EXPECT_DOUBLE_EQ(*total.planner, 73.7);  // 10 psi + 8 psi / N
     EXPECT_NEAR(*total.formula, 73.7, 1e-9);
     EXPECT_FALSE(total.measured);
-    EXPECT_FALSE(total.claimed_text.empty());
+    EXPECT_EQ(total.claimed_text.context, "PlanErrata");
+    EXPECT_FALSE(renderEnglish(total.claimed_text).empty());
     const CheckResult& states = rs[1];
     EXPECT_TRUE(states.agrees) << states.reason;
     EXPECT_NEAR(*states.planner, 120.6, 1e-9); // the chapter's DDP 18 psi

@@ -3,6 +3,7 @@
 // plus the verdict logic and the error paths.
 #include "runtime/planner/plan_devices.h"
 #include "runtime/planner/planner.h"
+#include "runtime/planner/zeropp_plan.h"
 
 #include <gtest/gtest.h>
 
@@ -175,4 +176,17 @@ TEST(PlannerErrors, InvalidInputsThrowPlanErrorNamingTheField) {
     EXPECT_NE(message(in).find("capacity"), std::string::npos);
     EXPECT_THROW(customDevice(0), PlanError);
     EXPECT_FALSE(findDevice("a100-81").has_value());
+}
+
+// The world's ring split by link class without listing its hosts (what plan() uses at every
+// N) equals the split over the listed hosts, for worlds that fill their last host or not.
+TEST(PlannerLinkTraffic, WorldRingMatchesTheListedHosts) {
+    for (int world : {1, 2, 3, 4, 7, 8, 16, 24, 1000})
+        for (int rph : {0, 1, 2, 3, 8, 64}) {
+            const LinkTraffic listed =
+                ringLinkTraffic(100.0, withinGroupHosts(0, world, std::clamp(rph, 1, world)));
+            const LinkTraffic counted = worldRingLinkTraffic(100.0, world, rph);
+            EXPECT_DOUBLE_EQ(counted.across, listed.across) << "N = " << world << ", " << rph;
+            EXPECT_DOUBLE_EQ(counted.within, listed.within) << "N = " << world << ", " << rph;
+        }
 }

@@ -5,6 +5,7 @@
 #include "storage/run_writer.h"
 #include "storage/sqlite_db.h"
 #include "store_test_util.h"
+#include "tests/support/sqlite_lock_probe.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -59,25 +60,6 @@ constexpr int kGoAfter = 100;
         fprintf(stderr, "writer process: %s\n", e.what());
         _exit(1);
     }
-}
-
-// Forks a process that asks (F_GETLK) whether it could take a write lock on SQLite's
-// shared-lock range of the database file (os_unix.c: SHARED_FIRST = 2^30 + 2, 510 bytes).
-bool anotherProcessSeesASharedLock(const std::string& path) {
-    const pid_t pid = fork();
-    if (pid == 0) {
-        const int fd = ::open(path.c_str(), O_RDONLY);
-        struct flock probe = {};
-        probe.l_type = F_WRLCK;
-        probe.l_whence = SEEK_SET;
-        probe.l_start = (1L << 30) + 2;
-        probe.l_len = 510;
-        const bool locked = fd >= 0 && fcntl(fd, F_GETLK, &probe) == 0 && probe.l_type != F_UNLCK;
-        _exit(locked ? 0 : 1);
-    }
-    int status = 0;
-    return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-           WEXITSTATUS(status) == 0;
 }
 
 } // namespace

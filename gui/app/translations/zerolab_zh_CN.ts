@@ -451,6 +451,10 @@
         <source>%1 as stated</source>
         <translation>%1 符合所述关系</translation>
     </message>
+    <message>
+        <source>The chart</source>
+        <translation>图表</translation>
+    </message>
 </context>
 <context>
     <name>LabUnits</name>
@@ -2147,6 +2151,22 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>Choose a lesson first</source>
         <translation>请先选择一课</translation>
+    </message>
+    <message>
+        <source>Hide each step&apos;s formula until it has run</source>
+        <translation>在步骤运行之前隐藏其公式</translation>
+    </message>
+    <message>
+        <source>For a class: the students predict before they see the formula; it shows once the step&apos;s experiment has run.</source>
+        <translation>课堂用：学生先预测，再看公式；步骤的实验运行后公式才显示。</translation>
+    </message>
+    <message>
+        <source>1 · Run: this step asks for no prediction; run it and read the checks</source>
+        <translation>1 · 运行：本步骤无需预测；运行后查看核对结果</translation>
+    </message>
+    <message>
+        <source>Formula hidden until the step has run</source>
+        <translation>公式已隐藏，步骤运行后显示</translation>
     </message>
 </context>
 <context>

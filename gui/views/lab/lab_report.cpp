@@ -12,6 +12,7 @@
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QTextDocument>
+#include <QTextOption>
 #include <QUrl>
 
 namespace zerolab {
@@ -37,6 +38,11 @@ QString chartName(int step) {
 // Chart width on the page in document pixels (the page is laid out 600 px wide).
 constexpr int kChartWidth = 560;
 
+// The check table's columns (label, answer, formula, planner, measured, agrees), in
+// percent of the page width: the label and the answer's two verdicts get the most. They
+// add up to 88: each cell's padding (6 px a side, 72 px of the 600) takes the rest.
+constexpr int kColumnPercent[] = {24, 17, 10, 10, 10, 17};
+
 } // namespace
 
 QStringList labCheckHeadings() {
@@ -54,6 +60,8 @@ QString labReportHtml(const LabReport& report) {
                        "body { font-size: 10pt; }"
                        "h1 { font-size: 17pt; margin-bottom: 2px; }"
                        "h2 { font-size: 13pt; margin-top: 16px; color: %1; }"
+                       "h2.next { page-break-before: always; }"
+                       "p.caption { font-size: 10pt; font-weight: bold; margin-top: 8px; }"
                        "p.meta { color: %2; }"
                        "p.formula { font-size: 12pt; font-family: 'DejaVu Sans Mono', monospace; }"
                        "table.checks { border-collapse: collapse; margin-top: 6px; }"
@@ -72,19 +80,37 @@ QString labReportHtml(const LabReport& report) {
         meta += QStringLiteral(" · ") + QCoreApplication::translate("LabReport", "Student: %1")
                                             .arg(report.student.toHtmlEscaped());
     meta += QStringLiteral(" · ") +
-            QLocale().toString(report.created, QLocale::ShortFormat).toHtmlEscaped();
+            report.locale.toString(report.created, QLocale::ShortFormat).toHtmlEscaped();
     html += QStringLiteral("<p class=\"meta\">%1</p>").arg(meta);
 
     for (int i = 0; i < report.steps.size(); ++i) {
         const LabReportStep& step = report.steps[i];
-        html += QStringLiteral("<h2>%1. %2</h2>").arg(i + 1).arg(step.title.toHtmlEscaped());
+        // Each step from a page of its own: its text, its chart and its checks.
+        html += QStringLiteral("<h2%1>%2. %3</h2>")
+                    .arg(i > 0 ? QStringLiteral(" class=\"next\"") : QString())
+                    .arg(i + 1)
+                    .arg(step.title.toHtmlEscaped());
         html += paragraphs(step.text);
         if (!step.formula.isEmpty())
             html += QStringLiteral("<p class=\"formula\">%1</p>").arg(step.formula.toHtmlEscaped());
+        // The chart right under the step's text, so that it is on the step's first page
+        // even when the checks run onto the next.
+        if (!step.chart.isNull())
+            html += QStringLiteral("<p class=\"caption\">%1</p>")
+                        .arg((step.chartTitle.isEmpty()
+                                  ? QCoreApplication::translate("LabReport", "The chart")
+                                  : step.chartTitle)
+                                 .toHtmlEscaped()) +
+                    QStringLiteral("<p><img src=\"%1\" width=\"%2\"/></p>")
+                        .arg(chartName(i))
+                        .arg(kChartWidth);
         if (!step.rows.isEmpty()) {
             html += QStringLiteral("<table class=\"checks\" width=\"100%\"><tr>");
-            for (const QString& h : labCheckHeadings())
-                html += QStringLiteral("<th>%1</th>").arg(h.toHtmlEscaped());
+            const QStringList headings = labCheckHeadings();
+            for (int c = 0; c < headings.size(); ++c)
+                html += QStringLiteral("<th width=\"%1%\">%2</th>")
+                            .arg(kColumnPercent[c])
+                            .arg(headings[c].toHtmlEscaped());
             html += QStringLiteral("</tr>");
             for (const LabReportRow& row : step.rows) {
                 const QString agreement = !row.agreement.isEmpty() ? row.agreement
@@ -106,10 +132,6 @@ QString labReportHtml(const LabReport& report) {
                     html += QStringLiteral("<p class=\"explain\"><b>%1:</b> %2</p>")
                                 .arg(row.label.toHtmlEscaped(), row.explain.toHtmlEscaped());
         }
-        if (!step.chart.isNull())
-            html += QStringLiteral("<p><img src=\"%1\" width=\"%2\"/></p>")
-                        .arg(chartName(i))
-                        .arg(kChartWidth);
     }
     html += QStringLiteral("</body></html>");
     return html;
@@ -132,6 +154,10 @@ bool writeLabReportPdf(const LabReport& report, const QString& path, QString* er
         writer.setResolution(300);
 
         QTextDocument doc;
+        // Lines break between words (and between CJK characters), never inside a word.
+        QTextOption wrap = doc.defaultTextOption();
+        wrap.setWrapMode(QTextOption::WordWrap);
+        doc.setDefaultTextOption(wrap);
         for (int i = 0; i < report.steps.size(); ++i)
             if (!report.steps[i].chart.isNull())
                 doc.addResource(QTextDocument::ImageResource, QUrl(chartName(i)),

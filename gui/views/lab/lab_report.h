@@ -5,6 +5,7 @@
 
 #include <QDateTime>
 #include <QImage>
+#include <QLocale>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -40,7 +41,8 @@ struct LabReportStep {
     QString text;    // plain text, paragraphs separated by blank lines
     QString formula; // display formula, may be empty
     QVector<LabReportRow> rows;
-    QImage chart; // null: the step has no chart (or was not run)
+    QImage chart;       // null: the step has no chart (or was not run)
+    QString chartTitle; // the lesson's title of the chart; empty: "The chart"
 };
 
 struct LabReport {
@@ -48,6 +50,7 @@ struct LabReport {
     QString title;
     QString student; // may be empty
     QDateTime created;
+    QLocale locale; // the report's language: its date is written in it
     QVector<LabReportStep> steps;
 };
 

@@ -2,6 +2,7 @@
 
 #include "gui/views/lab/lab_values.h"
 
+#include "gui/core/runtime_text.h"
 #include "gui/core/units.h"
 #include "runtime/lab/lab_expr.h"
 #include "runtime/lab/lab_units.h"
@@ -155,10 +156,8 @@ LabReportRow labReportRow(const CheckResult& check, std::optional<double> predic
         row.planner = formatLabValue(check.planner, check.unit);
         const QString claim =
             QCoreApplication::translate("LabView", "The chapter: %1 = %2. Correct: %3 = %4.")
-                .arg(QString::fromStdString(check.claimed_text),
-                     formatLabValue(check.claimed, check.unit),
-                     QString::fromStdString(check.correct_text),
-                     formatLabValue(check.planner, check.unit));
+                .arg(runtimeText(check.claimed_text), formatLabValue(check.claimed, check.unit),
+                     runtimeText(check.correct_text), formatLabValue(check.planner, check.unit));
         explain = explain.isEmpty() ? claim : claim + QLatin1Char(' ') + explain;
     } else {
         row.planner = formatLabValue(check.planner, check.unit);

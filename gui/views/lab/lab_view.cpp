@@ -6,15 +6,18 @@
 #include "gui/core/language.h"
 #include "gui/views/lab/lab_charts.h"
 #include "gui/views/lab/lab_values.h"
+#include "gui/widgets/file_dialog.h"
+#include "gui/widgets/flow_layout.h"
 #include "gui/widgets/side_pane.h"
 #include "gui/widgets/style.h"
+#include "gui/widgets/wrapped_text.h"
 #include "runtime/lab/lesson_parse.h"
 #include "runtime/lab/shipped_lessons.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDir>
 #include <QEvent>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -25,12 +28,14 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -42,6 +47,22 @@ namespace {
 QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
+
+// The step tabs: the mouse wheel scrolls the page under them, it never changes the step
+// (a lecturer scrolling through a step would land on another one).
+class StepTabBar : public QTabBar {
+public:
+    using QTabBar::QTabBar;
+
+protected:
+    void wheelEvent(QWheelEvent* event) override { event->ignore(); }
+};
+
+// Columns 1..5 of the checks table (answer, formula, planner, measured, agrees) at
+// most this share of its width; the rest goes to the check's label. Longer cells wrap.
+constexpr double kValueColumnsShare = 0.66;
+// A cell's margins and grid line around its text, in pixels.
+constexpr int kCellPadding = 14;
 
 } // namespace
 
@@ -105,7 +126,8 @@ QLayout* LabView::buildHeader() {
     m_summary = new QLabel;
     m_summary->setObjectName(QStringLiteral("muted"));
     m_summary->setWordWrap(true);
-    m_steps = new QTabBar;
+    m_steps = new StepTabBar;
+    m_steps->setObjectName(QStringLiteral("labSteps"));
     m_steps->setExpanding(false);
     m_steps->setDrawBase(false);
     header->addWidget(m_title);
@@ -121,9 +143,8 @@ QWidget* LabView::buildStepCard() {
     textLayout->setContentsMargins(0, 0, 0, 0);
     m_stepTitle = new QLabel;
     m_stepTitle->setObjectName(QStringLiteral("cardTitle"));
-    m_stepText = new QLabel;
-    m_stepText->setWordWrap(true);
-    m_stepText->setTextFormat(Qt::RichText);
+    m_stepText = new WrappedText; // up to 16 KiB: laid out once per width, not per query
+    m_stepText->setObjectName(QStringLiteral("labStepText"));
     m_formula = new QLabel;
     m_formula->setObjectName(QStringLiteral("labFormula"));
     m_formula->setStyleSheet(
@@ -131,9 +152,13 @@ QWidget* LabView::buildStepCard() {
                        "color: %1; padding: 4px 0;")
             .arg(kAccent.name()));
     m_formula->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_formula->setWordWrap(true);
+    m_hideFormula = new QCheckBox;
+    m_hideFormula->setObjectName(QStringLiteral("labHideFormula"));
     textLayout->addWidget(m_stepTitle);
     textLayout->addWidget(m_stepText);
     textLayout->addWidget(m_formula);
+    textLayout->addWidget(m_hideFormula, 0, Qt::AlignRight);
     return makeCard(textBox);
 }
 
@@ -144,7 +169,10 @@ QWidget* LabView::buildPredictCard() {
     predictLayout->setContentsMargins(0, 0, 0, 0);
     m_predictHeading = new QLabel;
     m_predictHeading->setObjectName(QStringLiteral("cardTitle"));
+    m_predictHeading->setWordWrap(true);
     m_predictForm = new QFormLayout;
+    // The prompt above its field: a long prompt never pushes the field or its unit out.
+    m_predictForm->setRowWrapPolicy(QFormLayout::WrapAllRows);
     m_predictError = new QLabel;
     m_predictError->setStyleSheet(QStringLiteral("color: %1;").arg(kErrorColor.name()));
     m_predictError->setWordWrap(true);
@@ -160,6 +188,7 @@ QWidget* LabView::buildPredictCard() {
     m_progress->hide();
     m_progressText = new QLabel;
     m_progressText->setObjectName(QStringLiteral("muted"));
+    m_progressText->setWordWrap(true);
     runRow->addWidget(m_run);
     runRow->addWidget(m_stopButton);
     runRow->addWidget(m_progressText, 1);
@@ -183,10 +212,18 @@ QWidget* LabView::buildChecksCard() {
     m_checks->verticalHeader()->hide();
     m_checks->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_checks->setSelectionMode(QAbstractItemView::NoSelection);
-    m_checks->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_checks->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    // Every cell whole: long labels and values wrap at word boundaries, never "...",
+    // and the table is as tall as its rows (fitChecks, again on every resize).
+    m_checks->setWordWrap(true);
+    m_checks->setTextElideMode(Qt::ElideNone);
+    m_checks->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_checks->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_checks->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_checks->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_checks->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_checks->viewport()->installEventFilter(this);
     m_explain = new QLabel;
+    m_explain->setObjectName(QStringLiteral("labExplain"));
     m_explain->setWordWrap(true);
     m_explain->setTextFormat(Qt::RichText);
     checkLayout->addWidget(m_checksHeading);
@@ -208,7 +245,8 @@ QWidget* LabView::buildChartCard() {
 
 // Previous and next step, the student's name, Compare and the report.
 QLayout* LabView::buildFooter() {
-    auto* bottom = new QHBoxLayout;
+    // Wraps onto a second line where the page is narrow (1280x800 with the runs panel).
+    auto* bottom = new FlowLayout(nullptr, 8, 6);
     m_prev = new QPushButton;
     m_next = new QPushButton;
     m_studentLabel = new QLabel;
@@ -218,7 +256,6 @@ QLayout* LabView::buildFooter() {
     m_export = new QPushButton;
     bottom->addWidget(m_prev);
     bottom->addWidget(m_next);
-    bottom->addStretch(1);
     bottom->addWidget(m_studentLabel);
     bottom->addWidget(m_student);
     bottom->addWidget(m_compare);
@@ -238,8 +275,8 @@ void LabView::connectUi() {
             emit statusMessage(error);
     });
     connect(m_openFile, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open a lesson"), QString(), tr("Lesson files (*.json);;All files (*)"));
+        const QString path = openFileName(this, tr("Open a lesson"), QString(),
+                                          tr("Lesson files (*.json);;All files (*)"));
         if (path.isEmpty())
             return;
         QString error;
@@ -265,6 +302,7 @@ void LabView::connectUi() {
         }
     });
     connect(m_export, &QPushButton::clicked, this, &LabView::exportClicked);
+    connect(m_hideFormula, &QCheckBox::toggled, this, [this] { renderFormula(); });
 }
 
 void LabView::retranslate() {
@@ -275,6 +313,9 @@ void LabView::retranslate() {
     m_checksHeading->setText(tr("3 · Check: your answer, the formula, the planner, the run"));
     m_checks->setHorizontalHeaderLabels(labCheckHeadings());
     m_stopButton->setText(tr("Stop"));
+    m_hideFormula->setText(tr("Hide each step's formula until it has run"));
+    m_hideFormula->setToolTip(tr("For a class: the students predict before they see the "
+                                 "formula; it shows once the step's experiment has run."));
     m_prev->setText(tr("← Previous step"));
     m_next->setText(tr("Next step →"));
     m_studentLabel->setText(tr("Student:"));
@@ -540,6 +581,7 @@ void LabView::renderStep() {
         m_stepTitle->clear();
         m_stepText->clear();
         m_formula->clear();
+        m_hideFormula->hide();
         // Greyed out, but saying what it will do once a lesson is chosen.
         m_run->setText(tr("2 · Run the experiment"));
         m_run->setToolTip(tr("Choose a lesson first"));
@@ -559,9 +601,8 @@ void LabView::renderStep() {
          qs(step.text.in(lang)).split(QStringLiteral("\n\n"), Qt::SkipEmptyParts))
         html += QStringLiteral("<p>%1</p>")
                     .arg(p.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br/>")));
-    m_stepText->setText(html);
-    m_formula->setText(qs(step.formula));
-    m_formula->setVisible(!step.formula.empty());
+    m_stepText->setHtml(html);
+    renderFormula();
 
     for (const LessonPrediction& p : step.predictions) {
         auto* edit = new QLineEdit;
@@ -588,7 +629,10 @@ void LabView::renderStep() {
             renderChecks();
         });
     }
-    m_predictHeading->setVisible(true);
+    m_predictHeading->setText(step.predictions.empty()
+                                  ? tr("1 · Run: this step asks for no prediction; run it and "
+                                       "read the checks")
+                                  : tr("1 · Predict"));
     m_run->setText(step.experiment ? tr("2 · Run the experiment") : tr("2 · Ask the planner"));
     m_run->setToolTip(step.experiment
                           ? tr("%n real run(s) under mpirun, kept in the store and tagged "
@@ -657,12 +701,72 @@ void LabView::renderChecks() {
             explain += QStringLiteral("<p><b>%1.</b> %2</p>")
                            .arg(row.label.toHtmlEscaped(), row.explain.toHtmlEscaped());
     }
-    // Every row in sight: the table is as tall as its rows (the page scrolls).
-    int h = m_checks->horizontalHeader()->height() + 4;
+    fitChecks();
+    m_explain->setText(explain);
+}
+
+void LabView::renderFormula() {
+    const LessonStep* step = m_lesson ? &m_lesson->steps[std::size_t(m_step)] : nullptr;
+    const bool has = step && !step->formula.empty();
+    m_hideFormula->setVisible(has);
+    m_formula->setVisible(has);
+    if (!has)
+        return;
+    const bool hidden = m_hideFormula->isChecked() && !outcome(m_step);
+    m_formula->setText(hidden ? tr("Formula hidden until the step has run") : qs(step->formula));
+    m_formula->setEnabled(!hidden);
+}
+
+// The label column takes what the values leave; each value column its widest cell up to
+// its share, then wraps. Rows grow to their wrapped text, and the table to its rows (the
+// page scrolls, the table never does).
+void LabView::fitChecks() {
+    QHeaderView* header = m_checks->horizontalHeader();
+    const int width = m_checks->viewport()->width();
+    const int columns = m_checks->columnCount();
+    if (width <= 0 || columns < 2)
+        return;
+    // Each value column at least its heading, at most its widest cell; what they need
+    // beyond their headings shrinks in proportion when their share cannot hold it.
+    QVector<int> least(columns, 0), natural(columns, 0);
+    int leastSum = 0, naturalSum = 0;
+    for (int c = 1; c < columns; ++c) {
+        least[c] = header->sectionSizeHint(c);
+        natural[c] = least[c];
+        for (int r = 0; r < m_checks->rowCount(); ++r)
+            if (const QTableWidgetItem* item = m_checks->item(r, c))
+                natural[c] =
+                    std::max(natural[c], m_checks->fontMetrics().horizontalAdvance(item->text()) +
+                                             kCellPadding);
+        leastSum += least[c];
+        naturalSum += natural[c];
+    }
+    const int share = std::max(leastSum, int(width * kValueColumnsShare));
+    const double give =
+        naturalSum <= share ? 1.0 : double(share - leastSum) / std::max(1, naturalSum - leastSum);
+    int used = 0;
+    for (int c = 1; c < columns; ++c) {
+        const int w = least[c] + int((natural[c] - least[c]) * give);
+        header->resizeSection(c, w);
+        used += w;
+    }
+    header->resizeSection(0, std::max(40, width - used));
+    m_checks->resizeRowsToContents();
+    int h = header->height() + 2 * m_checks->frameWidth();
     for (int r = 0; r < m_checks->rowCount(); ++r)
         h += m_checks->rowHeight(r);
-    m_checks->setFixedHeight(h);
-    m_explain->setText(explain);
+    if (m_checks->height() != h)
+        m_checks->setFixedHeight(h);
+}
+
+bool LabView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_checks->viewport() && event->type() == QEvent::Resize &&
+        m_checks->rowCount() > 0) {
+        const auto* resize = static_cast<QResizeEvent*>(event);
+        if (resize->size().width() != resize->oldSize().width())
+            fitChecks();
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void LabView::renderChart() {
@@ -699,6 +803,7 @@ LabReport LabView::report() const {
     r.title = qs(m_lesson->title.in(lang));
     r.student = m_student->text().trimmed();
     r.created = QDateTime::currentDateTime();
+    r.locale = QLocale(languageCode(currentLanguage()));
     for (std::size_t i = 0; i < m_lesson->steps.size(); ++i) {
         const LessonStep& step = m_lesson->steps[i];
         const LabStepOutcome* o = outcome(int(i));
@@ -714,8 +819,11 @@ LabReport LabView::report() const {
             }
         }
         if (o || step.plan) {
-            if (std::unique_ptr<QWidget> chart{LabCharts::build(step, o, lang)})
+            if (std::unique_ptr<QWidget> chart{LabCharts::build(step, o, lang)}) {
                 s.chart = LabCharts::render(chart.get());
+                if (step.chart)
+                    s.chartTitle = qs(step.chart->title.in(lang));
+            }
         }
         r.steps.push_back(s);
     }
@@ -729,10 +837,10 @@ bool LabView::exportReport(const QString& path, QString* error) const {
 void LabView::exportClicked() {
     if (!m_lesson)
         return;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export lab report"),
-        QDir::home().filePath(QStringLiteral("lab-%1.pdf").arg(qs(m_lesson->id))),
-        tr("PDF (*.pdf)"));
+    const QString path =
+        saveFileName(this, tr("Export lab report"),
+                     QDir::home().filePath(QStringLiteral("lab-%1.pdf").arg(qs(m_lesson->id))),
+                     tr("PDF (*.pdf)"));
     if (path.isEmpty())
         return;
     QString error;

@@ -20,6 +20,7 @@
 #include <optional>
 #include <vector>
 
+class QCheckBox;
 class QLabel;
 class QLayout;
 class QLineEdit;
@@ -32,6 +33,8 @@ class QVBoxLayout;
 class QFormLayout;
 
 namespace zerolab {
+
+class WrappedText;
 
 // UI thread only; the experiment runs in its LabClient.
 class LabView : public QWidget {
@@ -75,6 +78,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     // The view's parts, one function a card or row; connectUi wires their signals.
@@ -92,6 +96,10 @@ private:
     void showLesson();
     void renderStep();
     void renderChecks();
+    // The step's formula, or a placeholder while "hide until it has run" holds it back.
+    void renderFormula();
+    // The checks table's column widths, row heights and height for its current width.
+    void fitChecks();
     void renderChart();
     void startRequest(LabRequest request);
     void showProgress(int step, const LabProgress& progress);
@@ -117,8 +125,9 @@ private:
     QLabel* m_summary;
     QTabBar* m_steps;
     QLabel* m_stepTitle;
-    QLabel* m_stepText;
+    WrappedText* m_stepText;
     QLabel* m_formula;
+    QCheckBox* m_hideFormula;
     QLabel* m_predictHeading;
     QFormLayout* m_predictForm;
     QList<QLineEdit*> m_predictEdits;

@@ -15,6 +15,7 @@
 #include "gui/core/units.h"
 #include "gui/timeline/timeline_panel.h"
 #include "gui/widgets/category_colors.h"
+#include "gui/widgets/file_dialog.h"
 #include "gui/widgets/grouped_bar_chart.h"
 #include "gui/widgets/memory_bar_chart.h"
 #include "gui/widgets/style.h"
@@ -25,7 +26,6 @@
 #include <QComboBox>
 #include <QDir>
 #include <QEvent>
-#include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -435,9 +435,9 @@ QWidget* RunView::buildHeader() {
             m_store->loadRanks(m_runId, qint64(m_steps[Metric::Step][i]));
     });
     connect(m_csvButton, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export metrics"),
-                                                          QStringLiteral("run-%1.csv").arg(m_runId),
-                                                          tr("CSV (*.csv)"));
+        const QString path =
+            saveFileName(this, tr("Export metrics"), QStringLiteral("run-%1.csv").arg(m_runId),
+                         tr("CSV (*.csv)"));
         QString error;
         if (path.isEmpty())
             return;
@@ -447,7 +447,7 @@ QWidget* RunView::buildHeader() {
             emit statusMessage(tr("Wrote %1").arg(path));
     });
     connect(m_plotsButton, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export plots into"));
+        const QString dir = existingDirectory(this, tr("Export plots into"));
         if (!dir.isEmpty())
             emit statusMessage(tr("Wrote %1 files to %2").arg(exportPlots(dir).size()).arg(dir));
     });

@@ -4,6 +4,7 @@
 
 #include "gui/core/json_path.h"
 #include "gui/core/units.h"
+#include "gui/widgets/file_dialog.h"
 #include "gui/widgets/form_rows.h"
 
 #include <QButtonGroup>
@@ -11,7 +12,6 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -298,7 +298,7 @@ QWidget* ConfigForm::buildDataGroup() {
     row->addWidget(m_dataPath, 1);
     row->addWidget(m_browse);
     connect(m_browse, &QToolButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Data file"));
+        const QString path = openFileName(this, tr("Data file"));
         if (path.isEmpty())
             return;
         m_dataPath->setText(path);

@@ -3,6 +3,7 @@
 #include "gui/views/setup/setup_view.h"
 
 #include "gui/views/setup/config_form.h"
+#include "gui/widgets/file_dialog.h"
 #include "gui/widgets/forecast_panel.h"
 #include "gui/widgets/json_editor.h"
 #include "gui/widgets/side_pane.h"
@@ -11,7 +12,6 @@
 
 #include <QEvent>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -206,9 +206,9 @@ bool SetupView::saveFile(const QString& path) {
 }
 
 void SetupView::openDialog(bool import) {
-    const QString path = QFileDialog::getOpenFileName(
-        this, import ? tr("Import a DeepSpeed config") : tr("Open a zerolab config"), {},
-        tr("JSON (*.json);;All files (*)"));
+    const QString path =
+        openFileName(this, import ? tr("Import a DeepSpeed config") : tr("Open a zerolab config"),
+                     {}, tr("JSON (*.json);;All files (*)"));
     if (path.isEmpty())
         return;
     loadFile(path);
@@ -221,8 +221,7 @@ void SetupView::openDialog(bool import) {
 }
 
 void SetupView::saveAsDialog() {
-    QString path =
-        QFileDialog::getSaveFileName(this, tr("Save config"), m_path, tr("JSON (*.json)"));
+    QString path = saveFileName(this, tr("Save config"), m_path, tr("JSON (*.json)"));
     if (path.isEmpty())
         return;
     if (!path.endsWith(QStringLiteral(".json")))

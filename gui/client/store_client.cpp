@@ -5,6 +5,7 @@
 
 #include "gui/client/store_thread.h"
 #include "gui/core/csv_export.h"
+#include "storage/profile_store.h"
 #include "storage/run_reader.h"
 #include "storage/run_writer.h"
 #include "storage/store_clock.h"
@@ -230,6 +231,24 @@ void StoreWorker::markLost(double staleAfterS) {
     guarded([&] { m_reader->markLostRuns(staleAfterS); });
 }
 
+void StoreWorker::loadProfile() {
+    guarded([&] {
+        RunStore store = openStoreOffGuiThread(m_path);
+        const auto stored = latestMachineProfile(store);
+        if (!stored) {
+            emit profileMissing(QString()); // none stored
+            return;
+        }
+        const std::string where =
+            m_path.toStdString() + ": machine_profiles #" + std::to_string(stored->id);
+        try {
+            emit profileLoaded(machineProfileFromJson(nlohmann::json::parse(stored->json), where));
+        } catch (const std::exception& e) {
+            emit profileMissing(QString::fromStdString(e.what()));
+        }
+    });
+}
+
 StoreClient::StoreClient(QObject* parent) : QObject(parent), m_worker(new StoreWorker) {
     qRegisterMetaType<RunChunk>();
     qRegisterMetaType<RunSummary>();
@@ -239,6 +258,7 @@ StoreClient::StoreClient(QObject* parent) : QObject(parent), m_worker(new StoreW
     qRegisterMetaType<SilentRuns>();
     qRegisterMetaType<StepTimeline>();
     qRegisterMetaType<StepColumns>();
+    qRegisterMetaType<MachineProfile>();
     m_silenceTimer = new QTimer(this);
     m_silenceTimer->setSingleShot(true);
     m_silenceTimer->setInterval(kSilenceRelistMs);
@@ -274,6 +294,16 @@ StoreClient::StoreClient(QObject* parent) : QObject(parent), m_worker(new StoreW
     connect(m_worker, &StoreWorker::changed, this, &StoreClient::changed);
     connect(m_worker, &StoreWorker::commandPosted, this, &StoreClient::commandPosted);
     connect(m_worker, &StoreWorker::checkpointFound, this, &StoreClient::checkpointFound);
+    connect(m_worker, &StoreWorker::profileLoaded, this, [this](const MachineProfile& p) {
+        m_profile = p;
+        m_profileMissing.clear();
+        emit profileChanged();
+    });
+    connect(m_worker, &StoreWorker::profileMissing, this, [this](const QString& why) {
+        m_profile.reset();
+        m_profileMissing = why;
+        emit profileChanged();
+    });
     connect(m_worker, &StoreWorker::done, this, [this] {
         if (--m_pending == 0)
             emit idle();
@@ -361,6 +391,10 @@ void StoreClient::markLost(double staleAfterS) {
     if (m_readOnly)
         return; // nothing can be marked on a read-only file system
     send([w = m_worker, staleAfterS] { w->markLost(staleAfterS); });
+}
+
+void StoreClient::loadProfile() {
+    send([w = m_worker] { w->loadProfile(); });
 }
 
 } // namespace zerolab

@@ -64,6 +64,11 @@ void ParetoChart::setTrials(const QVector<TrialPoint>& trials) {
     rebuild();
 }
 
+void ParetoChart::setForecasts(const QVector<TrialPoint>& forecasts) {
+    m_forecasts = forecasts;
+    rebuild();
+}
+
 void ParetoChart::setCapacity(std::optional<double> bytes, const QString& name) {
     m_capacity = bytes && std::isfinite(*bytes) && *bytes > 0 ? bytes : std::nullopt;
     m_capacityName = name;
@@ -85,6 +90,12 @@ void ParetoChart::rebuild() {
     double maxSpeed = 0;
     for (const TrialPoint& t : m_trials) {
         points.push_back({t.peak_bytes, t.tokens_per_s});
+        if (std::isfinite(t.peak_bytes))
+            maxPeak = std::max(maxPeak, t.peak_bytes);
+        if (std::isfinite(t.tokens_per_s))
+            maxSpeed = std::max(maxSpeed, t.tokens_per_s);
+    }
+    for (const TrialPoint& t : m_forecasts) {
         if (std::isfinite(t.peak_bytes))
             maxPeak = std::max(maxPeak, t.peak_bytes);
         if (std::isfinite(t.tokens_per_s))
@@ -132,6 +143,37 @@ void ParetoChart::rebuild() {
     if (m_frontier.empty())
         frontier->removeFromLegend();
 
+    bool named = false;
+    for (int stage = 0; stage < 4; ++stage) {
+        QVector<double> x, y;
+        for (const TrialPoint& f : m_forecasts)
+            if (std::clamp(f.stage, 0, 3) == stage && std::isfinite(f.peak_bytes) &&
+                std::isfinite(f.tokens_per_s)) {
+                x << f.peak_bytes / unit.divisor;
+                y << f.tokens_per_s;
+            }
+        if (x.isEmpty())
+            continue;
+        auto* g = m_plot->addGraph();
+        g->setName(tr("forecast (hollow)"));
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(stageColor(stage), 1.5),
+                                           Qt::NoBrush, 9));
+        g->setData(x, y);
+        if (named)
+            g->removeFromLegend();
+        named = true;
+    }
+    for (const TrialPoint& f : m_forecasts)
+        for (const TrialPoint& t : m_trials)
+            if (t.id == f.id && std::isfinite(f.tokens_per_s) && std::isfinite(t.tokens_per_s)) {
+                auto* join = new QCPItemLine(m_plot);
+                join->start->setCoords(f.peak_bytes / unit.divisor, f.tokens_per_s);
+                join->end->setCoords(t.peak_bytes / unit.divisor, t.tokens_per_s);
+                join->setPen(QPen(kTextFaint, 1, Qt::DotLine));
+                join->setSelectable(false);
+            }
+
     if (m_capacity) {
         const QString name = m_capacityName.isEmpty()
                                  ? tr("capacity %1").arg(formatBytes(*m_capacity))
@@ -156,7 +198,7 @@ void ParetoChart::rebuild() {
             text->setText(tr("%1: far to the right, every point fits").arg(name));
         }
     }
-    m_plot->legend->setVisible(!m_trials.isEmpty());
+    m_plot->legend->setVisible(!m_trials.isEmpty() || !m_forecasts.isEmpty());
     if (m_trials.isEmpty()) {
         auto* empty = new QCPItemText(m_plot);
         empty->position->setType(QCPItemPosition::ptAxisRectRatio);

@@ -233,7 +233,7 @@ void StoreWorker::markLost(double staleAfterS) {
 
 void StoreWorker::loadProfile() {
     guarded([&] {
-        RunStore store = openStoreOffGuiThread(m_path);
+        RunStore store = openStoreOffGuiThread(m_path, OpenMode::ReadOnly);
         const auto stored = latestMachineProfile(store);
         if (!stored) {
             emit profileMissing(QString()); // none stored

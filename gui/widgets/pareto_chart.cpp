@@ -25,6 +25,25 @@ constexpr double kHoverRadiusPx = 8;
 // The capacity is drawn to scale while it is at most this many times the largest peak.
 constexpr double kCapacityScaleFactor = 3;
 
+// The points of one stage as a scatter graph in `style` (no line); null when it has none.
+QCPGraph* stageScatter(QCustomPlot* plot, const QVector<TrialPoint>& points, int stage,
+                       double divisor, const QCPScatterStyle& style) {
+    QVector<double> x, y;
+    for (const TrialPoint& t : points)
+        if (std::clamp(t.stage, 0, 3) == stage && std::isfinite(t.peak_bytes) &&
+            std::isfinite(t.tokens_per_s)) {
+            x << t.peak_bytes / divisor;
+            y << t.tokens_per_s;
+        }
+    if (x.isEmpty())
+        return nullptr;
+    auto* g = plot->addGraph();
+    g->setLineStyle(QCPGraph::lsNone);
+    g->setScatterStyle(style);
+    g->setData(x, y);
+    return g;
+}
+
 } // namespace
 
 QColor ParetoChart::stageColor(int stage) {
@@ -124,42 +143,22 @@ void ParetoChart::rebuild() {
     frontier->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kFrontierColor, 1.5), Qt::NoBrush, 13));
 
-    for (int stage = 0; stage < 4; ++stage) {
-        QVector<double> x, y;
-        for (const TrialPoint& t : m_trials)
-            if (std::clamp(t.stage, 0, 3) == stage && std::isfinite(t.peak_bytes) &&
-                std::isfinite(t.tokens_per_s)) {
-                x << t.peak_bytes / unit.divisor;
-                y << t.tokens_per_s;
-            }
-        if (x.isEmpty())
-            continue;
-        auto* g = m_plot->addGraph();
-        g->setName(tr("ZeRO %1").arg(stage));
-        g->setLineStyle(QCPGraph::lsNone);
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, stageColor(stage), 8));
-        g->setData(x, y);
-    }
+    for (int stage = 0; stage < 4; ++stage)
+        if (QCPGraph* g =
+                stageScatter(m_plot, m_trials, stage, unit.divisor,
+                             QCPScatterStyle(QCPScatterStyle::ssDisc, stageColor(stage), 8)))
+            g->setName(tr("ZeRO %1").arg(stage));
     if (m_frontier.empty())
         frontier->removeFromLegend();
 
-    bool named = false;
+    bool named = false; // one legend entry for the hollow points of every stage
     for (int stage = 0; stage < 4; ++stage) {
-        QVector<double> x, y;
-        for (const TrialPoint& f : m_forecasts)
-            if (std::clamp(f.stage, 0, 3) == stage && std::isfinite(f.peak_bytes) &&
-                std::isfinite(f.tokens_per_s)) {
-                x << f.peak_bytes / unit.divisor;
-                y << f.tokens_per_s;
-            }
-        if (x.isEmpty())
+        QCPGraph* g = stageScatter(m_plot, m_forecasts, stage, unit.divisor,
+                                   QCPScatterStyle(QCPScatterStyle::ssCircle,
+                                                   QPen(stageColor(stage), 1.5), Qt::NoBrush, 9));
+        if (!g)
             continue;
-        auto* g = m_plot->addGraph();
         g->setName(tr("forecast (hollow)"));
-        g->setLineStyle(QCPGraph::lsNone);
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(stageColor(stage), 1.5),
-                                           Qt::NoBrush, 9));
-        g->setData(x, y);
         if (named)
             g->removeFromLegend();
         named = true;

@@ -1,8 +1,8 @@
 // The step-time model where the user sees it (issue 24 item 6): Setup's step-time card,
-// the Run view's dashed forecast line and the timeline's forecast lanes, Tune's order by
-// forecast and its Pareto forecast points, Learn's step time against inter-host
-// bandwidth. Each surface is checked against predictStepTime's own value for a fixed
-// made-up profile (or a preset), never against a literal.
+// the Run view's dashed forecast line and the timeline's forecast lanes, Learn's step time
+// against inter-host bandwidth (Tune's order by forecast: tune_view_test). Each surface is
+// checked against predictStepTime's own value for a fixed made-up profile
+// (fixtureMachineProfile) or a preset, never against a literal.
 #include "fixture_store.h"
 #include "timeline_fixture.h"
 
@@ -13,9 +13,7 @@
 #include "gui/views/learn/bandwidth_card.h"
 #include "gui/views/run/run_view.h"
 #include "gui/views/setup/setup_view.h"
-#include "gui/views/tune/tune_view.h"
 #include "gui/widgets/forecast_panel.h"
-#include "gui/widgets/pareto_chart.h"
 #include "gui/widgets/step_time_card.h"
 #include "gui/widgets/style.h"
 #include "gui/widgets/time_series_plot.h"
@@ -26,14 +24,10 @@
 #include "runtime/planner/step_time.h"
 #include "storage/profile_store.h"
 #include "storage/run_store.h"
-#include "storage/run_writer.h"
-#include "storage/sweep_store.h"
 
 #include <QApplication>
 #include <QLabel>
 #include <QSignalSpy>
-#include <QStandardItemModel>
-#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -45,55 +39,9 @@ using namespace zerolab;
 
 namespace {
 
-// A machine no one has: every kernel at 2 GFLOP/s (or elements/s), one link of 1 GB/s
-// and 10 us a ring step, 64 cores so that two ranks share nothing.
-MachineProfile madeUpProfile() {
-    MachineProfile p;
-    p.source = "calibrated";
-    p.name = "testbox";
-    p.date = "2026-11-30T12:00:00Z";
-    p.cores = 64;
-    p.threads_per_rank = 1;
-    for (double& r : p.rates)
-        r = 2e9;
-    p.intra_link = LinkSpec{"test-link", "a test link", 1e9, 1e-5};
-    p.peak_flops = 4e9;
-    return p;
-}
-
 TrainConfig withStage(TrainConfig c, int stage) {
     c.zero.stage = stage;
     return c;
-}
-
-const char* kTrialBase = R"({
-  "train_batch_size": 16, "train_micro_batch_size_per_gpu": 8, "gradient_accumulation_steps": 1,
-  "optimizer": {"type": "AdamW", "params": {"lr": 1e-3}},
-  "zero_optimization": {"stage": 1},
-  "model": {"preset": "micro"}, "data": {"type": "synthetic"},
-  "run": {"steps": 20, "seed": 1, "log_every": 1, "threads": 1}
-})";
-
-TrialRecord trial(int stage, int micro, double tokens, std::int64_t run_id) {
-    TrialRecord t;
-    t.phase = "search";
-    t.axes_json = nlohmann::json{
-        {"zero_optimization.stage", stage},
-        {"train_micro_batch_size_per_gpu",
-         micro}}.dump();
-    nlohmann::json config = nlohmann::json::parse(kTrialBase);
-    config["zero_optimization"]["stage"] = stage;
-    config["train_micro_batch_size_per_gpu"] = micro;
-    config["train_batch_size"] = micro * 2;
-    t.config_json = config.dump();
-    t.world = 2;
-    t.status = TrialStatus::Finished;
-    t.forecast_bytes = 100'000'000 + micro * 1'000'000;
-    t.capacity_bytes = 400'000'000;
-    t.tokens_per_s = tokens;
-    t.peak_bytes = 110'000'000 + micro * 1'000'000;
-    t.run_id = run_id;
-    return t;
 }
 
 } // namespace
@@ -105,7 +53,7 @@ private slots:
     // summary prints the chosen stage's step, and the card names the calibrated profile.
     void setupCardShowsTheModelsStepPerStage() {
         SetupView view;
-        const MachineProfile p = madeUpProfile();
+        const MachineProfile p = fixtureMachineProfile();
         view.stepTime()->setMachineProfile(p);
         view.validateNow();
         QVERIFY(view.validation().config);
@@ -174,7 +122,7 @@ private slots:
         QVERIFY(dir.isValid());
         const QString db = dir.filePath(QStringLiteral("runs.db"));
         const auto ids = writeFixtureStore(db.toStdString(), defaultFixtureRuns());
-        const MachineProfile p = madeUpProfile();
+        const MachineProfile p = fixtureMachineProfile();
         {
             RunStore store = RunStore::open(db.toStdString());
             addMachineProfile(store, p.name, p.source, toJson(p).dump());
@@ -219,7 +167,7 @@ private slots:
         c.batch.train_batch_size = 2;
         c.zero.stage = 3;
         c.zero.overlap_comm = true;
-        const StepTimeForecast f = predictStepTime(c, madeUpProfile());
+        const StepTimeForecast f = predictStepTime(c, fixtureMachineProfile());
         TimelinePanel panel;
         QObject::connect(&panel, &TimelinePanel::stepRequested, &panel,
                          [&panel](long long s) { panel.setTimeline(stage3OverlapTimeline(2, s)); });
@@ -238,69 +186,6 @@ private slots:
         QVERIFY(std::fabs(end - f.step_s * 1e6) <= 1e-6 * end);
         panel.setForecast(std::nullopt);
         QVERIFY(!panel.showsForecast());
-    }
-
-    // Tune: the forecast step of each trial is the model's, "Order by forecast" puts the
-    // table fastest first, and the Pareto chart holds each trial's forecast point.
-    void tuneOrdersCandidatesByForecast() {
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        const QString db = dir.filePath(QStringLiteral("runs.db"));
-        std::vector<TrialRecord> trials = {trial(0, 4, 9000, 1), trial(1, 8, 12000, 2),
-                                           trial(3, 2, 8000, 3), trial(2, 16, 10000, 4)};
-        try {
-            {
-                RunWriter w(RunStore::open(db.toStdString()));
-                for (int i = 1; i <= 4; ++i) {
-                    RunInfo info;
-                    info.name = "trial run " + std::to_string(i);
-                    info.world = 2;
-                    w.createRun(info);
-                }
-            }
-            SweepStore store(RunStore::open(db.toStdString()));
-            SweepRecord s;
-            s.name = "forecast sweep";
-            s.source = "fixture.json";
-            s.definition = nlohmann::json{
-                {"name", "forecast sweep"},
-                {"base", nlohmann::json::parse(kTrialBase)},
-                {"axes", {{"zero_optimization.stage", {0, 1, 2, 3}}}},
-                {"strategy",
-                 "grid"}}.dump();
-            s.status = SweepStatus::Finished;
-            const std::int64_t id = store.createSweep(s);
-            store.addTrials(id, trials);
-            store.setSweepStatus(id, SweepStatus::Finished, {});
-        } catch (const std::exception& e) {
-            QFAIL(e.what());
-        }
-        const MachineProfile p = madeUpProfile();
-        TuneView view;
-        view.setMachineProfile(p);
-        view.setStorePath(db);
-        view.waitIdle();
-        QCOMPARE(view.trialsModel()->rowCount(), 4);
-        std::vector<std::pair<double, int>> want; // (step, idx)
-        for (int idx = 0; idx < 4; ++idx) {
-            const auto config = storedConfig(trials[std::size_t(idx)].config_json, 2);
-            QVERIFY(config);
-            const StepTimeForecast f = predictStepTime(*config, p);
-            QVERIFY(view.forecastOf(idx));
-            QCOMPARE(view.forecastOf(idx)->step_s, f.step_s);
-            want.push_back({f.step_s, idx});
-        }
-        std::sort(want.begin(), want.end());
-        view.orderByForecast();
-        const QAbstractItemModel* shown = view.table()->model();
-        for (int r = 0; r < 4; ++r)
-            QCOMPARE(shown->index(r, 0).data().toInt(), want[std::size_t(r)].second);
-        QCOMPARE(shown->index(0, view.forecastColumn()).data().toString(),
-                 QString::fromStdString(formatSeconds(want[0].first)));
-        const QVector<TrialPoint>& points = view.chart()->forecasts();
-        QCOMPARE(points.size(), 4);
-        for (const TrialPoint& pt : points)
-            QCOMPARE(pt.tokens_per_s, view.forecastOf(int(pt.id))->tokens_per_s);
     }
 
     // Learn: stages 0-3 on 8 hosts of A100s at each inter-host bandwidth, each point the

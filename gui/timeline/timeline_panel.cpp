@@ -189,6 +189,10 @@ void TimelinePanel::showForecast() {
         return;
     StepTimeline forecast = *m_forecast;
     forecast.step = m_shown;
+    // The lanes of the ranks it forecasts (rank 0's), not empty rows for the others.
+    forecast.world = 1;
+    for (const TimelineSpan& span : forecast.spans)
+        forecast.world = std::max(forecast.world, span.rank + 1);
     m_forecastChart->setTimeline(forecast);
     m_forecastLabel->setText(
         tr("Forecast of this step by the step-time model (rank 0's lanes, this machine's "

@@ -8,6 +8,7 @@
 #include <QVector>
 #include <QWidget>
 
+class QCPGraph;
 class QCustomPlot;
 class QCPRange;
 class QMouseEvent;
@@ -71,7 +72,7 @@ private:
     QString m_emptyText;
     QVector<PlotMarker> m_markers;
     QVector<PlotSeries> m_overlay;
-    QVector<class QCPGraph*> m_overlayGraphs;
+    QVector<QCPGraph*> m_overlayGraphs;
     bool m_stacked = false;                 // stacked areas always start the y axis at 0
     QVector<QVector<double>> m_stackedSums; // running sums per layer, full resolution
 };

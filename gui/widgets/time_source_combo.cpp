@@ -6,6 +6,8 @@
 #include <QEvent>
 #include <QSignalBlocker>
 
+#include <algorithm>
+
 namespace zerolab {
 
 namespace {
@@ -53,6 +55,13 @@ bool TimeSourceCombo::selectPreset(const std::string& gpu) {
             return true;
         }
     return false;
+}
+
+void TimeSourceCombo::setRanksPerHost(int ranks) {
+    for (TimeSource& p : m_presets)
+        p.ranks_per_host = std::max(1, ranks);
+    fill();
+    emit currentIndexChanged(currentIndex());
 }
 
 TimeSource TimeSourceCombo::source() const {

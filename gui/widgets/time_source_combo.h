@@ -24,6 +24,8 @@ public:
     bool hasMachineProfile() const { return m_machine.has_value(); }
     // Chooses a preset by its GPU key ("a100-80"); false when there is none.
     bool selectPreset(const std::string& gpu);
+    // GPUs on each host of every preset (8 by default), named in the items.
+    void setRanksPerHost(int ranks);
     TimeSource source() const;
 
 protected:

@@ -200,6 +200,8 @@ private slots:
         in.precision = Precision::Bf16Mixed;
         in.micro_batch = 1;
         card.setInput(in);
+        QCOMPARE(card.hosts(), 64); // one GPU a host by default: every collective crosses
+        card.setGpusPerHost(8);
         QCOMPARE(card.hosts(), 8);
         const std::vector<double>& bw = BandwidthCard::bandwidths();
         for (int s = 0; s < 4; ++s) {

@@ -39,7 +39,8 @@ const std::vector<double>& BandwidthCard::bandwidths() {
 
 BandwidthCard::BandwidthCard(QWidget* parent)
     : QWidget(parent), m_heading(new QLabel(this)), m_sourceLabel(new QLabel(this)),
-      m_source(new TimeSourceCombo(this)), m_plot(new QCustomPlot(this)),
+      m_source(new TimeSourceCombo(this)), m_perHostLabel(new QLabel(this)),
+      m_perHost(new QComboBox(this)), m_plot(new QCustomPlot(this)),
       m_verdict(new QLabel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
@@ -50,6 +51,11 @@ BandwidthCard::BandwidthCard(QWidget* parent)
     m_sourceLabel->setObjectName(QStringLiteral("muted"));
     row->addWidget(m_sourceLabel);
     row->addWidget(m_source);
+    m_perHostLabel->setObjectName(QStringLiteral("muted"));
+    row->addWidget(m_perHostLabel);
+    for (int gpus : {1, 2, 4, 8})
+        m_perHost->addItem(QString::number(gpus), gpus);
+    row->addWidget(m_perHost);
     layout->addLayout(row);
     stylePlot(m_plot);
     placeLegendAbove(m_plot);
@@ -60,12 +66,16 @@ BandwidthCard::BandwidthCard(QWidget* parent)
     m_verdict->setWordWrap(true);
     layout->addWidget(m_verdict);
     connect(m_source, &QComboBox::currentIndexChanged, this, [this] { reforecast(); });
+    connect(m_perHost, &QComboBox::currentIndexChanged, this,
+            [this] { m_source->setRanksPerHost(m_perHost->currentData().toInt()); });
+    m_source->setRanksPerHost(1);
     retranslate();
 }
 
 void BandwidthCard::retranslate() {
     m_heading->setText(tr("Step time against the link between hosts"));
     m_sourceLabel->setText(tr("Cluster"));
+    m_perHostLabel->setText(tr("GPUs per host"));
     reforecast();
 }
 
@@ -78,6 +88,10 @@ void BandwidthCard::changeEvent(QEvent* event) {
 void BandwidthCard::setInput(const PlanInput& in) {
     m_input = in;
     reforecast();
+}
+
+void BandwidthCard::setGpusPerHost(int gpus) {
+    m_perHost->setCurrentIndex(m_perHost->findData(gpus));
 }
 
 QString BandwidthCard::verdictText() const {
@@ -157,7 +171,7 @@ void BandwidthCard::reforecast() {
         text = tr("No forecast: %1").arg(refused);
     else if (m_hosts == 1)
         text = tr("N = %1 fits on one host of %2 GPUs: no link between hosts, the lines are flat. "
-                  "Raise N above %2.")
+                  "Raise N above %2, or put fewer GPUs on a host.")
                    .arg(c3.batch.world)
                    .arg(source.ranks_per_host);
     else if (m_hiddenFrom && *m_hiddenFrom <= bw.front())

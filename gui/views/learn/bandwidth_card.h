@@ -1,5 +1,6 @@
 // Learn's step time against the link between hosts: for the model and world the Learn
-// controls describe, on a cluster preset (eight GPUs a host), the step-time model's step
+// controls describe, on a cluster preset (one GPU a host by default, so that every
+// collective crosses the link; 2, 4 or 8 in the card's combo), the step-time model's step
 // for stages 0-3 at inter-host bandwidths from 1 Gb/s to 1.6 Tb/s, and the bandwidth from
 // which stage 3's extra gathers stop showing in the step (its exposed communication under
 // 5% of the step). Every number is predictStepTime's (runtime/planner/step_time.h).
@@ -14,6 +15,7 @@
 #include <optional>
 #include <vector>
 
+class QComboBox;
 class QCustomPlot;
 class QLabel;
 
@@ -32,6 +34,8 @@ public:
     void setInput(const PlanInput& in);
 
     TimeSourceCombo* sourceCombo() const { return m_source; }
+    // GPUs on each host: 1, 2, 4 or 8.
+    void setGpusPerHost(int gpus);
     // The inter-host bandwidths drawn, bytes per second, ascending.
     static const std::vector<double>& bandwidths();
     // The forecast of `stage` at bandwidths()[point]; nullopt where the model refused.
@@ -60,6 +64,8 @@ private:
     QLabel* m_heading;
     QLabel* m_sourceLabel;
     TimeSourceCombo* m_source;
+    QLabel* m_perHostLabel;
+    QComboBox* m_perHost;
     QCustomPlot* m_plot;
     QLabel* m_verdict;
     std::optional<PlanInput> m_input;

@@ -903,7 +903,8 @@ void TuneView::showTrials(const std::vector<TrialRecord>& trials, const QString&
         }
         if (forecast) {
             m_forecasts[t.idx] = *forecast;
-            if (t.repeat_of < 0 && t.forecast_bytes > 0)
+            // Beside the measured points only when forecast for the machine they ran on.
+            if (source.isMachine() && t.repeat_of < 0 && t.forecast_bytes > 0)
                 forecastPoints.push_back(
                     {t.idx, trialStage(t), double(t.forecast_bytes), forecast->tokens_per_s,
                      QString::fromStdString(

@@ -16,6 +16,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace zerolab {
 
@@ -23,6 +24,11 @@ namespace {
 
 QString seconds(double s) {
     return QString::fromStdString(formatSeconds(s));
+}
+
+// Tokens/s as a whole number below a thousand, else "5.3K".
+QString tokens(double t) {
+    return t < 1000 ? QString::number(std::lround(t)) : formatCount(t);
 }
 
 } // namespace
@@ -45,7 +51,7 @@ StepTimeCard::StepTimeCard(QWidget* parent)
     layout->addWidget(m_summary);
     stylePlot(m_plot);
     placeLegendAbove(m_plot);
-    m_plot->setMinimumHeight(150);
+    m_plot->setMinimumHeight(90); // Setup's three cards fit a 1280x800 window
     layout->addWidget(m_plot, 1);
     m_profile->setWordWrap(true);
     m_profile->setObjectName(QStringLiteral("muted"));
@@ -86,8 +92,8 @@ void StepTimeCard::retranslate() {
     m_sourceLabel->setText(tr("Profile"));
     m_source->setToolTip(
         tr("The machine profile of the step-time model: this machine as zerolab-calibrate "
-           "measured it (kept in the run store), or a cluster of datasheet GPUs (docs/planner.md, "
-           "Presets)."));
+           "measured it (kept in the run store), or a cluster of datasheet GPUs "
+           "(docs/planner.md)."));
     reforecast();
 }
 
@@ -150,15 +156,15 @@ void StepTimeCard::reforecast() {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const int chosen = std::clamp(m_config->zero.stage, 0, 3);
     for (int s = 0; s < 4; ++s) {
-        ticker->addTick(s,
-                        s == chosen ? tr("Stage %1 (this config)").arg(s) : tr("Stage %1").arg(s));
         const auto& f = m_forecasts[std::size_t(s)];
+        ticker->addTick(
+            s, (s == chosen ? tr("Stage %1 (this config)").arg(s) : tr("Stage %1").arg(s)) +
+                   QLatin1Char('\n') +
+                   (f ? tr("%1 tokens/s").arg(tokens(f->tokens_per_s)) : QString()));
         auto* label = new QCPItemText(m_plot);
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->position->setCoords(s, f ? f->step_s / unit : 0);
-        label->setText(
-            f ? tr("%1 · %2 tokens/s").arg(seconds(f->step_s), formatCount(f->tokens_per_s))
-              : tr("cannot forecast"));
+        label->setText(f ? seconds(f->step_s) : tr("cannot forecast"));
         label->setColor(s == chosen ? kAccent : kTextStrong);
         label->setClipToAxisRect(false);
     }
@@ -175,7 +181,7 @@ void StepTimeCard::reforecast() {
         m_summary->setText(tr("Stage %1: %2 a step, %3 tokens/s (compute %4, exposed "
                               "communication %5 of %6 in flight).")
                                .arg(chosen)
-                               .arg(seconds(mine->step_s), formatCount(mine->tokens_per_s),
+                               .arg(seconds(mine->step_s), tokens(mine->tokens_per_s),
                                     seconds(mine->compute_s), seconds(mine->comm_exposed_s),
                                     seconds(mine->comm_in_flight_s)));
     else

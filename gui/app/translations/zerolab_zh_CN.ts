@@ -1297,24 +1297,28 @@
         <translation>无法预测：%1</translation>
     </message>
     <message>
-        <source>N = %1 fits on one host of %2 GPUs: no link between hosts, the lines are flat. Raise N above %2.</source>
-        <translation>N = %1 可放在一台 %2 GPU 的主机上：没有主机间链路，曲线是平的。请把 N 调到 %2 以上。</translation>
-    </message>
-    <message>
         <source>On %1 hosts, stage 3&apos;s extra gathers hide behind compute at every bandwidth drawn (exposed under 5% of the step).</source>
-        <translation>在 %1 台主机上，阶段 3 额外的 all-gather 在图中每个带宽下都被计算掩盖（暴露部分低于步时间的 5%）。</translation>
+        <translation>在 %1 台主机上，阶段 3 额外的参数收集 在图中每个带宽下都被计算掩盖（暴露部分低于步时间的 5%）。</translation>
     </message>
     <message>
         <source>On %1 hosts, stage 3&apos;s extra gathers hide behind compute from %2 between hosts (exposed under 5% of the step); below it they show: at %3, stage 3 takes %4 a step against stage 1&apos;s %5.</source>
-        <translation>在 %1 台主机上，主机间带宽达到 %2 起，阶段 3 额外的 all-gather 被计算掩盖（暴露部分低于步时间的 5%）；低于它就会显露：在 %3 下，阶段 3 每步 %4，阶段 1 为 %5。</translation>
+        <translation>在 %1 台主机上，主机间带宽达到 %2 起，阶段 3 额外的参数收集 被计算掩盖（暴露部分低于步时间的 5%）；低于它就会显露：在 %3 下，阶段 3 每步 %4，阶段 1 为 %5。</translation>
     </message>
     <message>
         <source>On %1 hosts, stage 3&apos;s extra gathers are never hidden up to %2: its exposed communication stays above 5% of the step.</source>
-        <translation>在 %1 台主机上，直到 %2 阶段 3 额外的 all-gather 都未被掩盖：其暴露通信始终高于步时间的 5%。</translation>
+        <translation>在 %1 台主机上，直到 %2 阶段 3 额外的参数收集 都未被掩盖：其暴露通信始终高于步时间的 5%。</translation>
     </message>
     <message>
         <source>Forecast from %1; micro-batch %2, T = %3.</source>
         <translation>预测依据：%1；微批次 %2，T = %3。</translation>
+    </message>
+    <message>
+        <source>GPUs per host</source>
+        <translation>每台主机的 GPU 数</translation>
+    </message>
+    <message>
+        <source>N = %1 fits on one host of %2 GPUs: no link between hosts, the lines are flat. Raise N above %2, or put fewer GPUs on a host.</source>
+        <translation>N = %1 可放在一台 %2 GPU 的主机上：没有主机间链路，曲线是平的。请把 N 调到 %2 以上，或让每台主机放更少的 GPU。</translation>
     </message>
 </context>
 <context>
@@ -3283,10 +3287,6 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <translation>配置档</translation>
     </message>
     <message>
-        <source>The machine profile of the step-time model: this machine as zerolab-calibrate measured it (kept in the run store), or a cluster of datasheet GPUs (docs/planner.md, Presets).</source>
-        <translation>步时间模型所用的机器配置档：zerolab-calibrate 测得的本机（保存在运行存储中），或按数据手册的 GPU 集群（docs/planner.md，Presets）。</translation>
-    </message>
-    <message>
         <source>No step-time forecast until the config is valid.</source>
         <translation>配置有效之前没有步时间预测。</translation>
     </message>
@@ -3319,10 +3319,6 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <translation>阶段 %1</translation>
     </message>
     <message>
-        <source>%1 · %2 tokens/s</source>
-        <translation>%1 · %2 tokens/s</translation>
-    </message>
-    <message>
         <source>cannot forecast</source>
         <translation>无法预测</translation>
     </message>
@@ -3349,6 +3345,14 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
     <message>
         <source>This machine&apos;s stored profile is refused: %1</source>
         <translation>本机存储的配置档被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>The machine profile of the step-time model: this machine as zerolab-calibrate measured it (kept in the run store), or a cluster of datasheet GPUs (docs/planner.md).</source>
+        <translation>步时间模型所用的机器配置档：zerolab-calibrate 测得的本机（保存在运行存储中），或按数据手册的 GPU 集群（docs/planner.md）。</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s</source>
+        <translation>%1 tokens/s</translation>
     </message>
 </context>
 <context>

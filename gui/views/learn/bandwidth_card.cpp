@@ -40,8 +40,7 @@ const std::vector<double>& BandwidthCard::bandwidths() {
 BandwidthCard::BandwidthCard(QWidget* parent)
     : QWidget(parent), m_heading(new QLabel(this)), m_sourceLabel(new QLabel(this)),
       m_source(new TimeSourceCombo(this)), m_perHostLabel(new QLabel(this)),
-      m_perHost(new QComboBox(this)), m_plot(new QCustomPlot(this)),
-      m_verdict(new QLabel(this)) {
+      m_perHost(new QComboBox(this)), m_plot(new QCustomPlot(this)), m_verdict(new QLabel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
     layout->setSpacing(6);

@@ -40,9 +40,10 @@ StepTimeCard::StepTimeCard(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 10, 12, 10);
     layout->setSpacing(6);
+    // Title and profile on one row: Setup's three cards share 800 pixels of height.
     m_heading->setObjectName(QStringLiteral("cardTitle"));
-    layout->addWidget(m_heading);
     auto* row = new QHBoxLayout;
+    row->addWidget(m_heading);
     m_sourceLabel->setObjectName(QStringLiteral("muted"));
     row->addWidget(m_sourceLabel);
     row->addWidget(m_source, 1);
@@ -51,7 +52,7 @@ StepTimeCard::StepTimeCard(QWidget* parent)
     layout->addWidget(m_summary);
     stylePlot(m_plot);
     placeLegendAbove(m_plot);
-    m_plot->setMinimumHeight(90); // Setup's three cards fit a 1280x800 window
+    m_plot->setMinimumHeight(44); // Setup's three cards fit a 1280x800 window
     layout->addWidget(m_plot, 1);
     m_profile->setWordWrap(true);
     m_profile->setObjectName(QStringLiteral("muted"));

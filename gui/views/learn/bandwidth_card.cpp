@@ -58,9 +58,12 @@ BandwidthCard::BandwidthCard(QWidget* parent)
     layout->addLayout(row);
     stylePlot(m_plot);
     placeLegendAbove(m_plot);
-    m_plot->setMinimumHeight(160);
-    m_plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
-    m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    m_plot->setMinimumHeight(70); // Learn fits a 1280x800 window
+    // Both axes logarithmic: the step at 1 Gb/s is orders of magnitude above NVLink's.
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    }
     layout->addWidget(m_plot, 1);
     m_verdict->setWordWrap(true);
     layout->addWidget(m_verdict);
@@ -154,7 +157,12 @@ void BandwidthCard::reforecast() {
     m_plot->xAxis->setLabel(tr("Bandwidth between hosts per GPU (Gb/s)"));
     m_plot->yAxis->setLabel(tr("Step time (%1)").arg(unit == 1 ? tr("s") : tr("ms")));
     m_plot->xAxis->setRange(bw.front() * 8 / 1e9 / 1.3, bw.back() * 8 / 1e9 * 1.3);
-    m_plot->yAxis->setRange(0, top > 0 ? top / unit * 1.15 : 1);
+    double bottom = top;
+    for (const auto& stage : m_forecasts)
+        for (const auto& f : stage)
+            if (f)
+                bottom = std::min(bottom, f->step_s);
+    m_plot->yAxis->setRange(bottom > 0 ? bottom / unit / 1.5 : 0.1, top > 0 ? top / unit * 1.5 : 1);
     if (m_hiddenFrom) {
         auto* line = new QCPItemStraightLine(m_plot);
         line->point1->setCoords(*m_hiddenFrom * 8 / 1e9, 0);

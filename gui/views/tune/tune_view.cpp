@@ -400,10 +400,11 @@ QWidget* TuneView::buildResults() {
             showTrials(std::vector<TrialRecord>(m_trials), m_summary->text());
     });
     connect(m_orderButton, &QPushButton::clicked, this, &TuneView::orderByForecast);
+    auto* timing = new QHBoxLayout;
+    timing->addWidget(m_timeLabel);
+    timing->addWidget(m_timeSource, 1);
+    timing->addWidget(m_orderButton);
     auto* actions = new QHBoxLayout;
-    actions->addWidget(m_timeLabel);
-    actions->addWidget(m_timeSource);
-    actions->addWidget(m_orderButton);
     actions->addStretch(1);
     actions->addWidget(m_openButton);
     actions->addWidget(m_useButton);
@@ -414,6 +415,7 @@ QWidget* TuneView::buildResults() {
     auto* lv = new QVBoxLayout(lower);
     lv->setContentsMargins(0, 0, 0, 0);
     lv->addWidget(m_table, 1);
+    lv->addLayout(timing);
     lv->addLayout(actions);
     split->addWidget(lower);
     split->setChildrenCollapsible(false);

@@ -10,6 +10,7 @@
 #include "gui/core/language.h"
 #include "gui/views/compare/compare_view.h"
 #include "gui/views/lab/lab_view.h"
+#include "gui/views/learn/learn_view.h"
 #include "gui/views/run/run_view.h"
 #include "gui/views/setup/setup_view.h"
 #include "gui/views/tune/tune_view.h"
@@ -136,7 +137,9 @@ struct Flags {
                                QStringLiteral("Run id to show in the Run tab."),
                                QStringLiteral("ID")};
     QCommandLineOption tab{QStringLiteral("tab"),
-                           QStringLiteral("Tab to show: setup, learn, run, compare, tune or lab."),
+                           QStringLiteral("Tab to show: setup, learn, run, compare, tune or lab "
+                                          "(learn-bandwidth: Learn on its step time against "
+                                          "bandwidth)."),
                            QStringLiteral("TAB")};
     QCommandLineOption compare{QStringLiteral("compare"),
                                QStringLiteral("Comma-separated run ids for Compare."),
@@ -206,6 +209,7 @@ struct Request {
     std::optional<zerolab::Language> lang;
     int fontZoomSteps = 0;
     std::optional<zerolab::MainWindow::Tab> tab;
+    bool learnBandwidth = false; // --tab learn-bandwidth
     qint64 runId = -1;
     QList<qint64> compareIds;
     double shotAfterS = -1;
@@ -234,7 +238,9 @@ void parseViewFlags(const QCommandLineParser& parser, const Flags& flags, Reques
                           .arg(FontZoom::kStepCount - FontZoom::kNormalStep - 1);
     }
     if (parser.isSet(flags.tab)) {
-        r.tab = zerolab::MainWindow::tabFromName(parser.value(flags.tab));
+        r.learnBandwidth = parser.value(flags.tab) == QLatin1String("learn-bandwidth");
+        r.tab = zerolab::MainWindow::tabFromName(r.learnBandwidth ? QStringLiteral("learn")
+                                                                  : parser.value(flags.tab));
         if (!r.tab)
             errors << QStringLiteral("--tab: unknown tab '%1' (setup, learn, run, compare, tune, "
                                      "lab)")
@@ -408,6 +414,8 @@ bool openWhatIsAsked(zerolab::MainWindow& window, const QCommandLineParser& pars
     } else if (r.tab) {
         window.setTab(*r.tab);
     }
+    if (r.learnBandwidth)
+        window.learnView()->showTab(2);
     return true;
 }
 

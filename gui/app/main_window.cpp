@@ -17,6 +17,7 @@
 #include "gui/widgets/file_dialog.h"
 #include "gui/widgets/font_zoom.h"
 #include "gui/widgets/log_console.h"
+#include "gui/widgets/step_time_card.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -139,6 +140,19 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
                     m_live->attachedRunEnded(r.status);
     });
     connect(m_setup, &SetupView::statusMessage, this, &MainWindow::showStatus);
+    // The step-time forecasts' "this machine": the store's newest calibrated profile, read
+    // when the store opens and again when a tab that forecasts is shown (a calibration
+    // may have added one meanwhile).
+    connect(m_store, &StoreClient::opened, m_store, &StoreClient::loadProfile);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
+        if (m_storeOpen && (tab == int(Tab::Setup) || tab == int(Tab::Tune)))
+            m_store->loadProfile();
+    });
+    connect(m_store, &StoreClient::profileChanged, this, [this] {
+        m_setup->stepTime()->setMachineProfile(m_store->machineProfile(),
+                                               m_store->machineProfileMissing());
+        m_tune->setMachineProfile(m_store->machineProfile());
+    });
     // Tune: a sweep's base is the Setup config as it is when the tab is shown.
     connect(m_store, &StoreClient::opened, m_tune, &TuneView::setStorePath);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {

@@ -7,6 +7,7 @@
 #include "gui/core/csv_export.h"
 #include "gui/core/rank_rows.h"
 #include "runtime/monitor/comms_logger.h"
+#include "storage/profile_store.h"
 #include "storage/run_reader.h"
 #include "storage/run_writer.h"
 #include "storage/store_clock.h"
@@ -262,6 +263,24 @@ void StoreWorker::markLost(double staleAfterS) {
     guarded([&] { m_reader->markLostRuns(staleAfterS); });
 }
 
+void StoreWorker::loadProfile() {
+    guarded([&] {
+        RunStore store = openStoreOffGuiThread(m_path, OpenMode::ReadOnly);
+        const auto stored = latestMachineProfile(store);
+        if (!stored) {
+            emit profileMissing(QString()); // none stored
+            return;
+        }
+        const std::string where =
+            m_path.toStdString() + ": machine_profiles #" + std::to_string(stored->id);
+        try {
+            emit profileLoaded(machineProfileFromJson(nlohmann::json::parse(stored->json), where));
+        } catch (const std::exception& e) {
+            emit profileMissing(QString::fromStdString(e.what()));
+        }
+    });
+}
+
 StoreClient::StoreClient(QObject* parent) : QObject(parent), m_worker(new StoreWorker) {
     qRegisterMetaType<RunChunk>();
     qRegisterMetaType<RunSummary>();
@@ -271,6 +290,7 @@ StoreClient::StoreClient(QObject* parent) : QObject(parent), m_worker(new StoreW
     qRegisterMetaType<SilentRuns>();
     qRegisterMetaType<StepTimeline>();
     qRegisterMetaType<StepColumns>();
+    qRegisterMetaType<MachineProfile>();
     m_silenceTimer = new QTimer(this);
     m_silenceTimer->setSingleShot(true);
     m_silenceTimer->setInterval(kSilenceRelistMs);
@@ -307,6 +327,16 @@ StoreClient::StoreClient(QObject* parent) : QObject(parent), m_worker(new StoreW
     connect(m_worker, &StoreWorker::changed, this, &StoreClient::changed);
     connect(m_worker, &StoreWorker::commandPosted, this, &StoreClient::commandPosted);
     connect(m_worker, &StoreWorker::checkpointFound, this, &StoreClient::checkpointFound);
+    connect(m_worker, &StoreWorker::profileLoaded, this, [this](const MachineProfile& p) {
+        m_profile = p;
+        m_profileMissing.clear();
+        emit profileChanged();
+    });
+    connect(m_worker, &StoreWorker::profileMissing, this, [this](const QString& why) {
+        m_profile.reset();
+        m_profileMissing = why;
+        emit profileChanged();
+    });
     connect(m_worker, &StoreWorker::done, this, [this] {
         if (--m_pending == 0)
             emit idle();
@@ -398,6 +428,10 @@ void StoreClient::markLost(double staleAfterS) {
     if (m_readOnly)
         return; // nothing can be marked on a read-only file system
     send([w = m_worker, staleAfterS] { w->markLost(staleAfterS); });
+}
+
+void StoreClient::loadProfile() {
+    send([w = m_worker] { w->loadProfile(); });
 }
 
 } // namespace zerolab

@@ -7,6 +7,7 @@
 
 #include "gui/core/run_data.h"
 #include "gui/core/runs_model.h"
+#include "gui/core/step_forecast.h"
 #include "storage/records.h"
 #include "storage/timeline.h"
 
@@ -16,6 +17,7 @@
 #include <QVector>
 
 #include <memory>
+#include <optional>
 
 class QTimer;
 
@@ -62,6 +64,9 @@ public slots:
     void findCheckpoint(qint64 runId);
     // RunReader::markLostRuns.
     void markLost(double staleAfterS);
+    // The store's newest machine profile (storage/profile_store.h), checked by the
+    // planner's reader.
+    void loadProfile();
 
 signals:
     // readOnly: the store is on a read-only file system and was opened read-only.
@@ -88,6 +93,10 @@ signals:
                             const QString& error);
     void commandPosted(qint64 runId, int kind, qint64 commandId);
     void checkpointFound(qint64 runId, qint64 step, const QString& path);
+    void profileLoaded(const zerolab::MachineProfile& profile);
+    // No usable profile: none stored (why empty), or the newest one refused (the reader's
+    // message, naming the store and the profile's row).
+    void profileMissing(const QString& why);
     // Another connection committed since the last poll.
     void changed();
     void done(); // after every request, for StoreClient's pending count
@@ -138,6 +147,12 @@ public:
     void recordFailure(qint64 runId, int rank, const QString& message);
     void findCheckpoint(qint64 runId);
     void markLost(double staleAfterS);
+    // Reads the store's newest machine profile; profileChanged() when it is answered.
+    void loadProfile();
+    // This machine's newest calibrated profile in the store, if any and valid.
+    const std::optional<MachineProfile>& machineProfile() const { return m_profile; }
+    // Why the newest stored profile was refused ("" when none is stored or one is valid).
+    const QString& machineProfileMissing() const { return m_profileMissing; }
     // Requests sent and not yet answered.
     int pending() const { return m_pending; }
     const QVector<RunSummary>& runs() const { return m_runs; }
@@ -165,6 +180,8 @@ signals:
                             const QString& error);
     void commandPosted(qint64 runId, int kind, qint64 commandId);
     void checkpointFound(qint64 runId, qint64 step, const QString& path);
+    // machineProfile() or machineProfileMissing() was answered anew.
+    void profileChanged();
     void changed();
     void idle(); // pending() dropped to 0
 
@@ -178,6 +195,8 @@ private:
     QVector<RunSummary> m_runs;
     SilentRuns m_silent;
     bool m_readOnly = false;
+    std::optional<MachineProfile> m_profile;
+    QString m_profileMissing;
     // Relists while a run is running, to see a heartbeat fall silent.
     static constexpr int kSilenceRelistMs = 5000;
     QTimer* m_silenceTimer = nullptr;

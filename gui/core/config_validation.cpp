@@ -76,16 +76,19 @@ ConfigValidation validateConfigText(const QString& text, std::optional<int> worl
     return out;
 }
 
+std::optional<TrainConfig> storedConfig(const std::string& json, int world) {
+    if (json.empty())
+        return std::nullopt;
+    const auto doc = nlohmann::json::parse(json, nullptr, false);
+    if (doc.is_discarded())
+        return std::nullopt;
+    return parseConfig(doc, world, "stored config").config;
+}
+
 std::optional<StagePlan> plannedStageForRun(const RunInfo& info) {
     try {
-        if (!info.config_json.empty()) {
-            const auto doc = nlohmann::json::parse(info.config_json, nullptr, false);
-            if (!doc.is_discarded()) {
-                ConfigResult result = parseConfig(doc, info.world, "run config");
-                if (result.config)
-                    return predictRun(*result.config);
-            }
-        }
+        if (const auto config = storedConfig(info.config_json, info.world))
+            return predictRun(*config);
         if (info.params <= 0)
             return std::nullopt;
         PlanInput in;

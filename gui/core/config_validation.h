@@ -37,6 +37,10 @@ ConfigValidation validateConfigText(const QString& text, std::optional<int> worl
 // in order through the text), or 0. "optimizer.params.betas[1]" finds "betas".
 int lineOfJsonPath(const QString& text, const QString& path);
 
+// A stored run's or sweep trial's config (RunInfo::config_json, TrialRecord::config_json)
+// resolved by the runtime at `world`; nullopt when it does not parse or resolve.
+std::optional<TrainConfig> storedConfig(const std::string& json, int world);
+
 // The planner's per-rank prediction for a stored run: predictRun of its resolved
 // config when that parses, else from its bare psi / world / stage / precision.
 // nullopt when neither is usable.

@@ -25,7 +25,8 @@ constexpr const char* kTimelineKey = "run.timeline_every";
 
 TimelinePanel::TimelinePanel(QWidget* parent)
     : QWidget(parent), m_combo(new QComboBox), m_follow(new QCheckBox), m_stepLabel(new QLabel),
-      m_summary(new QLabel), m_chart(new TimelineChart) {
+      m_summary(new QLabel), m_chart(new TimelineChart), m_forecastLabel(new QLabel),
+      m_forecastChart(new TimelineChart) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(6);
@@ -44,6 +45,10 @@ TimelinePanel::TimelinePanel(QWidget* parent)
     controls->addWidget(m_summary, 1);
     layout->addLayout(controls);
     layout->addWidget(m_chart, 1);
+    m_forecastLabel->setObjectName(QStringLiteral("muted"));
+    m_forecastLabel->setWordWrap(true);
+    layout->addWidget(m_forecastLabel);
+    layout->addWidget(m_forecastChart);
 
     connect(m_combo, &QComboBox::activated, this, [this](int i) {
         if (i >= 0 && i < int(m_steps.size()))
@@ -68,6 +73,7 @@ void TimelinePanel::retranslate() {
     if (m_steps.empty())
         showNoTimeline();
     m_summary->setText(summary());
+    showForecast();
 }
 
 void TimelinePanel::changeEvent(QEvent* event) {
@@ -98,6 +104,7 @@ void TimelinePanel::clear() {
     }
     m_summary->clear();
     showNoTimeline();
+    showForecast();
 }
 
 void TimelinePanel::showNoTimeline() {
@@ -162,6 +169,36 @@ void TimelinePanel::setTimeline(const StepTimeline& timeline) {
     m_shown = timeline.step;
     selectInCombo(timeline.step);
     m_summary->setText(summary());
+    showForecast();
+}
+
+void TimelinePanel::setForecast(const std::optional<StepTimeline>& forecast) {
+    m_forecast = forecast;
+    showForecast();
+}
+
+bool TimelinePanel::showsForecast() const {
+    return m_forecast && m_shown >= 0 && !m_chart->showsMessage();
+}
+
+void TimelinePanel::showForecast() {
+    const bool shown = showsForecast();
+    m_forecastLabel->setVisible(shown);
+    m_forecastChart->setVisible(shown);
+    if (!shown)
+        return;
+    StepTimeline forecast = *m_forecast;
+    forecast.step = m_shown;
+    // The lanes of the ranks it forecasts (rank 0's), not empty rows for the others.
+    forecast.world = 1;
+    for (const TimelineSpan& span : forecast.spans)
+        forecast.world = std::max(forecast.world, span.rank + 1);
+    m_forecastChart->setTimeline(forecast);
+    m_forecastLabel->setText(
+        tr("Forecast of this step by the step-time model (rank 0's lanes, this machine's "
+           "profile): %1 a step, against %2 measured.")
+            .arg(formatMicros(m_forecastChart->layout().endUs()),
+                 formatMicros(m_chart->layout().endUs())));
 }
 
 void TimelinePanel::setFailed(long long step, const QString& message) {
@@ -172,6 +209,7 @@ void TimelinePanel::setFailed(long long step, const QString& message) {
     m_shown = step;
     selectInCombo(step);
     m_summary->setText(summary());
+    showForecast();
 }
 
 QString TimelinePanel::summary() const {

@@ -8,6 +8,7 @@
 
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 class QCheckBox;
@@ -51,6 +52,12 @@ public:
     void pickStep(long long step);
     QString summary() const;
     TimelineChart* chart() const { return m_chart; }
+    // The step-time model's forecast of the run's step (StepTimeForecast::timeline, rank
+    // 0's compute and comm lanes): drawn under the measured chart in the same lanes, while
+    // a measured step is shown. nullopt: none.
+    void setForecast(const std::optional<StepTimeline>& forecast);
+    TimelineChart* forecastChart() const { return m_forecastChart; }
+    bool showsForecast() const;
 
 signals:
     void stepRequested(long long step);
@@ -66,12 +73,17 @@ private:
     void showNoTimeline();
     void request(long long step);
     void selectInCombo(long long step);
+    // The forecast chart for the shown step (hidden without a forecast or a shown step).
+    void showForecast();
 
     QComboBox* m_combo;
     QCheckBox* m_follow;
     QLabel* m_stepLabel;
     QLabel* m_summary;
     TimelineChart* m_chart;
+    QLabel* m_forecastLabel;
+    TimelineChart* m_forecastChart;
+    std::optional<StepTimeline> m_forecast;
     std::vector<long long> m_steps;
     long long m_requested = -1;
     long long m_shown = -1;

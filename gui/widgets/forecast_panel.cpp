@@ -8,6 +8,7 @@
 #include "gui/widgets/memory_bar_chart.h"
 #include "gui/widgets/style.h"
 #include "runtime/planner/plan_devices.h"
+#include "runtime/planner/planner_units.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -237,23 +238,23 @@ void ForecastPanel::replan() {
     m_verdict->setText(verdict);
     m_detail->setText(
         tr("ψ = %1 parameters · model states %2 · activations %3 · traffic per rank per step "
-           "%4 = %5 ψ (%6 s at %7 GB/s)")
+           "%4 = %5 ψ (%6 at %7 GB/s)")
             .arg(formatCount(double(m_plan->psi)), formatBytes(double(chosen.model_states_bytes)),
                  chosen.activations_known ? formatBytes(double(chosen.activation_bytes))
                                           : tr("not estimated"),
                  formatBytes(chosen.traffic.total()))
             .arg(chosen.traffic_elements / double(m_plan->psi), 0, 'f', 2)
-            .arg(chosen.comm_seconds, 0, 'g', 3)
+            .arg(QString::fromStdString(formatSeconds(chosen.comm_seconds)))
             .arg(in.bandwidth_gbps, 0, 'g', 3));
     if (chosen.offloaded.total() > 0)
         m_detail->setText(m_detail->text() +
                           tr(" · offloaded per rank: host memory %1, NVMe %2 (per node %3) · PCIe "
-                             "per step %4 (%5 s at %6 GB/s); forecast, zerolab does not offload")
+                             "per step %4 (%5 at %6 GB/s); forecast, zerolab does not offload")
                               .arg(formatBytes(double(chosen.host_bytes)),
                                    formatBytes(double(chosen.nvme_bytes)),
                                    formatBytes(double(chosen.host_bytes_per_node)),
                                    formatBytes(chosen.pcie_bytes))
-                              .arg(chosen.pcie_seconds, 0, 'g', 3)
+                              .arg(QString::fromStdString(formatSeconds(chosen.pcie_seconds)))
                               .arg(in.pcie_gbps, 0, 'g', 3));
 }
 

@@ -26,6 +26,25 @@ constexpr double kHoverRadiusPx = 8;
 // The capacity is drawn to scale while it is at most this many times the largest peak.
 constexpr double kCapacityScaleFactor = 3;
 
+// The points of one stage as a scatter graph in `style` (no line); null when it has none.
+QCPGraph* stageScatter(QCustomPlot* plot, const QVector<TrialPoint>& points, int stage,
+                       double divisor, const QCPScatterStyle& style) {
+    QVector<double> x, y;
+    for (const TrialPoint& t : points)
+        if (std::clamp(t.stage, 0, 3) == stage && std::isfinite(t.peak_bytes) &&
+            std::isfinite(t.tokens_per_s)) {
+            x << t.peak_bytes / divisor;
+            y << t.tokens_per_s;
+        }
+    if (x.isEmpty())
+        return nullptr;
+    auto* g = plot->addGraph();
+    g->setLineStyle(QCPGraph::lsNone);
+    g->setScatterStyle(style);
+    g->setData(x, y);
+    return g;
+}
+
 } // namespace
 
 QColor ParetoChart::stageColor(int stage) {
@@ -66,6 +85,11 @@ void ParetoChart::setTrials(const QVector<TrialPoint>& trials) {
     rebuild();
 }
 
+void ParetoChart::setForecasts(const QVector<TrialPoint>& forecasts) {
+    m_forecasts = forecasts;
+    rebuild();
+}
+
 void ParetoChart::setCapacity(std::optional<double> bytes, const QString& name) {
     m_capacity = bytes && std::isfinite(*bytes) && *bytes > 0 ? bytes : std::nullopt;
     m_capacityName = name;
@@ -87,6 +111,12 @@ void ParetoChart::rebuild() {
     double maxSpeed = 0;
     for (const TrialPoint& t : m_trials) {
         points.push_back({t.peak_bytes, t.tokens_per_s});
+        if (std::isfinite(t.peak_bytes))
+            maxPeak = std::max(maxPeak, t.peak_bytes);
+        if (std::isfinite(t.tokens_per_s))
+            maxSpeed = std::max(maxSpeed, t.tokens_per_s);
+    }
+    for (const TrialPoint& t : m_forecasts) {
         if (std::isfinite(t.peak_bytes))
             maxPeak = std::max(maxPeak, t.peak_bytes);
         if (std::isfinite(t.tokens_per_s))
@@ -115,24 +145,35 @@ void ParetoChart::rebuild() {
     frontier->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kFrontierColor, 1.5), Qt::NoBrush, 13));
 
-    for (int stage = 0; stage < 4; ++stage) {
-        QVector<double> x, y;
-        for (const TrialPoint& t : m_trials)
-            if (std::clamp(t.stage, 0, 3) == stage && std::isfinite(t.peak_bytes) &&
-                std::isfinite(t.tokens_per_s)) {
-                x << t.peak_bytes / unit.divisor;
-                y << t.tokens_per_s;
-            }
-        if (x.isEmpty())
-            continue;
-        auto* g = m_plot->addGraph();
-        g->setName(tr("ZeRO %1").arg(stage));
-        g->setLineStyle(QCPGraph::lsNone);
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, stageColor(stage), 8));
-        g->setData(x, y);
-    }
+    for (int stage = 0; stage < 4; ++stage)
+        if (QCPGraph* g =
+                stageScatter(m_plot, m_trials, stage, unit.divisor,
+                             QCPScatterStyle(QCPScatterStyle::ssDisc, stageColor(stage), 8)))
+            g->setName(tr("ZeRO %1").arg(stage));
     if (m_frontier.empty())
         frontier->removeFromLegend();
+
+    bool named = false; // one legend entry for the hollow points of every stage
+    for (int stage = 0; stage < 4; ++stage) {
+        QCPGraph* g = stageScatter(m_plot, m_forecasts, stage, unit.divisor,
+                                   QCPScatterStyle(QCPScatterStyle::ssCircle,
+                                                   QPen(stageColor(stage), 1.5), Qt::NoBrush, 9));
+        if (!g)
+            continue;
+        g->setName(tr("forecast (hollow)"));
+        if (named)
+            g->removeFromLegend();
+        named = true;
+    }
+    for (const TrialPoint& f : m_forecasts)
+        for (const TrialPoint& t : m_trials)
+            if (t.id == f.id && std::isfinite(f.tokens_per_s) && std::isfinite(t.tokens_per_s)) {
+                auto* join = new QCPItemLine(m_plot);
+                join->start->setCoords(f.peak_bytes / unit.divisor, f.tokens_per_s);
+                join->end->setCoords(t.peak_bytes / unit.divisor, t.tokens_per_s);
+                join->setPen(QPen(kTextFaint, 1, Qt::DotLine));
+                join->setSelectable(false);
+            }
 
     if (m_capacity) {
         const QString name = m_capacityName.isEmpty()
@@ -158,7 +199,7 @@ void ParetoChart::rebuild() {
             text->setText(tr("%1: far to the right, every point fits").arg(name));
         }
     }
-    m_plot->legend->setVisible(!m_trials.isEmpty());
+    m_plot->legend->setVisible(!m_trials.isEmpty() || !m_forecasts.isEmpty());
     if (m_trials.isEmpty()) {
         auto* empty = new QCPItemText(m_plot);
         empty->position->setType(QCPItemPosition::ptAxisRectRatio);

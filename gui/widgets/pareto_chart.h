@@ -1,7 +1,8 @@
 // The Tune view's trade-off chart: each finished trial of a sweep as a point, tokens/s
 // against peak memory per rank, coloured by ZeRO stage; the Pareto frontier drawn
 // through the points nothing beats on both axes; the memory capacity per rank as a
-// vertical line. Hover names a trial, double-click asks to open it.
+// vertical line; the step-time model's forecast of each trial as a hollow point beside it. Hover
+// names a trial, double-click asks to open it.
 #pragma once
 
 #include <QString>
@@ -30,6 +31,11 @@ class ParetoChart : public QWidget {
 public:
     explicit ParetoChart(QWidget* parent = nullptr);
     void setTrials(const QVector<TrialPoint>& trials);
+    // The step-time model's tokens/s for trials (planned or finished) at their forecast
+    // peak memory: hollow points in the stage's colour, each joined by a faint line to its
+    // trial's measured point (same id) where there is one. Not on the frontier.
+    void setForecasts(const QVector<TrialPoint>& forecasts);
+    const QVector<TrialPoint>& forecasts() const { return m_forecasts; }
     // Bytes per rank the sweep may use; nullopt draws no line.
     void setCapacity(std::optional<double> bytes, const QString& name = {});
 
@@ -55,6 +61,7 @@ private:
 
     QCustomPlot* m_plot;
     QVector<TrialPoint> m_trials;
+    QVector<TrialPoint> m_forecasts;
     std::vector<int> m_frontier; // indices into m_trials
     std::optional<double> m_capacity;
     QString m_capacityName;

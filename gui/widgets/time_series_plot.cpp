@@ -97,9 +97,30 @@ void TimeSeriesPlot::setLines(const QVector<PlotSeries>& series) {
         g->setAdaptiveSampling(true);
         g->setData(s.x, s.y, true);
     }
-    m_plot->legend->setVisible(series.size() > 1);
+    m_overlayGraphs.clear();
+    drawOverlay();
     updateEmptyText();
     resetZoom();
+}
+
+void TimeSeriesPlot::setOverlay(const QVector<PlotSeries>& lines) {
+    for (QCPGraph* g : m_overlayGraphs)
+        m_plot->removeGraph(g);
+    m_overlayGraphs.clear();
+    m_overlay = lines;
+    drawOverlay();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimeSeriesPlot::drawOverlay() {
+    for (const auto& s : m_overlay) {
+        QCPGraph* g = m_plot->addGraph();
+        g->setName(s.name);
+        g->setPen(QPen(s.color, 1.8, s.dashed ? Qt::DashLine : Qt::SolidLine));
+        g->setData(s.x, s.y, true);
+        m_overlayGraphs.push_back(g);
+    }
+    m_plot->legend->setVisible(m_series.size() + m_overlay.size() > 1);
 }
 
 void TimeSeriesPlot::setStacked(const QVector<PlotSeries>& layers) {
@@ -125,7 +146,8 @@ void TimeSeriesPlot::setStacked(const QVector<PlotSeries>& layers) {
             g->setChannelFillGraph(below);
         below = g;
     }
-    m_plot->legend->setVisible(layers.size() > 1);
+    m_overlayGraphs.clear();
+    drawOverlay();
     updateEmptyText();
     resampleStacked(QCPRange(-1e300, 1e300));
     resetZoom();
@@ -146,7 +168,9 @@ void TimeSeriesPlot::resampleStacked(const QCPRange& range) {
     const int first = std::max(0, lo - 1), last = std::min(int(x.size()), hi + 1);
     const int n = last - first;
     const int bucket = std::max(1, (n + points - 1) / points);
-    for (int layer = 0; layer < m_stackedSums.size() && layer < m_plot->graphCount(); ++layer) {
+    for (int layer = 0;
+         layer < m_stackedSums.size() && layer < m_series.size() && layer < m_plot->graphCount();
+         ++layer) {
         const QVector<double>& sum = m_stackedSums[layer];
         QVector<double> bx, by;
         bx.reserve(n / bucket + 1);
@@ -222,7 +246,9 @@ void TimeSeriesPlot::showReadout(QMouseEvent* event) {
         return;
     const double key = m_plot->xAxis->pixelToCoord(event->position().x());
     QString html;
-    for (const auto& s : m_series) {
+    QVector<PlotSeries> shown = m_series;
+    shown += m_overlay;
+    for (const auto& s : shown) {
         if (s.x.isEmpty())
             continue;
         const auto it = std::lower_bound(s.x.begin(), s.x.end(), key);

@@ -8,6 +8,7 @@
 #include <QVector>
 #include <QWidget>
 
+class QCPGraph;
 class QCustomPlot;
 class QCPRange;
 class QMenu;
@@ -52,6 +53,10 @@ public:
     // Replaces the marker lines (kept across setLines / setStacked).
     void setMarkers(const QVector<PlotMarker>& markers);
     int markerCount() const { return m_markers.size(); }
+    // Lines drawn over the series and never stacked with them (a forecast over the
+    // measured breakdown); kept across setLines / setStacked.
+    void setOverlay(const QVector<PlotSeries>& lines);
+    const QVector<PlotSeries>& overlay() const { return m_overlay; }
 
     QCustomPlot* plot() const { return m_plot; }
     int seriesCount() const { return m_series.size(); }
@@ -62,11 +67,14 @@ private:
     void addOwnActions(QMenu& menu);
     void updateEmptyText();
     void resampleStacked(const QCPRange& range);
+    void drawOverlay();
 
     QCustomPlot* m_plot;
     QVector<PlotSeries> m_series; // as given (stacked: the un-summed layers)
     QString m_emptyText;
     QVector<PlotMarker> m_markers;
+    QVector<PlotSeries> m_overlay;
+    QVector<QCPGraph*> m_overlayGraphs;
     bool m_stacked = false;                 // stacked areas always start the y axis at 0
     QVector<QVector<double>> m_stackedSums; // running sums per layer, full resolution
 };

@@ -26,6 +26,35 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitInvalid = 2;
 
+// What --time reads besides the device: a profile, or the links, hosts and fractions of a
+// preset (cluster_presets.h).
+struct TimeOptions {
+    std::string profile, network, intra_link;
+    int hosts = 1;
+    double matmul_fraction = kDefaultMatmulFraction, memory_fraction = kDefaultMemoryFraction;
+};
+
+// The options of --time, each named once: registered here, and refused without --time by
+// the same list (kTimeOptionNames).
+constexpr const char* kTimeOptionNames[] = {"--profile", "--network",         "--intra-link",
+                                            "--hosts",   "--matmul-fraction", "--memory-fraction"};
+
+void addTimeOptions(CLI::App& app, TimeOptions& t) {
+    const std::string presets = "--time with a preset: ";
+    app.add_option(kTimeOptionNames[0], t.profile,
+                   "--time: a machine profile (zerolab-calibrate's JSON) instead of a preset");
+    app.add_option(kTimeOptionNames[1], t.network,
+                   presets + "the link between hosts: " + linkPresetKeys());
+    app.add_option(kTimeOptionNames[2], t.intra_link,
+                   presets + "the link within a host (default: the device's NVLink)");
+    app.add_option(kTimeOptionNames[3], t.hosts,
+                   "--time: hosts the world is spread over (divides it)");
+    app.add_option(kTimeOptionNames[4], t.matmul_fraction,
+                   presets + "achievable fraction of the device's peak FLOP/s (default 0.5)");
+    app.add_option(kTimeOptionNames[5], t.memory_fraction,
+                   presets + "achievable fraction of its memory bandwidth (default 0.7)");
+}
+
 struct Options {
     std::string config;
     std::string params; // "6.7e9", "1.3B", "350M", "124K"
@@ -51,12 +80,10 @@ struct Options {
     std::string bandwidth;
     std::string offload_optimizer, offload_param;
     int ranks_per_node = 0;
-    double pcie_gbps = 25;
+    std::string pcie, pcie_gbps;
     bool json = false, explain = false, gib = false;
     bool time = false;
-    std::string profile, network, intra_link;
-    int hosts = 1;
-    double matmul_fraction = kDefaultMatmulFraction, memory_fraction = kDefaultMemoryFraction;
+    TimeOptions timing;
 };
 
 void addOptions(CLI::App& app, Options& o) {
@@ -104,24 +131,18 @@ void addOptions(CLI::App& app, Options& o) {
     app.add_flag("--time", o.time,
                  "forecast each stage's step time, its parts and tokens/s beside the memory, "
                  "and name the fastest stage and micro-batch that fit");
-    app.add_option("--profile", o.profile,
-                   "--time: a machine profile (zerolab-calibrate's JSON) instead of a preset");
-    app.add_option("--network", o.network,
-                   "--time: the link between hosts: ib-hdr, ib-ndr, eth-100g, eth-400g");
-    app.add_option("--intra-link", o.intra_link,
-                   "--time: the link within a host (default: the device's NVLink)");
-    app.add_option("--hosts", o.hosts, "--time: hosts the world is spread over (divides it)");
-    app.add_option("--matmul-fraction", o.matmul_fraction,
-                   "--time: achievable fraction of the device's peak FLOP/s (default 0.5)");
-    app.add_option("--memory-fraction", o.memory_fraction,
-                   "--time: achievable fraction of its memory bandwidth (default 0.7)");
+    addTimeOptions(app, o.timing);
     app.add_option("--offload-optimizer", o.offload_optimizer,
                    "ZeRO-Offload of the optimizer: none, cpu or nvme (stages 1-3)");
     app.add_option("--offload-param", o.offload_param,
                    "ZeRO-Offload of the parameters: none, cpu or nvme (stage 3)");
     app.add_option("--ranks-per-node", o.ranks_per_node,
                    "ranks on one node, for the host memory per node (default: all N)");
-    app.add_option("--pcie-gbps", o.pcie_gbps, "host <-> device bandwidth in GB/s (default 25)");
+    app.add_option("--pcie", o.pcie,
+                   "host <-> device bandwidth of the offload, with its unit: 25GB/s (bytes per "
+                   "second) or 200Gb/s (bits); default 25GB/s");
+    app.add_option("--pcie-gbps", o.pcie_gbps,
+                   "the same as --pcie, with its unit (25GB/s); a bare number is refused");
     app.add_flag("--json", o.json, "print the plan as JSON");
     app.add_flag("--explain", o.explain, "print the formulas for --stage, numbers plugged in");
     app.add_flag("--gib", o.gib, "print GiB (2^30) instead of GB (1e9)");
@@ -280,7 +301,12 @@ void applyCommon(const Options& o, const CLI::App& app, PlanInput& in) {
     if (app.count("--offload-param"))
         in.offload_param = optionNamed("--offload-param", o.offload_param, kOffloadDeviceNames);
     in.ranks_per_node = o.ranks_per_node;
-    in.pcie_gbps = o.pcie_gbps;
+    if (app.count("--pcie") && app.count("--pcie-gbps"))
+        throw PlanError("--pcie and --pcie-gbps exclude each other");
+    if (app.count("--pcie"))
+        in.pcie_gbps = parseBandwidth(o.pcie, "--pcie") / 1e9;
+    else if (app.count("--pcie-gbps"))
+        in.pcie_gbps = parseBandwidth(o.pcie_gbps, "--pcie-gbps") / 1e9;
     if (app.count("--capacity-gb")) {
         if (app.count("--device"))
             throw PlanError("--device and --capacity-gb exclude each other");
@@ -310,12 +336,12 @@ PlanInput withAssumedShape(PlanInput in) {
     return in;
 }
 
-std::optional<TimePlan> timePlan(const Options& o, const CLI::App& app, const PlanInput& in) {
-    for (const char* opt : {"--profile", "--network", "--intra-link", "--hosts",
-                            "--matmul-fraction", "--memory-fraction"})
-        if (app.count(opt) && !o.time)
+std::optional<TimePlan> timePlan(const Options& opts, const CLI::App& app, const PlanInput& in) {
+    const TimeOptions& o = opts.timing;
+    for (const char* opt : kTimeOptionNames)
+        if (app.count(opt) && !opts.time)
             throw PlanError(std::string(opt) + " needs --time");
-    if (!o.time)
+    if (!opts.time)
         return std::nullopt;
     if (o.hosts < 1 || in.world % o.hosts != 0)
         throw PlanError("--hosts " + std::to_string(o.hosts) + " must divide --world " +
@@ -334,8 +360,8 @@ std::optional<TimePlan> timePlan(const Options& o, const CLI::App& app, const Pl
         if (app.count("--capacity-gb"))
             throw PlanError("--time with --capacity-gb needs --profile (a custom device has no "
                             "datasheet)");
-        profile = presetProfile(o.device, o.intra_link, o.hosts > 1 ? o.network : "", in.precision,
-                                o.matmul_fraction, o.memory_fraction);
+        profile = presetProfile(opts.device, o.intra_link, o.hosts > 1 ? o.network : "",
+                                in.precision, o.matmul_fraction, o.memory_fraction);
     }
     return planTime(in, profile, ClusterShape{o.hosts}, {1, 2, 4, 8, 16, 32});
 }

@@ -121,17 +121,6 @@ void row(std::ostringstream& out, const std::string& label, const Plan& p, F cel
     row(out, label, cells);
 }
 
-// About three significant digits in the unit that fits: "1.50 s", "412 ms", "19.7 us", "0 s"
-// (a small model's comm time never reads 0.000 s).
-std::string seconds(double s) {
-    if (s == 0)
-        return "0 s";
-    const double a = s < 0 ? -s : s;
-    const char* unit = a >= 1 ? "s" : a >= 1e-3 ? "ms" : "us";
-    const double v = a >= 1 ? s : a >= 1e-3 ? s * 1e3 : s * 1e6;
-    return threeDigits(v) + " " + unit;
-}
-
 } // namespace
 
 nlohmann::json toJson(const Plan& p) {
@@ -212,7 +201,7 @@ std::string formatTable(const Plan& p, ByteUnit unit) {
         std::snprintf(v, sizeof v, "%.3f psi", s.traffic_elements / static_cast<double>(p.psi));
         return std::string(v);
     });
-    row(out, bw, p, [&](const StagePlan& s) { return seconds(s.comm_seconds); });
+    row(out, bw, p, [&](const StagePlan& s) { return formatSeconds(s.comm_seconds); });
     if (!p.stages[0].activations_known)
         out << "(activations unknown: give --micro and a model shape, or --activations-gb)\n";
 

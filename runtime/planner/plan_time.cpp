@@ -99,21 +99,6 @@ TimePlan planTime(const PlanInput& in, const MachineProfile& profile, const Clus
     return t;
 }
 
-namespace {
-
-std::string seconds(double s) {
-    char buf[32];
-    if (s >= 1)
-        std::snprintf(buf, sizeof buf, "%.3g s", s);
-    else if (s >= 1e-3)
-        std::snprintf(buf, sizeof buf, "%.3g ms", s * 1e3);
-    else
-        std::snprintf(buf, sizeof buf, "%.3g us", s * 1e6);
-    return buf;
-}
-
-} // namespace
-
 std::string formatTimeTable(const TimePlan& t) {
     std::string out = "Step time per rank (" + t.profile + ")\n";
     char line[320];
@@ -126,11 +111,12 @@ std::string formatTimeTable(const TimePlan& t) {
         const StepTimeForecast& f = s.time;
         std::snprintf(line, sizeof line,
                       "%-6d %-6d %-10s %-10s %-10s %-10s %-10s %-11s %-10s %-12.0f %-6s %-11s %s\n",
-                      s.stage, s.micro_batch, seconds(f.step_s).c_str(),
-                      seconds(f.forward_s).c_str(), seconds(f.backward_s).c_str(),
-                      seconds(f.recompute_s).c_str(), seconds(f.optimizer_s).c_str(),
-                      seconds(f.comm_in_flight_s).c_str(), seconds(f.comm_exposed_s).c_str(),
-                      f.tokens_per_s, (threeDigits(f.mfu * 100) + "%").c_str(),
+                      s.stage, s.micro_batch, formatSeconds(f.step_s).c_str(),
+                      formatSeconds(f.forward_s).c_str(), formatSeconds(f.backward_s).c_str(),
+                      formatSeconds(f.recompute_s).c_str(), formatSeconds(f.optimizer_s).c_str(),
+                      formatSeconds(f.comm_in_flight_s).c_str(),
+                      formatSeconds(f.comm_exposed_s).c_str(), f.tokens_per_s,
+                      (threeDigits(f.mfu * 100) + "%").c_str(),
                       formatBytes(static_cast<double>(s.memory.total_bytes), ByteUnit::GB).c_str(),
                       s.memory.fits ? "yes" : "no");
         out += line;
@@ -138,7 +124,7 @@ std::string formatTimeTable(const TimePlan& t) {
     if (t.fastest) {
         const TimedStage& s = t.stages[static_cast<std::size_t>(*t.fastest)];
         out += "Fastest that fits: stage " + std::to_string(s.stage) + ", micro-batch " +
-               std::to_string(s.micro_batch) + ": " + seconds(s.time.step_s) + " a step, " +
+               std::to_string(s.micro_batch) + ": " + formatSeconds(s.time.step_s) + " a step, " +
                std::to_string(static_cast<long long>(std::llround(s.time.tokens_per_s))) +
                " tokens/s\n";
     } else {

@@ -33,6 +33,17 @@ inline std::string threeDigits(double v) {
     return buf;
 }
 
+// About three significant digits in the unit that fits: "1.50 s", "412 ms", "19.7 us", "0 s",
+// so that a small model's comm time never reads 0.000 s (the CLI's tables and the GUI).
+inline std::string formatSeconds(double s) {
+    if (s == 0)
+        return "0 s";
+    const double a = s < 0 ? -s : s;
+    const char* unit = a >= 1 ? "s" : a >= 1e-3 ? "ms" : "us";
+    const double v = a >= 1 ? s : a >= 1e-3 ? s * 1e3 : s * 1e6;
+    return threeDigits(v) + " " + unit;
+}
+
 // "31.41 GB", "468.75 MB", "0 B": scaled to the number (byteScaleFor), two decimals
 // (none for whole bytes), so that a nano model's shard never prints as "0.000 GB".
 inline std::string formatBytes(double bytes, ByteUnit family) {

@@ -180,4 +180,18 @@ std::vector<std::int64_t> writeFixtureStore(const std::string& path,
     return ids;
 }
 
+MachineProfile fixtureMachineProfile() {
+    MachineProfile p;
+    p.source = "calibrated";
+    p.name = "testbox";
+    p.date = "2026-11-30T12:00:00Z";
+    p.cores = 64;
+    p.threads_per_rank = 1;
+    for (double& r : p.rates)
+        r = 2e9;
+    p.intra_link = LinkSpec{"test-link", "a test link", 1e9, 1e-5};
+    p.peak_flops = 4e9;
+    return p;
+}
+
 } // namespace zerolab

@@ -3,6 +3,8 @@
 // through storage's RunWriter. Used by the GUI tests, the screenshots and the bench.
 #pragma once
 
+#include "runtime/planner/machine_profile.h"
+
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -42,6 +44,11 @@ FixtureRun gpuFixtureRun();
 // A ZeRO-1 run of two ranks restarted at step 100 as ZeRO-3 on three ranks with
 // accumulation 2: two segments.
 FixtureRun restartedFixtureRun();
+
+// A machine no one has, for the step-time surfaces' tests: every kernel at 2 GFLOP/s (or
+// elements/s), one link of 1 GB/s and 10 us a ring step, 64 cores so that ranks share
+// nothing; "calibrated" on 2026-11-30 as "testbox".
+MachineProfile fixtureMachineProfile();
 
 // Creates (or appends to) the store at path; returns the run ids in order. Steps go in
 // transactions of a few thousand (RunWriter::appendSteps), so a million steps x 8 ranks

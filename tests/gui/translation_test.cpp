@@ -61,7 +61,10 @@ const std::set<QString> kAllowed = {
     "ZeRO", "MPI", "NCCL", "JSON", "GPT", "CPU", "GPU", "CUDA", "cuBLAS", "DeepSpeed", "Adam",
     "AdamW", "MFU", "ETA", "EMA", "PNG", "PDF", "CSV", "SIGTERM", "SIGKILL", "GELU", "arXiv",
     "Korthikanti", "zerolab", "mpirun", "srun", "pid", "Ctrl", "English",
-    "Offload", // of ZeRO-Offload, the name of DeepSpeed's offload (Ren et al. 2021)
+    "Offload",   // of ZeRO-Offload, the name of DeepSpeed's offload (Ren et al. 2021)
+    "calibrate", // of zerolab-calibrate, the tool that measures a machine profile
+    // the links of the cluster presets, as their makers name them (cluster_presets.cpp)
+    "InfiniBand", "HDR", "NDR", "NVLink", "NVSwitch", "Ethernet",
     // units and precisions
     "bf16", "fp32", "MiB", "GiB", "KiB", "TiB", "ms",
     // config values offered by combo boxes

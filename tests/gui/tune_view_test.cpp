@@ -1,9 +1,13 @@
 // The Tune view over a fixture sweep in a real store file (storage/sweep_store.h): the
 // sortable table of every axis and metric, the Pareto chart of the finished trials, the
 // trial actions, the preview that plans without running, and the editor's errors.
+#include "fixture_store.h"
+#include "gui/core/config_validation.h"
 #include "gui/views/tune/tune_view.h"
 #include "gui/widgets/pareto_chart.h"
 #include "gui/widgets/style.h"
+#include "runtime/planner/planner_units.h"
+#include "runtime/planner/step_time.h"
 #include "storage/run_store.h"
 #include "storage/run_writer.h"
 #include "storage/sweep_store.h"
@@ -79,6 +83,7 @@ private slots:
     void trialActionsOpenTheRunAndUseTheConfig();
     void previewPlansWithoutRunningAndPrunesWhatDoesNotFit();
     void editorErrorsNameTheRow();
+    void candidatesOrderByForecastStepTime();
     void aFinishedSweepShowsItsVerdictBestConfigAndAxes();
     void aSweepRunningElsewhereAppearsAndFillsIn(); // last: it adds a sweep to the store
 
@@ -294,6 +299,52 @@ void TuneViewTest::aFinishedSweepShowsItsVerdictBestConfigAndAxes() {
     QCOMPARE(axes->item(0, 1)->text(), QStringLiteral("0, 1, 2, 3"));
     QCOMPARE(axes->item(1, 0)->text(), QStringLiteral("train_micro_batch_size_per_gpu"));
     QCOMPARE(axes->item(1, 1)->text(), QStringLiteral("4, 8, 16"));
+}
+
+// The step-time model beside the measured (issue 24 item 6): each trial's forecast step is
+// predictStepTime's for its config on the made-up profile, "Order by forecast step time"
+// sorts the table by it (fastest first), and the Pareto chart holds a forecast point of
+// the model's tokens/s for every trial with a memory forecast.
+void TuneViewTest::candidatesOrderByForecastStepTime() {
+    const MachineProfile p = fixtureMachineProfile();
+    TuneView view;
+    view.setMachineProfile(p);
+    view.setStorePath(m_db);
+    view.waitIdle();
+    const QStandardItemModel* m = view.trialsModel();
+    QCOMPARE(m->rowCount(), 7);
+    QVERIFY(view.forecastColumn() >= 0);
+    QCOMPARE(m->horizontalHeaderItem(view.forecastColumn())->text(), QString("Forecast step"));
+    std::vector<TrialRecord> stored;
+    try {
+        stored = SweepStore(RunStore::open(m_db.toStdString())).trials(m_sweep);
+    } catch (const std::exception& e) {
+        QFAIL(e.what());
+    }
+    for (const TrialRecord& t : stored) {
+        const auto config = storedConfig(t.config_json, t.world);
+        QVERIFY(config);
+        QVERIFY2(view.forecastOf(t.idx), qPrintable(QString::number(t.idx)));
+        QCOMPARE(view.forecastOf(t.idx)->step_s, predictStepTime(*config, p).step_s);
+    }
+    view.orderByForecast();
+    const QAbstractItemModel* shown = view.table()->model();
+    double previous = 0;
+    for (int r = 0; r < shown->rowCount(); ++r) {
+        const int idx = shown->index(r, 0).data().toInt();
+        const auto f = view.forecastOf(idx);
+        QVERIFY2(f, qPrintable(QString::number(idx)));
+        QVERIFY(f->step_s >= previous);
+        previous = f->step_s;
+        QCOMPARE(shown->index(r, view.forecastColumn()).data().toString(),
+                 QString::fromStdString(formatSeconds(f->step_s)));
+    }
+    int withMemory = 0;
+    for (const TrialPoint& pt : view.chart()->forecasts()) {
+        ++withMemory;
+        QCOMPARE(pt.tokens_per_s, view.forecastOf(int(pt.id))->tokens_per_s);
+    }
+    QCOMPARE(withMemory, 5); // the pruned and timed-out trials' memory forecast is 0 here
 }
 
 void TuneViewTest::aSweepRunningElsewhereAppearsAndFillsIn() {

@@ -72,5 +72,31 @@ TEST(BandwidthUnits, PlanCliReadsTheUnitAndPrintsBackGbps) {
         << gbps.err;
 }
 
+// The offload's PCIe rate takes a unit as --bandwidth does (--pcie, and --pcie-gbps for the
+// old spelling); a bare number is refused naming the option, both spellings at once too.
+TEST(BandwidthUnits, PcieTakesAUnitAndRefusesABareNumber) {
+    const std::string base = "--params 1e9 --world 8 --stage 2 --offload-optimizer cpu --json ";
+    for (const char* spelled : {"--pcie 200Gb/s", "--pcie-gbps 25GB/s"}) {
+        const test::ProcessResult r = test::runTool("zerolab-plan", base + spelled);
+        ASSERT_EQ(r.exit_code, 0) << spelled << ": " << r.err;
+        EXPECT_DOUBLE_EQ(nlohmann::json::parse(r.out)["input"]["pcie_gbps"].get<double>(), 25)
+            << spelled;
+    }
+    const test::ProcessResult fast = test::runTool("zerolab-plan", base + "--pcie 64GB/s");
+    ASSERT_EQ(fast.exit_code, 0) << fast.err;
+    EXPECT_DOUBLE_EQ(nlohmann::json::parse(fast.out)["input"]["pcie_gbps"].get<double>(), 64);
+    for (const char* option : {"--pcie", "--pcie-gbps"}) {
+        const test::ProcessResult bare = test::runTool("zerolab-plan", base + option + " 25");
+        EXPECT_EQ(bare.exit_code, 2) << option;
+        EXPECT_NE(bare.err.find(std::string(option) + " '25': a bare number"), std::string::npos)
+            << bare.err;
+        EXPECT_NE(bare.err.find("25GB/s (bytes per second)"), std::string::npos) << bare.err;
+    }
+    const test::ProcessResult both =
+        test::runTool("zerolab-plan", base + "--pcie 25GB/s --pcie-gbps 25GB/s");
+    EXPECT_EQ(both.exit_code, 2);
+    EXPECT_NE(both.err.find("exclude each other"), std::string::npos) << both.err;
+}
+
 } // namespace
 } // namespace zerolab

@@ -1026,6 +1026,29 @@
     </message>
 </context>
 <context>
+    <name>StepForecast</name>
+    <message>
+        <source>This machine (calibrated %1)</source>
+        <translation>本机（校准于 %1）</translation>
+    </message>
+    <message>
+        <source>%1 × %2 · %3</source>
+        <translation>%1 × %2 · %3</translation>
+    </message>
+    <message>
+        <source>this machine, calibrated on %1 (%2)</source>
+        <translation>本机，校准于 %1（%2）</translation>
+    </message>
+    <message>
+        <source>cluster preset: one host of %1 × %2 (datasheet peaks at %3% of the matmul peak)</source>
+        <translation>集群预设：一台主机，%1 × %2（数据手册峰值，矩阵乘法按峰值的 %3% 计）</translation>
+    </message>
+    <message>
+        <source>cluster preset: %1 hosts × %2 %3, %4 between them (datasheet peaks at %5% of the matmul peak)</source>
+        <translation>集群预设：%1 台主机 × %2 块 %3，主机间为 %4（数据手册峰值，矩阵乘法按峰值的 %5% 计）</translation>
+    </message>
+</context>
+<context>
     <name>Sweep</name>
     <message>
         <source>search</source>
@@ -1276,6 +1299,65 @@
     <message>
         <source>%1 h %2 min</source>
         <translation>%1 小时 %2 分</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::BandwidthCard</name>
+    <message>
+        <source>Step time against the link between hosts</source>
+        <translation>步时间与主机间链路带宽</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>GPUs per host</source>
+        <translation>每台主机的 GPU 数</translation>
+    </message>
+    <message>
+        <source>ZeRO %1</source>
+        <translation>ZeRO %1</translation>
+    </message>
+    <message>
+        <source>Bandwidth between hosts per GPU (Gb/s)</source>
+        <translation>每 GPU 的主机间带宽（Gb/s）</translation>
+    </message>
+    <message>
+        <source>Step time (%1)</source>
+        <translation>步时间（%1）</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>No forecast: %1</source>
+        <translation>无法预测：%1</translation>
+    </message>
+    <message>
+        <source>N = %1 fits on one host of %2 GPUs: no link between hosts, the lines are flat. Raise N above %2, or put fewer GPUs on a host.</source>
+        <translation>N = %1 可放在一台 %2 GPU 的主机上：没有主机间链路，曲线是平的。请把 N 调到 %2 以上，或让每台主机放更少的 GPU。</translation>
+    </message>
+    <message>
+        <source>On %1 hosts, stage 3&apos;s extra gathers hide behind compute at every bandwidth drawn (exposed under 5% of the step).</source>
+        <translation>在 %1 台主机上，阶段 3 额外的参数收集 在图中每个带宽下都被计算掩盖（暴露部分低于步时间的 5%）。</translation>
+    </message>
+    <message>
+        <source>On %1 hosts, stage 3&apos;s extra gathers hide behind compute from %2 between hosts (exposed under 5% of the step); below it they show: at %3, stage 3 takes %4 a step against stage 1&apos;s %5.</source>
+        <translation>在 %1 台主机上，主机间带宽达到 %2 起，阶段 3 额外的参数收集 被计算掩盖（暴露部分低于步时间的 5%）；低于它就会显露：在 %3 下，阶段 3 每步 %4，阶段 1 为 %5。</translation>
+    </message>
+    <message>
+        <source>On %1 hosts, stage 3&apos;s extra gathers are never hidden up to %2: its exposed communication stays above 5% of the step.</source>
+        <translation>在 %1 台主机上，直到 %2 阶段 3 额外的参数收集 都未被掩盖：其暴露通信始终高于步时间的 5%。</translation>
+    </message>
+    <message>
+        <source>Forecast from %1; micro-batch %2, T = %3.</source>
+        <translation>预测依据：%1；微批次 %2，T = %3。</translation>
     </message>
 </context>
 <context>
@@ -1856,10 +1938,6 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation> 阶段 3 从 N = %1 起放得下。</translation>
     </message>
     <message>
-        <source>ψ = %1 parameters · model states %2 · activations %3 · traffic per rank per step %4 = %5 ψ (%6 s at %7 GB/s)</source>
-        <translation>ψ = %1 个参数 · 模型状态 %2 · 激活值 %3 · 每进程每步通信量 %4 = %5 ψ（%7 GB/s 下 %6 秒）</translation>
-    </message>
-    <message>
         <source>not estimated</source>
         <translation>未估算</translation>
     </message>
@@ -1868,16 +1946,20 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>主机</translation>
     </message>
     <message>
-        <source> · offloaded per rank: host memory %1, NVMe %2 (per node %3) · PCIe per step %4 (%5 s at %6 GB/s); forecast, zerolab does not offload</source>
-        <translation> · 每个进程卸载：主机内存 %1，NVMe %2（每节点 %3）· 每步 PCIe 流量 %4（%5 秒，%6 GB/s）；仅为预测，zerolab 并不卸载</translation>
-    </message>
-    <message>
         <source>The config is invalid: no forecast until it is fixed.</source>
         <translation>配置无效：修正之前没有预测。</translation>
     </message>
     <message>
         <source>The config is invalid: this is not its forecast. Greyed: the last valid config&apos;s (%1)</source>
         <translation>配置无效：这不是它的预测。灰色显示的是最后一个有效配置的预测（%1）</translation>
+    </message>
+    <message>
+        <source>ψ = %1 parameters · model states %2 · activations %3 · traffic per rank per step %4 = %5 ψ (%6 at %7 GB/s)</source>
+        <translation>ψ = %1 个参数 · 模型状态 %2 · 激活值 %3 · 每进程每步通信量 %4 = %5 ψ（%7 GB/s 下 %6）</translation>
+    </message>
+    <message>
+        <source> · offloaded per rank: host memory %1, NVMe %2 (per node %3) · PCIe per step %4 (%5 at %6 GB/s); forecast, zerolab does not offload</source>
+        <translation> · 每个进程卸载：主机内存 %1，NVMe %2（每节点 %3）· 每步 PCIe 流量 %4（%6 GB/s 下 %5）；仅为预测，zerolab 并不卸载</translation>
     </message>
 </context>
 <context>
@@ -2366,6 +2448,10 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>ZeRO-Offload trains 13B parameters on one 32 GB V100. With offload_optimizer on the CPU, stage 2 at N = 1 keeps only the 16-bit parameters (2ψ = 26 GB) and a reduce bucket on the GPU; the fp32 master, m, v and the gradients (14ψ = 182 GB) live in host memory. Without offload the same stage needs 16ψ = 208 GB. The price is PCIe: every step the gradients go down and the parameters come back, 4ψ = 52 GB, about 2 s at 25 GB/s. Shown on a V100 32 GB, as in the paper and DeepSpeed&apos;s tutorial; zerolab forecasts offload, it does not run it.</source>
         <translation>ZeRO-Offload 在一块 32 GB 的 V100 上训练 13B 参数。offload_optimizer 放在 CPU 上时，N = 1 的阶段 2 在 GPU 上只保留 16 位参数（2ψ = 26 GB）和一个归约桶；fp32 主参数、m、v 和梯度（14ψ = 182 GB）放在主机内存中。不卸载时同一阶段需要 16ψ = 208 GB。代价是 PCIe：每一步梯度下行、参数回传，4ψ = 52 GB，在 25 GB/s 下约 2 秒。这里与论文和 DeepSpeed 教程一样显示在 V100 32 GB 上；zerolab 只预测卸载，并不执行。</translation>
+    </message>
+    <message>
+        <source>Step time vs bandwidth</source>
+        <translation>步时间与带宽</translation>
     </message>
 </context>
 <context>
@@ -2877,6 +2963,10 @@ On the Pareto frontier</source>
         <translation>
 在帕累托前沿上</translation>
     </message>
+    <message>
+        <source>forecast (hollow)</source>
+        <translation>预测（空心）</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::RunProcess</name>
@@ -3231,6 +3321,18 @@ On the Pareto frontier</source>
         <source>Traffic per rank per step (MB)</source>
         <translation>每进程每步流量 (MB)</translation>
     </message>
+    <message>
+        <source>; dashed: the step-time model on this machine&apos;s profile (calibrated %1)</source>
+        <translation>；虚线：步时间模型基于本机配置档（校准于 %1）的预测</translation>
+    </message>
+    <message>
+        <source>; no forecast line: no calibrated profile in the store (zerolab-calibrate --db)</source>
+        <translation>；无预测线：存储中没有校准的配置档（zerolab-calibrate --db）</translation>
+    </message>
+    <message>
+        <source>forecast step time</source>
+        <translation>预测步时间</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::RunsDock</name>
@@ -3454,6 +3556,85 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <source> &lt;span style=&apos;color:%1&apos;&gt;— the forecast is greyed: it is the last valid config&apos;s&lt;/span&gt;</source>
         <translation> &lt;span style=&apos;color:%1&apos;&gt;— 预测已变灰：它是最后一个有效配置的&lt;/span&gt;</translation>
     </message>
+    <message>
+        <source>Step-time forecast</source>
+        <translation>步时间预测</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::StepTimeCard</name>
+    <message>
+        <source>Profile</source>
+        <translation>配置档</translation>
+    </message>
+    <message>
+        <source>The machine profile of the step-time model: this machine as zerolab-calibrate measured it (kept in the run store), or a cluster of datasheet GPUs (docs/planner.md).</source>
+        <translation>步时间模型所用的机器配置档：zerolab-calibrate 测得的本机（保存在运行存储中），或按数据手册的 GPU 集群（docs/planner.md）。</translation>
+    </message>
+    <message>
+        <source>No step-time forecast until the config is valid.</source>
+        <translation>配置有效之前没有步时间预测。</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>微秒</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>exposed communication</source>
+        <translation>暴露的通信</translation>
+    </message>
+    <message>
+        <source>Stage %1 (this config)</source>
+        <translation>阶段 %1（本配置）</translation>
+    </message>
+    <message>
+        <source>Stage %1</source>
+        <translation>阶段 %1</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s</source>
+        <translation>%1 tokens/s</translation>
+    </message>
+    <message>
+        <source>cannot forecast</source>
+        <translation>无法预测</translation>
+    </message>
+    <message>
+        <source>Step time per rank (%1)</source>
+        <translation>每进程步时间（%1）</translation>
+    </message>
+    <message>
+        <source>Stage %1: %2 a step, %3 tokens/s (compute %4, exposed communication %5 of %6 in flight).</source>
+        <translation>阶段 %1：每步 %2，%3 tokens/s（计算 %4，在途通信 %6 中暴露 %5）。</translation>
+    </message>
+    <message>
+        <source>Stage %1: no step-time forecast: %2</source>
+        <translation>阶段 %1：没有步时间预测：%2</translation>
+    </message>
+    <message>
+        <source>Forecast from %1.</source>
+        <translation>预测依据：%1。</translation>
+    </message>
+    <message>
+        <source>No profile of this machine in the run store yet (zerolab-calibrate --db adds one).</source>
+        <translation>运行存储中还没有本机的配置档（zerolab-calibrate --db 可添加）。</translation>
+    </message>
+    <message>
+        <source>This machine&apos;s stored profile is refused: %1</source>
+        <translation>本机存储的配置档被拒绝：%1</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::TimeSeriesPlot</name>
@@ -3582,6 +3763,10 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
     <message>
         <source>The timeline of step %1 cannot be shown</source>
         <translation>无法显示第 %1 步的时间线</translation>
+    </message>
+    <message>
+        <source>Forecast of this step by the step-time model (rank 0&apos;s lanes, this machine&apos;s profile): %1 a step, against %2 measured.</source>
+        <translation>步时间模型对此步的预测（进程 0 的泳道，本机配置档）：每步 %1，实测 %2。</translation>
     </message>
 </context>
 <context>
@@ -3869,6 +4054,26 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
     <message>
         <source>auto</source>
         <translation>自动</translation>
+    </message>
+    <message>
+        <source>Step time on</source>
+        <translation>步时间基于</translation>
+    </message>
+    <message>
+        <source>Order by forecast step time</source>
+        <translation>按预测步时间排序</translation>
+    </message>
+    <message>
+        <source>Sort the trials by the step-time model&apos;s step on the chosen profile, fastest first: what to run first, before measuring.</source>
+        <translation>按所选配置档上步时间模型预测的步时间排序试验，最快的在前：测量之前先跑什么。</translation>
+    </message>
+    <message>
+        <source>Forecast step</source>
+        <translation>预测步时间</translation>
+    </message>
+    <message>
+        <source>The step-time model&apos;s step per rank for the trial&apos;s config on the profile chosen below (docs/planner.md, Step time)</source>
+        <translation>步时间模型在下方所选配置档上对该试验配置的每进程步时间（docs/planner.md，Step time）</translation>
     </message>
 </context>
 </TS>

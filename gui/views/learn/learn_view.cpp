@@ -5,6 +5,7 @@
 
 #include "gui/core/runtime_text.h"
 #include "gui/core/units.h"
+#include "gui/views/learn/bandwidth_card.h"
 #include "gui/widgets/forecast_panel.h"
 #include "gui/widgets/form_rows.h"
 #include "gui/widgets/memory_bar_chart.h"
@@ -89,7 +90,8 @@ const ScenarioText kScenarios[4] = {
 
 LearnView::LearnView(QWidget* parent)
     : QWidget(parent), m_forecast(new ForecastPanel), m_explain(new QPlainTextEdit),
-      m_scenarioText(new QLabel), m_errata(new QTableWidget), m_tabs(new QTabWidget) {
+      m_scenarioText(new QLabel), m_errata(new QTableWidget), m_bandwidth(new BandwidthCard),
+      m_tabs(new QTabWidget) {
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -117,6 +119,7 @@ LearnView::LearnView(QWidget* parent)
     m_errata->setWordWrap(true);
     m_errata->setAlternatingRowColors(true);
     m_tabs->addTab(m_errata, QString());
+    m_tabs->addTab(m_bandwidth, QString());
     right->addWidget(m_tabs);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
@@ -131,10 +134,15 @@ LearnView::LearnView(QWidget* parent)
     retranslate();
 }
 
+void LearnView::showTab(int index) {
+    m_tabs->setCurrentIndex(index);
+}
+
 void LearnView::retranslate() {
     m_forecast->setTitle(tr("Per-GPU memory by ZeRO stage"));
     m_tabs->setTabText(0, tr("How it adds up"));
     m_tabs->setTabText(1, tr("Chapter errata"));
+    m_tabs->setTabText(2, tr("Step time vs bandwidth"));
     m_errata->setHorizontalHeaderLabels({tr("Topic"), tr("The chapter says"), tr("Correct")});
 
     m_controlsBox->setTitle(tr("Model and cluster"));
@@ -456,6 +464,7 @@ void LearnView::update() {
             tr("The formula needs a model's shape: pick 1.5B, 6.7B, 13B or 175B. Not counted."));
     m_forecast->setInput(in);
     markLayoutSwitch(in);
+    m_bandwidth->setInput(in);
     try {
         m_explain->setPlainText(runtimeLines(explainLines(in, m_stage, ByteUnit::GB)));
     } catch (const PlanError& e) {

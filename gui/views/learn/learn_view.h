@@ -23,6 +23,7 @@ class QTableWidget;
 
 namespace zerolab {
 
+class BandwidthCard;
 class ForecastPanel;
 
 // UI thread only.
@@ -42,6 +43,10 @@ public:
     // The planner input the controls describe (device from the forecast's combo).
     PlanInput input() const;
     ForecastPanel* forecast() const { return m_forecast; }
+    // Step time against inter-host bandwidth, stages 0-3 (the third tab under the bars).
+    BandwidthCard* bandwidth() const { return m_bandwidth; }
+    // Shows one of the tabs under the bars (0 how it adds up, 1 errata, 2 bandwidth).
+    void showTab(int index);
     QString explainText() const;
     int erratumRows() const;
     // The bars' logarithmic value axis (stage 3 at 175B is a sliver on a linear one).
@@ -82,6 +87,7 @@ private:
     QPlainTextEdit* m_explain;
     QLabel* m_scenarioText;
     QTableWidget* m_errata;
+    BandwidthCard* m_bandwidth;
     QTabWidget* m_tabs;
     QGroupBox* m_controlsBox = nullptr;
     QGroupBox* m_scenariosBox = nullptr;

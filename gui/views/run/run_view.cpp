@@ -41,6 +41,7 @@
 #include <qcustomplot.h>
 
 #include <cmath>
+#include <limits>
 
 namespace zerolab {
 
@@ -248,6 +249,10 @@ void RunView::connectStore() {
                 m_commsDialog->raise();
             });
     connect(m_store, &StoreClient::runLoaded, this, &RunView::onChunk);
+    connect(m_store, &StoreClient::profileChanged, this, [this] {
+        updateStepForecast();
+        drawForecastLine();
+    });
     connect(m_store, &StoreClient::ranksLoaded, this, &RunView::onRanks);
     connect(m_store, &StoreClient::detailLoaded, this, &RunView::onDetail);
     connect(m_store, &StoreClient::csvExported, this,
@@ -320,6 +325,7 @@ void RunView::retranslate() {
         m_cardHints[c]->setText(cards[c].second);
         m_cardHints[c]->setVisible(!cards[c].second.isEmpty());
     }
+    updateStepForecast(); // the breakdown's hint names the forecast's profile
     m_csvButton->setText(tr("Export CSV…"));
     m_plotsButton->setText(tr("Export plots…"));
     m_commsButton->setText(tr("Comms summary…"));
@@ -508,7 +514,10 @@ void RunView::onChunk(const RunChunk& chunk) {
         m_loggedSteps += chunk.steps.size();
     }
     m_record = chunk.record;
+    const bool newSegments = chunk.segments.size() != m_segments.size() || !chunk.incremental;
     m_segments = chunk.segments;
+    if (newSegments)
+        updateStepForecast();
     if (!chunk.events.empty()) {
         m_events->append(chunk.events);
         m_lastEventId = chunk.events.back().id;
@@ -633,6 +642,7 @@ void RunView::replotSeries() {
                              {tr("exposed comm"), kExposed, x, shown[Metric::ExposedMs]},
                              {tr("optimizer"), kOptim, x, shown[Metric::OptimMs]}});
     m_breakdown->setAxisLabels(xTitle, tr("Step time (ms)"));
+    drawForecastLine();
     replotTraffic();
     updateMarkers();
 }
@@ -667,6 +677,70 @@ void RunView::replotLinkTraffic() {
     m_linkTraffic->setLines({{tr("within a host"), kAccent, x, within},
                              {tr("across hosts"), kMeasuredSeries, x, across}});
     m_linkTraffic->setAxisLabels(metricAxisTitle(m_xAxis), tr("Traffic per rank per step (MB)"));
+}
+
+void RunView::updateStepForecast() {
+    m_stepForecasts.assign(m_segments.size(), std::nullopt);
+    const auto& profile = m_store->machineProfile();
+    if (profile) {
+        TimeSource machine;
+        machine.machine = profile;
+        for (std::size_t i = 0; i < m_segments.size(); ++i) {
+            const Segment& seg = m_segments[i];
+            const auto config = storedConfig(
+                seg.config_json.empty() ? m_record.info.config_json : seg.config_json, seg.world);
+            if (!config)
+                continue;
+            try {
+                m_stepForecasts[i] = forecastStep(*config, machine);
+            } catch (const PlanError&) {
+                // A config the profile cannot forecast (a kernel it did not measure): no line.
+            }
+        }
+    }
+    // The timeline's step belongs to one segment; the forecast of the last one is drawn
+    // beside it (a resumed run's sampled steps are of its latest segment).
+    const std::optional<StepTimeForecast>* last = nullptr;
+    for (const auto& f : m_stepForecasts)
+        if (f)
+            last = &f;
+    m_timeline->setForecast(last ? std::optional<StepTimeline>((*last)->timeline) : std::nullopt);
+    QString hint = tr("Stacked, per step");
+    if (last)
+        hint += tr("; dashed: the step-time model on this machine's profile (calibrated %1)")
+                    .arg(QString::fromStdString(profile->date.substr(0, 10)));
+    else if (!profile)
+        hint +=
+            tr("; no forecast line: no calibrated profile in the store (zerolab-calibrate --db)");
+    m_cardHints[BreakdownCard]->setText(hint);
+}
+
+void RunView::drawForecastLine() {
+    QVector<double> x, y;
+    const QVector<double>& steps = m_shown[Metric::Step];
+    const QVector<double>& shownX = m_shown[m_xAxis];
+    for (std::size_t i = 0; i < m_segments.size() && i < m_stepForecasts.size(); ++i) {
+        if (!m_stepForecasts[i])
+            continue;
+        const double from = double(m_segments[i].start_step);
+        const double to = i + 1 < m_segments.size() ? double(m_segments[i + 1].start_step)
+                                                    : std::numeric_limits<double>::infinity();
+        const auto lo = std::lower_bound(steps.begin(), steps.end(), from);
+        const auto hi = std::lower_bound(steps.begin(), steps.end(), to);
+        if (lo == hi)
+            continue;
+        if (!x.isEmpty()) { // a gap between segments
+            x << shownX[int(lo - steps.begin())];
+            y << std::numeric_limits<double>::quiet_NaN();
+        }
+        const double ms = m_stepForecasts[i]->step_s * 1e3;
+        x << shownX[int(lo - steps.begin())] << shownX[int(hi - steps.begin()) - 1];
+        y << ms << ms;
+    }
+    QVector<PlotSeries> overlay;
+    if (!x.isEmpty())
+        overlay.push_back({tr("forecast step time"), kForecastSeries, x, y, true});
+    m_breakdown->setOverlay(overlay);
 }
 
 void RunView::updateMarkers() {

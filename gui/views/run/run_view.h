@@ -7,11 +7,13 @@
 
 #include "gui/core/events_model.h"
 #include "gui/core/run_data.h"
+#include "gui/core/step_forecast.h"
 
 #include <QWidget>
 
 #include <optional>
 #include <utility>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -72,6 +74,14 @@ public:
     TimeSeriesPlot* breakdownPlot() const { return m_breakdown; }
     // Traffic per rank per step within a host and across hosts, in MB.
     TimeSeriesPlot* linkTrafficPlot() const { return m_linkTraffic; }
+    // The step-time model's forecast for each segment (m_segments' order) on this
+    // machine's calibrated profile (StoreClient::machineProfile); nullopt for a segment
+    // without a config it can forecast, all nullopt without a profile. The breakdown
+    // chart draws each as a dashed line over its steps, in ms.
+    const std::vector<std::optional<StepTimeForecast>>& stepForecasts() const {
+        return m_stepForecasts;
+    }
+    TimelinePanel* timelinePanel() const { return m_timeline; }
     MemoryBarChart* memoryChart() const { return m_memory; }
     // Resident memory per rank (host RSS, or the GPU's bytes in use for a CUDA run).
     GroupedBarChart* residentChart() const { return m_rss; }
@@ -124,6 +134,10 @@ private:
     // The traffic card by link class: within one host and across hosts (ZeRO++'s target).
     void replotLinkTraffic();
     void updateMarkers();
+    // m_stepForecasts from the segments and the store's profile, the timeline's forecast
+    // lanes, and the breakdown's dashed forecast line.
+    void updateStepForecast();
+    void drawForecastLine();
     // A plot's x range changed: refine that range of a level-of-detail run.
     void onXRange(double lower, double upper);
     void onDetail(qint64 runId, qint64 firstStep, qint64 lastStep, const StepColumns& steps);
@@ -137,6 +151,7 @@ private:
     bool m_loading = false;
     RunRecord m_record;
     std::vector<Segment> m_segments;
+    std::vector<std::optional<StepTimeForecast>> m_stepForecasts;
     StepColumns m_steps;
     bool m_lod = false;
     std::int64_t m_loggedSteps = 0;

@@ -7,6 +7,7 @@
 #include "gui/widgets/forecast_panel.h"
 #include "gui/widgets/json_editor.h"
 #include "gui/widgets/side_pane.h"
+#include "gui/widgets/step_time_card.h"
 #include "gui/widgets/style.h"
 #include "runtime/config/bounded_file.h"
 
@@ -53,9 +54,10 @@ QString SetupView::defaultConfigText() {
 
 SetupView::SetupView(QWidget* parent)
     : QWidget(parent), m_form(new ConfigForm), m_editor(new JsonEditor),
-      m_forecast(new ForecastPanel), m_problems(new QListWidget), m_status(new QLabel),
-      m_pathLabel(new QLabel), m_editorTitle(new QLabel), m_open(new QPushButton),
-      m_import(new QPushButton), m_save(new QPushButton), m_saveAs(new QPushButton) {
+      m_forecast(new ForecastPanel), m_stepTime(new StepTimeCard), m_problems(new QListWidget),
+      m_status(new QLabel), m_pathLabel(new QLabel), m_editorTitle(new QLabel),
+      m_open(new QPushButton), m_import(new QPushButton), m_save(new QPushButton),
+      m_saveAs(new QPushButton) {
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -68,6 +70,7 @@ SetupView::SetupView(QWidget* parent)
 
     QSplitter* right = makeSplitter(Qt::Vertical);
     right->addWidget(makeCard(m_forecast));
+    right->addWidget(makeCard(m_stepTime));
 
     auto* editorPane = new QWidget;
     auto* editorLayout = new QVBoxLayout(editorPane);
@@ -91,6 +94,7 @@ SetupView::SetupView(QWidget* parent)
     right->addWidget(makeCard(editorPane));
     right->setStretchFactor(0, 5);
     right->setStretchFactor(1, 4);
+    right->setStretchFactor(2, 3);
     layOutWithSidePane(this, scroll, right)->setSizes({scroll->minimumWidth(), 700});
 
     m_debounce.setSingleShot(true);
@@ -124,6 +128,7 @@ SetupView::SetupView(QWidget* parent)
 
 void SetupView::retranslate() {
     m_forecast->setTitle(tr("Per-rank memory forecast"));
+    m_stepTime->setTitle(tr("Step-time forecast"));
     m_editorTitle->setText(tr("Config JSON"));
     m_open->setText(tr("Open…"));
     m_import->setText(tr("Import…"));
@@ -308,6 +313,7 @@ void SetupView::applyValidation(bool updateForm) {
         PlanInput in = planInputFromConfig(*m_validation.config);
         m_forecast->setInput(in);
     }
+    m_stepTime->setConfig(errors == 0 ? m_validation.config : std::nullopt);
 }
 
 } // namespace zerolab

@@ -18,6 +18,7 @@ namespace zerolab {
 class ConfigForm;
 class ForecastPanel;
 class JsonEditor;
+class StepTimeCard;
 
 // UI thread only.
 class SetupView : public QWidget {
@@ -40,6 +41,8 @@ public:
     ConfigForm* form() const { return m_form; }
     JsonEditor* editor() const { return m_editor; }
     ForecastPanel* forecast() const { return m_forecast; }
+    // The step time of the config's stages 0-3 (its profile set by the main window).
+    StepTimeCard* stepTime() const { return m_stepTime; }
 
     // A small valid starting config (micro preset, stage 1, two ranks).
     static QString defaultConfigText();
@@ -66,6 +69,7 @@ private:
     ConfigForm* m_form;
     JsonEditor* m_editor;
     ForecastPanel* m_forecast;
+    StepTimeCard* m_stepTime;
     QListWidget* m_problems;
     QLabel* m_status;
     QLabel* m_pathLabel;

@@ -1,5 +1,6 @@
 #include "gui/views/tune/tune_view.h"
 
+#include "gui/core/config_validation.h"
 #include "gui/core/display_text.h"
 #include "gui/core/runtime_text.h"
 #include "gui/core/status_label.h"
@@ -7,6 +8,8 @@
 #include "gui/widgets/form_rows.h"
 #include "gui/widgets/pareto_chart.h"
 #include "gui/widgets/style.h"
+#include "gui/widgets/time_source_combo.h"
+#include "runtime/planner/planner_units.h"
 #include "runtime/tune/sweep_candidates.h"
 #include "runtime/tune/sweep_driver.h"
 #include "runtime/tune/sweep_report.h"
@@ -38,6 +41,7 @@
 
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <set>
 
 namespace zerolab {
@@ -181,6 +185,10 @@ void TuneView::retranslate() {
                            "its run."));
     m_openButton->setText(tr("Open in Run view"));
     m_useButton->setText(tr("Use this config"));
+    m_timeLabel->setText(tr("Step time on"));
+    m_orderButton->setText(tr("Order by forecast step time"));
+    m_orderButton->setToolTip(tr("Sort the trials by the step-time model's step on the chosen "
+                                 "profile, fastest first: what to run first, before measuring."));
     m_useButton->setToolTip(tr("Load the trial's config into Setup"));
 
     // The sweeps' status words and the shown sweep (or preview), rendered again when
@@ -382,6 +390,20 @@ QWidget* TuneView::buildResults() {
                 QString::fromStdString(doc.is_discarded() ? t->config_json : doc.dump(2)));
         }
     });
+    // The step-time model beside the measured: its profile, and the table ordered by it.
+    m_timeLabel = new QLabel;
+    m_timeLabel->setObjectName(QStringLiteral("muted"));
+    m_timeSource = new TimeSourceCombo;
+    m_orderButton = new QPushButton;
+    connect(m_timeSource, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_trials.empty())
+            showTrials(std::vector<TrialRecord>(m_trials), m_summary->text());
+    });
+    connect(m_orderButton, &QPushButton::clicked, this, &TuneView::orderByForecast);
+    auto* timing = new QHBoxLayout;
+    timing->addWidget(m_timeLabel);
+    timing->addWidget(m_timeSource, 1);
+    timing->addWidget(m_orderButton);
     auto* actions = new QHBoxLayout;
     actions->addStretch(1);
     actions->addWidget(m_openButton);
@@ -393,6 +415,7 @@ QWidget* TuneView::buildResults() {
     auto* lv = new QVBoxLayout(lower);
     lv->setContentsMargins(0, 0, 0, 0);
     lv->addWidget(m_table, 1);
+    lv->addLayout(timing);
     lv->addLayout(actions);
     split->addWidget(lower);
     split->setChildrenCollapsible(false);
@@ -815,14 +838,21 @@ void TuneView::showTrials(const std::vector<TrialRecord>& trials, const QString&
     const bool threadsAxis = std::find(axes.begin(), axes.end(), kThreadsAxis) != axes.end();
     if (!threadsAxis)
         headers << tr("Threads / rank");
-    headers << tr("Status") << tr("Forecast / rank") << tr("Tokens/s") << tr("± spread")
-            << tr("Peak RSS / rank") << tr("Exposed comm (ms)") << tr("Run") << tr("Reason");
+    headers << tr("Status") << tr("Forecast / rank") << tr("Forecast step") << tr("Tokens/s")
+            << tr("± spread") << tr("Peak RSS / rank") << tr("Exposed comm (ms)") << tr("Run")
+            << tr("Reason");
     m_model->clear();
     m_model->setHorizontalHeaderLabels(headers);
     for (int c = 0; c < int(axes.size()); ++c)
         m_model->horizontalHeaderItem(2 + c)->setToolTip(QString::fromStdString(axes[c]));
 
-    QVector<TrialPoint> points;
+    m_forecastColumn = int(headers.indexOf(tr("Forecast step")));
+    m_model->horizontalHeaderItem(m_forecastColumn)
+        ->setToolTip(tr("The step-time model's step per rank for the trial's config on the "
+                        "profile chosen below (docs/planner.md, Step time)"));
+    const TimeSource source = m_timeSource->source();
+    m_forecasts.clear();
+    QVector<TrialPoint> points, forecastPoints;
     std::int64_t capacity = -1;
     bool oneCapacity = true;
     for (const TrialRecord& t : trials) {
@@ -855,6 +885,33 @@ void TuneView::showTrials(const std::vector<TrialRecord>& trials, const QString&
             status->setForeground(kTextMuted);
         row << status;
         row << numberItem(double(t.forecast_bytes), formatBytes(double(t.forecast_bytes)));
+        std::optional<StepTimeForecast> forecast;
+        if (const auto config = storedConfig(t.config_json, t.world)) {
+            try {
+                forecast = forecastStep(*config, source);
+            } catch (const PlanError&) {
+                // A config the profile cannot forecast: no number, sorted last.
+            }
+        }
+        {
+            auto* item =
+                new QStandardItem(forecast ? QString::fromStdString(formatSeconds(forecast->step_s))
+                                           : QStringLiteral("—"));
+            item->setData(forecast ? forecast->step_s : std::numeric_limits<double>::max(),
+                          kSortRole);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            item->setEditable(false);
+            row << item;
+        }
+        if (forecast) {
+            m_forecasts[t.idx] = *forecast;
+            // Beside the measured points only when forecast for the machine they ran on.
+            if (source.isMachine() && t.repeat_of < 0 && t.forecast_bytes > 0)
+                forecastPoints.push_back(
+                    {t.idx, trialStage(t), double(t.forecast_bytes), forecast->tokens_per_s,
+                     QString::fromStdString(
+                         describePoint(nlohmann::json::parse(t.axes_json, nullptr, false)))});
+        }
         row << numberItem(t.tokens_per_s, QString::number(std::lround(t.tokens_per_s)));
         row << numberItem(t.spread_tokens_per_s,
                           QString::number(std::lround(t.spread_tokens_per_s)));
@@ -879,6 +936,7 @@ void TuneView::showTrials(const std::vector<TrialRecord>& trials, const QString&
                                   nlohmann::json::parse(t.axes_json, nullptr, false)))});
     }
     m_chart->setTrials(points);
+    m_chart->setForecasts(forecastPoints);
     if (capacity > 0 && oneCapacity)
         m_chart->setCapacity(double(capacity),
                              tr("capacity %1 per rank").arg(formatBytes(double(capacity))));
@@ -911,6 +969,20 @@ void TuneView::updateButtons() {
     const TrialRecord* t = selectedTrial();
     m_openButton->setEnabled(t && t->run_id >= 0);
     m_useButton->setEnabled(t && !t->config_json.empty());
+}
+
+void TuneView::setMachineProfile(const std::optional<MachineProfile>& profile) {
+    m_timeSource->setMachineProfile(profile); // shows the trials again when the choice changes
+}
+
+std::optional<StepTimeForecast> TuneView::forecastOf(int idx) const {
+    const auto it = m_forecasts.find(idx);
+    return it == m_forecasts.end() ? std::nullopt : std::optional<StepTimeForecast>(it->second);
+}
+
+void TuneView::orderByForecast() {
+    if (m_forecastColumn >= 0)
+        m_table->sortByColumn(m_forecastColumn, Qt::AscendingOrder);
 }
 
 QString TuneView::summaryText() const {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "gui/client/sweep_client.h"
+#include "gui/core/step_forecast.h"
 #include "storage/sweep_store.h"
 
 #include <QString>
@@ -38,6 +39,7 @@ class QTableWidget;
 namespace zerolab {
 
 class ParetoChart;
+class TimeSourceCombo;
 
 // UI thread only.
 class TuneView : public QWidget {
@@ -82,6 +84,17 @@ public:
     QTableWidget* axesTable() const { return m_axes; }
     QString summaryText() const;
     QString verdictText() const;
+
+    // This machine's calibrated profile for the forecast step time (nullopt: presets only).
+    void setMachineProfile(const std::optional<MachineProfile>& profile);
+    TimeSourceCombo* timeSource() const { return m_timeSource; }
+    // The step-time model's forecast of a shown trial (by idx) on the chosen profile;
+    // nullopt where its config cannot be forecast.
+    std::optional<StepTimeForecast> forecastOf(int idx) const;
+    // The table's "Forecast step" column, and ordering by it (fastest first; the trials
+    // without a forecast last).
+    int forecastColumn() const { return m_forecastColumn; }
+    void orderByForecast();
 
 signals:
     void openRunRequested(qint64 runId);
@@ -151,6 +164,11 @@ private:
     QTableView* m_table;
     QPushButton* m_openButton;
     QPushButton* m_useButton;
+    QLabel* m_timeLabel;
+    TimeSourceCombo* m_timeSource;
+    QPushButton* m_orderButton;
+    int m_forecastColumn = -1;
+    std::map<int, StepTimeForecast> m_forecasts; // by trial idx, for the shown trials
 
     std::optional<std::int64_t> m_shown;            // the sweep in the table; nullopt: a preview
     std::optional<SweepStatus> m_shownStatus;       // its status when last read

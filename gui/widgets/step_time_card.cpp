@@ -1,0 +1,202 @@
+// The step-time card (step_time_card.h): forecastStep for each stage on every change of
+// the config or the profile, drawn as two stacked QCPBars (compute under exposed
+// communication) with the step time and tokens/s above each stage.
+#include "gui/widgets/step_time_card.h"
+
+#include "gui/core/units.h"
+#include "gui/widgets/style.h"
+#include "gui/widgets/time_source_combo.h"
+#include "runtime/planner/planner.h"
+#include "runtime/planner/planner_units.h"
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace zerolab {
+
+namespace {
+
+QString seconds(double s) {
+    return QString::fromStdString(formatSeconds(s));
+}
+
+// Tokens/s as a whole number below a thousand, else "5.3K".
+QString tokens(double t) {
+    return t < 1000 ? QString::number(std::lround(t)) : formatCount(t);
+}
+
+} // namespace
+
+StepTimeCard::StepTimeCard(QWidget* parent)
+    : QWidget(parent), m_heading(new QLabel(this)), m_sourceLabel(new QLabel(this)),
+      m_source(new TimeSourceCombo(this)), m_summary(new QLabel(this)),
+      m_plot(new QCustomPlot(this)), m_profile(new QLabel(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(12, 10, 12, 10);
+    layout->setSpacing(6);
+    // Title and profile on one row: Setup's three cards share 800 pixels of height.
+    m_heading->setObjectName(QStringLiteral("cardTitle"));
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_heading);
+    m_sourceLabel->setObjectName(QStringLiteral("muted"));
+    row->addWidget(m_sourceLabel);
+    row->addWidget(m_source, 1);
+    layout->addLayout(row);
+    m_summary->setWordWrap(true);
+    layout->addWidget(m_summary);
+    stylePlot(m_plot);
+    placeLegendAbove(m_plot);
+    m_plot->setMinimumHeight(44); // Setup's three cards fit a 1280x800 window
+    layout->addWidget(m_plot, 1);
+    m_profile->setWordWrap(true);
+    m_profile->setObjectName(QStringLiteral("muted"));
+    layout->addWidget(m_profile);
+    connect(m_source, &QComboBox::currentIndexChanged, this, [this] { reforecast(); });
+    retranslate();
+}
+
+void StepTimeCard::setTitle(const QString& title) {
+    m_heading->setText(title);
+}
+
+void StepTimeCard::setConfig(const std::optional<TrainConfig>& config) {
+    m_config = config;
+    reforecast();
+}
+
+void StepTimeCard::setMachineProfile(const std::optional<MachineProfile>& profile,
+                                     const QString& missing) {
+    m_missing = missing;
+    m_source->setMachineProfile(profile); // reforecasts when the choice changes
+    reforecast();
+}
+
+double StepTimeCard::barSeconds(int stage, int layer) const {
+    return m_bars[std::size_t(std::clamp(stage, 0, 3))][std::size_t(std::clamp(layer, 0, 1))];
+}
+
+QString StepTimeCard::profileText() const {
+    return m_profile->text();
+}
+
+QString StepTimeCard::summaryText() const {
+    return m_summary->text();
+}
+
+void StepTimeCard::retranslate() {
+    m_sourceLabel->setText(tr("Profile"));
+    m_source->setToolTip(
+        tr("The machine profile of the step-time model: this machine as zerolab-calibrate "
+           "measured it (kept in the run store), or a cluster of datasheet GPUs "
+           "(docs/planner.md)."));
+    reforecast();
+}
+
+void StepTimeCard::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+void StepTimeCard::reforecast() {
+    m_plot->clearPlottables();
+    m_plot->clearItems();
+    m_forecasts = {};
+    m_bars = {};
+    for (QString& e : m_errors)
+        e.clear();
+    if (!m_config) {
+        m_summary->setText(tr("No step-time forecast until the config is valid."));
+        m_profile->clear();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    const TimeSource source = m_source->source();
+    for (int s = 0; s < 4; ++s) {
+        TrainConfig c = *m_config;
+        c.zero.stage = s;
+        try {
+            m_forecasts[std::size_t(s)] = forecastStep(c, source);
+            const StepTimeForecast& f = *m_forecasts[std::size_t(s)];
+            m_bars[std::size_t(s)] = {f.compute_s, f.comm_exposed_s};
+        } catch (const PlanError& e) {
+            m_errors[std::size_t(s)] = QString::fromStdString(e.what());
+        }
+    }
+    // The axis in the unit of the largest step, so a small model reads in ms or us.
+    double top = 0;
+    for (const auto& f : m_forecasts)
+        if (f)
+            top = std::max(top, f->step_s);
+    const double unit = top >= 1 ? 1 : top >= 1e-3 ? 1e-3 : 1e-6;
+    const QString unitName = unit == 1 ? tr("s") : unit == 1e-3 ? tr("ms") : tr("µs");
+    QVector<double> keys = {0, 1, 2, 3}, compute, exposed;
+    for (int s = 0; s < 4; ++s) {
+        compute << barSeconds(s, 0) / unit;
+        exposed << barSeconds(s, 1) / unit;
+    }
+    auto* below = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    below->setName(tr("compute"));
+    below->setBrush(kAccent);
+    below->setPen(Qt::NoPen);
+    below->setWidth(0.6);
+    below->setData(keys, compute, true);
+    auto* above = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    above->setName(tr("exposed communication"));
+    above->setBrush(kMeasuredSeries);
+    above->setPen(Qt::NoPen);
+    above->setWidth(0.6);
+    above->setData(keys, exposed, true);
+    above->moveAbove(below);
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int chosen = std::clamp(m_config->zero.stage, 0, 3);
+    for (int s = 0; s < 4; ++s) {
+        const auto& f = m_forecasts[std::size_t(s)];
+        ticker->addTick(
+            s, (s == chosen ? tr("Stage %1 (this config)").arg(s) : tr("Stage %1").arg(s)) +
+                   QLatin1Char('\n') +
+                   (f ? tr("%1 tokens/s").arg(tokens(f->tokens_per_s)) : QString()));
+        auto* label = new QCPItemText(m_plot);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->position->setCoords(s, f ? f->step_s / unit : 0);
+        label->setText(f ? seconds(f->step_s) : tr("cannot forecast"));
+        label->setColor(s == chosen ? kAccent : kTextStrong);
+        label->setClipToAxisRect(false);
+    }
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->xAxis->setTickLength(0, 0);
+    m_plot->xAxis->setRange(-0.6, 3.6);
+    m_plot->yAxis->setLabel(tr("Step time per rank (%1)").arg(unitName));
+    m_plot->yAxis->setRange(0, top > 0 ? top / unit * 1.3 : 1);
+    m_plot->legend->setVisible(true);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+
+    const auto& mine = m_forecasts[std::size_t(chosen)];
+    if (mine)
+        m_summary->setText(tr("Stage %1: %2 a step, %3 tokens/s (compute %4, exposed "
+                              "communication %5 of %6 in flight).")
+                               .arg(chosen)
+                               .arg(seconds(mine->step_s), tokens(mine->tokens_per_s),
+                                    seconds(mine->compute_s), seconds(mine->comm_exposed_s),
+                                    seconds(mine->comm_in_flight_s)));
+    else
+        m_summary->setText(tr("Stage %1: no step-time forecast: %2")
+                               .arg(chosen)
+                               .arg(m_errors[std::size_t(chosen)]));
+    QString profile = tr("Forecast from %1.").arg(sourceLabel(source, *m_config));
+    if (!source.isMachine() && !m_source->hasMachineProfile())
+        profile += QLatin1Char(' ') +
+                   (m_missing.isEmpty()
+                        ? tr("No profile of this machine in the run store yet (zerolab-calibrate "
+                             "--db adds one).")
+                        : tr("This machine's stored profile is refused: %1").arg(m_missing));
+    m_profile->setText(profile);
+}
+
+} // namespace zerolab

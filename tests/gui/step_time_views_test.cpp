@@ -1,0 +1,243 @@
+// The step-time model where the user sees it (issue 24 item 6): Setup's step-time card,
+// the Run view's dashed forecast line and the timeline's forecast lanes, Learn's step time
+// against inter-host bandwidth (Tune's order by forecast: tune_view_test). Each surface is
+// checked against predictStepTime's own value for a fixed made-up profile
+// (fixtureMachineProfile) or a preset, never against a literal.
+#include "fixture_store.h"
+#include "timeline_fixture.h"
+
+#include "gui/client/store_client.h"
+#include "gui/core/config_validation.h"
+#include "gui/timeline/timeline_chart.h"
+#include "gui/timeline/timeline_panel.h"
+#include "gui/views/learn/bandwidth_card.h"
+#include "gui/views/run/run_view.h"
+#include "gui/views/setup/setup_view.h"
+#include "gui/widgets/forecast_panel.h"
+#include "gui/widgets/step_time_card.h"
+#include "gui/widgets/style.h"
+#include "gui/widgets/time_series_plot.h"
+#include "gui/widgets/time_source_combo.h"
+#include "runtime/planner/cluster_presets.h"
+#include "runtime/planner/plan_time.h"
+#include "runtime/planner/planner_units.h"
+#include "runtime/planner/step_time.h"
+#include "storage/profile_store.h"
+#include "storage/run_store.h"
+
+#include <QApplication>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+using namespace zerolab;
+
+namespace {
+
+TrainConfig withStage(TrainConfig c, int stage) {
+    c.zero.stage = stage;
+    return c;
+}
+
+} // namespace
+
+class StepTimeViewsTest : public QObject {
+    Q_OBJECT
+private slots:
+    // Setup: each stage's bar is the model's compute under its exposed communication, the
+    // summary prints the chosen stage's step, and the card names the calibrated profile.
+    void setupCardShowsTheModelsStepPerStage() {
+        SetupView view;
+        const MachineProfile p = fixtureMachineProfile();
+        view.stepTime()->setMachineProfile(p);
+        view.validateNow();
+        QVERIFY(view.validation().config);
+        const TrainConfig config = *view.validation().config;
+        const StepTimeCard* card = view.stepTime();
+        for (int s = 0; s < 4; ++s) {
+            const StepTimeForecast want = predictStepTime(withStage(config, s), p);
+            QVERIFY2(card->forecasts()[std::size_t(s)], qPrintable(card->stageError(s)));
+            QCOMPARE(card->forecasts()[std::size_t(s)]->step_s, want.step_s);
+            QCOMPARE(card->forecasts()[std::size_t(s)]->tokens_per_s, want.tokens_per_s);
+            QCOMPARE(card->barSeconds(s, 0), want.compute_s);
+            QCOMPARE(card->barSeconds(s, 1), want.comm_exposed_s);
+        }
+        const StepTimeForecast mine = predictStepTime(config, p);
+        QVERIFY2(card->summaryText().contains(QString::fromStdString(formatSeconds(mine.step_s))),
+                 qPrintable(card->summaryText()));
+        QVERIFY2(card->profileText().contains(QStringLiteral("this machine, calibrated on "
+                                                             "2026-11-30 (testbox)")),
+                 qPrintable(card->profileText()));
+    }
+
+    // A cluster preset picked in the combo: the model on presetProfile's profile, and the
+    // card names the preset and says this machine has no profile yet.
+    void setupCardForecastsOnAClusterPreset() {
+        SetupView view;
+        view.validateNow();
+        StepTimeCard* card = view.stepTime();
+        QVERIFY(!card->sourceCombo()->hasMachineProfile());
+        QVERIFY(card->sourceCombo()->selectPreset("h100-80"));
+        const TrainConfig config = *view.validation().config;
+        const MachineProfile preset = presetProfile("h100-80", "", "ib-ndr", config.precision);
+        for (int s = 0; s < 4; ++s) {
+            const StepTimeForecast want = predictStepTime(withStage(config, s), preset, {1});
+            QVERIFY2(card->forecasts()[std::size_t(s)], qPrintable(card->stageError(s)));
+            QCOMPARE(card->forecasts()[std::size_t(s)]->step_s, want.step_s);
+        }
+        QVERIFY2(card->profileText().contains(QStringLiteral("cluster preset: one host of 2 × "
+                                                             "H100 80 GB")),
+                 qPrintable(card->profileText()));
+        QVERIFY(card->profileText().contains(QStringLiteral("No profile of this machine")));
+    }
+
+    // The memory forecast's comm time reads in the CLI's unit (formatSeconds: "65.2 us"),
+    // never "6.52e-05 s".
+    void setupForecastPrintsCommTimeInTheClisUnit() {
+        SetupView view;
+        view.validateNow();
+        const auto& plan = view.forecast()->currentPlan();
+        QVERIFY(plan);
+        const StagePlan& chosen = plan->stages[std::size_t(view.validation().config->zero.stage)];
+        QString detail;
+        for (const QLabel* l : view.forecast()->findChildren<QLabel*>())
+            if (l->text().contains(QStringLiteral("traffic per rank per step")))
+                detail = l->text();
+        QVERIFY(!detail.isEmpty());
+        const QString want = QStringLiteral("(%1 at ").arg(
+            QString::fromStdString(formatSeconds(chosen.comm_seconds)));
+        QVERIFY2(detail.contains(want), qPrintable(detail + " lacks " + want));
+        QVERIFY2(!detail.contains(QStringLiteral("e-0")), qPrintable(detail));
+    }
+
+    // Run view: the store's newest profile, the run's config, and the breakdown chart's
+    // dashed line at the model's step time in ms over the run's steps.
+    void runViewDrawsTheForecastAsADashedLine() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString db = dir.filePath(QStringLiteral("runs.db"));
+        const auto ids = writeFixtureStore(db.toStdString(), defaultFixtureRuns());
+        const MachineProfile p = fixtureMachineProfile();
+        {
+            RunStore store = RunStore::open(db.toStdString());
+            addMachineProfile(store, p.name, p.source, toJson(p).dump());
+        }
+        StoreClient store;
+        RunView view(&store);
+        QSignalSpy opened(&store, &StoreClient::opened);
+        store.open(db);
+        QVERIFY(opened.wait(10000));
+        QSignalSpy profile(&store, &StoreClient::profileChanged);
+        store.loadProfile();
+        QVERIFY(profile.wait(10000));
+        QVERIFY2(store.machineProfile(), qPrintable(store.machineProfileMissing()));
+        QSignalSpy loaded(&view, &RunView::loaded);
+        view.openRun(ids[1]);
+        QVERIFY(loaded.wait(10000));
+        const auto config = storedConfig(view.record().info.config_json, view.record().info.world);
+        QVERIFY(config);
+        const StepTimeForecast want = predictStepTime(*config, p);
+        QCOMPARE(view.stepForecasts().size(), std::size_t(1));
+        QVERIFY(view.stepForecasts()[0]);
+        QCOMPARE(view.stepForecasts()[0]->step_s, want.step_s);
+        const QVector<PlotSeries>& overlay = view.breakdownPlot()->overlay();
+        QCOMPARE(overlay.size(), 1);
+        QVERIFY(overlay[0].dashed);
+        QCOMPARE(overlay[0].y.size(), 2);
+        QCOMPARE(overlay[0].y[0], want.step_s * 1e3);
+        QCOMPARE(overlay[0].y[1], want.step_s * 1e3);
+        QCOMPARE(overlay[0].x.front(), view.shownSteps()[Metric::Step].front());
+        QCOMPARE(overlay[0].x.back(), view.shownSteps()[Metric::Step].back());
+    }
+
+    // The timeline: the forecast's lanes under the measured chart for the shown step,
+    // its length the model's step; none before a step is shown or without a forecast.
+    void timelineDrawsTheForecastLanesBesideTheMeasured() {
+        TrainConfig c;
+        c.model.preset = "nano";
+        c.model.shape = *findModelPreset("nano");
+        c.model.seq_len = 64;
+        c.batch.world = 2;
+        c.batch.micro_batch = 1;
+        c.batch.train_batch_size = 2;
+        c.zero.stage = 3;
+        c.zero.overlap_comm = true;
+        const StepTimeForecast f = predictStepTime(c, fixtureMachineProfile());
+        TimelinePanel panel;
+        QObject::connect(&panel, &TimelinePanel::stepRequested, &panel,
+                         [&panel](long long s) { panel.setTimeline(stage3OverlapTimeline(2, s)); });
+        panel.setForecast(f.timeline);
+        QVERIFY(!panel.showsForecast()); // no measured step yet
+        panel.setSteps({100});
+        QCOMPARE(panel.shownStep(), 100LL);
+        QVERIFY(panel.showsForecast());
+        const TimelineLayout& lanes = panel.forecastChart()->layout();
+        QCOMPARE(lanes.step(), 100LL);
+        QCOMPARE(lanes.spans().size(), f.timeline.spans.size());
+        double end = 0;
+        for (const TimelineSpan& s : f.timeline.spans)
+            end = std::max(end, s.end_us);
+        QCOMPARE(lanes.endUs(), end);
+        QVERIFY(std::fabs(end - f.step_s * 1e6) <= 1e-6 * end);
+        panel.setForecast(std::nullopt);
+        QVERIFY(!panel.showsForecast());
+    }
+
+    // Learn: stages 0-3 on 8 hosts of A100s at each inter-host bandwidth, each point the
+    // model's on the preset with its link set to that bandwidth; stage 3 counts as hidden
+    // from the lowest bandwidth above which its exposed share stays under 5%.
+    void learnChartsStepTimeAgainstInterHostBandwidth() {
+        BandwidthCard card;
+        QVERIFY(card.sourceCombo()->selectPreset("a100-80"));
+        PlanInput in;
+        in.params = 7.5e9;
+        in.world = 64;
+        in.precision = Precision::Bf16Mixed;
+        in.micro_batch = 1;
+        card.setInput(in);
+        QCOMPARE(card.hosts(), 64); // one GPU a host by default: every collective crosses
+        card.setGpusPerHost(8);
+        QCOMPARE(card.hosts(), 8);
+        const std::vector<double>& bw = BandwidthCard::bandwidths();
+        for (int s = 0; s < 4; ++s) {
+            const TrainConfig c = timeConfig(in, s, 1);
+            for (std::size_t i = 0; i < bw.size(); ++i) {
+                MachineProfile p = presetProfile("a100-80", "", "ib-hdr", in.precision);
+                p.inter_link->bytes_per_s = bw[i];
+                const StepTimeForecast want = predictStepTime(c, p, {8});
+                QVERIFY(card.forecast(s, int(i)));
+                QCOMPARE(card.forecast(s, int(i))->step_s, want.step_s);
+            }
+        }
+        // Slower links never make a step shorter.
+        for (std::size_t i = 1; i < bw.size(); ++i)
+            QVERIFY(card.forecast(3, int(i))->step_s <= card.forecast(3, int(i - 1))->step_s);
+        const auto from = card.stageThreeHiddenFrom();
+        for (std::size_t i = 0; i < bw.size(); ++i) {
+            const StepTimeForecast& f = *card.forecast(3, int(i));
+            const bool hidden = f.comm_exposed_s <= 0.05 * f.step_s;
+            if (from && bw[i] >= *from)
+                QVERIFY(hidden);
+            if (from && i + 1 < bw.size() && bw[i + 1] == *from)
+                QVERIFY(!hidden);
+        }
+        QVERIFY2(card.verdictText().contains(QStringLiteral("On 8 hosts")),
+                 qPrintable(card.verdictText()));
+    }
+};
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    applyAppStyle(app);
+    StepTimeViewsTest test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "step_time_views_test.moc"

@@ -23,7 +23,16 @@ int ringSteps(Collective c, int ranks) {
 
 } // namespace
 
-CollectiveFit fitLatencyBandwidth(const std::vector<std::pair<double, double>>& points) {
+int steadyBatchCalls(double bytes, double first_call_s) {
+    const double by_bytes = std::ceil(kSteadyBatchBytes / std::max(bytes, 1.0));
+    const double by_time = std::ceil(kSteadyBatchSeconds / std::max(first_call_s, 1e-9));
+    return static_cast<int>(
+        std::clamp(std::min(by_bytes, by_time), 2.0, static_cast<double>(kSteadyBatchMaxCalls)));
+}
+
+CollectiveFit fitLatencyBandwidth(const std::vector<std::pair<double, double>>& measured) {
+    std::vector<std::pair<double, double>> points = measured;
+    std::sort(points.begin(), points.end());
     if (points.size() < 2)
         throw PlanError("a latency-bandwidth fit needs at least two sizes");
     // Weighted least squares of t = a + x * c (c = 1 / bandwidth), weights 1 / t^2.
@@ -49,7 +58,25 @@ CollectiveFit fitLatencyBandwidth(const std::vector<std::pair<double, double>>& 
     f.bytes_per_s = 1 / c;
     for (const auto& [x, t] : points)
         f.worst_residual = std::max(f.worst_residual, std::abs(a + x * c - t) / t);
+    f.points = std::move(points);
     return f;
+}
+
+double fitSeconds(const CollectiveFit& f, double bytes) {
+    const auto& p = f.points;
+    if (p.size() < 2)
+        return f.latency_s + bytes / f.bytes_per_s;
+    if (bytes <= p.front().first)
+        return p.front().second;
+    for (std::size_t i = 1; i < p.size(); ++i)
+        if (bytes <= p[i].first) {
+            const double share = (bytes - p[i - 1].first) / (p[i].first - p[i - 1].first);
+            return p[i - 1].second + share * (p[i].second - p[i - 1].second);
+        }
+    const auto& [x0, t0] = p[p.size() - 2];
+    const auto& [x1, t1] = p.back();
+    const double slope = std::max((t1 - t0) / (x1 - x0), 1 / f.bytes_per_s);
+    return t1 + (bytes - x1) * slope;
 }
 
 double opRate(const MachineProfile& p, OpKind kind, long long m, long long k, long long n) {
@@ -79,7 +106,7 @@ double collectiveSeconds(const MachineProfile& p, Collective c, LinkClass link, 
         if (f.collective != c || f.link != link)
             continue;
         if (f.ranks == ranks)
-            return f.latency_s + bytes / f.bytes_per_s;
+            return fitSeconds(f, bytes);
         have += (have.empty() ? "" : ", ") + std::to_string(f.ranks);
     }
     throw PlanError(
@@ -102,13 +129,20 @@ nlohmann::json toJson(const MachineProfile& p) {
                            {"forward_flops_per_s", r.forward_flops_per_s},
                            {"backward_flops_per_s", r.backward_flops_per_s}});
     nlohmann::json fits = nlohmann::json::array();
-    for (const CollectiveFit& f : p.fits)
-        fits.push_back({{"collective", collectiveName(f.collective)},
-                        {"link", linkName(f.link)},
-                        {"ranks", f.ranks},
-                        {"latency_s", f.latency_s},
-                        {"bytes_per_s", f.bytes_per_s},
-                        {"worst_residual", f.worst_residual}});
+    for (const CollectiveFit& f : p.fits) {
+        nlohmann::json fit = {{"collective", collectiveName(f.collective)},
+                              {"link", linkName(f.link)},
+                              {"ranks", f.ranks},
+                              {"latency_s", f.latency_s},
+                              {"bytes_per_s", f.bytes_per_s},
+                              {"worst_residual", f.worst_residual}};
+        if (!f.points.empty()) {
+            fit["points"] = nlohmann::json::array();
+            for (const auto& [bytes, seconds] : f.points)
+                fit["points"].push_back({bytes, seconds});
+        }
+        fits.push_back(fit);
+    }
     nlohmann::json slowdown = nlohmann::json::array();
     for (const auto& [ranks, factor] : p.compute_slowdown)
         slowdown.push_back({{"ranks", ranks}, {"slowdown", factor}});
@@ -271,6 +305,24 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
         fit.latency_s = r.positive(f, path, "latency_s", true);
         fit.bytes_per_s = r.positive(f, path, "bytes_per_s");
         fit.worst_residual = r.positive(f, path, "worst_residual", true);
+        if (f.contains("points")) {
+            const nlohmann::json& points = r.array(f, path, "points");
+            for (std::size_t k = 0; k < points.size(); ++k) {
+                const std::string at = path + ".points[" + std::to_string(k) + "]";
+                const nlohmann::json& q = points[k];
+                if (!q.is_array() || q.size() != 2 || !q[0].is_number() || !q[1].is_number() ||
+                    !std::isfinite(q[0].get<double>()) || !std::isfinite(q[1].get<double>()) ||
+                    !(q[0].get<double>() > 0) || !(q[1].get<double>() > 0))
+                    r.fail(at,
+                           "expected [bytes, seconds], both above zero, got " + describeJson(q));
+                if (k > 0 && !(q[0].get<double>() > fit.points.back().first))
+                    r.fail(at, "bytes " + describeJson(q[0]) +
+                                   " not above the previous point's (points ascend by bytes)");
+                fit.points.push_back({q[0].get<double>(), q[1].get<double>()});
+            }
+            if (fit.points.size() == 1)
+                r.fail(path + ".points", "one point: a fit is measured at two sizes at least");
+        }
         p.fits.push_back(fit);
     }
     if (j.contains("peak_flops"))

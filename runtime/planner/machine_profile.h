@@ -83,7 +83,11 @@ struct MatmulRate {
 
 // t(bytes) = latency_s + bytes / bytes_per_s for one collective over `ranks` ranks, bytes
 // the collective's whole buffer (nccl-tests' size); worst_residual: the fit's largest
-// relative error over the measured sizes.
+// relative error over the measured sizes. `points`: the steady-state measurements
+// (bytes ascending, seconds per call) the fit was made from; where a profile has them,
+// collectiveSeconds reads the time off them (between two measured sizes, the line through
+// both), since a link's time is not one line over 1 KiB .. 64 MiB (TCP's protocol
+// changes, Open MPI's algorithm switches). Empty for presets and older profiles.
 struct CollectiveFit {
     Collective collective = Collective::AllReduce;
     LinkClass link = LinkClass::IntraHost;
@@ -91,7 +95,23 @@ struct CollectiveFit {
     double latency_s = 0;
     double bytes_per_s = 0;
     double worst_residual = 0;
+    std::vector<std::pair<double, double>> points;
 };
+
+// A fit whose worst residual is above this is not one latency-bandwidth line over its
+// sizes: zerolab-calibrate flags it (the model then reads the measured points).
+inline constexpr double kFitResidualBound = 0.25;
+
+// A collective is measured in its steady state: calls back to back, as a step issues
+// them, in batches of at least kSteadyBatchBytes (whole buffers) or kSteadyBatchSeconds,
+// so that a link's burst allowance (tc tbf's token bucket: 64 KiB at 200 Mbit/s) is a
+// small share of what a batch moves; 2 to kSteadyBatchMaxCalls calls. A single call after
+// an idle pause passes inside the bucket and times the burst, not the link.
+inline constexpr double kSteadyBatchBytes = 8.0 * 1024 * 1024;
+inline constexpr double kSteadyBatchSeconds = 0.2;
+inline constexpr int kSteadyBatchMaxCalls = 1024;
+// The calls in one batch of `bytes` a call, whose first (warm-up) call took first_call_s.
+int steadyBatchCalls(double bytes, double first_call_s);
 
 // A preset link: per-rank bandwidth and per-hop latency; a ring collective over N ranks
 // takes steps * latency + traffic / bandwidth (ringTrafficFactor).
@@ -129,8 +149,14 @@ struct MachineProfile {
 
 // The least-squares fit t = latency + bytes / bandwidth of (bytes, seconds) points, each
 // point weighted by 1/t^2 (relative error); worst_residual the largest |fit - t| / t. At
-// least two sizes. A latency the data puts below zero is 0 (bandwidth refitted).
+// least two sizes. A latency the data puts below zero is 0 (bandwidth refitted). The
+// result keeps the points (sorted by bytes).
 CollectiveFit fitLatencyBandwidth(const std::vector<std::pair<double, double>>& points);
+// Seconds of `bytes` on the fit: off its points where it has two or more (at or below the
+// smallest size, the smallest's time; between two sizes, the line through them; beyond
+// the largest, the last segment's slope, or the fit's bandwidth where that is steeper),
+// else latency_s + bytes / bytes_per_s.
+double fitSeconds(const CollectiveFit& f, double bytes);
 
 // Work per second of `kind` on the profile (the matmul shape's own rate when the profile
 // has it). Throws PlanError when the profile holds no rate for the kind.

@@ -194,6 +194,39 @@ double sharedMatmulRate(Kernels& k, Communicator* comm) {
     return 2.0 * M * K * N / t;
 }
 
+namespace {
+
+// One call of `c` on `count` elements of `buf`, to its end.
+void callCollective(Communicator& comm, Collective c, float* buf, std::size_t count) {
+    switch (c) {
+    case Collective::AllReduce:
+        comm.startAllReduce(buf, count, CommDType::F32).wait();
+        break;
+    case Collective::ReduceScatter:
+        comm.startReduceScatter(buf, count, CommDType::F32).wait();
+        break;
+    case Collective::AllGather:
+        comm.startAllGather(buf, count, CommDType::F32).wait();
+        break;
+    case Collective::Broadcast:
+        comm.broadcast(buf, count, CommDType::F32, 0);
+        break;
+    }
+}
+
+// The slowest rank's value of s, on every rank.
+double slowest(Communicator& comm, double s) {
+    double mine[1] = {s};
+    std::vector<double> every(static_cast<std::size_t>(comm.size()));
+    comm.gatherBytes(mine, sizeof mine, comm.rank() == 0 ? every.data() : nullptr);
+    if (comm.rank() == 0)
+        s = *std::max_element(every.begin(), every.end());
+    comm.broadcastBytes(&s, sizeof s, 0);
+    return s;
+}
+
+} // namespace
+
 std::vector<std::pair<double, double>> measureCollective(Communicator& comm, Collective c,
                                                          double max_bytes, double max_call_s) {
     std::vector<std::pair<double, double>> points;
@@ -204,39 +237,26 @@ std::vector<std::pair<double, double>> measureCollective(Communicator& comm, Col
         const std::size_t count = c == Collective::AllReduce || c == Collective::Broadcast
                                       ? all
                                       : std::max<std::size_t>(1, all / static_cast<std::size_t>(n));
+        const double whole = static_cast<double>(count) * 4 *
+                             (c == Collective::AllReduce || c == Collective::Broadcast ? 1 : n);
+        // The warm-up call sets the batch: calls back to back, as a step issues them, so
+        // that a link's burst allowance (a token bucket, tc tbf) is a small share of it.
+        comm.barrier();
+        auto t0 = Clock::now();
+        callCollective(comm, c, buf.data(), count);
+        const int calls = steadyBatchCalls(
+            whole, slowest(comm, std::chrono::duration<double>(Clock::now() - t0).count()));
         std::vector<double> t;
-        for (int rep = 0; rep < 4; ++rep) {
+        for (int rep = 0; rep < 3; ++rep) {
             comm.barrier();
-            const auto t0 = Clock::now();
-            switch (c) {
-            case Collective::AllReduce:
-                comm.startAllReduce(buf.data(), count, CommDType::F32).wait();
-                break;
-            case Collective::ReduceScatter:
-                comm.startReduceScatter(buf.data(), count, CommDType::F32).wait();
-                break;
-            case Collective::AllGather:
-                comm.startAllGather(buf.data(), count, CommDType::F32).wait();
-                break;
-            case Collective::Broadcast:
-                comm.broadcast(buf.data(), count, CommDType::F32, 0);
-                break;
-            }
-            double s = std::chrono::duration<double>(Clock::now() - t0).count();
-            // The slowest rank's time: the sum over ranks of each one's, minus the others'.
-            double mine[1] = {s};
-            std::vector<double> every(static_cast<std::size_t>(n));
-            comm.gatherBytes(mine, sizeof mine, comm.rank() == 0 ? every.data() : nullptr);
-            if (comm.rank() == 0)
-                s = *std::max_element(every.begin(), every.end());
-            comm.broadcastBytes(&s, sizeof s, 0);
-            if (rep > 0) // the first call is a warm-up
-                t.push_back(s);
+            t0 = Clock::now();
+            for (int i = 0; i < calls; ++i)
+                callCollective(comm, c, buf.data(), count);
+            t.push_back(slowest(comm, std::chrono::duration<double>(Clock::now() - t0).count()) /
+                        calls);
         }
         const double med = median(t);
-        points.push_back({static_cast<double>(count) * 4 *
-                              (c == Collective::AllReduce || c == Collective::Broadcast ? 1 : n),
-                          med});
+        points.push_back({whole, med});
         if (med * 4 > max_call_s) // the next size would take about 4 times as long
             break;
     }

@@ -30,9 +30,10 @@ void measureKernelRates(Kernels& k, const std::vector<ModelShape>& shapes,
 // sharing the machine.
 double sharedMatmulRate(Kernels& k, Communicator* comm);
 
-// (bytes, seconds) of `c` over the communicator's ranks, sizes 1 KiB x 4^i up to
-// `max_bytes`, median of a few calls each (the slowest rank's); stops growing where the
-// next size would take longer than `max_call_s` (4 times the last). Collective.
+// (bytes, seconds per call) of `c` over the communicator's ranks, sizes 1 KiB x 4^i up to
+// `max_bytes`: the median of 3 steady-state batches (machine_profile.h, steadyBatchCalls;
+// the slowest rank's time over the calls); stops growing where the next size would take longer than
+// `max_call_s` (4 times the last). Collective.
 std::vector<std::pair<double, double>> measureCollective(Communicator& comm, Collective c,
                                                          double max_bytes, double max_call_s);
 

@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -73,19 +74,35 @@ int collectivesChild(int argc, char** argv, const Options& o) {
             measureCollective(comm, static_cast<Collective>(c), o.max_bytes, o.max_call_s);
         const CollectiveFit f = fitLatencyBandwidth(points);
         if (comm.rank() == 0) {
-            char line[256];
+            const std::string name(kCollectiveNames[c]);
+            std::string sizes;
+            for (const auto& [bytes, seconds] : f.points) {
+                char at[96];
+                std::snprintf(at, sizeof at, "%s%.0f B %.3g ms (fit %+.0f%%)",
+                              sizes.empty() ? "" : ", ", bytes, seconds * 1e3,
+                              (f.latency_s + bytes / f.bytes_per_s - seconds) / seconds * 100);
+                sizes += at;
+            }
+            progress(name + " over " + std::to_string(comm.size()) + " ranks (" + o.collectives +
+                     "), steady state: " + sizes);
+            const bool flagged = f.worst_residual > kFitResidualBound;
+            char line[320];
             std::snprintf(line, sizeof line,
-                          "%s over %d ranks (%s): %.0f B .. %.0f B, t = %.1f us + bytes / %.3g "
-                          "MB/s, worst residual %.1f%%",
-                          std::string(kCollectiveNames[c]).c_str(), comm.size(),
-                          o.collectives.c_str(), points.front().first, points.back().first,
-                          f.latency_s * 1e6, f.bytes_per_s / 1e6, f.worst_residual * 100);
-            progress(line);
+                          "%s over %d ranks (%s): t = %.1f us + bytes / %.3g MB/s, worst residual "
+                          "%.1f%%",
+                          name.c_str(), comm.size(), o.collectives.c_str(), f.latency_s * 1e6,
+                          f.bytes_per_s / 1e6, f.worst_residual * 100);
+            progress(line + (flagged ? " (flagged: above the bound of " +
+                                           std::to_string(std::lround(kFitResidualBound * 100)) +
+                                           "%, not one latency-bandwidth line; the model reads "
+                                           "the measured sizes)"
+                                     : std::string()));
         }
         fits.push_back({{"collective", kCollectiveNames[c]},
                         {"latency_s", f.latency_s},
                         {"bytes_per_s", f.bytes_per_s},
-                        {"worst_residual", f.worst_residual}});
+                        {"worst_residual", f.worst_residual},
+                        {"points", f.points}});
     }
     frag["fits"] = fits;
     frag["shared_matmul_flops_per_s"] = sharedMatmulRate(*kernels, &comm);
@@ -212,7 +229,8 @@ int driver(const Options& o) {
             p.fits.push_back({*collectiveFromName(x["collective"].get<std::string>()),
                               j.link == "intra_host" ? LinkClass::IntraHost : LinkClass::InterHost,
                               j.ranks, x["latency_s"].get<double>(), x["bytes_per_s"].get<double>(),
-                              x["worst_residual"].get<double>()});
+                              x["worst_residual"].get<double>(),
+                              x["points"].get<std::vector<std::pair<double, double>>>()});
         if (j.link == "intra_host") {
             const double slowdown = alone / f["shared_matmul_flops_per_s"].get<double>();
             p.compute_slowdown.push_back({j.ranks, slowdown});

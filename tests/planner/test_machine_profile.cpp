@@ -1,11 +1,14 @@
 // The machine profile's JSON (machine_profile.h): a profile survives a round trip, and a
-// bad or partial one is refused naming the file and the JSON path of what is wrong.
+// bad or partial one is refused naming the file and the JSON path of what is wrong; the
+// collective fits, measured in steady state past a link's burst, and read off their points.
 #include "tests/support/temp_dir.h"
 
 #include "runtime/planner/machine_profile.h"
 #include "runtime/planner/planner.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include <filesystem>
 #include <fstream>
@@ -23,7 +26,7 @@ MachineProfile sample() {
     for (std::size_t i = 0; i < kOpKindCount; ++i)
         p.rates[i] = 1e9 + static_cast<double>(i);
     p.matmuls.push_back({64, 64, 192, 2e9, 1.5e9});
-    p.fits.push_back({Collective::ReduceScatter, LinkClass::InterHost, 2, 1e-4, 1e8, 0.03});
+    p.fits.push_back({Collective::ReduceScatter, LinkClass::InterHost, 2, 1e-4, 1e8, 0.03, {}});
     p.compute_slowdown = {{2, 1.1}, {4, 2.3}};
     p.hosts_share_cores = true;
     return p;
@@ -59,6 +62,99 @@ TEST(MachineProfile, FitRecoversLatencyAndBandwidth) {
     points[0].second *= 2; // one slow small call
     EXPECT_NEAR(fitLatencyBandwidth(points).worst_residual, 0.5, 0.1);
     EXPECT_THROW(fitLatencyBandwidth({{1024, 1e-5}}), PlanError);
+}
+
+// A made-up link shaped as tc tbf shapes the emulated hosts' veth: `rate` bytes/s with a
+// token bucket of `burst` bytes, full after an idle pause, and a latency per call. Seconds
+// of `calls` calls of `bytes` back to back, starting after a pause.
+struct BurstLink {
+    double rate = 25e6; // 200 Mbit/s
+    double burst = 64 * 1024;
+    double latency = 30e-6;
+    double seconds(double bytes, int calls) const {
+        return calls * latency + std::max(0.0, calls * bytes - burst) / rate;
+    }
+};
+
+TEST(MachineProfile, SteadyStateBatchesRecoverALinksRatePastItsBurst) {
+    const BurstLink link;
+    std::vector<std::pair<double, double>> single, steady;
+    for (double b = 1024; b <= 16 << 20; b *= 4) {
+        const double first = link.seconds(b, 1); // one call after a pause: inside the bucket
+        single.push_back({b, first});
+        const int calls = steadyBatchCalls(b, first);
+        EXPECT_GE(calls, 2);
+        EXPECT_LE(calls, kSteadyBatchMaxCalls);
+        steady.push_back({b, link.seconds(b, calls) / calls});
+    }
+    // Timed one call at a time, the small sizes pass inside the bucket at no cost and the
+    // relative fit follows them: several times the link's rate (the cause of issue 24's
+    // 300-1980 MB/s on a 25 MB/s link).
+    const CollectiveFit burst = fitLatencyBandwidth(single);
+    EXPECT_GT(burst.bytes_per_s, 3 * link.rate);
+    EXPECT_GT(burst.worst_residual, kFitResidualBound);
+    // In steady state the bucket is a small share of every batch: the rate within 5%.
+    const CollectiveFit f = fitLatencyBandwidth(steady);
+    EXPECT_NEAR(f.bytes_per_s, link.rate, 0.05 * link.rate);
+    EXPECT_LT(f.worst_residual, 0.05);
+    // A step's 1.6 MB reduce-scatter, read off the points, within 2% of the link's time.
+    const double bytes = 1.58e6;
+    EXPECT_NEAR(fitSeconds(f, bytes), link.latency + bytes / link.rate, 0.02 * bytes / link.rate);
+}
+
+TEST(MachineProfile, ALinkThatIsNotOneLineIsFlaggedAndReadOffItsPoints) {
+    // Up to 64 KiB at 50 MB/s, beyond at 10 MB/s (a protocol switch): no one line fits.
+    const auto t = [](double b) {
+        return b <= 65536 ? 20e-6 + b / 50e6 : 20e-6 + 65536 / 50e6 + (b - 65536) / 10e6;
+    };
+    std::vector<std::pair<double, double>> points;
+    for (double b = 4 << 20; b >= 1024; b /= 4) // any order: the fit sorts them
+        points.push_back({b, t(b)});
+    const CollectiveFit f = fitLatencyBandwidth(points);
+    EXPECT_GT(f.worst_residual, kFitResidualBound);
+    ASSERT_EQ(f.points.size(), 7u);
+    EXPECT_EQ(f.points.front().first, 1024);
+    for (const auto& [b, s] : f.points)
+        EXPECT_DOUBLE_EQ(fitSeconds(f, b), s);
+    // Between two measured sizes: the line through them (exact for this piecewise link).
+    EXPECT_DOUBLE_EQ(fitSeconds(f, 1 << 20), t(1 << 20));
+    EXPECT_NEAR(fitSeconds(f, 3 << 20), t(3 << 20), 1e-12);
+    // Below the smallest: its time; beyond the largest: the last segment's 10 MB/s.
+    EXPECT_DOUBLE_EQ(fitSeconds(f, 8), t(1024));
+    EXPECT_NEAR(fitSeconds(f, 8 << 20), t(8 << 20), 1e-12);
+    // The profile's collective time is the points'; without points, the line's.
+    MachineProfile p = sample();
+    p.fits[0] = f;
+    p.fits[0].collective = Collective::ReduceScatter;
+    p.fits[0].link = LinkClass::InterHost;
+    EXPECT_NEAR(collectiveSeconds(p, Collective::ReduceScatter, LinkClass::InterHost, 2, 3 << 20),
+                t(3 << 20), 1e-12);
+    p.fits[0].points.clear();
+    EXPECT_DOUBLE_EQ(collectiveSeconds(p, Collective::ReduceScatter, LinkClass::InterHost, 2, 1e6),
+                     f.latency_s + 1e6 / f.bytes_per_s);
+    // An affine link stays under the bound.
+    std::vector<std::pair<double, double>> line;
+    for (double b = 1024; b <= 4 << 20; b *= 4)
+        line.push_back({b, 20e-6 + b / 25e6});
+    EXPECT_LT(fitLatencyBandwidth(line).worst_residual, kFitResidualBound);
+}
+
+TEST(MachineProfile, PointsRoundTripAndBadOnesAreNamedByJsonPath) {
+    MachineProfile p = sample();
+    p.fits[0].points = {{1024, 1e-4}, {4096, 2e-4}};
+    EXPECT_EQ(toJson(machineProfileFromJson(toJson(p), "p.json")), toJson(p));
+    nlohmann::json j = toJson(p);
+    j["fits"][0]["points"][1][0] = 1024;
+    EXPECT_EQ(errorOf(j), "p.json: $.fits[0].points[1]: bytes 1024 not above the previous "
+                          "point's (points ascend by bytes)");
+    j = toJson(p);
+    j["fits"][0]["points"][0] = {1024, -1};
+    EXPECT_EQ(errorOf(j), "p.json: $.fits[0].points[0]: expected [bytes, seconds], both above "
+                          "zero, got [1024,-1]");
+    j = toJson(p);
+    j["fits"][0]["points"].erase(1);
+    EXPECT_EQ(errorOf(j), "p.json: $.fits[0].points: one point: a fit is measured at two sizes "
+                          "at least");
 }
 
 TEST(MachineProfile, BadValuesAreNamedByJsonPath) {

@@ -25,6 +25,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QSize>
+#include <QTabWidget>
 #include <QTimer>
 
 #include <cstdio>
@@ -139,7 +140,8 @@ struct Flags {
     QCommandLineOption tab{QStringLiteral("tab"),
                            QStringLiteral("Tab to show: setup, learn, run, compare, tune or lab "
                                           "(learn-bandwidth: Learn on its step time against "
-                                          "bandwidth)."),
+                                          "bandwidth; setup-time: Setup on its step-time "
+                                          "forecast)."),
                            QStringLiteral("TAB")};
     QCommandLineOption compare{QStringLiteral("compare"),
                                QStringLiteral("Comma-separated run ids for Compare."),
@@ -210,6 +212,7 @@ struct Request {
     int fontZoomSteps = 0;
     std::optional<zerolab::MainWindow::Tab> tab;
     bool learnBandwidth = false; // --tab learn-bandwidth
+    bool setupTime = false;      // --tab setup-time
     qint64 runId = -1;
     QList<qint64> compareIds;
     double shotAfterS = -1;
@@ -239,7 +242,9 @@ void parseViewFlags(const QCommandLineParser& parser, const Flags& flags, Reques
     }
     if (parser.isSet(flags.tab)) {
         r.learnBandwidth = parser.value(flags.tab) == QLatin1String("learn-bandwidth");
+        r.setupTime = parser.value(flags.tab) == QLatin1String("setup-time");
         r.tab = zerolab::MainWindow::tabFromName(r.learnBandwidth ? QStringLiteral("learn")
+                                                 : r.setupTime    ? QStringLiteral("setup")
                                                                   : parser.value(flags.tab));
         if (!r.tab)
             errors << QStringLiteral("--tab: unknown tab '%1' (setup, learn, run, compare, tune, "
@@ -416,6 +421,8 @@ bool openWhatIsAsked(zerolab::MainWindow& window, const QCommandLineParser& pars
     }
     if (r.learnBandwidth)
         window.learnView()->showTab(2);
+    if (r.setupTime)
+        window.setupView()->forecastTabs()->setCurrentIndex(1);
     return true;
 }
 

@@ -1,9 +1,10 @@
 // The step-time card (step_time_card.h): forecastStep for each stage on every change of
 // the config or the profile, drawn as two stacked QCPBars (compute under exposed
-// communication) with the step time and tokens/s above each stage.
+// communication), one row per stage, with the step time and tokens/s at the end of each bar.
 #include "gui/widgets/step_time_card.h"
 
 #include "gui/core/units.h"
+#include "gui/widgets/chart_actions.h"
 #include "gui/widgets/style.h"
 #include "gui/widgets/time_source_combo.h"
 #include "runtime/planner/planner.h"
@@ -51,8 +52,9 @@ StepTimeCard::StepTimeCard(QWidget* parent)
     m_summary->setWordWrap(true);
     layout->addWidget(m_summary);
     stylePlot(m_plot);
+    attachChartActions(m_plot);
     placeLegendAbove(m_plot);
-    m_plot->setMinimumHeight(44); // Setup's three cards fit a 1280x800 window
+    m_plot->setMinimumHeight(110); // four rows, each with its label, and the time axis
     layout->addWidget(m_plot, 1);
     m_profile->setWordWrap(true);
     m_profile->setObjectName(QStringLiteral("muted"));
@@ -141,13 +143,15 @@ void StepTimeCard::reforecast() {
         compute << barSeconds(s, 0) / unit;
         exposed << barSeconds(s, 1) / unit;
     }
-    auto* below = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    // Horizontal bars, stage 0 on top: four rows stay readable in a short card, and each
+    // row's label (step time, tokens/s) sits at the end of its bar.
+    auto* below = new QCPBars(m_plot->yAxis, m_plot->xAxis);
     below->setName(tr("compute"));
     below->setBrush(kAccent);
     below->setPen(Qt::NoPen);
     below->setWidth(0.6);
     below->setData(keys, compute, true);
-    auto* above = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    auto* above = new QCPBars(m_plot->yAxis, m_plot->xAxis);
     above->setName(tr("exposed communication"));
     above->setBrush(kMeasuredSeries);
     above->setPen(Qt::NoPen);
@@ -158,22 +162,25 @@ void StepTimeCard::reforecast() {
     const int chosen = std::clamp(m_config->zero.stage, 0, 3);
     for (int s = 0; s < 4; ++s) {
         const auto& f = m_forecasts[std::size_t(s)];
-        ticker->addTick(
-            s, (s == chosen ? tr("Stage %1 (this config)").arg(s) : tr("Stage %1").arg(s)) +
-                   QLatin1Char('\n') +
-                   (f ? tr("%1 tokens/s").arg(tokens(f->tokens_per_s)) : QString()));
+        ticker->addTick(s,
+                        s == chosen ? tr("Stage %1 (this config)").arg(s) : tr("Stage %1").arg(s));
         auto* label = new QCPItemText(m_plot);
-        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        label->position->setCoords(s, f ? f->step_s / unit : 0);
-        label->setText(f ? seconds(f->step_s) : tr("cannot forecast"));
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        label->position->setCoords(f ? f->step_s / unit : 0, s);
+        label->setPadding(QMargins(6, 0, 0, 0));
+        label->setText(f ? tr("%1 · %2 tokens/s").arg(seconds(f->step_s), tokens(f->tokens_per_s))
+                         : tr("cannot forecast"));
         label->setColor(s == chosen ? kAccent : kTextStrong);
         label->setClipToAxisRect(false);
     }
-    m_plot->xAxis->setTicker(ticker);
-    m_plot->xAxis->setTickLength(0, 0);
-    m_plot->xAxis->setRange(-0.6, 3.6);
-    m_plot->yAxis->setLabel(tr("Step time per rank (%1)").arg(unitName));
-    m_plot->yAxis->setRange(0, top > 0 ? top / unit * 1.3 : 1);
+    m_plot->yAxis->setTicker(ticker);
+    m_plot->yAxis->setTickLength(0, 0);
+    m_plot->yAxis->setRange(-0.6, 3.6);
+    m_plot->yAxis->setRangeReversed(true); // stage 0 on top
+    m_plot->yAxis->setLabel(QString());
+    m_plot->xAxis->setLabel(tr("Step time per rank (%1)").arg(unitName));
+    // Room on the right for the longest row's label.
+    m_plot->xAxis->setRange(0, top > 0 ? top / unit * 1.55 : 1);
     m_plot->legend->setVisible(true);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 

@@ -28,6 +28,7 @@
 #include <QApplication>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -59,6 +60,10 @@ private slots:
         QVERIFY(view.validation().config);
         const TrainConfig config = *view.validation().config;
         const StepTimeCard* card = view.stepTime();
+        // Setup shows the memory forecast and this card as two tabs of one pane.
+        QCOMPARE(view.forecastTabs()->count(), 2);
+        QVERIFY(view.forecastTabs()->widget(0)->isAncestorOf(view.forecast()));
+        QVERIFY(view.forecastTabs()->widget(1)->isAncestorOf(card));
         for (int s = 0; s < 4; ++s) {
             const StepTimeForecast want = predictStepTime(withStage(config, s), p);
             QVERIFY2(card->forecasts()[std::size_t(s)], qPrintable(card->stageError(s)));

@@ -3560,6 +3560,14 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <source>Step-time forecast</source>
         <translation>步时间预测</translation>
     </message>
+    <message>
+        <source>Memory per rank</source>
+        <translation>每进程内存</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>步时间</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::StepTimeCard</name>
@@ -3604,10 +3612,6 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <translation>阶段 %1</translation>
     </message>
     <message>
-        <source>%1 tokens/s</source>
-        <translation>%1 tokens/s</translation>
-    </message>
-    <message>
         <source>cannot forecast</source>
         <translation>无法预测</translation>
     </message>
@@ -3634,6 +3638,10 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
     <message>
         <source>This machine&apos;s stored profile is refused: %1</source>
         <translation>本机存储的配置档被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 tokens/s</source>
+        <translation>%1 · %2 词元/秒</translation>
     </message>
 </context>
 <context>

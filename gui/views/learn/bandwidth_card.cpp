@@ -4,6 +4,7 @@
 #include "gui/views/learn/bandwidth_card.h"
 
 #include "gui/core/step_forecast.h"
+#include "gui/widgets/chart_actions.h"
 #include "gui/widgets/style.h"
 #include "gui/widgets/time_source_combo.h"
 #include "runtime/planner/bandwidth_units.h"
@@ -57,6 +58,7 @@ BandwidthCard::BandwidthCard(QWidget* parent)
     row->addWidget(m_perHost);
     layout->addLayout(row);
     stylePlot(m_plot);
+    attachChartActions(m_plot);
     placeLegendAbove(m_plot);
     m_plot->setMinimumHeight(70); // Learn fits a 1280x800 window
     // Both axes logarithmic: the step at 1 Gb/s is orders of magnitude above NVLink's.

@@ -22,6 +22,7 @@
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStyle>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace zerolab {
@@ -54,10 +55,10 @@ QString SetupView::defaultConfigText() {
 
 SetupView::SetupView(QWidget* parent)
     : QWidget(parent), m_form(new ConfigForm), m_editor(new JsonEditor),
-      m_forecast(new ForecastPanel), m_stepTime(new StepTimeCard), m_problems(new QListWidget),
-      m_status(new QLabel), m_pathLabel(new QLabel), m_editorTitle(new QLabel),
-      m_open(new QPushButton), m_import(new QPushButton), m_save(new QPushButton),
-      m_saveAs(new QPushButton) {
+      m_forecast(new ForecastPanel), m_stepTime(new StepTimeCard), m_forecastTabs(new QTabWidget),
+      m_problems(new QListWidget), m_status(new QLabel), m_pathLabel(new QLabel),
+      m_editorTitle(new QLabel), m_open(new QPushButton), m_import(new QPushButton),
+      m_save(new QPushButton), m_saveAs(new QPushButton) {
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -69,8 +70,11 @@ SetupView::SetupView(QWidget* parent)
                             scroll->verticalScrollBar()->sizeHint().width() + 6);
 
     QSplitter* right = makeSplitter(Qt::Vertical);
-    right->addWidget(makeCard(m_forecast));
-    right->addWidget(makeCard(m_stepTime));
+    // Memory and step time, one tab each: at 1280x800 both charts get the card's height.
+    m_forecastTabs->addTab(makeCard(m_forecast), QString());
+    m_forecastTabs->addTab(makeCard(m_stepTime), QString());
+    m_forecastTabs->setDocumentMode(true);
+    right->addWidget(m_forecastTabs);
 
     auto* editorPane = new QWidget;
     auto* editorLayout = new QVBoxLayout(editorPane);
@@ -93,8 +97,7 @@ SetupView::SetupView(QWidget* parent)
     editorLayout->addWidget(m_problems, 1);
     right->addWidget(makeCard(editorPane));
     right->setStretchFactor(0, 5);
-    right->setStretchFactor(1, 4);
-    right->setStretchFactor(2, 3);
+    right->setStretchFactor(1, 3);
     layOutWithSidePane(this, scroll, right)->setSizes({scroll->minimumWidth(), 700});
 
     m_debounce.setSingleShot(true);
@@ -129,6 +132,8 @@ SetupView::SetupView(QWidget* parent)
 void SetupView::retranslate() {
     m_forecast->setTitle(tr("Per-rank memory forecast"));
     m_stepTime->setTitle(tr("Step-time forecast"));
+    m_forecastTabs->setTabText(0, tr("Memory per rank"));
+    m_forecastTabs->setTabText(1, tr("Step time"));
     m_editorTitle->setText(tr("Config JSON"));
     m_open->setText(tr("Open…"));
     m_import->setText(tr("Import…"));

@@ -12,6 +12,7 @@
 class QLabel;
 class QListWidget;
 class QPushButton;
+class QTabWidget;
 
 namespace zerolab {
 
@@ -43,6 +44,7 @@ public:
     ForecastPanel* forecast() const { return m_forecast; }
     // The step time of the config's stages 0-3 (its profile set by the main window).
     StepTimeCard* stepTime() const { return m_stepTime; }
+    QTabWidget* forecastTabs() const { return m_forecastTabs; }
 
     // A small valid starting config (micro preset, stage 1, two ranks).
     static QString defaultConfigText();
@@ -70,6 +72,7 @@ private:
     JsonEditor* m_editor;
     ForecastPanel* m_forecast;
     StepTimeCard* m_stepTime;
+    QTabWidget* m_forecastTabs; // memory per rank, step time
     QListWidget* m_problems;
     QLabel* m_status;
     QLabel* m_pathLabel;

@@ -1,4 +1,5 @@
-// makeTitledCard: the frame, the header row (title, hint, stretch) and the body.
+// makeTitledCard: the frame, the header row (title, then the hint wrapping in the rest) and
+// the body.
 #include "gui/widgets/titled_card.h"
 
 #include <QFrame>
@@ -20,8 +21,11 @@ TitledCard makeTitledCard(QWidget* body) {
     header->addWidget(title);
     auto* hint = new QLabel;
     hint->setObjectName(QStringLiteral("muted"));
-    header->addWidget(hint);
-    header->addStretch(1);
+    // A hint may grow long (the Run view's forecast note): it wraps in the space the title
+    // leaves, and never widens the card.
+    hint->setWordWrap(true);
+    hint->setMinimumWidth(0);
+    header->addWidget(hint, 1);
     layout->addLayout(header);
     layout->addWidget(body, 1);
     return {frame, title, hint};

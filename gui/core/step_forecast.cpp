@@ -14,20 +14,6 @@ QString text(std::string_view s) {
     return QString::fromUtf8(s.data(), int(s.size()));
 }
 
-const GpuPreset* gpuPreset(const std::string& key) {
-    for (const GpuPreset& g : gpuPresets())
-        if (g.key == key)
-            return &g;
-    return nullptr;
-}
-
-const LinkPreset* linkPreset(const std::string& key) {
-    for (const LinkPreset& l : linkPresets())
-        if (l.key == key)
-            return &l;
-    return nullptr;
-}
-
 QString calibratedOn(const MachineProfile& p) {
     return QString::fromStdString(p.date.substr(0, 10));
 }
@@ -75,8 +61,8 @@ QString sourceName(const TimeSource& source) {
     if (source.isMachine())
         return QCoreApplication::translate("StepForecast", "This machine (calibrated %1)")
             .arg(calibratedOn(*source.machine));
-    const GpuPreset* g = gpuPreset(source.gpu);
-    const LinkPreset* l = linkPreset(source.inter);
+    const GpuPreset* g = findGpuPreset(source.gpu);
+    const LinkPreset* l = findLinkPreset(source.inter);
     return QCoreApplication::translate("StepForecast", "%1 × %2 · %3")
         .arg(source.ranks_per_host)
         .arg(g ? text(g->label) : QString::fromStdString(source.gpu),
@@ -88,8 +74,8 @@ QString sourceLabel(const TimeSource& source, const TrainConfig& config) {
         return QCoreApplication::translate("StepForecast", "this machine, calibrated on %1 (%2)")
             .arg(calibratedOn(*source.machine), QString::fromStdString(source.machine->name));
     const int hosts = clusterFor(source, config).hosts;
-    const GpuPreset* g = gpuPreset(source.gpu);
-    const LinkPreset* l = linkPreset(source.inter);
+    const GpuPreset* g = findGpuPreset(source.gpu);
+    const LinkPreset* l = findLinkPreset(source.inter);
     const QString gpu = g ? text(g->label) : QString::fromStdString(source.gpu);
     const int world = std::max(1, config.batch.world);
     if (hosts == 1)

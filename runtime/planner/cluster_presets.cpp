@@ -36,6 +36,20 @@ const std::vector<LinkPreset>& linkPresets() {
     return kLinks;
 }
 
+const GpuPreset* findGpuPreset(std::string_view key) {
+    for (const GpuPreset& g : gpuPresets())
+        if (g.key == key)
+            return &g;
+    return nullptr;
+}
+
+const LinkPreset* findLinkPreset(std::string_view key) {
+    for (const LinkPreset& l : linkPresets())
+        if (l.key == key)
+            return &l;
+    return nullptr;
+}
+
 std::string gpuPresetKeys() {
     std::string s;
     for (const GpuPreset& g : gpuPresets())
@@ -53,9 +67,8 @@ std::string linkPresetKeys() {
 namespace {
 
 LinkSpec linkSpec(std::string_view key, const char* what) {
-    for (const LinkPreset& l : linkPresets())
-        if (l.key == key)
-            return {std::string(l.key), std::string(l.label), l.bytes_per_s, l.latency_s};
+    if (const LinkPreset* l = findLinkPreset(key))
+        return {std::string(l->key), std::string(l->label), l->bytes_per_s, l->latency_s};
     throw PlanError(std::string(what) + ": unknown link '" + std::string(key) + "' (" +
                     linkPresetKeys() + ")");
 }
@@ -64,10 +77,7 @@ LinkSpec linkSpec(std::string_view key, const char* what) {
 
 MachineProfile presetProfile(std::string_view gpu, std::string_view intra, std::string_view inter,
                              Precision precision, double matmul_fraction, double memory_fraction) {
-    const GpuPreset* g = nullptr;
-    for (const GpuPreset& x : gpuPresets())
-        if (x.key == gpu)
-            g = &x;
+    const GpuPreset* g = findGpuPreset(gpu);
     if (!g)
         throw PlanError("--device: no time preset for '" + std::string(gpu) + "' (" +
                         gpuPresetKeys() + ")");

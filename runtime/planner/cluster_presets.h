@@ -32,6 +32,9 @@ struct LinkPreset {
 
 const std::vector<GpuPreset>& gpuPresets();
 const std::vector<LinkPreset>& linkPresets();
+// The preset with this key; nullptr when there is none.
+const GpuPreset* findGpuPreset(std::string_view key);
+const LinkPreset* findLinkPreset(std::string_view key);
 
 // Of the peak a training step's matmuls reach (Megatron-LM reports 40-55% of the bf16 peak
 // on A100s for GPT models at scale), and of the memory bandwidth elementwise kernels reach.

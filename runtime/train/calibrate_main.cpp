@@ -4,6 +4,7 @@
 // within the host (shared memory) and, with --emulated-hosts, across emulated hosts (TCP),
 // and the compute slowdown of ranks sharing the cores. Writes the versioned JSON profile.
 // Exit 0 ok, 2 invalid input, 1 a failed measurement.
+#include "kernels/cpu/blas_coretype.h"
 #include "runtime/comm/comm_mpi.h"
 #include "runtime/planner/machine_profile.h"
 #include "runtime/planner/planner.h"
@@ -260,6 +261,7 @@ int driver(const Options& o) {
 } // namespace
 
 int main(int argc, char** argv) {
+    zerolab::runWithBestBlasKernels(argv);
     CLI::App app{"zerolab-calibrate: this machine's profile for the step-time model"};
     Options o;
     app.add_option("--out", o.out, "the profile to write (JSON)");

@@ -469,6 +469,12 @@ StepTimeForecast predictStepTime(const TrainConfig& config, const MachineProfile
             std::to_string(profile.hosts_share_cores ? world : world / cluster.hosts) +
             " ranks x " + std::to_string(profile.threads_per_rank) + " threads on " +
             std::to_string(profile.cores) + " cores)");
+    const ZeroConfig& z = config.zero;
+    if (z.stage == 3 && (z.quantized_weights || z.hpz_partition_size > 1 || z.quantized_gradients))
+        f.assumptions.push_back(
+            "ZeRO++ (zero_quantized_weights, zero_hpz_partition_size, "
+            "zero_quantized_gradients) is not in the step-time model yet: this is plain stage "
+            "3's step; zerolab-plan --explain shows ZeRO++'s bytes");
     f.assumptions.push_back("collectives run one at a time, in issue order, beside compute; "
                             "the step as step_ms times it (data loading, the control all-reduce "
                             "and logging not counted)");

@@ -250,6 +250,24 @@ TEST(StepTime, InSituPiecesPriceTheModelWhereTheProfileHasThem) {
     }));
 }
 
+TEST(StepTime, AZeroPPConfigSaysTheModelForecastsPlainStageThree) {
+    const MachineProfile p = madeUpProfile();
+    auto saysZeroPP = [&](const TrainConfig& c) {
+        const auto said = predictStepTime(c, p).assumptions;
+        return std::any_of(said.begin(), said.end(), [](const std::string& a) {
+            return a.find("ZeRO++") != std::string::npos &&
+                   a.find("plain stage 3") != std::string::npos;
+        });
+    };
+    TrainConfig c = nano(3, 4);
+    EXPECT_FALSE(saysZeroPP(c));
+    c.zero.quantized_weights = true;
+    EXPECT_TRUE(saysZeroPP(c));
+    c.zero.quantized_weights = false;
+    c.zero.hpz_partition_size = 2;
+    EXPECT_TRUE(saysZeroPP(c));
+}
+
 TEST(StepTime, PredictGivesTokensPerSecondAndMfu) {
     const MachineProfile p = madeUpProfile();
     const StepTimeForecast f = predictStepTime(nano(1, 2, 2), p);

@@ -56,20 +56,23 @@ CommTraffic CommStats::traffic() const {
 }
 
 void Communicator::setRanksPerHost(int) {
-    throw CommError("this communicator has no link classes (ZeRO++ needs the MPI communicator)");
+    throw CommError(
+        "this communicator has no link classes (ZeRO++ needs the MPI or NCCL communicator)");
 }
 
 std::unique_ptr<Communicator> Communicator::split(CommGroup, int) {
-    throw CommError("this communicator has no sub-communicators (ZeRO++ needs the MPI "
+    throw CommError("this communicator has no sub-communicators (ZeRO++ needs the MPI or NCCL "
                     "communicator)");
 }
 
 void Communicator::allToAll(const void*, void*, std::size_t, CommDType) {
-    throw CommError("this communicator has no all-to-all (ZeRO++ needs the MPI communicator)");
+    throw CommError(
+        "this communicator has no all-to-all (ZeRO++ needs the MPI or NCCL communicator)");
 }
 
 CommHandle Communicator::startAllToAll(const void*, void*, std::size_t, CommDType) {
-    throw CommError("this communicator has no all-to-all (ZeRO++ needs the MPI communicator)");
+    throw CommError(
+        "this communicator has no all-to-all (ZeRO++ needs the MPI or NCCL communicator)");
 }
 
 double CommStats::busbwGbps(int world) const {

@@ -32,6 +32,16 @@ CommStats& CommStats::operator+=(const CommStats& o) {
     return *this;
 }
 
+void CommStats::count(std::optional<Collective> kind, double ms, long long bytes,
+                      const LinkTraffic& l) {
+    CollectiveStats& st = kind ? (*this)[*kind] : alltoall;
+    st.ms += ms;
+    st.bytes += bytes;
+    st.calls += 1;
+    st.traffic += l.total();
+    link += l;
+}
+
 double CommStats::totalMs() const {
     double t = alltoall.ms;
     for (const auto& s : per)

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -51,6 +52,9 @@ struct CommStats {
         return per[static_cast<std::size_t>(c)];
     }
     CommStats& operator+=(const CommStats& o);
+    // Adds one collective of `kind` (none: an all-to-all) that ran `ms`, of `bytes` (the
+    // whole buffer), sending `link` by link class (its traffic is link.total()).
+    void count(std::optional<Collective> kind, double ms, long long bytes, const LinkTraffic& link);
     double totalMs() const;
     long long totalBytes() const;
     // Traffic per kind, by link class and in total (bytes sent by this rank).

@@ -76,10 +76,6 @@ public:
         l.within = traffic - l.across;
         return l;
     }
-    // A ring collective `c` of `bytes` (nccl-tests' size) over these members.
-    LinkTraffic ring(Collective c, double bytes) const {
-        return ring(bytes * ringTrafficFactor(c, size()));
-    }
     // An all-to-all from member `me`, `block` bytes to each other member: exact per peer.
     LinkTraffic allToAll(double block, int me) const {
         LinkTraffic l;

@@ -283,7 +283,8 @@ std::unique_ptr<Communicator> MpiCommunicator::split(CommGroup g, int P) {
 }
 
 std::shared_ptr<CommHandle::State> MpiCommunicator::countedJob(std::optional<Collective> kind,
-                                                               long long bytes, LinkTraffic link,
+                                                               long long bytes, double traffic,
+                                                               LinkTraffic link,
                                                                std::function<void()> call) {
     auto s = std::make_shared<CommHandle::State>();
     CommTrace* trace = m_core->trace;
@@ -292,8 +293,8 @@ std::shared_ptr<CommHandle::State> MpiCommunicator::countedJob(std::optional<Col
         s->trace = trace;
         s->traceSeq = trace->issued(*kind, bytes, CommTrace::Clock::now());
     }
-    s->job = [core = m_core.get(), kind, bytes, link, call = std::move(call), trace = s->trace,
-              seq = s->traceSeq] {
+    s->job = [core = m_core.get(), kind, bytes, traffic, link, call = std::move(call),
+              trace = s->trace, seq = s->traceSeq] {
         const auto t0 = std::chrono::steady_clock::now();
         call();
         const auto t1 = std::chrono::steady_clock::now();
@@ -301,14 +302,15 @@ std::shared_ptr<CommHandle::State> MpiCommunicator::countedJob(std::optional<Col
             trace->ran(seq, t0, t1);
         const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
         std::lock_guard lock(core->statsMutex);
-        core->stats.count(kind, ms, bytes, link);
+        core->stats.count(kind, ms, bytes, traffic, link);
     };
     return s;
 }
 
 std::shared_ptr<CommHandle::State> MpiCommunicator::timedJob(Collective c, long long bytes,
                                                              std::function<void()> call) {
-    return countedJob(c, bytes, m_members.ring(c, static_cast<double>(bytes)), std::move(call));
+    const double traffic = static_cast<double>(bytes) * ringTrafficFactor(c, m_size);
+    return countedJob(c, bytes, traffic, m_members.ring(traffic), std::move(call));
 }
 
 std::shared_ptr<CommHandle::State> MpiCommunicator::untimedJob(std::function<void()> call) {
@@ -372,7 +374,7 @@ std::shared_ptr<CommHandle::State> MpiCommunicator::allToAllJob(const void* send
     const std::size_t block = count * commDTypeBytes(t);
     const long long bytes = static_cast<long long>(block) * m_size;
     const LinkTraffic link = m_members.allToAll(static_cast<double>(block), m_rank);
-    return countedJob(std::nullopt, bytes, link, [this, send, recv, n, t] {
+    return countedJob(std::nullopt, bytes, link.total(), link, [this, send, recv, n, t] {
         check(MPI_Alltoall(send, n, mpiType(t), recv, n, mpiType(t), m_comm), "MPI_Alltoall");
     });
 }

@@ -75,7 +75,8 @@ private:
                                                 std::function<void()> call);
     // kind: a ring collective; none: an all-to-all.
     std::shared_ptr<CommHandle::State> countedJob(std::optional<Collective> kind, long long bytes,
-                                                  LinkTraffic link, std::function<void()> call);
+                                                  double traffic, LinkTraffic link,
+                                                  std::function<void()> call);
     std::shared_ptr<CommHandle::State> untimedJob(std::function<void()> call);
     std::shared_ptr<CommHandle::State> allReduceJob(void* buf, std::size_t count, CommDType t);
     std::shared_ptr<CommHandle::State> reduceScatterJob(void* buf, std::size_t count, CommDType t);

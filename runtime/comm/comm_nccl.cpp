@@ -41,6 +41,7 @@ void checkCudaOf(const std::string& who, cudaError_t rc, const char* what) {
 struct NcclCommunicator::Pending {
     std::optional<Collective> kind; // none: an all-to-all
     long long bytes = 0;
+    double traffic = 0;
     LinkTraffic link;
     cudaEvent_t ready = nullptr; // on the compute stream: the inputs are written
     cudaEvent_t start = nullptr; // on the communication stream, around the NCCL call
@@ -115,7 +116,7 @@ struct NcclCommunicator::Core {
         checkCudaOf(who, rc, "cudaEventSynchronize(collective)");
         checkCudaOf(who, cudaEventElapsedTime(&ms, p.start, p.stop), "cudaEventElapsedTime");
         std::lock_guard lock(statsMutex);
-        stats.count(p.kind, ms, p.bytes, p.link);
+        stats.count(p.kind, ms, p.bytes, p.traffic, p.link);
     }
 
     void completionLoop() {
@@ -264,11 +265,12 @@ void NcclCommunicator::setBeacon(CollectiveBeacon* beacon) {
 
 template <typename Call>
 std::shared_ptr<NcclCommunicator::Pending> NcclCommunicator::issue(std::optional<Collective> kind,
-                                                                   long long bytes,
+                                                                   long long bytes, double traffic,
                                                                    LinkTraffic link, Call call) {
     auto p = std::make_shared<Pending>();
     p->kind = kind;
     p->bytes = bytes;
+    p->traffic = traffic;
     p->link = link;
     // Entered when issued, left when its stop event completes (complete()): NCCL runs on
     // the device, so the beacon counts what the stream has not finished yet.
@@ -291,7 +293,8 @@ std::shared_ptr<NcclCommunicator::Pending> NcclCommunicator::issue(std::optional
 template <typename Call>
 std::shared_ptr<NcclCommunicator::Pending> NcclCommunicator::issueRing(Collective c,
                                                                        long long bytes, Call call) {
-    return issue(c, bytes, m_members.ring(c, static_cast<double>(bytes)), std::move(call));
+    const double traffic = static_cast<double>(bytes) * ringTrafficFactor(c, m_size);
+    return issue(c, bytes, traffic, m_members.ring(traffic), std::move(call));
 }
 
 void NcclCommunicator::finishBlocking(std::shared_ptr<Pending> p) {
@@ -355,7 +358,7 @@ NcclCommunicator::allToAllOp(const void* send, void* recv, std::size_t count, Co
     const LinkTraffic link = m_members.allToAll(static_cast<double>(block), m_rank);
     const auto* from = static_cast<const char*>(send);
     auto* to = static_cast<char*>(recv);
-    return issue(std::nullopt, bytes, link, [&](cudaStream_t stream) {
+    return issue(std::nullopt, bytes, link.total(), link, [&](cudaStream_t stream) {
         const std::size_t me = static_cast<std::size_t>(m_rank) * block;
         checkCuda(cudaMemcpyAsync(to + me, from + me, block, cudaMemcpyDeviceToDevice, stream),
                   "cudaMemcpyAsync(all-to-all, own block)");

@@ -97,9 +97,9 @@ private:
                      MemberHosts members);
     // Records the ordering event, enqueues `call` between the timing events on the
     // communication stream and returns the pending collective. kind: the ring collective it
-    // is, none: an all-to-all; link: the bytes it sends by link class (in total: its traffic).
+    // is, none: an all-to-all; traffic: the bytes it sends, link: by link class.
     template <typename Call>
-    std::shared_ptr<Pending> issue(std::optional<Collective> kind, long long bytes,
+    std::shared_ptr<Pending> issue(std::optional<Collective> kind, long long bytes, double traffic,
                                    LinkTraffic link, Call call);
     // A ring collective: its traffic (ringTrafficFactor) by link class over the members.
     template <typename Call>

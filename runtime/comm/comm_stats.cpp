@@ -32,13 +32,13 @@ CommStats& CommStats::operator+=(const CommStats& o) {
     return *this;
 }
 
-void CommStats::count(std::optional<Collective> kind, double ms, long long bytes,
+void CommStats::count(std::optional<Collective> kind, double ms, long long bytes, double traffic,
                       const LinkTraffic& l) {
     CollectiveStats& st = kind ? (*this)[*kind] : alltoall;
     st.ms += ms;
     st.bytes += bytes;
     st.calls += 1;
-    st.traffic += l.total();
+    st.traffic += traffic;
     link += l;
 }
 

@@ -53,8 +53,9 @@ struct CommStats {
     }
     CommStats& operator+=(const CommStats& o);
     // Adds one collective of `kind` (none: an all-to-all) that ran `ms`, of `bytes` (the
-    // whole buffer), sending `link` by link class (its traffic is link.total()).
-    void count(std::optional<Collective> kind, double ms, long long bytes, const LinkTraffic& link);
+    // whole buffer), sending `traffic` bytes, `link` by link class.
+    void count(std::optional<Collective> kind, double ms, long long bytes, double traffic,
+               const LinkTraffic& link);
     double totalMs() const;
     long long totalBytes() const;
     // Traffic per kind, by link class and in total (bytes sent by this rank).

@@ -31,15 +31,13 @@ TEST(CommGroups, WithinIsConsecutiveRanksAcrossIsOnePlacePerGroup) {
 }
 
 TEST(CommGroups, TrafficByLinkClassWorkedByHand) {
-    // 4 ranks, 2 a host: a world all-gather of 64 bytes sends 48 per rank, 2 of 4 ring
-    // links cross a host: 24 across.
+    // 4 ranks, 2 a host: of a ring collective's 48 bytes a rank sends, 2 of 4 ring links
+    // cross a host: 24 across.
     const MemberHosts world = MemberHosts::consecutive(4, 2);
     EXPECT_EQ(world.hosts(), 2);
-    LinkTraffic l = world.ring(Collective::AllGather, 64);
-    EXPECT_DOUBLE_EQ(l.total(), 48);
+    LinkTraffic l = world.ring(48);
+    EXPECT_DOUBLE_EQ(l.within, 24);
     EXPECT_DOUBLE_EQ(l.across, 24);
-    // An all-reduce sends twice that.
-    EXPECT_DOUBLE_EQ(world.ring(Collective::AllReduce, 64).total(), 96);
     // Groups of 2 on hosts of 2: within stays on its host, across is all across.
     const MemberHosts within = world.group(CommGroup::Within, 3, 2);
     const MemberHosts across = world.group(CommGroup::Across, 3, 2);
@@ -47,15 +45,15 @@ TEST(CommGroups, TrafficByLinkClassWorkedByHand) {
     EXPECT_EQ(within.hosts(), 1);
     EXPECT_EQ(across.hostOf(0), 0);
     EXPECT_EQ(across.hostOf(1), 1);
-    EXPECT_DOUBLE_EQ(within.ring(Collective::AllGather, 64).across, 0);
-    EXPECT_DOUBLE_EQ(across.ring(Collective::AllGather, 64).across, 32);
+    EXPECT_DOUBLE_EQ(within.ring(32).across, 0);
+    EXPECT_DOUBLE_EQ(across.ring(32).across, 32);
     // All-to-all over 6 ranks, 2 a host, 16 bytes a block from rank 0: 1 peer on its host.
     l = MemberHosts::consecutive(6, 2).allToAll(16, 0);
     EXPECT_DOUBLE_EQ(l.within, 16);
     EXPECT_DOUBLE_EQ(l.across, 64);
     // One host: nothing across.
     EXPECT_DOUBLE_EQ(MemberHosts::oneHost(4).allToAll(16, 2).across, 0);
-    EXPECT_DOUBLE_EQ(MemberHosts::oneHost(4).ring(Collective::ReduceScatter, 64).across, 0);
+    EXPECT_DOUBLE_EQ(MemberHosts::oneHost(4).ring(48).across, 0);
 }
 
 TEST(CommGroups, CountsWhatThePlannerForecasts) {

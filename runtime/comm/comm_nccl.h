@@ -68,10 +68,12 @@ public:
     CommHandle startAllGather(void* buf, std::size_t count, CommDType t) override;
 
     // ZeRO++ (communicator.h): link classes as the MPI communicator counts them
-    // (storage/comm_groups.h), split by ncclCommSplit (NCCL >= 2.18; older NCCL throws
-    // CommError naming its version), all-to-all as one NCCL group of a send and a receive
-    // per peer. Byte payloads (CommDType::U8: int8 and packed int4 blocks with their scales)
-    // move as ncclUint8 and are never summed.
+    // (storage/comm_groups.h); split by ncclCommSplit (NCCL >= 2.18, older NCCL throws
+    // CommError naming its version), called with no collective in flight, as the engine
+    // does at its start (NCCL may synchronise the device while it builds a communicator);
+    // all-to-all as one NCCL group of a send and a receive per peer. Byte payloads
+    // (CommDType::U8: int8 and packed int4 blocks with their scales) move as ncclUint8 and
+    // are never summed.
     void setRanksPerHost(int ranks_per_host) override;
     std::unique_ptr<Communicator> split(CommGroup g, int P) override;
     void allToAll(const void* send, void* recv, std::size_t count, CommDType t) override;

@@ -15,6 +15,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QShowEvent>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -225,7 +226,16 @@ void ZeroPPTrafficCard::retranslate() {
     m_hostsLabel->setText(tr("Hosts"));
     m_perHostLabel->setText(tr("GPUs a host"));
     m_perHost->setToolTip(tr("hpZ's group: a host's GPUs"));
-    replan();
+    if (isVisible())
+        replan();
+    else
+        m_stale = true;
+}
+
+void ZeroPPTrafficCard::showEvent(QShowEvent* event) {
+    if (m_stale)
+        replan();
+    QWidget::showEvent(event);
 }
 
 void ZeroPPTrafficCard::changeEvent(QEvent* event) {
@@ -235,6 +245,7 @@ void ZeroPPTrafficCard::changeEvent(QEvent* event) {
 }
 
 void ZeroPPTrafficCard::replan() {
+    m_stale = false;
     const std::vector<TrafficVariant>& vs = variants();
     m_traffic.clear();
     m_acrossLabels.clear();

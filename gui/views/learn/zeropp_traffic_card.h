@@ -59,6 +59,9 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    // Plans on first show: five plans of a 175B model are not free, and Learn opens on
+    // another tab.
+    void showEvent(QShowEvent* event) override;
 
 private:
     void retranslate();
@@ -82,6 +85,7 @@ private:
     std::vector<QString> m_acrossLabels;
     double m_acrossUnit = 1;
     double m_withinUnit = 1;
+    bool m_stale = true; // the texts or inputs changed while hidden
 };
 
 } // namespace zerolab

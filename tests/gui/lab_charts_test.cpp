@@ -211,7 +211,7 @@ private slots:
     // where the planner said 1.81ψ. The chart is in bytes / ψ, measured and planned alike,
     // for ZeRO++ and for the plain stages of lesson 3.
     void trafficChartIsBytesPerParameterForEveryPayload() {
-        for (const int order : {3, 8}) {
+        for (const int order : {8, 3}) {
             const Built b = buildChart(order, ChartKind::Traffic);
             auto* chart = qobject_cast<GroupedBarChart*>(b.widget.get());
             QVERIFY(chart);

@@ -140,7 +140,8 @@ struct Flags {
     QCommandLineOption tab{QStringLiteral("tab"),
                            QStringLiteral("Tab to show: setup, learn, run, compare, tune or lab "
                                           "(learn-bandwidth: Learn on its step time against "
-                                          "bandwidth; setup-time: Setup on its step-time "
+                                          "bandwidth; learn-zeropp: Learn on ZeRO++'s bytes "
+                                          "across hosts; setup-time: Setup on its step-time "
                                           "forecast)."),
                            QStringLiteral("TAB")};
     QCommandLineOption compare{QStringLiteral("compare"),
@@ -212,6 +213,7 @@ struct Request {
     int fontZoomSteps = 0;
     std::optional<zerolab::MainWindow::Tab> tab;
     bool learnBandwidth = false; // --tab learn-bandwidth
+    bool learnZeroPP = false;    // --tab learn-zeropp
     bool setupTime = false;      // --tab setup-time
     qint64 runId = -1;
     QList<qint64> compareIds;
@@ -242,10 +244,12 @@ void parseViewFlags(const QCommandLineParser& parser, const Flags& flags, Reques
     }
     if (parser.isSet(flags.tab)) {
         r.learnBandwidth = parser.value(flags.tab) == QLatin1String("learn-bandwidth");
+        r.learnZeroPP = parser.value(flags.tab) == QLatin1String("learn-zeropp");
         r.setupTime = parser.value(flags.tab) == QLatin1String("setup-time");
-        r.tab = zerolab::MainWindow::tabFromName(r.learnBandwidth ? QStringLiteral("learn")
-                                                 : r.setupTime    ? QStringLiteral("setup")
-                                                                  : parser.value(flags.tab));
+        r.tab = zerolab::MainWindow::tabFromName(r.learnBandwidth || r.learnZeroPP
+                                                     ? QStringLiteral("learn")
+                                                 : r.setupTime ? QStringLiteral("setup")
+                                                               : parser.value(flags.tab));
         if (!r.tab)
             errors << QStringLiteral("--tab: unknown tab '%1' (setup, learn, run, compare, tune, "
                                      "lab)")
@@ -421,6 +425,8 @@ bool openWhatIsAsked(zerolab::MainWindow& window, const QCommandLineParser& pars
     }
     if (r.learnBandwidth)
         window.learnView()->showTab(2);
+    if (r.learnZeroPP)
+        window.learnView()->showTab(3);
     if (r.setupTime)
         window.setupView()->forecastTabs()->setCurrentIndex(1);
     return true;

@@ -62,6 +62,9 @@ LabRunData fakeRun(const LessonRun& run, std::int64_t id, const std::vector<doub
     RankRecord r0;
     r0.mem = d.predicted.per_rank;
     d.last_step.ranks = {r0};
+    // The planner's traffic as the counted one (PlanVsLedger and the ZeRO++ engine tests
+    // hold them equal on real runs).
+    d.last_step.traffic = d.plan.stages[std::size_t(d.config.zero.stage)].traffic;
     return d;
 }
 
@@ -202,6 +205,29 @@ private slots:
         QVERIFY(chart->plot()->legend->visible());
         QVERIFY(chart->plot()->legend->itemCount() >= 2);
         QVERIFY(chart->tooltipHtml(0).contains(QStringLiteral(" ψ")));
+    }
+
+    // Lesson 8 sends int8/int4 blocks with fp32 scales: elements = bytes / 2 read 0.58ψ
+    // where the planner said 1.81ψ. The chart is in bytes / ψ, measured and planned alike,
+    // for ZeRO++ and for the plain stages of lesson 3.
+    void trafficChartIsBytesPerParameterForEveryPayload() {
+        for (const int order : {8, 3}) {
+            const Built b = buildChart(order, ChartKind::Traffic);
+            auto* chart = qobject_cast<GroupedBarChart*>(b.widget.get());
+            QVERIFY(chart);
+            QCOMPARE(chart->series().size(), 2);
+            const BarSeries& measured = chart->series()[0];
+            const BarSeries& planned = chart->series()[1];
+            QCOMPARE(measured.values.size(), int(b.outcome.chart_runs.size()));
+            for (int i = 0; i < measured.values.size(); ++i) {
+                const LabRunData& run = b.outcome.chart_runs[std::size_t(i)];
+                const StagePlan& sp = run.plan.stages[std::size_t(run.config.zero.stage)];
+                const double bytesPerPsi = sp.traffic.total() / double(run.plan.psi);
+                QVERIFY(bytesPerPsi > 0);
+                QCOMPARE(measured.values[i], bytesPerPsi);
+                QCOMPARE(planned.values[i], bytesPerPsi);
+            }
+        }
     }
 
     void stepTimeSpreadIsFastestMedianSlowest() {

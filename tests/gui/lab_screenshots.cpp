@@ -1,6 +1,6 @@
-// zerolab-lab-shots STORE DIR: the Lab's charts of lessons 1, 3 and 5 as the window shows
-// them at 1280x800, the page scrolled to the chart, in English and Chinese, from the runs
-// that `zerolab --lesson ID --run-lesson --db STORE` left in STORE; into
+// zerolab-lab-shots STORE DIR [LESSON]: the Lab's charts of lessons 1, 3, 5 and 8 (or LESSON alone)
+// as the window shows them at 1280x800, the page scrolled to the chart, in English and Chinese,
+// from the runs that `zerolab --lesson ID --run-lesson --db STORE` left in STORE; into
 // DIR/lab-chart-<lesson>-<lang>.png, and each lesson's report into
 // DIR/lab-report-<lesson>-<lang>.pdf. Uses Qt's offscreen platform without a display (docs/lab.md).
 #include "gui/app/main_window.h"
@@ -32,6 +32,7 @@ constexpr Shot kShots[] = {
     {"data-parallel-16psi", "ledger"},
     {"stages-2-3", "memory"},
     {"activations-recompute", "recompute"},
+    {"zeropp-cross-host", "cross-host"},
 };
 
 // Runs the event loop until the store and the Lab are idle, then a little longer for the
@@ -58,10 +59,11 @@ void scrollToChart(LabView* lab) {
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    if (argc != 3) {
-        std::fprintf(stderr, "usage: zerolab-lab-shots STORE DIR\n");
+    if (argc != 3 && argc != 4) {
+        std::fprintf(stderr, "usage: zerolab-lab-shots STORE DIR [LESSON]\n");
         return 2;
     }
+    const QString only = argc == 4 ? QString::fromLocal8Bit(argv[3]) : QString();
     QStandardPaths::setTestModeEnabled(true);
     applyAppStyle(app);
     const QString store = QString::fromLocal8Bit(argv[1]);
@@ -74,6 +76,8 @@ int main(int argc, char** argv) {
             return 1;
         }
         for (const Shot& shot : kShots) {
+            if (!only.isEmpty() && only != QLatin1String(shot.lesson))
+                continue;
             MainWindow window(false);
             window.resize(1280, 800);
             window.show();

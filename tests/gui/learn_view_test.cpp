@@ -3,8 +3,10 @@
 #include "gui/core/language.h"
 #include "gui/core/units.h"
 #include "gui/views/learn/learn_view.h"
+#include "gui/views/learn/zeropp_traffic_card.h"
 #include "gui/widgets/forecast_panel.h"
 #include "gui/widgets/memory_bar_chart.h"
+#include "runtime/planner/paper_activations.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -30,6 +32,52 @@ private slots:
             QCOMPARE(double(chart->groups()[s].bytes.total()),
                      double(expected.stages[s].per_rank.total()));
         QVERIFY(!view.explainText().isEmpty());
+    }
+
+    // ZeRO++'s card: GPT-3 6.7B on 2 hosts x 8 GPUs, each bar the planner's link traffic
+    // for its variant (planned here from the shape, not through the card), and the ratio at
+    // the end of all three's cross-host bar the planner's across(all three) / across(stage 3).
+    void zeroppCardBarsAreThePlannersLinkTraffic() {
+        LearnView view;
+        ZeroPPTrafficCard* card = view.zeroppTraffic();
+        card->setModel(1);
+        card->setHosts(2);
+        card->setGpusPerHost(8);
+        const TransformerDims& m = kPaperModels[1];
+        const auto planned = [&](int stage, bool qwz, bool hpz, bool qgz) {
+            PlanInput in;
+            in.shape = ModelShape{m.layers, m.heads, m.hidden, m.seq_len, 50257, padVocab(50257)};
+            in.micro_batch = 1;
+            in.world = 16;
+            in.stage = stage;
+            in.ranks_per_host = 8;
+            in.quantized_weights = qwz;
+            in.hpz_partition_size = hpz ? 8 : 1;
+            in.quantized_gradients = qgz;
+            return plan(in).stages[std::size_t(stage)].traffic.link;
+        };
+        const std::vector<TrafficVariant>& vs = ZeroPPTrafficCard::variants();
+        QCOMPARE(int(vs.size()), 8);
+        const std::vector<double> across = card->acrossBytes();
+        const std::vector<double> within = card->withinBytes();
+        QCOMPARE(across.size(), vs.size());
+        QCOMPARE(within.size(), vs.size());
+        for (std::size_t i = 0; i < vs.size(); ++i) {
+            const LinkTraffic t = planned(vs[i].stage, vs[i].qwz, vs[i].hpz, vs[i].qgz);
+            QVERIFY(t.across > 0);
+            QCOMPARE(across[i], t.across);
+            QCOMPARE(within[i], t.within);
+        }
+        const double plain = planned(3, false, false, false).across;
+        const double allThree = planned(3, true, true, true).across;
+        QVERIFY(card->allThreeRatio().has_value());
+        QCOMPARE(*card->allThreeRatio(), allThree / plain);
+        QVERIFY(allThree < plain);
+        QVERIFY(card->acrossLabel(7).contains(QString::number(allThree / plain, 'f', 2)));
+        QVERIFY(card->acrossLabel(3).contains(QStringLiteral("1.00")));
+        QVERIFY(card->verdictText().contains(QString::number(allThree / plain, 'f', 2)));
+        qInfo("6.7B on 2 x 8: across plain stage 3 %.4g B, all three %.4g B (%.3fx)", plain,
+              allThree, allThree / plain);
     }
 
     // The activations are Korthikanti et al.'s formula for the preset's shape, named

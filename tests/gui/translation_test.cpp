@@ -63,6 +63,9 @@ const std::set<QString> kAllowed = {
     "Korthikanti", "zerolab", "mpirun", "srun", "pid", "Ctrl", "English",
     "Offload",   // of ZeRO-Offload, the name of DeepSpeed's offload (Ren et al. 2021)
     "calibrate", // of zerolab-calibrate, the tool that measures a machine profile
+    "plan",      // of zerolab-plan, the planner's command line
+    // ZeRO++'s parts and its first author (Wang et al. 2023)
+    "qwZ", "hpZ", "qgZ", "Wang",
     // the links of the cluster presets, as their makers name them (cluster_presets.cpp)
     "InfiniBand", "HDR", "NDR", "NVLink", "NVSwitch", "Ethernet",
     // units and precisions

@@ -373,8 +373,8 @@
         <translation>规划器</translation>
     </message>
     <message>
-        <source>Traffic per rank per step (elements / ψ)</source>
-        <translation>每进程每步通信量（元素数 / ψ）</translation>
+        <source>Traffic per rank per step (bytes / ψ)</source>
+        <translation>每进程每步通信量（字节数 / ψ）</translation>
     </message>
 </context>
 <context>
@@ -2453,6 +2453,10 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <source>Step time vs bandwidth</source>
         <translation>步时间与带宽</translation>
     </message>
+    <message>
+        <source>ZeRO++ across hosts</source>
+        <translation>ZeRO++ 跨主机</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::LiveController</name>
@@ -4082,6 +4086,69 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
     <message>
         <source>The step-time model&apos;s step per rank for the trial&apos;s config on the profile chosen below (docs/planner.md, Step time)</source>
         <translation>步时间模型在下方所选配置档上对该试验配置的每进程步时间（docs/planner.md，Step time）</translation>
+    </message>
+</context>
+<context>
+    <name>zerolab::ZeroPPTrafficCard</name>
+    <message>
+        <source>ZeRO %1</source>
+        <translation>ZeRO %1</translation>
+    </message>
+    <message>
+        <source>ZeRO++ (all three)</source>
+        <translation>ZeRO++（三者全开）</translation>
+    </message>
+    <message>
+        <source>ZeRO 3 + %1</source>
+        <translation>ZeRO 3 + %1</translation>
+    </message>
+    <message>
+        <source>ZeRO++: bytes a GPU sends across hosts</source>
+        <translation>ZeRO++：一个 GPU 跨主机发送的字节数</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Hosts</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>No plan: %1</source>
+        <translation>无法规划：%1</translation>
+    </message>
+    <message>
+        <source>GPUs a host</source>
+        <translation>每台主机 GPU 数</translation>
+    </message>
+    <message>
+        <source>hpZ&apos;s group: a host&apos;s GPUs</source>
+        <translation>hpZ 的组：一台主机上的 GPU</translation>
+    </message>
+    <message>
+        <source>per GPU per step: N = %1 × %2 = %3 GPUs, bf16</source>
+        <translation>每个 GPU 每步：N = %1 × %2 = %3 个 GPU，bf16</translation>
+    </message>
+    <message>
+        <source>No link between hosts: nothing crosses one.</source>
+        <translation>主机之间没有链路：没有流量跨主机。</translation>
+    </message>
+    <message>
+        <source>ZeRO++: Wang et al. 2023, arXiv:2306.10209. Every bar is the planner&apos;s traffic by link class, as zerolab-plan --explain prints it for a config with these keys.</source>
+        <translation>ZeRO++：Wang et al. 2023，arXiv:2306.10209。每根柱都是规划器按链路类别计算的通信量，与 zerolab-plan --explain 对带这些键的配置打印的一致。</translation>
+    </message>
+    <message>
+        <source>The paper: 3M → 0.75M across nodes (0.25×), M the model at 16 bits. The planner: %1 → %2 (%3×).</source>
+        <translation>论文：跨节点 3M → 0.75M（0.25×），M 为 16 位模型。规划器：%1 → %2（%3×）。</translation>
+    </message>
+    <message>
+        <source>Across hosts (%1), × plain stage 3</source>
+        <translation>跨主机（%1），× 阶段 3</translation>
+    </message>
+    <message>
+        <source>Within a host (%1)</source>
+        <translation>主机内（%1）</translation>
     </message>
 </context>
 </TS>

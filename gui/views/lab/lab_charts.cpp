@@ -129,14 +129,16 @@ QWidget* LabCharts::build(const LessonStep& step, const LabStepOutcome* o, const
         BarSeries planned{tr("planner"), kPlannerSeries, {}};
         for (const LabRunData& run : runs) {
             cats << nameOf(run);
+            // Bytes, not elements: ZeRO++ sends int8/int4 payloads with fp32 scales, so only
+            // the counted bytes are exact for every run (docs/lab.md).
             const double psi = std::max<double>(1, double(run.plan.psi));
-            measured.values << measuredQuantity(run, "traffic_elements", 0).value_or(NAN) / psi;
-            planned.values << plannedQuantity(run.plan, run.config.zero.stage, "traffic_elements")
-                                      .value_or(NAN) /
-                                  psi;
+            measured.values << measuredQuantity(run, "traffic_bytes", 0).value_or(NAN) / psi;
+            planned.values
+                << plannedQuantity(run.plan, run.config.zero.stage, "traffic_bytes").value_or(NAN) /
+                       psi;
         }
         bars->setValueUnit(QStringLiteral("ψ"));
-        bars->setData(cats, {measured, planned}, tr("Traffic per rank per step (elements / ψ)"));
+        bars->setData(cats, {measured, planned}, tr("Traffic per rank per step (bytes / ψ)"));
         return bars;
     }
     case ChartKind::StepTime: {

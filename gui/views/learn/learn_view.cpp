@@ -6,6 +6,7 @@
 #include "gui/core/runtime_text.h"
 #include "gui/core/units.h"
 #include "gui/views/learn/bandwidth_card.h"
+#include "gui/views/learn/zeropp_traffic_card.h"
 #include "gui/widgets/forecast_panel.h"
 #include "gui/widgets/form_rows.h"
 #include "gui/widgets/memory_bar_chart.h"
@@ -91,7 +92,7 @@ const ScenarioText kScenarios[4] = {
 LearnView::LearnView(QWidget* parent)
     : QWidget(parent), m_forecast(new ForecastPanel), m_explain(new QPlainTextEdit),
       m_scenarioText(new QLabel), m_errata(new QTableWidget), m_bandwidth(new BandwidthCard),
-      m_tabs(new QTabWidget) {
+      m_zeroppTraffic(new ZeroPPTrafficCard), m_tabs(new QTabWidget) {
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -120,6 +121,7 @@ LearnView::LearnView(QWidget* parent)
     m_errata->setAlternatingRowColors(true);
     m_tabs->addTab(m_errata, QString());
     m_tabs->addTab(m_bandwidth, QString());
+    m_tabs->addTab(m_zeroppTraffic, QString());
     right->addWidget(m_tabs);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
@@ -143,6 +145,7 @@ void LearnView::retranslate() {
     m_tabs->setTabText(0, tr("How it adds up"));
     m_tabs->setTabText(1, tr("Chapter errata"));
     m_tabs->setTabText(2, tr("Step time vs bandwidth"));
+    m_tabs->setTabText(3, tr("ZeRO++ across hosts"));
     m_errata->setHorizontalHeaderLabels({tr("Topic"), tr("The chapter says"), tr("Correct")});
 
     m_controlsBox->setTitle(tr("Model and cluster"));

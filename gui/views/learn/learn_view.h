@@ -25,6 +25,7 @@ namespace zerolab {
 
 class BandwidthCard;
 class ForecastPanel;
+class ZeroPPTrafficCard;
 
 // UI thread only.
 class LearnView : public QWidget {
@@ -45,7 +46,10 @@ public:
     ForecastPanel* forecast() const { return m_forecast; }
     // Step time against inter-host bandwidth, stages 0-3 (the third tab under the bars).
     BandwidthCard* bandwidth() const { return m_bandwidth; }
-    // Shows one of the tabs under the bars (0 how it adds up, 1 errata, 2 bandwidth).
+    // ZeRO++'s cross-host bytes per stage and variant (the fourth tab).
+    ZeroPPTrafficCard* zeroppTraffic() const { return m_zeroppTraffic; }
+    // Shows one of the tabs under the bars (0 how it adds up, 1 errata, 2 bandwidth,
+    // 3 ZeRO++ traffic).
     void showTab(int index);
     QString explainText() const;
     int erratumRows() const;
@@ -88,6 +92,7 @@ private:
     QLabel* m_scenarioText;
     QTableWidget* m_errata;
     BandwidthCard* m_bandwidth;
+    ZeroPPTrafficCard* m_zeroppTraffic;
     QTabWidget* m_tabs;
     QGroupBox* m_controlsBox = nullptr;
     QGroupBox* m_scenariosBox = nullptr;

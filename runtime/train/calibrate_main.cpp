@@ -270,7 +270,9 @@ int driver(const Options& o) {
         auto kernels = makeCpuKernels(o.threads);
         measureKernelRates(*kernels, shapes, o.micros, o.reps, p, [](const std::string& line) {
             progress(line);
-            g_progress.step("kernels", line);
+            const std::string prefix = "kernels: "; // the phase says so already
+            g_progress.step("kernels",
+                            line.rfind(prefix, 0) == 0 ? line.substr(prefix.size()) : line);
             stopIfAsked();
         });
         alone = sharedMatmulRate(*kernels, nullptr);

@@ -3,6 +3,7 @@
 // against the measured sgemm peak, and the kernel time of one whole training
 // step summed from them (what bounds tokens/s and MFU of the runtime).
 //   kernels_bench [--threads N] [--reps N]
+#include "kernels/cpu/blas_coretype.h"
 #include "kernels/cpu/gemm_peak.h"
 #include "kernels/kernels.h"
 
@@ -303,6 +304,7 @@ int run(const Options& opt) {
 } // namespace zerolab
 
 int main(int argc, char** argv) {
+    zerolab::runWithBestBlasKernels(argv);
     try {
         return zerolab::run(zerolab::parseOptions(argc, argv));
     } catch (const std::invalid_argument& e) {

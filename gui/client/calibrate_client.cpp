@@ -47,6 +47,8 @@ QString calibrationStepText(const CalibrationStep& step) {
         phase = CalibrateClient::tr("Planned %n measurement(s)", nullptr, int(step.total));
     else if (step.phase == QStringLiteral("kernels"))
         phase = CalibrateClient::tr("Kernels");
+    else if (step.phase == QStringLiteral("pieces"))
+        phase = CalibrateClient::tr("A step's pieces in situ");
     else if (step.phase == QStringLiteral("collectives"))
         phase = CalibrateClient::tr("Collectives over %1 ranks %2").arg(step.ranks).arg(where);
     else if (step.phase == QStringLiteral("sharing"))

@@ -23,7 +23,7 @@ struct CalibrationStep {
     double fraction = 0; // done / total, in [0, 1]
     long done = 0;
     long total = 0;
-    QString phase;    // plan, kernels, collectives, sharing, profile
+    QString phase;    // plan, kernels, pieces, collectives, sharing, profile
     QString measures; // what the step measured, as the tool says it (English)
     QString link;     // collectives, sharing: intra_host or inter_host
     int ranks = 0;

@@ -201,23 +201,20 @@ MpiCommunicator::MpiCommunicator() : m_core(std::make_shared<MpiCore>()), m_owne
     char host[256] = {};
     gethostname(host, sizeof host - 1);
     m_host = host;
-    m_memberHost.assign(static_cast<std::size_t>(m_size), 0);
+    m_members = MemberHosts::oneHost(m_size);
     check(MPI_Type_contiguous(2, MPI_BYTE, &m_core->bf16), "MPI_Type_contiguous");
     check(MPI_Type_commit(&m_core->bf16), "MPI_Type_commit");
     check(MPI_Op_create(&bf16SumOp, 1, &m_core->bf16Sum), "MPI_Op_create");
     m_core->start();
 }
 
-MpiCommunicator::MpiCommunicator(std::shared_ptr<MpiCore> core, MPI_Comm comm,
-                                 std::vector<int> memberHost, std::string host)
+MpiCommunicator::MpiCommunicator(std::shared_ptr<MpiCore> core, MPI_Comm comm, MemberHosts members,
+                                 std::string host)
     : m_core(std::move(core)), m_comm(comm), m_host(std::move(host)),
-      m_memberHost(std::move(memberHost)) {
+      m_members(std::move(members)) {
     MPI_Comm_set_errhandler(m_comm, MPI_ERRORS_RETURN);
     check(MPI_Comm_rank(m_comm, &m_rank), "MPI_Comm_rank");
     check(MPI_Comm_size(m_comm, &m_size), "MPI_Comm_size");
-    std::vector<int> hosts = m_memberHost;
-    std::sort(hosts.begin(), hosts.end());
-    m_hosts = static_cast<int>(std::unique(hosts.begin(), hosts.end()) - hosts.begin());
 }
 
 MpiCommunicator::~MpiCommunicator() {
@@ -265,37 +262,24 @@ MPI_Datatype MpiCommunicator::mpiType(CommDType t) const {
 }
 
 void MpiCommunicator::setRanksPerHost(int ranks_per_host) {
-    if (!m_owner || ranks_per_host < 1 || m_size % ranks_per_host != 0)
+    if (!m_owner || !groupsDivide(ranks_per_host, m_size))
         throw CommError("rank " + std::to_string(m_rank) + ": " + std::to_string(ranks_per_host) +
                         " ranks per host do not divide a world of " + std::to_string(m_size));
-    m_ranksPerHost = ranks_per_host;
-    for (int r = 0; r < m_size; ++r)
-        m_memberHost[static_cast<std::size_t>(r)] = r / ranks_per_host;
-    m_hosts = m_size / ranks_per_host;
+    m_members = MemberHosts::consecutive(m_size, ranks_per_host);
 }
 
 std::unique_ptr<Communicator> MpiCommunicator::split(CommGroup g, int P) {
-    if (!m_owner || P < 1 || m_size % P != 0)
+    if (!m_owner || !groupsDivide(P, m_size))
         throw CommError("rank " + std::to_string(m_rank) + ": groups of " + std::to_string(P) +
                         " ranks do not divide a world of " + std::to_string(m_size));
-    const int color = g == CommGroup::Within ? m_rank / P : m_rank % P;
-    std::vector<int> members;
-    for (int r = 0; r < m_size; ++r)
-        if ((g == CommGroup::Within ? r / P : r % P) == color)
-            members.push_back(m_memberHost[static_cast<std::size_t>(r)]);
+    const int color = groupColor(g, m_rank, P);
+    MemberHosts members = m_members.group(g, m_rank, P);
     MPI_Comm sub = MPI_COMM_NULL;
     m_core->runBlocking(
         untimedJob([&] { check(MPI_Comm_split(m_comm, color, m_rank, &sub), "MPI_Comm_split"); }),
         false);
     return std::unique_ptr<Communicator>(
         new MpiCommunicator(m_core, sub, std::move(members), m_host));
-}
-
-LinkTraffic MpiCommunicator::ringLink(double traffic) const {
-    LinkTraffic l;
-    l.across = traffic * ringAcrossFraction(m_size, m_hosts);
-    l.within = traffic - l.across;
-    return l;
 }
 
 std::shared_ptr<CommHandle::State> MpiCommunicator::countedJob(std::optional<Collective> kind,
@@ -318,12 +302,7 @@ std::shared_ptr<CommHandle::State> MpiCommunicator::countedJob(std::optional<Col
             trace->ran(seq, t0, t1);
         const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
         std::lock_guard lock(core->statsMutex);
-        CollectiveStats& st = kind ? core->stats[*kind] : core->stats.alltoall;
-        st.ms += ms;
-        st.bytes += bytes;
-        st.calls += 1;
-        st.traffic += traffic;
-        core->stats.link += link;
+        core->stats.count(kind, ms, bytes, traffic, link);
     };
     return s;
 }
@@ -331,7 +310,7 @@ std::shared_ptr<CommHandle::State> MpiCommunicator::countedJob(std::optional<Col
 std::shared_ptr<CommHandle::State> MpiCommunicator::timedJob(Collective c, long long bytes,
                                                              std::function<void()> call) {
     const double traffic = static_cast<double>(bytes) * ringTrafficFactor(c, m_size);
-    return countedJob(c, bytes, traffic, ringLink(traffic), std::move(call));
+    return countedJob(c, bytes, traffic, m_members.ring(traffic), std::move(call));
 }
 
 std::shared_ptr<CommHandle::State> MpiCommunicator::untimedJob(std::function<void()> call) {
@@ -394,13 +373,7 @@ std::shared_ptr<CommHandle::State> MpiCommunicator::allToAllJob(const void* send
     const int n = checkedCount(count, "all-to-all");
     const std::size_t block = count * commDTypeBytes(t);
     const long long bytes = static_cast<long long>(block) * m_size;
-    // Exact per peer: this rank's block to each other member, across where its host differs.
-    LinkTraffic link;
-    const int mine = m_memberHost[static_cast<std::size_t>(m_rank)];
-    for (int j = 0; j < m_size; ++j)
-        if (j != m_rank)
-            (m_memberHost[static_cast<std::size_t>(j)] == mine ? link.within : link.across) +=
-                static_cast<double>(block);
+    const LinkTraffic link = m_members.allToAll(static_cast<double>(block), m_rank);
     return countedJob(std::nullopt, bytes, link.total(), link, [this, send, recv, n, t] {
         check(MPI_Alltoall(send, n, mpiType(t), recv, n, mpiType(t), m_comm), "MPI_Alltoall");
     });

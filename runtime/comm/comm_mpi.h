@@ -68,8 +68,8 @@ public:
     void setBeacon(CollectiveBeacon* beacon) override;
 
 private:
-    // A sub-communicator of `parent` over `comm`; memberHost: the host of each member.
-    MpiCommunicator(std::shared_ptr<MpiCore> core, MPI_Comm comm, std::vector<int> memberHost,
+    // A sub-communicator of `parent` over `comm`; members: the host of each member.
+    MpiCommunicator(std::shared_ptr<MpiCore> core, MPI_Comm comm, MemberHosts members,
                     std::string host);
     std::shared_ptr<CommHandle::State> timedJob(Collective c, long long bytes,
                                                 std::function<void()> call);
@@ -83,8 +83,6 @@ private:
     std::shared_ptr<CommHandle::State> allGatherJob(void* buf, std::size_t count, CommDType t);
     std::shared_ptr<CommHandle::State> allToAllJob(const void* send, void* recv, std::size_t count,
                                                    CommDType t);
-    // Ring traffic of a collective over this communicator's ranks, by link class.
-    LinkTraffic ringLink(double traffic) const;
     MPI_Datatype mpiType(CommDType t) const;
     void check(int rc, const char* what) const;
 
@@ -94,10 +92,8 @@ private:
     int m_rank = 0;
     int m_size = 1;
     std::string m_host;
-    // Host (link class) of each member, and how many hosts the members span.
-    std::vector<int> m_memberHost;
-    int m_hosts = 1;
-    int m_ranksPerHost = 0; // world only: 0 until setRanksPerHost
+    // Host (link class) of each member: what counts each collective's traffic.
+    MemberHosts m_members = MemberHosts::oneHost(1);
 };
 
 } // namespace zerolab

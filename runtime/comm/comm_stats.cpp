@@ -32,6 +32,16 @@ CommStats& CommStats::operator+=(const CommStats& o) {
     return *this;
 }
 
+void CommStats::count(std::optional<Collective> kind, double ms, long long bytes, double traffic,
+                      const LinkTraffic& l) {
+    CollectiveStats& st = kind ? (*this)[*kind] : alltoall;
+    st.ms += ms;
+    st.bytes += bytes;
+    st.calls += 1;
+    st.traffic += traffic;
+    link += l;
+}
+
 double CommStats::totalMs() const {
     double t = alltoall.ms;
     for (const auto& s : per)
@@ -56,20 +66,23 @@ CommTraffic CommStats::traffic() const {
 }
 
 void Communicator::setRanksPerHost(int) {
-    throw CommError("this communicator has no link classes (ZeRO++ needs the MPI communicator)");
+    throw CommError(
+        "this communicator has no link classes (ZeRO++ needs the MPI or NCCL communicator)");
 }
 
 std::unique_ptr<Communicator> Communicator::split(CommGroup, int) {
-    throw CommError("this communicator has no sub-communicators (ZeRO++ needs the MPI "
+    throw CommError("this communicator has no sub-communicators (ZeRO++ needs the MPI or NCCL "
                     "communicator)");
 }
 
 void Communicator::allToAll(const void*, void*, std::size_t, CommDType) {
-    throw CommError("this communicator has no all-to-all (ZeRO++ needs the MPI communicator)");
+    throw CommError(
+        "this communicator has no all-to-all (ZeRO++ needs the MPI or NCCL communicator)");
 }
 
 CommHandle Communicator::startAllToAll(const void*, void*, std::size_t, CommDType) {
-    throw CommError("this communicator has no all-to-all (ZeRO++ needs the MPI communicator)");
+    throw CommError(
+        "this communicator has no all-to-all (ZeRO++ needs the MPI or NCCL communicator)");
 }
 
 double CommStats::busbwGbps(int world) const {

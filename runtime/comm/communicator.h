@@ -1,16 +1,18 @@
 // The Communicator seam: the collectives the ZeRO engine needs, each blocking and
 // non-blocking, each timed and counted in bytes. Implementations: MPI over host
-// buffers (comm_mpi.h); NCCL comes with the CUDA backend.
+// buffers (comm_mpi.h); NCCL comes with the CUDA backend (comm_nccl.h).
 #pragma once
 
 #include "runtime/comm/collective_beacon.h"
 #include "runtime/comm/comm_trace.h"
+#include "storage/comm_groups.h"
 #include "storage/comm_traffic.h"
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -21,11 +23,6 @@ enum class CommDType { F32, BF16, U8 };
 inline constexpr std::size_t commDTypeBytes(CommDType t) {
     return t == CommDType::F32 ? 4 : t == CommDType::BF16 ? 2 : 1;
 }
-
-// ZeRO++'s sub-communicators over groups of P consecutive ranks (P divides the world):
-// Within, the P ranks of this rank's group (ranks g*P .. g*P+P-1); Across, the ranks with
-// this rank's place in its group (rank % P, rank % P + P, ...), one per group.
-enum class CommGroup { Within, Across };
 
 // Per-collective totals since the last reset. `bytes` follows nccl-tests: the
 // size of the whole buffer (count x N for reduce-scatter and all-gather).
@@ -55,6 +52,10 @@ struct CommStats {
         return per[static_cast<std::size_t>(c)];
     }
     CommStats& operator+=(const CommStats& o);
+    // Adds one collective of `kind` (none: an all-to-all) that ran `ms`, of `bytes` (the
+    // whole buffer), sending `traffic` bytes, `link` by link class.
+    void count(std::optional<Collective> kind, double ms, long long bytes, double traffic,
+               const LinkTraffic& link);
     double totalMs() const;
     long long totalBytes() const;
     // Traffic per kind, by link class and in total (bytes sent by this rank).
@@ -115,7 +116,8 @@ public:
     // Hosts for counting traffic by link class: groups of `ranks_per_host` consecutive
     // ranks (it divides size()); until set, every rank is on one host. Call before split.
     virtual void setRanksPerHost(int ranks_per_host);
-    // Collective over this communicator: the sub-communicator `g` for groups of P ranks.
+    // Collective over this communicator: the sub-communicator `g` for groups of P ranks
+    // (CommGroup, storage/comm_groups.h).
     // Its collectives keep their place in this communicator's issue order and count into
     // this communicator's stats (and trace); it must be destroyed before this one.
     virtual std::unique_ptr<Communicator> split(CommGroup g, int P);

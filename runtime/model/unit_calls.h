@@ -7,6 +7,8 @@
 #include "runtime/model/param_layout.h"
 #include "runtime/model/recompute.h"
 
+#include <array>
+#include <string_view>
 #include <vector>
 
 namespace zerolab {
@@ -32,6 +34,20 @@ enum class ModelCompute {
     BlockBackward,
     EncoderBackward
 };
+
+inline constexpr std::size_t kModelComputeCount = 10;
+// Their names in a machine profile's "pieces" (machine_profile.h); None has none.
+inline constexpr std::array<std::string_view, kModelComputeCount> kModelComputeNames = {
+    "",
+    "encoder_forward",
+    "block_forward",
+    "final_norm_forward",
+    "head_forward",
+    "head_backward",
+    "final_norm_backward",
+    "block_recompute",
+    "block_backward",
+    "encoder_backward"};
 
 struct UnitCall {
     UnitCallKind kind = UnitCallKind::Params;

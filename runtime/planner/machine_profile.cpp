@@ -143,6 +143,20 @@ nlohmann::json toJson(const MachineProfile& p) {
         }
         fits.push_back(fit);
     }
+    nlohmann::json pieces = nlohmann::json::array();
+    for (const ModelPieceTimes& t : p.pieces) {
+        nlohmann::json seconds = nlohmann::json::object();
+        for (std::size_t i = 1; i < kModelComputeCount; ++i)
+            seconds[std::string(kModelComputeNames[i])] = t.seconds[i];
+        pieces.push_back({{"n_layer", t.n_layer},
+                          {"n_head", t.n_head},
+                          {"n_embd", t.n_embd},
+                          {"vocab_size", t.vocab_size},
+                          {"padded_vocab_size", t.padded_vocab_size},
+                          {"seq_len", t.seq_len},
+                          {"micro_batch", t.micro_batch},
+                          {"seconds", seconds}});
+    }
     nlohmann::json slowdown = nlohmann::json::array();
     for (const auto& [ranks, factor] : p.compute_slowdown)
         slowdown.push_back({{"ranks", ranks}, {"slowdown", factor}});
@@ -159,6 +173,8 @@ nlohmann::json toJson(const MachineProfile& p) {
                         {"rates", rates},
                         {"matmuls", matmuls},
                         {"fits", fits}};
+    if (!p.pieces.empty())
+        j["pieces"] = pieces;
     if (p.peak_flops > 0)
         j["peak_flops"] = p.peak_flops;
     for (const auto* link : {&p.intra_link, &p.inter_link})
@@ -325,6 +341,30 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
         }
         p.fits.push_back(fit);
     }
+    if (j.contains("pieces")) {
+        const nlohmann::json& pieces = r.array(j, "$", "pieces");
+        for (std::size_t i = 0; i < pieces.size(); ++i) {
+            const std::string path = "$.pieces[" + std::to_string(i) + "]";
+            const nlohmann::json& x = pieces[i];
+            ModelPieceTimes t;
+            t.n_layer = r.count(x, path, "n_layer", 1);
+            t.n_head = r.count(x, path, "n_head", 1);
+            t.n_embd = r.count(x, path, "n_embd", 1);
+            t.vocab_size = r.count(x, path, "vocab_size", 1);
+            t.padded_vocab_size = r.count(x, path, "padded_vocab_size", t.vocab_size);
+            t.seq_len = r.count(x, path, "seq_len", 1);
+            t.micro_batch = r.count(x, path, "micro_batch", 1);
+            const nlohmann::json& seconds = r.at(x, path, "seconds");
+            for (std::size_t c = 1; c < kModelComputeCount; ++c)
+                t.seconds[c] =
+                    r.positive(seconds, path + ".seconds", std::string(kModelComputeNames[c]));
+            for (auto it = seconds.begin(); seconds.is_object() && it != seconds.end(); ++it)
+                if (std::find(kModelComputeNames.begin() + 1, kModelComputeNames.end(), it.key()) ==
+                    kModelComputeNames.end())
+                    r.fail(path + ".seconds." + it.key(), "not a piece of the model's compute");
+            p.pieces.push_back(t);
+        }
+    }
     if (j.contains("peak_flops"))
         p.peak_flops = r.positive(j, "$", "peak_flops");
     if (j.contains("intra_link"))
@@ -334,6 +374,16 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
     if (p.fits.empty() && !p.intra_link)
         r.fail("$.fits", "empty, and no intra_link: the profile cannot time a collective");
     return p;
+}
+
+const ModelPieceTimes* findModelPieces(const std::vector<ModelPieceTimes>& pieces,
+                                       const ModelShape& shape, int B, int T) {
+    for (const ModelPieceTimes& t : pieces)
+        if (t.n_layer == shape.n_layer && t.n_head == shape.n_head && t.n_embd == shape.n_embd &&
+            t.vocab_size == shape.vocab_size && t.padded_vocab_size == shape.padded_vocab_size &&
+            t.seq_len == T && t.micro_batch == B)
+            return &t;
+    return nullptr;
 }
 
 MachineProfile loadMachineProfile(const std::string& path) {

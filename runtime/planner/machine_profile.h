@@ -6,6 +6,8 @@
 // naming the file and the JSON path. Pure: no MPI.
 #pragma once
 
+#include "runtime/model/model_shape.h"
+#include "runtime/model/unit_calls.h"
 #include "storage/comm_traffic.h"
 
 #include <nlohmann/json.hpp>
@@ -122,6 +124,22 @@ struct LinkSpec {
     double latency_s = 0;
 };
 
+// The model's compute pieces (unit_calls.h's ModelCompute) timed in situ: a real Gpt2's
+// forward and backward at one shape and micro-batch, clocked between the model's calls
+// to the engine, so that every kernel, the model's own zeroing and the caches as a step
+// leaves them are in them. Seconds per call of each piece (BlockForward: one block's),
+// one rank alone, medians over repetitions; None's entry is 0. Measured with full
+// recompute, which runs every piece; BlockRecompute is a full recompute's.
+struct ModelPieceTimes {
+    int n_layer = 0, n_head = 0, n_embd = 0, vocab_size = 0, padded_vocab_size = 0;
+    int seq_len = 0; // T
+    int micro_batch = 0;
+    std::array<double, kModelComputeCount> seconds{};
+};
+// The pieces for `shape` at B, T, or nullptr.
+const ModelPieceTimes* findModelPieces(const std::vector<ModelPieceTimes>& pieces,
+                                       const ModelShape& shape, int B, int T);
+
 struct MachineProfile {
     int version = kMachineProfileVersion;
     std::string source; // "calibrated" or "preset"
@@ -132,6 +150,9 @@ struct MachineProfile {
     // Work per second of each kernel, one rank alone on the machine (kOpKindNames).
     std::array<double, kOpKindCount> rates{};
     std::vector<MatmulRate> matmuls; // the model's shapes; others fall back to rates[]
+    // In-situ times of the model's pieces; where a config's shape and B, T are here, the
+    // model prices its compute with them instead of summing kernel rates (optional).
+    std::vector<ModelPieceTimes> pieces;
     // Ranks beyond the cores: each rank's compute slows by ranks * threads / cores, times
     // this factor (1: sharing costs nothing beyond the share).
     double oversubscription_factor = 1;

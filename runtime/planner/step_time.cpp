@@ -394,11 +394,26 @@ StepCosts stepCosts(const TrainConfig& config, const MachineProfile& profile,
         *compute_scale = scale;
     const int B = config.batch.micro_batch, T = config.model.seq_len;
     StepCosts c;
-    for (std::size_t i = 0; i < c.model.size(); ++i)
-        c.model[i] =
-            scale * opsSeconds(modelComputeOps(static_cast<ModelCompute>(i), config.model.shape, B,
-                                               T, config.model.recompute),
-                               profile);
+    const Recompute recompute = config.model.recompute;
+    auto kernels = [&](ModelCompute m) {
+        return opsSeconds(modelComputeOps(m, config.model.shape, B, T, recompute), profile);
+    };
+    const ModelPieceTimes* in_situ = findModelPieces(profile.pieces, config.model.shape, B, T);
+    c.model_in_situ = in_situ != nullptr;
+    for (std::size_t i = 0; i < c.model.size(); ++i) {
+        const auto m = static_cast<ModelCompute>(i);
+        double s = kernels(m);
+        if (in_situ && m == ModelCompute::BlockRecompute) {
+            if (recompute == Recompute::Full)
+                s = in_situ->seconds[i];
+            else if (s > 0)
+                s *= in_situ->seconds[static_cast<std::size_t>(ModelCompute::BlockForward)] /
+                     kernels(ModelCompute::BlockForward);
+        } else if (in_situ && m != ModelCompute::None) {
+            s = in_situ->seconds[i];
+        }
+        c.model[i] = scale * s;
+    }
     c.engine_op = [&profile, scale](OpKind k, double n) { return scale * n / opRate(profile, k); };
     const LinkClass link = cluster.hosts > 1 ? LinkClass::InterHost : LinkClass::IntraHost;
     // Checked now, so that a missing fit is an error before the replay.
@@ -437,6 +452,14 @@ StepTimeForecast predictStepTime(const TrainConfig& config, const MachineProfile
     f.assumptions.push_back("profile " + profile.source + " '" + profile.name + "'" +
                             (profile.date.empty() ? std::string() : " of " + profile.date));
     f.assumptions.push_back(
+        costs.model_in_situ
+            ? "the model's compute as the profile timed it in situ at micro-batch " +
+                  std::to_string(config.batch.micro_batch) + ", T " + std::to_string(T) +
+                  "; the engine's own kernels from their rates"
+            : "the model's compute summed from the profile's kernel rates (no in-situ pieces at "
+              "micro-batch " +
+                  std::to_string(config.batch.micro_batch) + ", T " + std::to_string(T) + ")");
+    f.assumptions.push_back(
         std::to_string(world / cluster.hosts) + " ranks on each of " +
         std::to_string(cluster.hosts) + " host(s); collectives " +
         (cluster.hosts > 1 ? "cross hosts (the inter-host link)" : "stay within a host"));
@@ -446,6 +469,12 @@ StepTimeForecast predictStepTime(const TrainConfig& config, const MachineProfile
             std::to_string(profile.hosts_share_cores ? world : world / cluster.hosts) +
             " ranks x " + std::to_string(profile.threads_per_rank) + " threads on " +
             std::to_string(profile.cores) + " cores)");
+    const ZeroConfig& z = config.zero;
+    if (z.stage == 3 && (z.quantized_weights || z.hpz_partition_size > 1 || z.quantized_gradients))
+        f.assumptions.push_back(
+            "ZeRO++ (zero_quantized_weights, zero_hpz_partition_size, "
+            "zero_quantized_gradients) is not in the step-time model yet: this is plain stage "
+            "3's step; zerolab-plan --explain shows ZeRO++'s bytes");
     f.assumptions.push_back("collectives run one at a time, in issue order, beside compute; "
                             "the step as step_ms times it (data loading, the control all-reduce "
                             "and logging not counted)");

@@ -26,6 +26,9 @@ struct StepCosts {
     std::array<double, 10> model{}; // indexed by ModelCompute
     std::function<double(OpKind, double elements)> engine_op;
     std::function<double(Collective, double bytes)> collective;
+    // Where `model` came from: the profile's in-situ pieces at the config's B, T, or its
+    // kernel rates summed over step_ops.h's kernels (said in the forecast's assumptions).
+    bool model_in_situ = false;
 };
 
 struct CollectiveForecast {
@@ -60,9 +63,12 @@ struct ClusterShape {
     int hosts = 1;
 };
 
-// The costs of `config` at its world on `profile` and `cluster`: the model's kernels at
-// the config's B, T (step_ops.h), slowed by compute_scale where the ranks of a host need
-// more threads than it has cores. Throws PlanError where the profile lacks a rate or fit.
+// The costs of `config` at its world on `profile` and `cluster`: the model's pieces as the
+// profile timed them in situ at the config's B, T where it has them (ModelPieceTimes; a
+// selective recompute scaled from the kernels by the block forward's in-situ/kernel
+// ratio), else its kernels at B, T (step_ops.h); slowed by compute_scale where the ranks
+// of a host need more threads than it has cores. Throws PlanError where the profile lacks a rate or
+// fit.
 StepCosts stepCosts(const TrainConfig& config, const MachineProfile& profile,
                     const ClusterShape& cluster, double* compute_scale = nullptr);
 

@@ -200,19 +200,6 @@ std::vector<double> collectiveSizes(double max_bytes) {
     return sizes;
 }
 
-double sharedMatmulRate(Kernels& k, Communicator* comm) {
-    const int M = 512, K = 256, N = 768;
-    Buffer in(k, static_cast<std::size_t>(M) * K), w(k, static_cast<std::size_t>(N) * K),
-        out(k, static_cast<std::size_t>(M) * N);
-    if (comm)
-        comm->barrier();
-    const double t =
-        timeCall(k, 15, [&] { k.matmulForward(out.get(), in.get(), w.get(), nullptr, M, K, N); });
-    if (comm)
-        comm->barrier();
-    return 2.0 * M * K * N / t;
-}
-
 namespace {
 
 // One call of `c` on `count` elements of `buf`, to its end.

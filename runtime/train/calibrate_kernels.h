@@ -1,7 +1,7 @@
 // zerolab-calibrate's measurements on this machine with the runtime's own kernels and
 // communicator: the rate of every kernel the step-time model counts (the model's matmul
-// shapes at each micro-batch's M, the other kernels at the largest), the compute slowdown
-// when all ranks compute at once, and each collective's time over 1 KiB .. 64 MiB.
+// shapes at each micro-batch's M, the other kernels at the largest) and each collective's
+// time over 1 KiB .. 64 MiB (the model in situ and the ranks' sharing: calibrate_pieces.h).
 #pragma once
 
 #include "kernels/kernels.h"
@@ -24,11 +24,6 @@ using CalibrationProgress = std::function<void(const std::string&)>;
 void measureKernelRates(Kernels& k, const std::vector<ModelShape>& shapes,
                         const std::vector<int>& micros, int reps, MachineProfile& profile,
                         const CalibrationProgress& progress);
-
-// One rank's forward matmul rate (FLOP/s) while every rank of `comm` runs the same loop
-// (collective; nullptr: this process alone): their ratio is the slowdown of ranks
-// sharing the machine.
-double sharedMatmulRate(Kernels& k, Communicator* comm);
 
 // The measurements measureKernelRates makes, one progress line each: every distinct matmul
 // shape of `shapes` at `micros`, then one probe per other kernel (zerolab-calibrate's

@@ -2,6 +2,7 @@
 // built where the build has CUDA; elsewhere run.device "cuda" is refused with the reason.
 #include "runtime/train/train_backend.h"
 
+#include "kernels/cpu/blas_coretype.h"
 #include "kernels/cpu/gemm_peak.h"
 #include "runtime/config/cpu_threads.h"
 
@@ -41,7 +42,8 @@ void TrainBackend::makeCpu(const TrainConfig& config, Communicator& mpi) {
     m_view.comm = &mpi;
     const int threads = m_kernels->threads();
     m_view.description = "cpu, " + std::to_string(threads) +
-                         (threads == 1 ? " thread" : " threads") + " per rank, MPI collectives";
+                         (threads == 1 ? " thread" : " threads") + " per rank, OpenBLAS " +
+                         blasCoreName() + " kernels, MPI collectives";
     // The ranks share the machine's cores: each measures what it gets.
     m_view.peak_flops = measureSgemmPeakFlops(512, 0.2);
 }

@@ -1,6 +1,7 @@
 // zerolab-train's entry point: parses arguments with CLI11 and maps results to the
 // exit codes of docs/architecture.md (0 ok, 2 invalid input, 3 stopped, 1 anything else).
 // The commands themselves live in the runtime library.
+#include "kernels/cpu/blas_coretype.h"
 #include "runtime/comm/comm_mpi.h"
 #include "runtime/config/config_check.h"
 #include "runtime/data/data_loader.h"
@@ -184,6 +185,7 @@ int train(const std::string& config_path, zerolab::TrainOptions options, int arg
 } // namespace
 
 int main(int argc, char** argv) {
+    zerolab::runWithBestBlasKernels(argv);
     CLI::App app{"zerolab-train: one rank of a ZeRO data-parallel training run.\n"
                  "Launch N ranks with: mpirun -np N zerolab-train --config FILE"};
     app.set_version_flag("--version", std::string(zerolab::version()));

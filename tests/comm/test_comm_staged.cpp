@@ -1,6 +1,7 @@
 // The host-staged communicator (several ranks on one GPU) proven on the CPU kernels'
 // memory under a real 3-rank mpirun (comm_staged_check), the GPU share arithmetic,
 // and what zerolab-train says when run.device is "cuda".
+#include "tests/comm/rank_checks.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
@@ -18,12 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(StagedCommunicator, EveryCollectiveMatchesMpiOnThreeRanks) {
-    const std::string prog = std::string(ZEROLAB_BIN_DIR) + "/../tests/comm_staged_check";
-    const auto r = test::runProcess(test::mpirun(3, prog, {}));
-    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-    for (int rank = 0; rank < 3; ++rank)
-        EXPECT_NE(r.out.find("rank " + std::to_string(rank) + ": ok"), std::string::npos) << r.out;
-    EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
+    test::expectEveryRankOk("comm_staged_check", 3);
 }
 
 TEST(GpuShare, RanksGoRoundRobinOverTheHostsGpus) {

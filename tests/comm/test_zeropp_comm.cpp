@@ -1,7 +1,7 @@
 // ZeRO++'s communicator additions: the all-to-all and sub-communicator program
 // (zeropp_comm_check) under real mpiruns of 2, 3 and 4 ranks, and block quantization:
 // the payload layout byte for byte and the error bound of each format.
-#include "tests/support/process.h"
+#include "tests/comm/rank_checks.h"
 
 #include "runtime/comm/quantize.h"
 
@@ -20,13 +20,7 @@ namespace {
 class ZeroPPComm : public ::testing::TestWithParam<int> {};
 
 TEST_P(ZeroPPComm, AllToAllAndGroupsMatchTheReference) {
-    const int n = GetParam();
-    const std::string prog = std::string(ZEROLAB_BIN_DIR) + "/../tests/zeropp_comm_check";
-    const auto r = test::runProcess(test::mpirun(n, prog, {}));
-    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-    for (int rank = 0; rank < n; ++rank)
-        EXPECT_NE(r.out.find("rank " + std::to_string(rank) + ": ok"), std::string::npos) << r.out;
-    EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
+    test::expectEveryRankOk("zeropp_comm_check", GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, ZeroPPComm, ::testing::Values(2, 3, 4));

@@ -157,6 +157,42 @@ TEST(MachineProfile, PointsRoundTripAndBadOnesAreNamedByJsonPath) {
                           "at least");
 }
 
+TEST(MachineProfile, PiecesRoundTripAreFoundByShapeAndBadOnesNamedByJsonPath) {
+    MachineProfile p = sample();
+    const ModelShape s = *findModelPreset("micro");
+    ModelPieceTimes t{s.n_layer,           s.n_head,  s.n_embd, s.vocab_size,
+                      s.padded_vocab_size, s.seq_len, 4,        {}};
+    for (std::size_t i = 1; i < kModelComputeCount; ++i)
+        t.seconds[i] = 1e-3 * static_cast<double>(i);
+    p.pieces.push_back(t);
+    const MachineProfile q = machineProfileFromJson(toJson(p), "p.json");
+    EXPECT_EQ(toJson(q), toJson(p));
+    ASSERT_NE(findModelPieces(q.pieces, s, 4, s.seq_len), nullptr);
+    EXPECT_EQ(findModelPieces(q.pieces, s, 4, s.seq_len)->seconds, t.seconds);
+    EXPECT_EQ(findModelPieces(q.pieces, s, 2, s.seq_len), nullptr);
+    EXPECT_EQ(findModelPieces(q.pieces, s, 4, s.seq_len / 2), nullptr);
+    EXPECT_EQ(findModelPieces(q.pieces, *findModelPreset("mini"), 4, s.seq_len), nullptr);
+    nlohmann::json j = toJson(p);
+    j["pieces"][0]["seconds"].erase("block_backward");
+    EXPECT_EQ(errorOf(j), "p.json: $.pieces[0].seconds.block_backward: missing (a partial "
+                          "profile: calibrate again)");
+    j = toJson(p);
+    j["pieces"][0]["seconds"]["block_forward"] = 0;
+    EXPECT_EQ(errorOf(j),
+              "p.json: $.pieces[0].seconds.block_forward: expected a number above zero, got 0");
+    j = toJson(p);
+    j["pieces"][0]["seconds"]["block_sideways"] = 1;
+    EXPECT_EQ(errorOf(j), "p.json: $.pieces[0].seconds.block_sideways: not a piece of the "
+                          "model's compute");
+    j = toJson(p);
+    j["pieces"][0].erase("micro_batch");
+    EXPECT_EQ(errorOf(j), "p.json: $.pieces[0].micro_batch: missing (a partial profile: "
+                          "calibrate again)");
+    j = toJson(p);
+    j.erase("pieces"); // optional: older profiles have none
+    EXPECT_TRUE(machineProfileFromJson(j, "p.json").pieces.empty());
+}
+
 TEST(MachineProfile, BadValuesAreNamedByJsonPath) {
     nlohmann::json j = toJson(sample());
     j["fits"][0]["bytes_per_s"] = -1;

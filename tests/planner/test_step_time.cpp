@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 namespace zerolab {
@@ -204,6 +206,66 @@ TEST(StepTime, RanksBeyondTheCoresShareThem) {
     EXPECT_EQ(measured, 3.0);
     // The preset link: a ring all-reduce of N = 4 pays 2(N-1) latencies and 2(N-1)/N bytes.
     EXPECT_NEAR(c4.collective(Collective::AllReduce, 1e6), 6e-6 + 1.5e6 / 1e9, 1e-15);
+}
+
+// In-situ pieces (ModelPieceTimes) price the model's compute where the profile has the
+// config's shape at its B, T; kernel rates elsewhere. Selective recompute is the kernels'
+// estimate scaled by the block forward's in-situ/kernel ratio.
+TEST(StepTime, InSituPiecesPriceTheModelWhereTheProfileHasThem) {
+    MachineProfile p = madeUpProfile();
+    const TrainConfig c = nano(0, 2);
+    const StepCosts fromKernels = stepCosts(c, p, {});
+    EXPECT_FALSE(fromKernels.model_in_situ);
+    const ModelShape& s = c.model.shape;
+    ModelPieceTimes t{s.n_layer, s.n_head, s.n_embd, s.vocab_size, s.padded_vocab_size, 64, 1, {}};
+    for (std::size_t i = 1; i < kModelComputeCount; ++i)
+        t.seconds[i] = 1e-3 * static_cast<double>(i);
+    p.pieces.push_back(t);
+    p.pieces.push_back(t);
+    p.pieces.back().micro_batch = 2; // another B: not this config's
+    const auto fwd = static_cast<std::size_t>(ModelCompute::BlockForward);
+    const auto rec = static_cast<std::size_t>(ModelCompute::BlockRecompute);
+    const StepCosts inSitu = stepCosts(c, p, {});
+    EXPECT_TRUE(inSitu.model_in_situ);
+    for (std::size_t i = 1; i < kModelComputeCount; ++i)
+        EXPECT_EQ(inSitu.model[i], i == rec ? 0.0 : t.seconds[i]) << kModelComputeNames[i];
+    TrainConfig full = c;
+    full.model.recompute = Recompute::Full;
+    EXPECT_EQ(stepCosts(full, p, {}).model[rec], t.seconds[rec]);
+    TrainConfig selective = c;
+    selective.model.recompute = Recompute::Selective;
+    const StepCosts sel = stepCosts(selective, p, {});
+    const StepCosts selKernels = stepCosts(selective, madeUpProfile(), {});
+    ASSERT_GT(selKernels.model[rec], 0);
+    EXPECT_NEAR(sel.model[rec], selKernels.model[rec] * t.seconds[fwd] / selKernels.model[fwd],
+                1e-15);
+    // Sharing slows the in-situ pieces as it slows kernels.
+    double scale = 0;
+    const StepCosts shared = stepCosts(nano(0, 4), p, {}, &scale);
+    EXPECT_EQ(scale, 2.5); // 4 ranks on 2 cores at the profile's extra cost
+    EXPECT_NEAR(shared.model[fwd], 2.5 * t.seconds[fwd], 1e-15);
+    const auto said = predictStepTime(c, p).assumptions;
+    EXPECT_TRUE(std::any_of(said.begin(), said.end(), [](const std::string& a) {
+        return a.find("timed it in situ at micro-batch 1, T 64") != std::string::npos;
+    }));
+}
+
+TEST(StepTime, AZeroPPConfigSaysTheModelForecastsPlainStageThree) {
+    const MachineProfile p = madeUpProfile();
+    auto saysZeroPP = [&](const TrainConfig& c) {
+        const auto said = predictStepTime(c, p).assumptions;
+        return std::any_of(said.begin(), said.end(), [](const std::string& a) {
+            return a.find("ZeRO++") != std::string::npos &&
+                   a.find("plain stage 3") != std::string::npos;
+        });
+    };
+    TrainConfig c = nano(3, 4);
+    EXPECT_FALSE(saysZeroPP(c));
+    c.zero.quantized_weights = true;
+    EXPECT_TRUE(saysZeroPP(c));
+    c.zero.quantized_weights = false;
+    c.zero.hpz_partition_size = 2;
+    EXPECT_TRUE(saysZeroPP(c));
 }
 
 TEST(StepTime, PredictGivesTokensPerSecondAndMfu) {

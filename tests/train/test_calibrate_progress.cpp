@@ -84,8 +84,8 @@ TEST(CalibrateProgress, FractionsCountThePlannedMeasurementsFromZeroToOne) {
     EXPECT_EQ(done, total);
     EXPECT_EQ(fraction, 1.0);
     EXPECT_EQ(steps.back().at("phase"), "profile");
-    EXPECT_EQ(phases,
-              (std::set<std::string>{"plan", "kernels", "collectives", "sharing", "profile"}));
+    EXPECT_EQ(phases, (std::set<std::string>{"plan", "kernels", "pieces", "collectives", "sharing",
+                                             "profile"}));
     // The human lines are still on stderr.
     EXPECT_NE(r.err.find("zerolab-calibrate ["), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("profile written to " + dir.file("profile.json")), std::string::npos);

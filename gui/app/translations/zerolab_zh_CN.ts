@@ -1412,6 +1412,10 @@
         <source>no message</source>
         <translation>无消息</translation>
     </message>
+    <message>
+        <source>A step&apos;s pieces in situ</source>
+        <translation>一步各部分的现场计时</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::ChartActions</name>

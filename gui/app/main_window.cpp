@@ -144,6 +144,8 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     // when the store opens and again when a tab that forecasts is shown (a calibration
     // may have added one meanwhile).
     connect(m_store, &StoreClient::opened, m_store, &StoreClient::loadProfile);
+    connect(m_store, &StoreClient::opened, m_setup, &SetupView::setStorePath);
+    connect(m_setup, &SetupView::calibrated, m_store, &StoreClient::loadProfile);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
         if (m_storeOpen && (tab == int(Tab::Setup) || tab == int(Tab::Tune)))
             m_store->loadProfile();

@@ -13,6 +13,8 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -37,7 +39,9 @@ QString tokens(double t) {
 StepTimeCard::StepTimeCard(QWidget* parent)
     : QWidget(parent), m_heading(new QLabel(this)), m_sourceLabel(new QLabel(this)),
       m_source(new TimeSourceCombo(this)), m_summary(new QLabel(this)),
-      m_plot(new QCustomPlot(this)), m_profile(new QLabel(this)) {
+      m_plot(new QCustomPlot(this)), m_profile(new QLabel(this)),
+      m_calibrate(new QPushButton(this)), m_calibrationBar(new QProgressBar(this)),
+      m_cancelCalibration(new QPushButton(this)), m_calibrationText(new QLabel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(12, 10, 12, 10);
     layout->setSpacing(6);
@@ -59,6 +63,24 @@ StepTimeCard::StepTimeCard(QWidget* parent)
     m_profile->setWordWrap(true);
     m_profile->setObjectName(QStringLiteral("muted"));
     layout->addWidget(m_profile);
+    auto* calibration = new QHBoxLayout;
+    calibration->addWidget(m_calibrate);
+    m_calibrationBar->setRange(0, 1000);
+    m_calibrationBar->setTextVisible(true);
+    m_calibrationBar->setFormat(QStringLiteral("%p%"));
+    m_calibrationBar->hide();
+    calibration->addWidget(m_calibrationBar, 1);
+    m_cancelCalibration->hide();
+    calibration->addWidget(m_cancelCalibration);
+    calibration->addStretch();
+    layout->addLayout(calibration);
+    m_calibrationText->setWordWrap(true);
+    m_calibrationText->setObjectName(QStringLiteral("muted"));
+    m_calibrationText->hide();
+    layout->addWidget(m_calibrationText);
+    connect(m_calibrate, &QPushButton::clicked, this, &StepTimeCard::calibrateRequested);
+    connect(m_cancelCalibration, &QPushButton::clicked, this,
+            &StepTimeCard::cancelCalibrationRequested);
     connect(m_source, &QComboBox::currentIndexChanged, this, [this] { reforecast(); });
     retranslate();
 }
@@ -91,12 +113,48 @@ QString StepTimeCard::summaryText() const {
     return m_summary->text();
 }
 
+QString StepTimeCard::calibrationText() const {
+    return m_calibrationText->text();
+}
+
+void StepTimeCard::setCalibrationAvailable(bool available, const QString& why) {
+    m_calibrationUnavailable = available ? QString() : why;
+    m_calibrate->setEnabled(available && !m_calibrationBar->isVisible());
+    retranslate();
+}
+
+void StepTimeCard::showCalibrationProgress(double fraction, const QString& text) {
+    m_calibrate->setEnabled(false);
+    m_calibrationBar->show();
+    m_cancelCalibration->show();
+    m_calibrationBar->setValue(int(std::lround(std::clamp(fraction, 0.0, 1.0) * 1000)));
+    m_calibrationText->setText(text);
+    m_calibrationText->show();
+}
+
+void StepTimeCard::showCalibrationEnded(const QString& text) {
+    m_calibrationBar->hide();
+    m_cancelCalibration->hide();
+    m_calibrate->setEnabled(m_calibrationUnavailable.isEmpty());
+    m_calibrationText->setText(text);
+    m_calibrationText->setVisible(!text.isEmpty());
+}
+
 void StepTimeCard::retranslate() {
     m_sourceLabel->setText(tr("Profile"));
     m_source->setToolTip(
         tr("The machine profile of the step-time model: this machine as zerolab-calibrate "
            "measured it (kept in the run store), or a cluster of datasheet GPUs "
            "(docs/planner.md)."));
+    m_calibrate->setText(tr("Calibrate this machine…"));
+    m_calibrate->setToolTip(m_calibrationUnavailable.isEmpty()
+                                ? tr("Runs zerolab-calibrate: this machine's kernel rates and "
+                                     "collective times, kept in the run store as its profile "
+                                     "(at most two minutes).")
+                                : m_calibrationUnavailable);
+    m_cancelCalibration->setText(tr("Cancel"));
+    m_cancelCalibration->setToolTip(
+        tr("Stops the calibration; nothing is written to the run store."));
     reforecast();
 }
 

@@ -3,6 +3,8 @@
 // gui/core/step_forecast.h), the step time and tokens/s over each bar, the config's own
 // stage highlighted, and the profile it came from named (this machine's calibration or a
 // cluster preset, picked in the card's combo). Setup shows it under the memory forecast.
+// Under the chart, "Calibrate this machine…" with its progress bar and cancel: the card
+// asks (calibrateRequested) and shows what it is told; the caller runs the calibration.
 #pragma once
 
 #include "gui/core/step_forecast.h"
@@ -14,6 +16,8 @@
 
 class QCustomPlot;
 class QLabel;
+class QProgressBar;
+class QPushButton;
 
 namespace zerolab {
 
@@ -44,6 +48,21 @@ public:
     QString summaryText() const;
     QCustomPlot* plot() const { return m_plot; }
 
+    // The calibrate button is enabled while `available` (else its tooltip says `why`).
+    void setCalibrationAvailable(bool available, const QString& why = {});
+    // A calibration runs: the bar at `fraction` (0..1), `text` what it measures now.
+    void showCalibrationProgress(double fraction, const QString& text);
+    // It ended: the bar goes, `text` says how (done, cancelled, or the tool's error).
+    void showCalibrationEnded(const QString& text);
+    QPushButton* calibrateButton() const { return m_calibrate; }
+    QPushButton* cancelCalibrationButton() const { return m_cancelCalibration; }
+    QProgressBar* calibrationBar() const { return m_calibrationBar; }
+    QString calibrationText() const;
+
+signals:
+    void calibrateRequested();
+    void cancelCalibrationRequested();
+
 protected:
     void changeEvent(QEvent* event) override;
 
@@ -57,6 +76,11 @@ private:
     QLabel* m_summary;
     QCustomPlot* m_plot;
     QLabel* m_profile;
+    QPushButton* m_calibrate;
+    QProgressBar* m_calibrationBar;
+    QPushButton* m_cancelCalibration;
+    QLabel* m_calibrationText;
+    QString m_calibrationUnavailable; // why the button is off ("" while on)
     std::optional<TrainConfig> m_config;
     QString m_missing;
     std::array<std::optional<StepTimeForecast>, 4> m_forecasts;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <vector>
 
 namespace zerolab {
@@ -181,6 +182,24 @@ void measureKernelRates(Kernels& k, const std::vector<ModelShape>& shapes,
     k.release(tok);
 }
 
+std::size_t kernelMeasurementCount(const std::vector<ModelShape>& shapes,
+                                   const std::vector<int>& micros) {
+    std::set<std::tuple<long long, long long, long long>> distinct;
+    for (const ModelShape& s : shapes)
+        for (int B : micros)
+            for (const KernelOp& op : modelMatmuls(s, B, s.seq_len))
+                distinct.insert({op.m, op.k, op.n});
+    // measureKernelRates probes every kernel but the two matmul kinds once.
+    return distinct.size() + (kOpKindCount - 2);
+}
+
+std::vector<double> collectiveSizes(double max_bytes) {
+    std::vector<double> sizes;
+    for (double bytes = 1024; bytes <= max_bytes; bytes *= 4)
+        sizes.push_back(bytes);
+    return sizes;
+}
+
 namespace {
 
 // One call of `c` on `count` elements of `buf`, to its end.
@@ -214,12 +233,13 @@ double slowest(Communicator& comm, double s) {
 
 } // namespace
 
-std::vector<std::pair<double, double>> measureCollective(Communicator& comm, Collective c,
-                                                         double max_bytes, double max_call_s) {
+std::vector<std::pair<double, double>>
+measureCollective(Communicator& comm, Collective c, double max_bytes, double max_call_s,
+                  const std::function<void(double bytes, double seconds)>& measured) {
     std::vector<std::pair<double, double>> points;
     const int n = comm.size();
     std::vector<float> buf(static_cast<std::size_t>(max_bytes / 4) + static_cast<std::size_t>(n));
-    for (double bytes = 1024; bytes <= max_bytes; bytes *= 4) {
+    for (const double bytes : collectiveSizes(max_bytes)) {
         const std::size_t all = static_cast<std::size_t>(bytes / 4);
         const std::size_t count = c == Collective::AllReduce || c == Collective::Broadcast
                                       ? all
@@ -244,6 +264,8 @@ std::vector<std::pair<double, double>> measureCollective(Communicator& comm, Col
         }
         const double med = median(t);
         points.push_back({whole, med});
+        if (measured)
+            measured(whole, med);
         if (med * 4 > max_call_s) // the next size would take about 4 times as long
             break;
     }

@@ -25,11 +25,22 @@ void measureKernelRates(Kernels& k, const std::vector<ModelShape>& shapes,
                         const std::vector<int>& micros, int reps, MachineProfile& profile,
                         const CalibrationProgress& progress);
 
+// The measurements measureKernelRates makes, one progress line each: every distinct matmul
+// shape of `shapes` at `micros`, then one probe per other kernel (zerolab-calibrate's
+// --progress-json counts them ahead).
+std::size_t kernelMeasurementCount(const std::vector<ModelShape>& shapes,
+                                   const std::vector<int>& micros);
+
+// The sizes measureCollective tries: 1 KiB x 4^i up to `max_bytes`.
+std::vector<double> collectiveSizes(double max_bytes);
+
 // (bytes, seconds per call) of `c` over the communicator's ranks, sizes 1 KiB x 4^i up to
 // `max_bytes`: the median of 3 steady-state batches (machine_profile.h, steadyBatchCalls;
 // the slowest rank's time over the calls); stops growing where the next size would take longer than
-// `max_call_s` (4 times the last). Collective.
-std::vector<std::pair<double, double>> measureCollective(Communicator& comm, Collective c,
-                                                         double max_bytes, double max_call_s);
+// `max_call_s` (4 times the last). `measured`, if given, is called after each size.
+// Collective.
+std::vector<std::pair<double, double>>
+measureCollective(Communicator& comm, Collective c, double max_bytes, double max_call_s,
+                  const std::function<void(double bytes, double seconds)>& measured = {});
 
 } // namespace zerolab

@@ -3,7 +3,9 @@
 // mpirun jobs of itself, each collective's latency-bandwidth fit at each rank count
 // within the host (shared memory) and, with --emulated-hosts, across emulated hosts (TCP),
 // and the compute slowdown of ranks sharing the cores. Writes the versioned JSON profile.
-// Exit 0 ok, 2 invalid input, 1 a failed measurement.
+// --progress-json: one JSON line per finished measurement on stdout, its fraction counted
+// from the planned measurements. Exit 0 ok, 2 invalid input, 3 stopped (SIGTERM, SIGINT:
+// nothing written), 1 a failed measurement.
 #include "kernels/cpu/blas_coretype.h"
 #include "runtime/comm/comm_mpi.h"
 #include "runtime/planner/machine_profile.h"
@@ -16,8 +18,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -38,6 +42,7 @@ using namespace zerolab;
 constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;
 constexpr int kExitInvalid = 2;
+constexpr int kExitStopped = 3;
 
 struct Options {
     std::string out;
@@ -55,6 +60,10 @@ struct Options {
     // The child of an mpirun job: measure the collectives on this link class.
     std::string collectives;
     std::string fragment;
+    bool progress_json = false;
+    // The child's share of the progress stream: measurements done before it, of how many.
+    long progress_done = 0;
+    long progress_total = 0;
 };
 
 const auto g_start = std::chrono::steady_clock::now();
@@ -63,6 +72,49 @@ void progress(const std::string& line) {
     const double s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - g_start).count();
     std::fprintf(stderr, "zerolab-calibrate [%5.1f s] %s\n", s, line.c_str());
+}
+
+// --progress-json (docs/planner.md, "Progress"): the count of measurements done and
+// planned; one line on stdout as each finishes.
+struct ProgressStream {
+    bool on = false;
+    long done = 0;
+    long total = 0;
+
+    // `count` measurements of `phase` finished; `measures` says what they measured.
+    void step(const std::string& phase, const std::string& measures, long count = 1,
+              const nlohmann::json& where = nlohmann::json::object()) {
+        done += count;
+        if (!on)
+            return;
+        nlohmann::json line = {{"type", "progress"},
+                               {"fraction", total > 0 ? std::min(1.0, double(done) / total) : 1.0},
+                               {"done", done},
+                               {"total", total},
+                               {"phase", phase},
+                               {"measures", measures}};
+        line.update(where);
+        std::fputs((line.dump() + "\n").c_str(), stdout);
+        std::fflush(stdout);
+    }
+};
+ProgressStream g_progress;
+
+// SIGTERM, SIGINT: the job in flight is stopped too, and nothing is written.
+volatile std::sig_atomic_t g_stop = 0;
+volatile pid_t g_child = 0;
+
+void onStop(int) {
+    g_stop = 1;
+    if (g_child > 0)
+        kill(g_child, SIGTERM);
+}
+
+struct Stopped {};
+
+void stopIfAsked() {
+    if (g_stop)
+        throw Stopped{};
 }
 
 // The shape whose forward and backward (at the largest micro-batch) time the ranks'
@@ -81,9 +133,22 @@ int collectivesChild(int argc, char** argv, const Options& o) {
     auto kernels = makeCpuKernels(o.threads);
     nlohmann::json frag = {{"link", o.collectives}, {"ranks", comm.size()}};
     nlohmann::json fits = nlohmann::json::array();
+    g_progress = {o.progress_total > 0 && comm.rank() == 0, o.progress_done, o.progress_total};
+    const nlohmann::json where = {{"link", o.collectives}, {"ranks", comm.size()}};
+    const long sizes = static_cast<long>(collectiveSizes(o.max_bytes).size());
     for (std::size_t c = 0; c < kCollectiveCount; ++c) {
-        const auto points =
-            measureCollective(comm, static_cast<Collective>(c), o.max_bytes, o.max_call_s);
+        const std::string collective(kCollectiveNames[c]);
+        const auto points = measureCollective(
+            comm, static_cast<Collective>(c), o.max_bytes, o.max_call_s, [&](double bytes, double) {
+                g_progress.step("collectives",
+                                collective + " of " + std::to_string(std::lround(bytes)) + " B", 1,
+                                where);
+            });
+        if (const long skipped = sizes - static_cast<long>(points.size()); skipped > 0)
+            g_progress.step("collectives",
+                            collective + ": " + std::to_string(skipped) +
+                                " larger size(s) not timed (past --max-call-s)",
+                            skipped, where);
         const CollectiveFit f = fitLatencyBandwidth(points);
         if (comm.rank() == 0) {
             const std::string name(kCollectiveNames[c]);
@@ -118,6 +183,8 @@ int collectivesChild(int argc, char** argv, const Options& o) {
     }
     frag["fits"] = fits;
     frag["shared_pass_s"] = sharedPassSeconds(*kernels, sharingShape(o), o.micros.back(), 5, &comm);
+    g_progress.step("sharing", "compute with " + std::to_string(comm.size()) + " ranks at once", 1,
+                    where);
     if (comm.rank() == 0)
         std::ofstream(o.fragment) << frag.dump(2) << "\n";
     return kExitOk;
@@ -156,8 +223,13 @@ int runChild(const std::vector<std::string>& args) {
         std::perror(argv[0]);
         _exit(127);
     }
+    g_child = pid;
+    if (g_stop) // asked before the child was known
+        kill(pid, SIGTERM);
     int status = 0;
-    waitpid(pid, &status, 0);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    g_child = 0;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -188,6 +260,34 @@ int driver(const Options& o) {
             throw PlanError("--model: unknown preset '" + m + "'");
         shapes.push_back(*s);
     }
+    struct Job {
+        std::string link;
+        int ranks;
+    };
+    std::vector<Job> jobs;
+    if (o.kernels_from.empty())
+        for (int n : o.ranks)
+            jobs.push_back({"intra_host", n});
+    if (!o.emulated_hosts.empty())
+        for (int n : o.ranks)
+            jobs.push_back({"inter_host", n});
+    // The planned measurements: each kernel, each shape's pieces at each micro-batch and
+    // this process's pass alone; per job each collective at each size and the ranks'
+    // shared pass; the profile written.
+    const long kernelSteps = o.kernels_from.empty()
+                                 ? static_cast<long>(kernelMeasurementCount(shapes, o.micros) +
+                                                     shapes.size() * o.micros.size()) +
+                                       1
+                                 : 0;
+    const long jobSteps =
+        static_cast<long>(kCollectiveCount * collectiveSizes(o.max_bytes).size()) + 1;
+    g_progress = {o.progress_json, 0, kernelSteps + jobSteps * long(jobs.size()) + 1};
+    g_progress.step("plan",
+                    std::to_string(g_progress.total) +
+                        " measurements: " + std::to_string(kernelSteps) + " of kernels, " +
+                        std::to_string(jobs.size()) + " collective job(s) of " +
+                        std::to_string(jobSteps),
+                    0);
     double alone = 0;
     if (!o.kernels_from.empty()) {
         const MachineProfile base = loadMachineProfile(o.kernels_from);
@@ -205,29 +305,30 @@ int driver(const Options& o) {
         progress("kernels on " + std::to_string(o.threads) + " thread(s), " +
                  std::to_string(p.cores) + " cores");
         auto kernels = makeCpuKernels(o.threads);
-        measureKernelRates(*kernels, shapes, o.micros, o.reps, p, progress);
+        measureKernelRates(*kernels, shapes, o.micros, o.reps, p, [](const std::string& line) {
+            progress(line);
+            const std::string prefix = "kernels: "; // the phase says so already
+            g_progress.step("kernels",
+                            line.rfind(prefix, 0) == 0 ? line.substr(prefix.size()) : line);
+            stopIfAsked();
+        });
         for (const ModelShape& s : shapes)
             for (int B : o.micros) {
                 p.pieces.push_back(measureModelPieces(*kernels, s, B, o.reps));
                 progress(piecesLine(p.pieces.back(), s, p));
+                g_progress.step("pieces", "a step's pieces in situ at micro-batch " +
+                                              std::to_string(B) + ", " + std::to_string(s.n_layer) +
+                                              " blocks of C " + std::to_string(s.n_embd));
+                stopIfAsked();
             }
         alone = sharedPassSeconds(*kernels, sharingShape(o), o.micros.back(), 5, nullptr);
+        g_progress.step("kernels", "a forward and backward of this process alone");
+        stopIfAsked();
     }
 
     const std::string dir =
         std::filesystem::temp_directory_path() / ("zerolab-calibrate-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
-    struct Job {
-        std::string link;
-        int ranks;
-    };
-    std::vector<Job> jobs;
-    if (o.kernels_from.empty())
-        for (int n : o.ranks)
-            jobs.push_back({"intra_host", n});
-    if (!o.emulated_hosts.empty())
-        for (int n : o.ranks)
-            jobs.push_back({"inter_host", n});
     for (const Job& j : jobs) {
         const std::string frag = dir + "/" + j.link + "-" + std::to_string(j.ranks) + ".json";
         std::vector<std::string> args;
@@ -255,9 +356,16 @@ int driver(const Options& o) {
                      o.models.front(), "--micro", std::to_string(o.micros.back()), "--threads",
                      std::to_string(o.threads), "--max-bytes", std::to_string(o.max_bytes),
                      "--max-call-s", std::to_string(o.max_call_s)});
+        if (o.progress_json)
+            args.insert(args.end(), {"--progress-done", std::to_string(g_progress.done),
+                                     "--progress-total", std::to_string(g_progress.total)});
         progress("collectives over " + std::to_string(j.ranks) + " ranks, " + j.link);
         const int rc = runChild(args);
         std::ifstream in(frag);
+        if (g_stop) {
+            std::filesystem::remove_all(dir);
+            throw Stopped{};
+        }
         if (rc != 0 || !in) {
             std::filesystem::remove_all(dir);
             std::cerr << "zerolab-calibrate: the " << j.ranks << "-rank job (" << j.link
@@ -271,6 +379,7 @@ int driver(const Options& o) {
                               j.ranks, x["latency_s"].get<double>(), x["bytes_per_s"].get<double>(),
                               x["worst_residual"].get<double>(),
                               x["points"].get<std::vector<std::pair<double, double>>>()});
+        g_progress.done += jobSteps; // the child's lines counted them
         if (j.link == "intra_host") {
             const double slowdown = f["shared_pass_s"].get<double>() / alone;
             p.compute_slowdown.push_back({j.ranks, slowdown});
@@ -285,6 +394,7 @@ int driver(const Options& o) {
     }
     std::filesystem::remove_all(dir);
     p.hosts_share_cores = !o.emulated_hosts.empty();
+    stopIfAsked();
     // Checked as any reader would check it.
     machineProfileFromJson(toJson(p), o.out);
     std::ofstream(o.out) << toJson(p).dump(2) << "\n";
@@ -294,6 +404,7 @@ int driver(const Options& o) {
         const std::int64_t id = addMachineProfile(store, p.name, p.source, toJson(p).dump(2));
         progress("kept in " + o.db + " as machine profile " + std::to_string(id));
     }
+    g_progress.step("profile", "written to " + o.out + (o.db.empty() ? "" : " and " + o.db));
     return kExitOk;
 }
 
@@ -318,6 +429,10 @@ int main(int argc, char** argv) {
     app.add_option("--reps", o.reps, "timed calls per kernel");
     app.add_option("--max-bytes", o.max_bytes, "largest collective in bytes (64 MiB)");
     app.add_option("--max-call-s", o.max_call_s, "stop growing a collective past this many s");
+    app.add_flag("--progress-json", o.progress_json,
+                 "one JSON line per finished measurement on stdout (docs/planner.md)");
+    app.add_option("--progress-done", o.progress_done)->group("");
+    app.add_option("--progress-total", o.progress_total)->group("");
     app.add_option("--collectives", o.collectives)->group("");
     app.add_option("--fragment", o.fragment)->group("");
     try {
@@ -343,7 +458,14 @@ int main(int argc, char** argv) {
         for (int B : o.micros)
             if (B < 1)
                 throw PlanError("--micro: each at least 1, got " + std::to_string(B));
+        struct sigaction stop = {};
+        stop.sa_handler = onStop;
+        sigaction(SIGTERM, &stop, nullptr);
+        sigaction(SIGINT, &stop, nullptr);
         return driver(o);
+    } catch (const Stopped&) {
+        std::cerr << "zerolab-calibrate: stopped by request; no profile written\n";
+        return kExitStopped;
     } catch (const PlanError& e) {
         std::cerr << "zerolab-calibrate: " << e.what() << "\n";
         return kExitInvalid;

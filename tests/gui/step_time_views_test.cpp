@@ -6,11 +6,14 @@
 #include "fixture_store.h"
 #include "timeline_fixture.h"
 
+#include "gui/app/main_window.h"
 #include "gui/client/store_client.h"
 #include "gui/core/config_validation.h"
+#include "gui/core/language.h"
 #include "gui/timeline/timeline_chart.h"
 #include "gui/timeline/timeline_panel.h"
 #include "gui/views/learn/bandwidth_card.h"
+#include "gui/views/learn/learn_view.h"
 #include "gui/views/run/run_view.h"
 #include "gui/views/setup/setup_view.h"
 #include "gui/widgets/forecast_panel.h"
@@ -35,6 +38,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <qcustomplot.h>
 
 using namespace zerolab;
 
@@ -233,6 +237,44 @@ private slots:
         }
         QVERIFY2(card.verdictText().contains(QStringLiteral("On 8 hosts")),
                  qPrintable(card.verdictText()));
+    }
+
+    // Learn's step time against bandwidth at 1280x800, in both languages: the chart gets
+    // its height while its tab is shown and the verdict sits beside it, overlapping nothing.
+    void learnBandwidthChartHasItsRoomAt1280x800_data() {
+        QTest::addColumn<bool>("chinese");
+        QTest::newRow("en") << false;
+        QTest::newRow("zh_CN") << true;
+    }
+    void learnBandwidthChartHasItsRoomAt1280x800() {
+        QFETCH(bool, chinese);
+        QVERIFY(setLanguage(chinese ? Language::Chinese : Language::English));
+        MainWindow window(false);
+        window.resize(1280, 800);
+        window.show();
+        window.setTab(MainWindow::Tab::Learn);
+        window.learnView()->showTab(2);
+        QCoreApplication::processEvents();
+        BandwidthCard* card = window.learnView()->bandwidth();
+        QTRY_VERIFY(card->isVisible());
+        QCOMPARE(window.height(), 800);
+        QCustomPlot* plot = card->plot();
+        QVERIFY2(plot->height() >= BandwidthCard::kChartHeight,
+                 qPrintable(QString::number(plot->height())));
+        const QLabel* verdict = nullptr;
+        for (const QLabel* label : card->findChildren<QLabel*>())
+            if (label->text() == card->verdictText())
+                verdict = label;
+        QVERIFY(verdict && !verdict->text().isEmpty());
+        QVERIFY2(!verdict->geometry().intersects(plot->geometry()),
+                 qPrintable(QStringLiteral("verdict %1,%2 %3x%4 over the chart")
+                                .arg(verdict->x())
+                                .arg(verdict->y())
+                                .arg(verdict->width())
+                                .arg(verdict->height())));
+        // Whole: the label has the height its wrapped text needs.
+        QVERIFY(verdict->height() >= verdict->heightForWidth(verdict->width()));
+        QVERIFY(setLanguage(Language::English));
     }
 };
 

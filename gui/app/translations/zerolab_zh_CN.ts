@@ -1361,6 +1361,63 @@
     </message>
 </context>
 <context>
+    <name>zerolab::CalibrateClient</name>
+    <message>
+        <source>across hosts</source>
+        <translation>跨主机</translation>
+    </message>
+    <message>
+        <source>within the host</source>
+        <translation>主机内</translation>
+    </message>
+    <message numerus="yes">
+        <source>Planned %n measurement(s)</source>
+        <translation>
+            <numerusform>计划 %n 项测量</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Collectives over %1 ranks %2</source>
+        <translation>%1 个进程的集合通信（%2）</translation>
+    </message>
+    <message>
+        <source>Compute with %1 ranks at once %2</source>
+        <translation>%1 个进程同时计算（%2）</translation>
+    </message>
+    <message>
+        <source>Profile written</source>
+        <translation>配置档已写入</translation>
+    </message>
+    <message>
+        <source>%1 (%2 of %3): %4</source>
+        <translation>%1（第 %2 项，共 %3 项）：%4</translation>
+    </message>
+    <message>
+        <source>%1 did not start: %2</source>
+        <translation>%1 未能启动：%2</translation>
+    </message>
+    <message>
+        <source>zerolab-calibrate was killed (%1)</source>
+        <translation>zerolab-calibrate 被终止（%1）</translation>
+    </message>
+    <message>
+        <source>zerolab-calibrate failed (exit %1): %2</source>
+        <translation>zerolab-calibrate 失败（退出码 %1）：%2</translation>
+    </message>
+    <message>
+        <source>no message</source>
+        <translation>无消息</translation>
+    </message>
+    <message>
+        <source>A step&apos;s pieces in situ</source>
+        <translation>一步各部分的现场计时</translation>
+    </message>
+</context>
+<context>
     <name>zerolab::ChartActions</name>
     <message>
         <source>Cannot write %1: %2</source>
@@ -3572,6 +3629,26 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <source>Step time</source>
         <translation>步时间</translation>
     </message>
+    <message>
+        <source>Calibrated: the profile is kept in the run store and the forecast uses it.</source>
+        <translation>已校准：配置档已保存在运行存储中，预测正在使用它。</translation>
+    </message>
+    <message>
+        <source>Calibration cancelled: nothing was written to the run store.</source>
+        <translation>校准已取消：没有向运行存储写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Calibration failed: %1</source>
+        <translation>校准失败：%1</translation>
+    </message>
+    <message>
+        <source>Open a run store first: the profile is kept there.</source>
+        <translation>请先打开运行存储：配置档保存在那里。</translation>
+    </message>
+    <message>
+        <source>Starting zerolab-calibrate…</source>
+        <translation>正在启动 zerolab-calibrate…</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::StepTimeCard</name>
@@ -3646,6 +3723,22 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
     <message>
         <source>%1 · %2 tokens/s</source>
         <translation>%1 · %2 词元/秒</translation>
+    </message>
+    <message>
+        <source>Calibrate this machine…</source>
+        <translation>校准本机…</translation>
+    </message>
+    <message>
+        <source>Runs zerolab-calibrate: this machine&apos;s kernel rates and collective times, kept in the run store as its profile (at most two minutes).</source>
+        <translation>运行 zerolab-calibrate：测量本机的内核速率和集合通信时间，作为配置档保存在运行存储中（最多两分钟）。</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stops the calibration; nothing is written to the run store.</source>
+        <translation>停止校准；不会向运行存储写入任何内容。</translation>
     </message>
 </context>
 <context>

@@ -26,6 +26,9 @@ namespace {
 // Stage 3's extra traffic counts as hidden while its exposed part is under this share of
 // the step.
 constexpr double kHiddenShare = 0.05;
+// While another tab of Learn's pane is shown, the card asks for no room of its own.
+constexpr int kHiddenChartHeight = 70;
+constexpr int kVerdictWidth = 300;
 
 } // namespace
 
@@ -60,15 +63,21 @@ BandwidthCard::BandwidthCard(QWidget* parent)
     stylePlot(m_plot);
     attachChartActions(m_plot);
     placeLegendAbove(m_plot);
-    m_plot->setMinimumHeight(70); // Learn fits a 1280x800 window
+    m_plot->setMinimumHeight(kHiddenChartHeight);
     // Both axes logarithmic: the step at 1 Gb/s is orders of magnitude above NVLink's.
     for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
         axis->setScaleType(QCPAxis::stLogarithmic);
         axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     }
-    layout->addWidget(m_plot, 1);
+    // The verdict beside the chart, not under it: under it, its three lines took the
+    // chart's height at 1280x800.
+    auto* body = new QHBoxLayout;
+    body->addWidget(m_plot, 1);
     m_verdict->setWordWrap(true);
-    layout->addWidget(m_verdict);
+    m_verdict->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_verdict->setFixedWidth(kVerdictWidth);
+    body->addWidget(m_verdict);
+    layout->addLayout(body, 1);
     connect(m_source, &QComboBox::currentIndexChanged, this, [this] { reforecast(); });
     connect(m_perHost, &QComboBox::currentIndexChanged, this,
             [this] { m_source->setRanksPerHost(m_perHost->currentData().toInt()); });
@@ -87,6 +96,16 @@ void BandwidthCard::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange)
         retranslate();
     QWidget::changeEvent(event);
+}
+
+void BandwidthCard::showEvent(QShowEvent* event) {
+    m_plot->setMinimumHeight(kChartHeight);
+    QWidget::showEvent(event);
+}
+
+void BandwidthCard::hideEvent(QHideEvent* event) {
+    m_plot->setMinimumHeight(kHiddenChartHeight);
+    QWidget::hideEvent(event);
 }
 
 void BandwidthCard::setInput(const PlanInput& in) {

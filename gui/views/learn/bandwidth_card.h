@@ -53,9 +53,14 @@ public:
     std::optional<double> stageThreeHiddenFrom() const { return m_hiddenFrom; }
     QString verdictText() const;
     QCustomPlot* plot() const { return m_plot; }
+    // The chart's height while the card is shown: ten bandwidths and four stages on two
+    // log axes need it; Learn's pane grows to it (and gives it back when the card hides).
+    static constexpr int kChartHeight = 190;
 
 protected:
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
 
 private:
     void retranslate();

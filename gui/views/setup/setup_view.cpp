@@ -2,6 +2,7 @@
 // edit -> (after 300 ms of quiet) validate -> refresh form; either -> forecast.
 #include "gui/views/setup/setup_view.h"
 
+#include "gui/client/calibrate_client.h"
 #include "gui/views/setup/config_form.h"
 #include "gui/widgets/file_dialog.h"
 #include "gui/widgets/forecast_panel.h"
@@ -56,9 +57,10 @@ QString SetupView::defaultConfigText() {
 SetupView::SetupView(QWidget* parent)
     : QWidget(parent), m_form(new ConfigForm), m_editor(new JsonEditor),
       m_forecast(new ForecastPanel), m_stepTime(new StepTimeCard), m_forecastTabs(new QTabWidget),
-      m_problems(new QListWidget), m_status(new QLabel), m_pathLabel(new QLabel),
-      m_editorTitle(new QLabel), m_open(new QPushButton), m_import(new QPushButton),
-      m_save(new QPushButton), m_saveAs(new QPushButton) {
+      m_calibrateClient(new CalibrateClient(this)), m_problems(new QListWidget),
+      m_status(new QLabel), m_pathLabel(new QLabel), m_editorTitle(new QLabel),
+      m_open(new QPushButton), m_import(new QPushButton), m_save(new QPushButton),
+      m_saveAs(new QPushButton) {
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -125,6 +127,25 @@ SetupView::SetupView(QWidget* parent)
             saveFile(m_path);
     });
     connect(m_saveAs, &QPushButton::clicked, this, &SetupView::saveAsDialog);
+    connect(m_stepTime, &StepTimeCard::calibrateRequested, this, &SetupView::startCalibration);
+    connect(m_stepTime, &StepTimeCard::cancelCalibrationRequested, m_calibrateClient,
+            &CalibrateClient::cancel);
+    connect(m_calibrateClient, &CalibrateClient::progressed, this,
+            [this](const CalibrationStep& step) {
+                m_stepTime->showCalibrationProgress(step.fraction, calibrationStepText(step));
+            });
+    connect(m_calibrateClient, &CalibrateClient::finished, this, [this] {
+        m_stepTime->showCalibrationEnded(
+            tr("Calibrated: the profile is kept in the run store and the forecast uses it."));
+        emit calibrated();
+    });
+    connect(m_calibrateClient, &CalibrateClient::cancelled, this, [this] {
+        m_stepTime->showCalibrationEnded(
+            tr("Calibration cancelled: nothing was written to the run store."));
+    });
+    connect(m_calibrateClient, &CalibrateClient::failed, this, [this](const QString& message) {
+        m_stepTime->showCalibrationEnded(tr("Calibration failed: %1").arg(message));
+    });
     setText(defaultConfigText());
     retranslate();
 }
@@ -142,6 +163,7 @@ void SetupView::retranslate() {
            "warnings and ignored."));
     m_save->setText(tr("Save"));
     m_saveAs->setText(tr("Save as…"));
+    setStorePath(m_storePath); // the calibrate button's reason, in this language
     showPathLabel();
     // The findings rendered again; typing not yet validated is validated now rather
     // than leave the last findings in the old language until its pause ends.
@@ -149,6 +171,18 @@ void SetupView::retranslate() {
         validateNow();
     else
         applyValidation(false);
+}
+
+void SetupView::setStorePath(const QString& path) {
+    m_storePath = path;
+    m_stepTime->setCalibrationAvailable(!path.isEmpty(),
+                                        tr("Open a run store first: the profile is kept there."));
+}
+
+void SetupView::startCalibration() {
+    if (m_storePath.isEmpty() || !m_calibrateClient->start(m_storePath))
+        return;
+    m_stepTime->showCalibrationProgress(0, tr("Starting zerolab-calibrate…"));
 }
 
 void SetupView::changeEvent(QEvent* event) {

@@ -16,6 +16,7 @@ class QTabWidget;
 
 namespace zerolab {
 
+class CalibrateClient;
 class ConfigForm;
 class ForecastPanel;
 class JsonEditor;
@@ -45,6 +46,11 @@ public:
     // The step time of the config's stages 0-3 (its profile set by the main window).
     StepTimeCard* stepTime() const { return m_stepTime; }
     QTabWidget* forecastTabs() const { return m_forecastTabs; }
+    // The run store a calibration keeps its profile in (the step-time card's "Calibrate
+    // this machine…" is off until one is set).
+    void setStorePath(const QString& path);
+    // Runs zerolab-calibrate for the card (its program and options can be set).
+    CalibrateClient* calibrateClient() const { return m_calibrateClient; }
 
     // A small valid starting config (micro preset, stage 1, two ranks).
     static QString defaultConfigText();
@@ -52,6 +58,8 @@ public:
 signals:
     void pathChanged(const QString& path);
     void statusMessage(const QString& text);
+    // A calibration kept a new profile in the store: read it again.
+    void calibrated();
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -67,12 +75,15 @@ private:
     void adoptImpliedWorld(const OrderedJson& doc);
     void openDialog(bool import);
     void saveAsDialog();
+    void startCalibration();
 
     ConfigForm* m_form;
     JsonEditor* m_editor;
     ForecastPanel* m_forecast;
     StepTimeCard* m_stepTime;
     QTabWidget* m_forecastTabs; // memory per rank, step time
+    CalibrateClient* m_calibrateClient;
+    QString m_storePath;
     QListWidget* m_problems;
     QLabel* m_status;
     QLabel* m_pathLabel;

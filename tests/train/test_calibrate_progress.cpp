@@ -1,0 +1,121 @@
+// zerolab-calibrate --progress-json (docs/planner.md, "Progress"): on a short calibration
+// every stdout line is one progress object whose fraction is its count of measurements
+// done over those planned, growing from 0 to exactly 1; the human lines on stderr stay; a
+// bad option still exits 2 naming it.
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+namespace zerolab {
+namespace {
+
+// The smallest calibration: one model, one micro-batch, two ranks, sizes up to 64 KiB.
+std::vector<std::string> shortCalibration(const std::string& out) {
+    return {test::toolPath("zerolab-calibrate"),
+            "--out",
+            out,
+            "--model",
+            "micro",
+            "--micro",
+            "1",
+            "--ranks",
+            "2",
+            "--reps",
+            "1",
+            "--max-bytes",
+            "65536"};
+}
+
+std::vector<nlohmann::json> lines(const std::string& out) {
+    std::vector<nlohmann::json> all;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);)
+        all.push_back(nlohmann::json::parse(line)); // throws on a line that is not JSON
+    return all;
+}
+
+TEST(CalibrateProgress, FractionsCountThePlannedMeasurementsFromZeroToOne) {
+    test::TempDir dir("calibrate-progress");
+    auto argv = shortCalibration(dir.file("profile.json"));
+    argv.push_back("--progress-json");
+    const test::ProcessResult r = test::runProcess(argv);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::vector<nlohmann::json> steps = lines(r.out);
+    ASSERT_GE(steps.size(), 3u) << r.out;
+
+    const long total = steps.front().at("total").get<long>();
+    EXPECT_EQ(steps.front().at("phase"), "plan");
+    EXPECT_EQ(steps.front().at("done").get<long>(), 0);
+    EXPECT_EQ(steps.front().at("fraction").get<double>(), 0.0);
+    long done = 0;
+    double fraction = 0;
+    std::set<std::string> phases;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const nlohmann::json& s = steps[i];
+        SCOPED_TRACE(s.dump());
+        EXPECT_EQ(s.at("type"), "progress");
+        EXPECT_EQ(s.at("total").get<long>(), total);
+        const long d = s.at("done").get<long>();
+        const double f = s.at("fraction").get<double>();
+        // Each line is at least one more measurement (the plan line is none), never past
+        // the plan, and its fraction is that count over the plan: it only grows.
+        if (i > 0)
+            EXPECT_GT(d, done);
+        EXPECT_LE(d, total);
+        EXPECT_DOUBLE_EQ(f, double(d) / double(total));
+        EXPECT_GE(f, fraction);
+        EXPECT_FALSE(s.at("measures").get<std::string>().empty());
+        done = d;
+        fraction = f;
+        phases.insert(s.at("phase").get<std::string>());
+        if (s.at("phase") == "collectives") {
+            EXPECT_EQ(s.at("link"), "intra_host");
+            EXPECT_EQ(s.at("ranks"), 2);
+        }
+    }
+    // The last line is the last planned measurement: the plan counted every one made.
+    EXPECT_EQ(done, total);
+    EXPECT_EQ(fraction, 1.0);
+    EXPECT_EQ(steps.back().at("phase"), "profile");
+    EXPECT_EQ(phases, (std::set<std::string>{"plan", "kernels", "pieces", "collectives", "sharing",
+                                             "profile"}));
+    // The human lines are still on stderr.
+    EXPECT_NE(r.err.find("zerolab-calibrate ["), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("profile written to " + dir.file("profile.json")), std::string::npos);
+    EXPECT_TRUE(std::filesystem::exists(dir.file("profile.json")));
+}
+
+TEST(CalibrateProgress, WithoutTheFlagStdoutStaysEmpty) {
+    test::TempDir dir("calibrate-progress");
+    const test::ProcessResult r = test::runProcess(shortCalibration(dir.file("profile.json")));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("profile written to"), std::string::npos) << r.err;
+}
+
+TEST(CalibrateProgress, ABadOptionStillExitsTwoNamingIt) {
+    test::TempDir dir("calibrate-progress");
+    auto argv = shortCalibration(dir.file("profile.json"));
+    argv.insert(argv.end(), {"--progress-json", "--bogus"});
+    test::ProcessResult r = test::runProcess(argv);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--bogus"), std::string::npos) << r.err;
+
+    argv = shortCalibration(dir.file("profile.json"));
+    argv.insert(argv.end(), {"--progress-json", "--ranks", "1"});
+    r = test::runProcess(argv);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--ranks"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, ""); // refused before any measurement
+    EXPECT_FALSE(std::filesystem::exists(dir.file("profile.json")));
+}
+
+} // namespace
+} // namespace zerolab

@@ -42,6 +42,14 @@ inline std::vector<int> groupRanks(CommGroup g, int rank, int P, int world) {
 class MemberHosts {
 public:
     explicit MemberHosts(std::vector<int> hostOfMember) : m_host(std::move(hostOfMember)) {
+        // Consecutive ranks per host come sorted: then a count of changes, without the copy
+        // (the planner builds these for every N of a lesson's scaling chart, up to thousands).
+        if (std::is_sorted(m_host.begin(), m_host.end())) {
+            m_hosts = m_host.empty() ? 0 : 1;
+            for (std::size_t i = 1; i < m_host.size(); ++i)
+                m_hosts += m_host[i] != m_host[i - 1];
+            return;
+        }
         std::vector<int> h = m_host;
         std::sort(h.begin(), h.end());
         m_hosts = static_cast<int>(std::unique(h.begin(), h.end()) - h.begin());

@@ -3,6 +3,7 @@
 #include "runtime/planner/zeropp_plan.h"
 
 #include "runtime/planner/planner.h"
+#include "storage/comm_groups.h"
 
 #include <algorithm>
 
@@ -12,21 +13,6 @@ namespace {
 
 std::int64_t sliceOf(const ParamLayout& layout, int u, int world) {
     return layout.units[static_cast<std::size_t>(u)].padded_elems / world;
-}
-
-// The number of different hosts. A group's hosts come in rank order, already sorted:
-// then it is a count of changes, without a copy (a plan over N up to thousands, as a
-// lesson's scaling chart asks, sorted a copy for each world).
-int distinct(const std::vector<int>& hosts) {
-    if (!std::is_sorted(hosts.begin(), hosts.end())) {
-        std::vector<int> v = hosts;
-        std::sort(v.begin(), v.end());
-        return static_cast<int>(std::unique(v.begin(), v.end()) - v.begin());
-    }
-    int n = hosts.empty() ? 0 : 1;
-    for (std::size_t i = 1; i < hosts.size(); ++i)
-        n += hosts[i] != hosts[i - 1];
-    return n;
 }
 
 } // namespace
@@ -90,24 +76,20 @@ void addZeroPPBuffers(EngineBufferPlan& p, const ParamLayout& layout, const Zero
 
 std::vector<int> withinGroupHosts(int rank, int P, int ranks_per_host) {
     std::vector<int> hosts;
-    for (int r = rank / P * P; r < rank / P * P + P; ++r)
+    for (int r : groupRanks(CommGroup::Within, rank, P, (rank / P + 1) * P))
         hosts.push_back(r / ranks_per_host);
     return hosts;
 }
 
 std::vector<int> acrossGroupHosts(int rank, int P, int world, int ranks_per_host) {
     std::vector<int> hosts;
-    for (int r = rank % P; r < world; r += P)
+    for (int r : groupRanks(CommGroup::Across, rank, P, world))
         hosts.push_back(r / ranks_per_host);
     return hosts;
 }
 
 LinkTraffic ringLinkTraffic(double traffic, const std::vector<int>& memberHosts) {
-    LinkTraffic l;
-    l.across =
-        traffic * ringAcrossFraction(static_cast<int>(memberHosts.size()), distinct(memberHosts));
-    l.within = traffic - l.across;
-    return l;
+    return MemberHosts(memberHosts).ring(traffic);
 }
 
 LinkTraffic worldRingLinkTraffic(double traffic, int world, int ranks_per_host) {
@@ -119,12 +101,7 @@ LinkTraffic worldRingLinkTraffic(double traffic, int world, int ranks_per_host) 
 }
 
 LinkTraffic allToAllLinkTraffic(double block, const std::vector<int>& memberHosts, int me) {
-    LinkTraffic l;
-    for (std::size_t j = 0; j < memberHosts.size(); ++j)
-        if (static_cast<int>(j) != me)
-            (memberHosts[j] == memberHosts[static_cast<std::size_t>(me)] ? l.within : l.across) +=
-                block;
-    return l;
+    return MemberHosts(memberHosts).allToAll(block, me);
 }
 
 CommTraffic stage3StepTraffic(const ParamLayout& layout, const EngineBufferPlan& plan,

@@ -51,8 +51,13 @@ CollectiveFit fitLatencyBandwidth(const std::vector<std::pair<double, double>>& 
         a = 0;
         c = sxy / sxx;
     }
-    if (!(c > 0))
-        throw PlanError("a latency-bandwidth fit found no bandwidth (times fall with size)");
+    if (!(c > 0)) {
+        // Times that fall with size (small calls dominated by noise, as on a loaded machine)
+        // have no line of positive slope: the largest size's own rate, and a residual that
+        // flags the fit (the model reads the points).
+        a = 0;
+        c = points.back().second / points.back().first;
+    }
     CollectiveFit f;
     f.latency_s = a;
     f.bytes_per_s = 1 / c;

@@ -170,8 +170,9 @@ struct MachineProfile {
 
 // The least-squares fit t = latency + bytes / bandwidth of (bytes, seconds) points, each
 // point weighted by 1/t^2 (relative error); worst_residual the largest |fit - t| / t. At
-// least two sizes. A latency the data puts below zero is 0 (bandwidth refitted). The
-// result keeps the points (sorted by bytes).
+// least two sizes. A latency the data puts below zero is 0 (bandwidth refitted); times
+// that fall with size (no positive slope) get the largest size's rate and latency 0, and
+// the residual that says so. The result keeps the points (sorted by bytes).
 CollectiveFit fitLatencyBandwidth(const std::vector<std::pair<double, double>>& points);
 // Seconds of `bytes` on the fit: off its points where it has two or more (at or below the
 // smallest size, the smallest's time; between two sizes, the line through them; beyond

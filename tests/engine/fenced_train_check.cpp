@@ -6,6 +6,8 @@
 // Kernels interface ends the rank with SIGSEGV. Rank 0 writes the usual metric lines.
 #include "tests/engine/fenced_kernels.h"
 
+#include "kernels/cpu/blas_coretype.h"
+
 #include "runtime/comm/comm_mpi.h"
 #include "runtime/comm/comm_staged.h"
 #include "runtime/config/config.h"
@@ -17,6 +19,8 @@
 #include <string>
 
 int main(int argc, char** argv) {
+    // The same OpenBLAS kernels as zerolab-train, whose runs these are compared with bit for bit.
+    zerolab::runWithBestBlasKernels(argv);
     zerolab::MpiSession session(&argc, &argv);
     zerolab::MpiCommunicator mpi;
     std::string configPath;

@@ -76,6 +76,17 @@ struct BurstLink {
     }
 };
 
+// A loaded machine can time a 64 KiB call faster than a 1 KiB one: no line of positive
+// slope. The fit keeps the largest size's rate and is flagged, instead of failing the
+// whole calibration.
+TEST(MachineProfile, TimesThatFallWithSizeGiveTheLargestSizesRateFlagged) {
+    const CollectiveFit f = fitLatencyBandwidth({{1024, 4e-5}, {4096, 3e-5}, {65536, 2e-5}});
+    EXPECT_EQ(f.latency_s, 0);
+    EXPECT_DOUBLE_EQ(f.bytes_per_s, 65536 / 2e-5);
+    EXPECT_GT(f.worst_residual, kFitResidualBound);
+    EXPECT_EQ(fitSeconds(f, 4096), 3e-5); // read off the points
+}
+
 TEST(MachineProfile, SteadyStateBatchesRecoverALinksRatePastItsBurst) {
     const BurstLink link;
     std::vector<std::pair<double, double>> single, steady;

@@ -16,11 +16,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 // Median seconds of `call` over `reps` timed calls after one warm-up.
 double timeCall(Kernels& k, int reps, const std::function<void()>& call) {
     call();
@@ -57,6 +52,11 @@ std::string rateText(double r, bool flops) {
 }
 
 } // namespace
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
 
 void measureKernelRates(Kernels& k, const std::vector<ModelShape>& shapes,
                         const std::vector<int>& micros, int reps, MachineProfile& profile,

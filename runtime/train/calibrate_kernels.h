@@ -19,6 +19,9 @@ namespace zerolab {
 // Progress lines ("kernels: matmul 256x64x192 ...") as the measurements go.
 using CalibrationProgress = std::function<void(const std::string&)>;
 
+// The upper median of timed samples (at least one): what every calibration keeps.
+double median(std::vector<double> samples);
+
 // Fills profile.rates and profile.matmuls for the shapes at micro-batches `micros` and
 // their sequence length (shape.seq_len). Median of `reps` timed calls after a warm-up.
 void measureKernelRates(Kernels& k, const std::vector<ModelShape>& shapes,

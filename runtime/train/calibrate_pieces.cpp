@@ -1,6 +1,8 @@
 // The model timed in situ for zerolab-calibrate (calibrate_pieces.h).
 #include "runtime/train/calibrate_pieces.h"
 
+#include "runtime/train/calibrate_kernels.h"
+
 #include "runtime/memory/ledger.h"
 #include "runtime/model/gpt2.h"
 #include "runtime/model/unit_calls.h"
@@ -15,11 +17,6 @@ namespace zerolab {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 double seconds(Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double>(b - a).count();

@@ -8,6 +8,7 @@
 #include "gui/widgets/chart_actions.h"
 #include "gui/widgets/style.h"
 #include "gui/widgets/titled_card.h"
+#include "runtime/config/config.h"
 #include "runtime/planner/paper_activations.h"
 
 #include <QComboBox>
@@ -161,18 +162,22 @@ void ZeroPPTrafficCard::setGpusPerHost(int gpus) {
 }
 
 PlanInput ZeroPPTrafficCard::input(const TrafficVariant& v) const {
+    // The variant as a training config would state it, planned as every config is.
     const TransformerDims& m = kPaperModels[std::size_t(std::max(0, m_model->currentIndex()))];
-    PlanInput in;
-    in.shape = shapeOf(m);
-    in.micro_batch = 1;
-    in.precision = Precision::Bf16Mixed;
-    in.world = m_hosts->value() * m_perHost->value();
-    in.stage = v.stage;
-    in.ranks_per_host = m_perHost->value();
-    in.quantized_weights = v.qwz;
-    in.hpz_partition_size = v.hpz ? m_perHost->value() : 1;
-    in.quantized_gradients = v.qgz;
-    return in;
+    TrainConfig c;
+    c.model.shape = shapeOf(m);
+    c.model.seq_len = c.model.shape.seq_len;
+    c.batch.micro_batch = 1;
+    c.batch.grad_accum = 1;
+    c.batch.world = m_hosts->value() * m_perHost->value();
+    c.batch.train_batch_size = c.batch.world;
+    c.precision = Precision::Bf16Mixed;
+    c.zero.stage = v.stage;
+    c.zero.quantized_weights = v.qwz;
+    c.zero.hpz_partition_size = v.hpz ? m_perHost->value() : 1;
+    c.zero.quantized_gradients = v.qgz;
+    c.run.ranks_per_host = m_perHost->value();
+    return planInputFromConfig(c);
 }
 
 std::optional<double> ZeroPPTrafficCard::allThreeRatio() const {

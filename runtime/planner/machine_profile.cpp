@@ -180,6 +180,16 @@ nlohmann::json toJson(const MachineProfile& p) {
                         {"fits", fits}};
     if (!p.pieces.empty())
         j["pieces"] = pieces;
+    if (!p.comm_beside_compute.empty()) {
+        nlohmann::json beside = nlohmann::json::array();
+        for (const MachineProfile::CommBesideCompute& b : p.comm_beside_compute)
+            beside.push_back({{"link", linkName(b.link)}, {"ranks", b.ranks}, {"rate", b.rate}});
+        j["comm_beside_compute"] = beside;
+    }
+    if (p.reference_pass)
+        j["reference_pass"] = {{"model", p.reference_pass->model},
+                               {"micro_batch", p.reference_pass->micro_batch},
+                               {"seconds", p.reference_pass->seconds}};
     if (p.peak_flops > 0)
         j["peak_flops"] = p.peak_flops;
     for (const auto* link : {&p.intra_link, &p.inter_link})
@@ -369,6 +379,34 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
                     r.fail(path + ".seconds." + it.key(), "not a piece of the model's compute");
             p.pieces.push_back(t);
         }
+    }
+    if (j.contains("comm_beside_compute")) {
+        const nlohmann::json& beside = r.array(j, "$", "comm_beside_compute");
+        for (std::size_t i = 0; i < beside.size(); ++i) {
+            const std::string path = "$.comm_beside_compute[" + std::to_string(i) + "]";
+            const double rate = r.positive(beside[i], path, "rate");
+            if (rate > 1)
+                r.fail(path + ".rate", "expected a share of the rate alone, at most 1, got " +
+                                           describeJson(beside[i]["rate"]));
+            const std::string link = r.text(beside[i], path, "link");
+            if (link != kLinkClassNames[0] && link != kLinkClassNames[1])
+                r.fail(path + ".link", "expected \"intra_host\" or \"inter_host\", got " +
+                                           describeJson(beside[i]["link"]));
+            p.comm_beside_compute.push_back(
+                {link == kLinkClassNames[0] ? LinkClass::IntraHost : LinkClass::InterHost,
+                 r.count(beside[i], path, "ranks", 2), rate});
+        }
+    }
+    if (j.contains("reference_pass")) {
+        const nlohmann::json& x = j["reference_pass"];
+        const std::string path = "$.reference_pass";
+        ReferencePass ref;
+        ref.model = r.text(x, path, "model");
+        if (ref.model.empty())
+            r.fail(path + ".model", "expected a model preset's name, got \"\"");
+        ref.micro_batch = r.count(x, path, "micro_batch", 1);
+        ref.seconds = r.positive(x, path, "seconds");
+        p.reference_pass = ref;
     }
     if (j.contains("peak_flops"))
         p.peak_flops = r.positive(j, "$", "peak_flops");

@@ -140,6 +140,16 @@ struct ModelPieceTimes {
 const ModelPieceTimes* findModelPieces(const std::vector<ModelPieceTimes>& pieces,
                                        const ModelShape& shape, int B, int T);
 
+// A yardstick of the machine's speed: one forward and backward of a model preset at a
+// micro-batch (no recompute, one rank alone), its median over the calibration's rounds.
+// zerolab-calibrate --check times it again and says how much faster or slower the machine
+// runs now than when the profile was measured (a shared VM's speed drifts by the minute).
+struct ReferencePass {
+    std::string model; // a preset's name
+    int micro_batch = 1;
+    double seconds = 0;
+};
+
 struct MachineProfile {
     int version = kMachineProfileVersion;
     std::string source; // "calibrated" or "preset"
@@ -153,12 +163,24 @@ struct MachineProfile {
     // In-situ times of the model's pieces; where a config's shape and B, T are here, the
     // model prices its compute with them instead of summing kernel rates (optional).
     std::vector<ModelPieceTimes> pieces;
+    std::optional<ReferencePass> reference_pass; // optional
     // Ranks beyond the cores: each rank's compute slows by ranks * threads / cores, times
     // this factor (1: sharing costs nothing beyond the share).
     double oversubscription_factor = 1;
     // Measured: each rank's compute slowdown with `ranks` ranks computing at once on the
     // machine (memory bandwidth and cores shared), which the model takes where it has one.
     std::vector<std::pair<int, double>> compute_slowdown;
+    // Measured (optional): over `ranks` ranks on `link`, the rate a collective in flight
+    // progresses at while every rank computes, as a share of its rate alone (the progress
+    // thread gets a core by turns when compute and progress threads outnumber the cores;
+    // across a slow link the wire, not the thread, sets the pace). Where none fits, 1.
+    struct CommBesideCompute {
+        LinkClass link = LinkClass::IntraHost;
+        int ranks = 2;
+        double rate = 1;
+        bool operator==(const CommBesideCompute&) const = default;
+    };
+    std::vector<CommBesideCompute> comm_beside_compute;
     // The inter-host fits were measured on emulated hosts (scripts/emulated-hosts): all
     // the ranks of every host share this machine's cores.
     bool hosts_share_cores = false;

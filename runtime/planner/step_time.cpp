@@ -1,5 +1,8 @@
 // The engine's step replayed in time (step_time.h): one compute thread and one
-// communication channel, collectives running one at a time in issue order.
+// communication channel, collectives running one at a time in issue order, each at
+// StepCosts::comm_rate_beside_compute while the compute thread computes and at its full
+// rate while it waits. A collective's end is known only once the compute thread's time has
+// reached it: the channel is advanced as compute and waits advance the clock.
 #include "runtime/planner/step_time.h"
 
 #include "runtime/model/model_flops.h"
@@ -66,6 +69,9 @@ private:
     }
     int issue(Collective c, double bytes, int unit);
     void wait(int index);
+    // The channel's work from m_commT to `to` at `rate` (compute running: the rate beside
+    // compute; waiting: 1), or with until >= 0 at rate 1 until that collective has ended.
+    void advance(double to, double rate, int until = -1);
     void completeReduce(const Pending& p);
     void waitPending();
     void params(int u);
@@ -91,7 +97,10 @@ private:
     int m_paramSlotUnit[2] = {-1, -1};
     bool m_last = true;
     int m_micro = -1;
-    double m_t = 0, m_commFree = 0;
+    double m_t = 0;
+    double m_commT = 0;           // the channel's work is accounted up to this time
+    std::size_t m_head = 0;       // the first collective not yet ended
+    std::vector<double> m_remain; // per collective: its seconds of work still to do
     std::vector<bool> m_waited;
     StepTimeForecast m_out;
 };
@@ -104,10 +113,37 @@ void Replay::compute(SpanKind kind, int unit, double seconds, double* bucket) {
     s.unit = unit;
     s.micro = m_micro;
     s.start_us = m_t * 1e6;
+    advance(m_t + seconds, m_costs.comm_rate_beside_compute);
     m_t += seconds;
     s.end_us = m_t * 1e6;
     m_out.timeline.spans.push_back(s);
     *bucket += seconds;
+}
+
+void Replay::advance(double to, double rate, int until) {
+    std::vector<CollectiveForecast>& all = m_out.collectives;
+    while (m_head < all.size() && (until >= 0 ? static_cast<int>(m_head) <= until : m_commT < to)) {
+        CollectiveForecast& f = all[m_head];
+        if (f.start_s < 0) { // it starts when the channel is free and it has been issued
+            f.start_s = std::max(m_commT, f.issue_s);
+            m_commT = f.start_s;
+            if (until < 0 && m_commT >= to)
+                break;
+        }
+        double& left = m_remain[m_head];
+        const double can = until >= 0 ? left : (to - m_commT) * rate;
+        if (left <= can) {
+            m_commT += left / rate;
+            f.end_s = m_commT;
+            left = 0;
+            ++m_head;
+        } else {
+            left -= can;
+            m_commT = to;
+        }
+    }
+    if (until < 0)
+        m_commT = std::max(m_commT, to);
 }
 
 int Replay::issue(Collective c, double bytes, int unit) {
@@ -117,10 +153,9 @@ int Replay::issue(Collective c, double bytes, int unit) {
     f.micro = m_micro;
     f.bytes = bytes;
     f.issue_s = m_t;
-    f.start_s = std::max(m_t, m_commFree);
-    f.end_s = f.start_s + m_costs.collective(c, bytes);
-    m_commFree = f.end_s;
+    f.start_s = f.end_s = -1; // known as the channel reaches it (advance)
     m_out.collectives.push_back(f);
+    m_remain.push_back(m_costs.collective(c, bytes));
     m_waited.push_back(false);
     return static_cast<int>(m_out.collectives.size()) - 1;
 }
@@ -129,6 +164,8 @@ void Replay::wait(int index) {
     if (index < 0 || m_waited[static_cast<std::size_t>(index)])
         return;
     m_waited[static_cast<std::size_t>(index)] = true;
+    if (static_cast<std::size_t>(index) >= m_head)
+        advance(m_t, 1, index); // the compute thread idle: the channel at its full rate
     CollectiveForecast& f = m_out.collectives[static_cast<std::size_t>(index)];
     if (f.end_s <= m_t)
         return;
@@ -344,6 +381,8 @@ StepTimeForecast Replay::run() {
         microStep(calls);
     }
     finishStep();
+    if (!m_out.collectives.empty())
+        advance(m_t, 1, static_cast<int>(m_out.collectives.size()) - 1); // never waited for
     for (const CollectiveForecast& f : m_out.collectives) {
         const auto k = static_cast<std::size_t>(f.collective);
         m_out.in_flight_s[k] += f.end_s - f.start_s;
@@ -364,7 +403,7 @@ StepTimeForecast Replay::run() {
     }
     m_out.compute_s =
         m_out.forward_s + m_out.backward_s + m_out.recompute_s + m_out.optimizer_s + m_out.engine_s;
-    m_out.step_s = std::max(m_t, m_commFree);
+    m_out.step_s = std::max(m_t, m_commT);
     return m_out;
 }
 
@@ -416,6 +455,10 @@ StepCosts stepCosts(const TrainConfig& config, const MachineProfile& profile,
     }
     c.engine_op = [&profile, scale](OpKind k, double n) { return scale * n / opRate(profile, k); };
     const LinkClass link = cluster.hosts > 1 ? LinkClass::InterHost : LinkClass::IntraHost;
+    // Keyed as the collectives' fits are: the link class and the ranks of the collective.
+    for (const MachineProfile::CommBesideCompute& b : profile.comm_beside_compute)
+        if (b.link == link && b.ranks == world)
+            c.comm_rate_beside_compute = b.rate;
     // Checked now, so that a missing fit is an error before the replay.
     for (std::size_t k = 0; k < kCollectiveCount; ++k)
         if (world > 1 && (k != static_cast<std::size_t>(Collective::Broadcast) ||
@@ -475,9 +518,17 @@ StepTimeForecast predictStepTime(const TrainConfig& config, const MachineProfile
             "ZeRO++ (zero_quantized_weights, zero_hpz_partition_size, "
             "zero_quantized_gradients) is not in the step-time model yet: this is plain stage "
             "3's step; zerolab-plan --explain shows ZeRO++'s bytes");
-    f.assumptions.push_back("collectives run one at a time, in issue order, beside compute; "
-                            "the step as step_ms times it (data loading, the control all-reduce "
-                            "and logging not counted)");
+    f.assumptions.push_back(
+        costs.comm_rate_beside_compute < 1
+            ? "collectives run one at a time, in issue order, at " +
+                  percent(costs.comm_rate_beside_compute) +
+                  " of their rate while the ranks compute (compute and progress threads "
+                  "outnumber the cores) and at their full rate while compute waits; the step as "
+                  "step_ms times it (data loading, the control all-reduce and logging not "
+                  "counted)"
+            : "collectives run one at a time, in issue order, beside compute; the step as "
+              "step_ms times it (data loading, the control all-reduce and logging not "
+              "counted)");
     return f;
 }
 

@@ -29,6 +29,12 @@ struct StepCosts {
     // Where `model` came from: the profile's in-situ pieces at the config's B, T, or its
     // kernel rates summed over step_ops.h's kernels (said in the forecast's assumptions).
     bool model_in_situ = false;
+    // The rate a collective progresses at while the compute thread computes, as a share of
+    // its rate alone (1: compute takes nothing from it). Below 1 where the ranks' compute
+    // and progress threads outnumber the cores: the progress thread then gets the core only
+    // by turns (MachineProfile::comm_beside_compute). While the compute thread waits, a
+    // collective runs at its full rate.
+    double comm_rate_beside_compute = 1;
 };
 
 struct CollectiveForecast {

@@ -38,9 +38,11 @@ std::size_t kernelMeasurementCount(const std::vector<ModelShape>& shapes,
 std::vector<double> collectiveSizes(double max_bytes);
 
 // (bytes, seconds per call) of `c` over the communicator's ranks, sizes 1 KiB x 4^i up to
-// `max_bytes`: the median of 3 steady-state batches (machine_profile.h, steadyBatchCalls;
-// the slowest rank's time over the calls); stops growing where the next size would take longer than
-// `max_call_s` (4 times the last). `measured`, if given, is called after each size.
+// `max_bytes`: per size the larger of the median of 3 steady-state batches (machine_profile.h,
+// steadyBatchCalls; the slowest rank's time over the calls) and the median of 5 single
+// calls on a freshly written buffer after a barrier (the slowest rank's); stops growing where
+// the next size would take longer than `max_call_s` (4 times the last). `measured`, if
+// given, is called after each size.
 // Collective.
 std::vector<std::pair<double, double>>
 measureCollective(Communicator& comm, Collective c, double max_bytes, double max_call_s,

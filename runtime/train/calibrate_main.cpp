@@ -53,8 +53,10 @@ struct Options {
     std::string db;             // the run store the profile is kept in as well
     std::string kernels_from;   // a profile whose kernel rates, intra-host fits and slowdowns
                                 // are kept (only the inter-host fits are measured)
+    std::string check;          // a profile whose reference pass is timed again
     int threads = 1;
     int reps = 5;
+    int rounds = 7; // of the in-situ pieces and of the sharing passes
     double max_bytes = 64.0 * 1024 * 1024;
     double max_call_s = 1.0;
     // The child of an mpirun job: measure the collectives on this link class.
@@ -182,9 +184,35 @@ int collectivesChild(int argc, char** argv, const Options& o) {
                         {"points", f.points}});
     }
     frag["fits"] = fits;
-    frag["shared_pass_s"] = sharedPassSeconds(*kernels, sharingShape(o), o.micros.back(), 5, &comm);
-    g_progress.step("sharing", "compute with " + std::to_string(comm.size()) + " ranks at once", 1,
-                    where);
+    // The cores' sharing is a property of one host: across emulated hosts it is not timed.
+    if (o.collectives == "intra_host") {
+        const SharingTimes sharing =
+            sharingSeconds(*kernels, sharingShape(o), o.micros.back(), o.rounds, comm);
+        frag["alone_pass_s"] = sharing.alone_s;
+        frag["slowest_pass_s"] = sharing.slowest_s;
+        frag["mean_pass_s"] = sharing.mean_s;
+    }
+    {
+        // An all-reduce beside compute, on this job's link: the largest size measured that took at
+        // most 2 ms alone (a bucket's), against that time.
+        const auto& ar = fits.at(static_cast<std::size_t>(Collective::AllReduce))["points"];
+        std::pair<double, double> at = ar.at(0).get<std::pair<double, double>>();
+        for (const auto& x : ar) {
+            const auto pt = x.get<std::pair<double, double>>();
+            if (pt.second <= 2e-3)
+                at = pt;
+        }
+        frag["beside_bytes"] = at.first;
+        frag["comm_beside_compute"] = commRateBesideCompute(
+            *kernels, sharingShape(o), o.micros.back(), at.first, at.second, o.rounds, comm);
+    }
+    g_progress.step("sharing",
+                    o.collectives == "intra_host"
+                        ? "compute alone and with " + std::to_string(comm.size()) +
+                              " ranks at once, an all-reduce beside compute"
+                        : "an all-reduce beside compute (the cores' sharing: not timed across "
+                          "hosts)",
+                    1, where);
     if (comm.rank() == 0)
         std::ofstream(o.fragment) << frag.dump(2) << "\n";
     return kExitOk;
@@ -244,6 +272,45 @@ std::string isoNow() {
     return buf;
 }
 
+// --check: the profile's reference pass timed again on this machine now, against the time
+// it was calibrated with. One JSON object on stdout, a line in words on stderr.
+int check(const Options& o) {
+    const MachineProfile p = loadMachineProfile(o.check);
+    if (!p.reference_pass)
+        throw PlanError(o.check + ": $.reference_pass: missing (calibrated before the reference "
+                                  "pass was kept: calibrate again)");
+    const auto shape = findModelPreset(p.reference_pass->model);
+    if (!shape)
+        throw PlanError(o.check + ": $.reference_pass.model: unknown preset '" +
+                        p.reference_pass->model + "'");
+    auto kernels = makeCpuKernels(p.threads_per_rank);
+    ReferencePassTimer reference(*kernels, *shape, p.reference_pass->micro_batch);
+    reference.time(); // its warm-up
+    std::vector<double> t;
+    for (int i = 0; i < o.rounds; ++i) {
+        t.push_back(reference.time());
+        stopIfAsked();
+    }
+    const double now = median(t), then = p.reference_pass->seconds;
+    const nlohmann::json line = {{"type", "check"},
+                                 {"profile", o.check},
+                                 {"model", p.reference_pass->model},
+                                 {"micro_batch", p.reference_pass->micro_batch},
+                                 {"calibrated_s", then},
+                                 {"now_s", now},
+                                 {"slowdown", now / then}};
+    std::fputs((line.dump() + "\n").c_str(), stdout);
+    char words[256];
+    std::snprintf(words, sizeof words,
+                  "reference pass (%s, micro-batch %d): %.2f ms now, %.2f ms when calibrated "
+                  "(%s): the machine runs %.2fx %s",
+                  p.reference_pass->model.c_str(), p.reference_pass->micro_batch, now * 1e3,
+                  then * 1e3, p.date.c_str(), now >= then ? now / then : then / now,
+                  now >= then ? "slower" : "faster");
+    progress(words);
+    return kExitOk;
+}
+
 int driver(const Options& o) {
     MachineProfile p;
     p.source = "calibrated";
@@ -271,14 +338,13 @@ int driver(const Options& o) {
     if (!o.emulated_hosts.empty())
         for (int n : o.ranks)
             jobs.push_back({"inter_host", n});
-    // The planned measurements: each kernel, each shape's pieces at each micro-batch and
-    // this process's pass alone; per job each collective at each size and the ranks'
-    // shared pass; the profile written.
-    const long kernelSteps = o.kernels_from.empty()
-                                 ? static_cast<long>(kernelMeasurementCount(shapes, o.micros) +
-                                                     shapes.size() * o.micros.size()) +
-                                       1
-                                 : 0;
+    // The planned measurements: each kernel, each round of the pieces (the warm-up one
+    // too); per job each collective at each size and the ranks' passes alone and at once;
+    // the profile written.
+    const long kernelSteps =
+        o.kernels_from.empty()
+            ? static_cast<long>(kernelMeasurementCount(shapes, o.micros)) + o.rounds + 1
+            : 0;
     const long jobSteps =
         static_cast<long>(kCollectiveCount * collectiveSizes(o.max_bytes).size()) + 1;
     g_progress = {o.progress_json, 0, kernelSteps + jobSteps * long(jobs.size()) + 1};
@@ -288,13 +354,16 @@ int driver(const Options& o) {
                         std::to_string(jobs.size()) + " collective job(s) of " +
                         std::to_string(jobSteps),
                     0);
-    double alone = 0;
     if (!o.kernels_from.empty()) {
         const MachineProfile base = loadMachineProfile(o.kernels_from);
         p.rates = base.rates;
         p.matmuls = base.matmuls;
         p.pieces = base.pieces;
+        p.reference_pass = base.reference_pass;
         p.compute_slowdown = base.compute_slowdown;
+        for (const MachineProfile::CommBesideCompute& c : base.comm_beside_compute)
+            if (c.link == LinkClass::IntraHost)
+                p.comm_beside_compute.push_back(c);
         p.oversubscription_factor = base.oversubscription_factor;
         p.threads_per_rank = base.threads_per_rank;
         for (const CollectiveFit& f : base.fits)
@@ -312,18 +381,34 @@ int driver(const Options& o) {
                             line.rfind(prefix, 0) == 0 ? line.substr(prefix.size()) : line);
             stopIfAsked();
         });
+        std::vector<PieceSet> sets;
         for (const ModelShape& s : shapes)
-            for (int B : o.micros) {
-                p.pieces.push_back(measureModelPieces(*kernels, s, B, o.reps));
-                progress(piecesLine(p.pieces.back(), s, p));
-                g_progress.step("pieces", "a step's pieces in situ at micro-batch " +
-                                              std::to_string(B) + ", " + std::to_string(s.n_layer) +
-                                              " blocks of C " + std::to_string(s.n_embd));
-                stopIfAsked();
-            }
-        alone = sharedPassSeconds(*kernels, sharingShape(o), o.micros.back(), 5, nullptr);
-        g_progress.step("kernels", "a forward and backward of this process alone");
-        stopIfAsked();
+            for (int B : o.micros)
+                sets.push_back({s, B});
+        // The reference pass, once a round beside the pieces: the first --model at the
+        // first --micro.
+        ReferencePassTimer reference(*kernels, shapes.front(), o.micros.front());
+        std::vector<double> referenceTimes;
+        reference.time(); // its warm-up
+        p.pieces = measureModelPieces(*kernels, sets, o.rounds, [&](int round) {
+            if (round > 0)
+                referenceTimes.push_back(reference.time());
+            g_progress.step("pieces", round == 0
+                                          ? "the model in situ, a warm-up round of " +
+                                                std::to_string(sets.size()) +
+                                                " shape(s) and micro-batch(es)"
+                                          : "the model in situ, round " + std::to_string(round) +
+                                                " of " + std::to_string(o.rounds));
+            stopIfAsked();
+        });
+        for (std::size_t i = 0; i < sets.size(); ++i)
+            progress(piecesLine(p.pieces[i], sets[i].shape, p));
+        p.reference_pass =
+            ReferencePass{o.models.front(), o.micros.front(), median(referenceTimes)};
+        char line[160];
+        std::snprintf(line, sizeof line, "reference pass (%s, micro-batch %d): %.2f ms",
+                      o.models.front().c_str(), o.micros.front(), p.reference_pass->seconds * 1e3);
+        progress(line);
     }
 
     const std::string dir =
@@ -355,7 +440,8 @@ int driver(const Options& o) {
                     {self(), "--collectives", j.link, "--fragment", frag, "--model",
                      o.models.front(), "--micro", std::to_string(o.micros.back()), "--threads",
                      std::to_string(o.threads), "--max-bytes", std::to_string(o.max_bytes),
-                     "--max-call-s", std::to_string(o.max_call_s)});
+                     "--max-call-s", std::to_string(o.max_call_s), "--rounds",
+                     std::to_string(o.rounds)});
         if (o.progress_json)
             args.insert(args.end(), {"--progress-done", std::to_string(g_progress.done),
                                      "--progress-total", std::to_string(g_progress.total)});
@@ -380,12 +466,35 @@ int driver(const Options& o) {
                               x["worst_residual"].get<double>(),
                               x["points"].get<std::vector<std::pair<double, double>>>()});
         g_progress.done += jobSteps; // the child's lines counted them
+        {
+            const double beside = f["comm_beside_compute"].get<double>();
+            p.comm_beside_compute.push_back(
+                {j.link == "intra_host" ? LinkClass::IntraHost : LinkClass::InterHost, j.ranks,
+                 beside});
+            char line[200];
+            std::snprintf(line, sizeof line,
+                          "an all-reduce of %.0f B beside compute over %d ranks (%s): %.0f%% of "
+                          "its rate alone",
+                          f["beside_bytes"].get<double>(), j.ranks, j.link.c_str(), beside * 100);
+            progress(line);
+        }
         if (j.link == "intra_host") {
-            const double slowdown = f["shared_pass_s"].get<double>() / alone;
+            // A step waits for its slowest rank, and while ranks are no more than the cores
+            // a waiting rank's core idles: the slowest rank's pass. Past the cores, a
+            // waiting rank yields its core to a rank that computes (mpi_yield_when_idle),
+            // and over a step the machine's throughput is shared: the ranks' mean pass.
+            const double alone = f["alone_pass_s"].get<double>();
+            const double slowest = f["slowest_pass_s"].get<double>() / alone;
+            const double mean = f["mean_pass_s"].get<double>() / alone;
+            const bool past = static_cast<double>(j.ranks) * o.threads > p.cores;
+            const double slowdown = past ? mean : slowest;
             p.compute_slowdown.push_back({j.ranks, slowdown});
-            char line[128];
-            std::snprintf(line, sizeof line, "compute with %d ranks at once: %.2fx slower each",
-                          j.ranks, slowdown);
+            char line[200];
+            std::snprintf(line, sizeof line,
+                          "compute with %d ranks at once: %.2fx slower each (the slowest rank "
+                          "%.2fx, the mean %.2fx; kept: the %s)",
+                          j.ranks, slowdown, slowest, mean,
+                          past ? "mean, more ranks than cores" : "slowest, ranks within the cores");
             progress(line);
             const double demand = static_cast<double>(j.ranks) * o.threads;
             if (demand > p.cores)
@@ -427,6 +536,12 @@ int main(int argc, char** argv) {
                    "only the inter-host fits (--emulated-hosts)");
     app.add_option("--threads", o.threads, "kernel threads per rank (as run.threads)");
     app.add_option("--reps", o.reps, "timed calls per kernel");
+    app.add_option("--check", o.check,
+                   "time this profile's reference pass again and print how much faster or "
+                   "slower the machine runs now (one JSON line on stdout)");
+    app.add_option("--rounds", o.rounds,
+                   "rounds of the model's pieces in situ and of the ranks' passes alone and at "
+                   "once (each round times every one once; the medians are kept)");
     app.add_option("--max-bytes", o.max_bytes, "largest collective in bytes (64 MiB)");
     app.add_option("--max-call-s", o.max_call_s, "stop growing a collective past this many s");
     app.add_flag("--progress-json", o.progress_json,
@@ -446,6 +561,10 @@ int main(int argc, char** argv) {
     try {
         if (!o.collectives.empty())
             return collectivesChild(argc, argv, o);
+        if (o.rounds < 1) // the check's passes and the calibration's rounds
+            throw PlanError("--rounds: at least 1, got " + std::to_string(o.rounds));
+        if (!o.check.empty())
+            return check(o);
         if (o.out.empty()) {
             std::cerr << "zerolab-calibrate: --out FILE is required\n";
             return kExitInvalid;

@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 namespace zerolab {
@@ -99,28 +101,30 @@ struct Pass {
 
 } // namespace
 
-ModelPieceTimes measureModelPieces(Kernels& k, const ModelShape& shape, int B, int reps) {
-    Pass pass(k, shape, B, Recompute::Full);
-    const std::vector<UnitCall> calls = gpt2UnitCalls(pass.model.layout(), Recompute::Full);
-    std::size_t forwardCalls = 0;
-    while (forwardCalls < calls.size() && calls[forwardCalls].then != ModelCompute::HeadForward)
-        ++forwardCalls;
-    forwardCalls += 2; // the lm head's params and release end the forward
-    std::array<double, kModelComputeCount> perPass{};
-    for (const UnitCall& c : calls)
-        perPass[static_cast<std::size_t>(c.then)] += 1;
-    perPass[static_cast<std::size_t>(ModelCompute::HeadBackward)] = 1;
+namespace {
 
-    std::array<std::vector<double>, kModelComputeCount> samples;
-    for (int rep = -1; rep < reps; ++rep) {
+// One (shape, B)'s pass with full recompute, and where in its calls each piece's time falls.
+struct PieceRun {
+    PieceRun(Kernels& k, const PieceSet& set)
+        : set(set), pass(k, set.shape, set.micro_batch, Recompute::Full),
+          calls(gpt2UnitCalls(pass.model.layout(), Recompute::Full)) {
+        while (forwardCalls < calls.size() && calls[forwardCalls].then != ModelCompute::HeadForward)
+            ++forwardCalls;
+        forwardCalls += 2; // the lm head's params and release end the forward
+        for (const UnitCall& c : calls)
+            perPass[static_cast<std::size_t>(c.then)] += 1;
+        perPass[static_cast<std::size_t>(ModelCompute::HeadBackward)] = 1;
+    }
+    // One forward and backward; with `keep`, each piece's seconds per call is a sample.
+    void run(bool keep) {
         const auto t = pass.run();
         const auto& m = pass.access.marks;
         if (m.size() != calls.size())
             throw std::logic_error("calibrate: the model made " + std::to_string(m.size()) +
                                    " calls to its access, gpt2UnitCalls lists " +
                                    std::to_string(calls.size()));
-        if (rep < 0)
-            continue; // the warm-up
+        if (!keep)
+            return;
         std::array<double, kModelComputeCount> sum{};
         for (std::size_t i = 0; i < calls.size(); ++i) {
             const bool lastForward = i + 1 == forwardCalls;
@@ -133,33 +137,126 @@ ModelPieceTimes measureModelPieces(Kernels& k, const ModelShape& shape, int B, i
             if (perPass[c] > 0)
                 samples[c].push_back(sum[c] / perPass[c]);
     }
-    ModelPieceTimes out;
-    out.n_layer = shape.n_layer;
-    out.n_head = shape.n_head;
-    out.n_embd = shape.n_embd;
-    out.vocab_size = shape.vocab_size;
-    out.padded_vocab_size = shape.padded_vocab_size;
-    out.seq_len = shape.seq_len;
-    out.micro_batch = B;
-    for (std::size_t c = 1; c < kModelComputeCount; ++c)
-        if (!samples[c].empty())
-            out.seconds[c] = median(samples[c]);
+    ModelPieceTimes times() const {
+        ModelPieceTimes out;
+        out.n_layer = set.shape.n_layer;
+        out.n_head = set.shape.n_head;
+        out.n_embd = set.shape.n_embd;
+        out.vocab_size = set.shape.vocab_size;
+        out.padded_vocab_size = set.shape.padded_vocab_size;
+        out.seq_len = set.shape.seq_len;
+        out.micro_batch = set.micro_batch;
+        for (std::size_t c = 1; c < kModelComputeCount; ++c)
+            if (!samples[c].empty())
+                out.seconds[c] = median(samples[c]);
+        return out;
+    }
+
+    PieceSet set;
+    Pass pass;
+    std::vector<UnitCall> calls;
+    std::size_t forwardCalls = 0;
+    std::array<double, kModelComputeCount> perPass{};
+    std::array<std::vector<double>, kModelComputeCount> samples;
+};
+
+} // namespace
+
+std::vector<ModelPieceTimes> measureModelPieces(Kernels& k, const std::vector<PieceSet>& sets,
+                                                int rounds,
+                                                const std::function<void(int)>& roundDone) {
+    std::vector<std::unique_ptr<PieceRun>> runs;
+    for (const PieceSet& s : sets)
+        runs.push_back(std::make_unique<PieceRun>(k, s));
+    for (int round = 0; round <= rounds; ++round) {
+        for (auto& r : runs)
+            r->run(round > 0); // round 0 warms up
+        if (roundDone)
+            roundDone(round);
+    }
+    std::vector<ModelPieceTimes> out;
+    for (const auto& r : runs)
+        out.push_back(r->times());
     return out;
 }
 
-double sharedPassSeconds(Kernels& k, const ModelShape& shape, int B, int reps, Communicator* comm) {
-    Pass pass(k, shape, B, Recompute::None);
-    std::vector<double> t;
-    for (int rep = -1; rep < reps; ++rep) {
-        if (comm)
-            comm->barrier();
-        const auto at = pass.run();
-        if (rep >= 0)
-            t.push_back(seconds(at[0], at[3]));
+struct ReferencePassTimer::Impl {
+    Impl(Kernels& k, const ModelShape& shape, int B) : pass(k, shape, B, Recompute::None) {}
+    Pass pass;
+};
+
+ReferencePassTimer::ReferencePassTimer(Kernels& k, const ModelShape& shape, int B)
+    : m(std::make_unique<Impl>(k, shape, B)) {}
+ReferencePassTimer::~ReferencePassTimer() = default;
+
+double ReferencePassTimer::time() {
+    const auto at = m->pass.run();
+    return seconds(at[0], at[3]);
+}
+
+SharingTimes sharingSeconds(Kernels& k, const ModelShape& shape, int B, int rounds,
+                            Communicator& comm) {
+    ReferencePassTimer pass(k, shape, B);
+    auto timed = [&] { return pass.time(); };
+    std::vector<double> shared, alone;
+    for (int round = 0; round <= rounds; ++round) {
+        comm.barrier();
+        const double both = timed();
+        comm.barrier();
+        // Rank 0 alone; the others sleep (a waiting MPI rank spins on a core) for half again
+        // as long as their pass at once took, which an alone pass does not exceed.
+        if (comm.rank() == 0) {
+            const double one = timed();
+            if (round > 0)
+                alone.push_back(one);
+        } else {
+            std::this_thread::sleep_for(std::chrono::duration<double>(1.5 * both + 0.002));
+        }
+        if (round > 0)
+            shared.push_back(both);
     }
-    if (comm)
-        comm->barrier();
-    return median(t);
+    comm.barrier();
+    // Every rank's passes at once to every rank, and rank 0's alone: a step waits for its
+    // slowest rank, so each round's pass at once is its slowest rank's.
+    const std::size_t n = static_cast<std::size_t>(comm.size()), r = shared.size();
+    std::vector<double> all(n * r + 1, 0.0);
+    std::copy(shared.begin(), shared.end(), all.begin() + static_cast<long>(comm.rank() * r));
+    if (comm.rank() == 0)
+        all.back() = median(alone);
+    comm.sumDoubles(all.data(), all.size());
+    std::vector<double> slowest(r, 0.0), mean(r, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < r; ++k) {
+            slowest[k] = std::max(slowest[k], all[i * r + k]);
+            mean[k] += all[i * r + k] / static_cast<double>(n);
+        }
+    return {all.back(), median(slowest), median(mean)};
+}
+
+double commRateBesideCompute(Kernels& k, const ModelShape& shape, int B, double bytes,
+                             double alone_s, int rounds, Communicator& comm) {
+    ReferencePassTimer pass(k, shape, B);
+    std::vector<float> buf(static_cast<std::size_t>(bytes / 4), 1.0f);
+    std::vector<double> rate;
+    comm.takeStats();
+    for (int round = 0; round <= rounds; ++round) {
+        std::fill(buf.begin(), buf.end(), 1.0f);
+        comm.barrier();
+        comm.takeStats();
+        CommHandle h = comm.startAllReduce(buf.data(), buf.size(), CommDType::F32);
+        const double D = pass.time();
+        h.wait();
+        const double E = comm.takeStats()[Collective::AllReduce].ms / 1e3;
+        if (round == 0 || !(E > 0))
+            continue; // the warm-up
+        const double r = E <= D ? alone_s / E : (alone_s - (E - D)) / D;
+        rate.push_back(std::clamp(r, 0.001, 1.0));
+    }
+    comm.barrier();
+    // Every rank's median; the ranks' mean, on every rank.
+    double v[1] = {rate.empty() ? 1.0 : median(rate)};
+    comm.sumDoubles(v, 1);
+    return v[0] / comm.size();
 }
 
 } // namespace zerolab

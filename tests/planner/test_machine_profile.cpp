@@ -204,6 +204,56 @@ TEST(MachineProfile, PiecesRoundTripAreFoundByShapeAndBadOnesNamedByJsonPath) {
     EXPECT_TRUE(machineProfileFromJson(j, "p.json").pieces.empty());
 }
 
+// The reference pass zerolab-calibrate --check times again: optional, round-trips, and a
+// partial one is refused by JSON path.
+TEST(MachineProfile, ReferencePassRoundTripsAndBadOnesAreNamedByJsonPath) {
+    MachineProfile p = sample();
+    p.reference_pass = ReferencePass{"micro", 2, 0.025};
+    const MachineProfile q = machineProfileFromJson(toJson(p), "p.json");
+    ASSERT_TRUE(q.reference_pass);
+    EXPECT_EQ(q.reference_pass->model, "micro");
+    EXPECT_EQ(q.reference_pass->micro_batch, 2);
+    EXPECT_EQ(q.reference_pass->seconds, 0.025);
+    EXPECT_EQ(toJson(q), toJson(p));
+    nlohmann::json j = toJson(p);
+    j["reference_pass"].erase("seconds");
+    EXPECT_EQ(errorOf(j), "p.json: $.reference_pass.seconds: missing (a partial profile: "
+                          "calibrate again)");
+    j = toJson(p);
+    j["reference_pass"]["micro_batch"] = 0;
+    EXPECT_EQ(errorOf(j),
+              "p.json: $.reference_pass.micro_batch: expected a whole number >= 1, got 0");
+    j = toJson(p);
+    j["reference_pass"]["model"] = "";
+    EXPECT_EQ(errorOf(j),
+              "p.json: $.reference_pass.model: expected a model preset's name, got \"\"");
+    j = toJson(p);
+    j.erase("reference_pass"); // optional: older profiles have none
+    EXPECT_FALSE(machineProfileFromJson(j, "p.json").reference_pass);
+}
+
+TEST(MachineProfile, CommBesideComputeRoundTripsAndBadOnesAreNamedByJsonPath) {
+    MachineProfile p = sample();
+    p.comm_beside_compute = {{LinkClass::IntraHost, 2, 0.1}, {LinkClass::InterHost, 4, 0.06}};
+    const MachineProfile q = machineProfileFromJson(toJson(p), "p.json");
+    EXPECT_EQ(q.comm_beside_compute, p.comm_beside_compute);
+    nlohmann::json j = toJson(p);
+    j["comm_beside_compute"][1]["rate"] = 1.5;
+    EXPECT_EQ(errorOf(j), "p.json: $.comm_beside_compute[1].rate: expected a share of the rate "
+                          "alone, at most 1, got 1.5");
+    j = toJson(p);
+    j["comm_beside_compute"][0]["ranks"] = 1;
+    EXPECT_EQ(errorOf(j),
+              "p.json: $.comm_beside_compute[0].ranks: expected a whole number >= 2, got 1");
+    j = toJson(p);
+    j["comm_beside_compute"][0]["link"] = "sideways";
+    EXPECT_EQ(errorOf(j), "p.json: $.comm_beside_compute[0].link: expected \"intra_host\" or "
+                          "\"inter_host\", got \"sideways\"");
+    j = toJson(p);
+    j.erase("comm_beside_compute"); // optional: older profiles have none
+    EXPECT_TRUE(machineProfileFromJson(j, "p.json").comm_beside_compute.empty());
+}
+
 TEST(MachineProfile, BadValuesAreNamedByJsonPath) {
     nlohmann::json j = toJson(sample());
     j["fits"][0]["bytes_per_s"] = -1;

@@ -97,6 +97,39 @@ TEST(StepTime, StageZeroOverlapRunsBucketsBesideBackward) {
     EXPECT_NEAR(f.comm_exposed_s, e0 - t0, kEps);
 }
 
+// Compute and progress threads outnumbering the cores: a collective runs at half its rate
+// while the compute thread computes, at its full rate once it waits.
+TEST(StepTime, ACollectiveBesideComputeRunsAtTheRateBesideComputeUntilComputeWaits) {
+    TrainConfig c = nano(0, 2, 1, true);
+    c.zero.reduce_bucket_size = padded(c, 2); // buckets {2, 3}, {1}, {0}
+    StepCosts k = costs();
+    k.comm_rate_beside_compute = 0.5;
+    const StepTimeForecast f = simulateStep(c, k);
+    const double b23 = static_cast<double>(padded(c, 2) + padded(c, 3)) * 4;
+    const double b1 = static_cast<double>(padded(c, 1)) * 4,
+                 b0 = static_cast<double>(padded(c, 0)) * 4;
+    const double t2 = kForward + 4 * kMs, t1 = t2 + 2 * kMs, t0 = t1 + 0.5 * kMs;
+    // {2, 3} from t2: block 1's 2 ms of backward do 1 ms of its work; the rest r at half
+    // rate within the encoder's 0.5 ms (r < 0.25 ms for nano).
+    const double r = coll(b23) - 1 * kMs;
+    ASSERT_LT(r, 0.25 * kMs);
+    const double e23 = t1 + 2 * r;
+    // {1} from e23: half rate until t0, then the full rate as the compute thread waits.
+    const double e1 = t0 + coll(b1) - 0.5 * (t0 - e23);
+    const double e0 = e1 + coll(b0); // {0}, issued at t0, after {1}; all at the full rate
+    ASSERT_EQ(f.collectives.size(), 3u);
+    EXPECT_NEAR(f.collectives[0].start_s, t2, kEps);
+    EXPECT_NEAR(f.collectives[0].end_s, e23, kEps);
+    EXPECT_NEAR(f.collectives[1].start_s, e23, kEps);
+    EXPECT_NEAR(f.collectives[1].end_s, e1, kEps);
+    EXPECT_NEAR(f.collectives[2].start_s, e1, kEps);
+    EXPECT_NEAR(f.collectives[2].end_s, e0, kEps);
+    EXPECT_NEAR(f.step_s, e0 + kAdam, kEps);
+    EXPECT_NEAR(f.comm_exposed_s, e0 - t0, kEps);
+    // At the full rate it is the schedule above (StageZeroOverlapRunsBucketsBesideBackward).
+    EXPECT_LT(simulateStep(c, costs()).step_s, f.step_s);
+}
+
 TEST(StepTime, StageThreeOneSlotKeepsTheUnitsAtTheTurn) {
     const TrainConfig c = nano(3, 2);
     const StepTimeForecast f = simulateStep(c, costs());
@@ -206,6 +239,26 @@ TEST(StepTime, RanksBeyondTheCoresShareThem) {
     EXPECT_EQ(measured, 3.0);
     // The preset link: a ring all-reduce of N = 4 pays 2(N-1) latencies and 2(N-1)/N bytes.
     EXPECT_NEAR(c4.collective(Collective::AllReduce, 1e6), 6e-6 + 1.5e6 / 1e9, 1e-15);
+}
+
+// A collective's rate beside compute is the profile's for the run's link class and ranks,
+// else 1 (a preset, or no measurement at that rank count); the forecast says which.
+TEST(StepTime, TheRateBesideComputeIsTheProfilesForTheLinkAndTheRanks) {
+    MachineProfile p = madeUpProfile();
+    EXPECT_EQ(stepCosts(nano(0, 2), p, {}).comm_rate_beside_compute, 1.0);
+    p.comm_beside_compute = {{LinkClass::IntraHost, 2, 0.1},
+                             {LinkClass::IntraHost, 4, 0.05},
+                             {LinkClass::InterHost, 4, 0.8}};
+    EXPECT_EQ(stepCosts(nano(0, 2), p, {}).comm_rate_beside_compute, 0.1);
+    EXPECT_EQ(stepCosts(nano(0, 4), p, {}).comm_rate_beside_compute, 0.05);
+    p.inter_link = p.intra_link;
+    // Across hosts, the inter-host measurement over the collective's ranks.
+    EXPECT_EQ(stepCosts(nano(0, 4), p, {2}).comm_rate_beside_compute, 0.8);
+    EXPECT_EQ(stepCosts(nano(0, 2), p, {2}).comm_rate_beside_compute, 1.0); // none at 2
+    const StepTimeForecast f = predictStepTime(nano(0, 2, 1, true), p, {});
+    EXPECT_TRUE(std::any_of(f.assumptions.begin(), f.assumptions.end(), [](const std::string& a) {
+        return a.find("at 10% of their rate while the ranks compute") != std::string::npos;
+    }));
 }
 
 // In-situ pieces (ModelPieceTimes) price the model's compute where the profile has the

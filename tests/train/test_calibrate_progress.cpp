@@ -9,7 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -29,6 +31,8 @@ std::vector<std::string> shortCalibration(const std::string& out) {
             "2",
             "--reps",
             "1",
+            "--rounds",
+            "2",
             "--max-bytes",
             "65536"};
 }
@@ -92,6 +96,82 @@ TEST(CalibrateProgress, FractionsCountThePlannedMeasurementsFromZeroToOne) {
     EXPECT_TRUE(std::filesystem::exists(dir.file("profile.json")));
 }
 
+// The pieces are timed round after round, every shape and micro-batch in each round (a
+// drifting machine weighs on all alike): one progress line per round and the warm-up, one
+// profile entry per micro-batch; the sharing is timed within the 2-rank job.
+TEST(CalibrateProgress, PiecesComeInRoundsOfEveryMicroBatch) {
+    test::TempDir dir("calibrate-progress");
+    auto argv = shortCalibration(dir.file("profile.json"));
+    const auto at = [&](const char* option) {
+        return std::find(argv.begin(), argv.end(), option) + 1;
+    };
+    *at("--rounds") = "3";
+    argv.insert(at("--micro") + 1, "2");
+    argv.push_back("--progress-json");
+    const test::ProcessResult r = test::runProcess(argv);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> rounds;
+    int sharing = 0;
+    for (const nlohmann::json& s : lines(r.out)) {
+        if (s.at("phase") == "pieces")
+            rounds.push_back(s.at("measures").get<std::string>());
+        sharing += s.at("phase") == "sharing";
+    }
+    ASSERT_EQ(rounds.size(), 4u) << r.out;
+    EXPECT_NE(rounds[0].find("warm-up"), std::string::npos) << rounds[0];
+    EXPECT_NE(rounds[3].find("round 3 of 3"), std::string::npos) << rounds[3];
+    EXPECT_EQ(sharing, 1);
+
+    std::ifstream in(dir.file("profile.json"));
+    const nlohmann::json p = nlohmann::json::parse(in);
+    ASSERT_EQ(p.at("pieces").size(), 2u);
+    EXPECT_EQ(p["pieces"][0].at("micro_batch"), 1);
+    EXPECT_EQ(p["pieces"][1].at("micro_batch"), 2);
+    ASSERT_EQ(p.at("compute_slowdown").size(), 1u);
+    EXPECT_EQ(p["compute_slowdown"][0].at("ranks"), 2);
+    EXPECT_GT(p["compute_slowdown"][0].at("slowdown").get<double>(), 0.0);
+    EXPECT_NE(r.err.find("compute with 2 ranks at once"), std::string::npos) << r.err;
+}
+
+// --check times the profile's reference pass again: one JSON line with both times and
+// their ratio; a profile without a reference pass is refused by JSON path, exit 2.
+TEST(CalibrateProgress, CheckTimesTheReferencePassAgain) {
+    test::TempDir dir("calibrate-progress");
+    const std::string profile = dir.file("profile.json");
+    const test::ProcessResult made = test::runProcess(shortCalibration(profile));
+    ASSERT_EQ(made.exit_code, 0) << made.err;
+    EXPECT_NE(made.err.find("reference pass (micro, micro-batch 1): "), std::string::npos)
+        << made.err;
+    const test::ProcessResult r = test::runProcess(
+        {test::toolPath("zerolab-calibrate"), "--check", profile, "--rounds", "3"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::vector<nlohmann::json> out = lines(r.out);
+    ASSERT_EQ(out.size(), 1u) << r.out;
+    const nlohmann::json& c = out.front();
+    EXPECT_EQ(c.at("type"), "check");
+    EXPECT_EQ(c.at("model"), "micro");
+    EXPECT_EQ(c.at("micro_batch"), 1);
+    std::ifstream in(profile);
+    const nlohmann::json p = nlohmann::json::parse(in);
+    EXPECT_EQ(c.at("calibrated_s").get<double>(),
+              p.at("reference_pass").at("seconds").get<double>());
+    EXPECT_GT(c.at("now_s").get<double>(), 0.0);
+    EXPECT_DOUBLE_EQ(c.at("slowdown").get<double>(),
+                     c.at("now_s").get<double>() / c.at("calibrated_s").get<double>());
+    EXPECT_NE(r.err.find("when calibrated"), std::string::npos) << r.err;
+
+    nlohmann::json old = p;
+    old.erase("reference_pass");
+    std::ofstream(dir.file("old.json")) << old.dump();
+    const test::ProcessResult refused =
+        test::runProcess({test::toolPath("zerolab-calibrate"), "--check", dir.file("old.json")});
+    EXPECT_EQ(refused.exit_code, 2);
+    EXPECT_NE(refused.err.find(dir.file("old.json") + ": $.reference_pass: missing"),
+              std::string::npos)
+        << refused.err;
+    EXPECT_EQ(refused.out, "");
+}
+
 TEST(CalibrateProgress, WithoutTheFlagStdoutStaysEmpty) {
     test::TempDir dir("calibrate-progress");
     const test::ProcessResult r = test::runProcess(shortCalibration(dir.file("profile.json")));
@@ -107,6 +187,14 @@ TEST(CalibrateProgress, ABadOptionStillExitsTwoNamingIt) {
     test::ProcessResult r = test::runProcess(argv);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("--bogus"), std::string::npos) << r.err;
+
+    argv = shortCalibration(dir.file("profile.json"));
+    *(std::find(argv.begin(), argv.end(), "--rounds") + 1) = "0";
+    argv.push_back("--progress-json");
+    r = test::runProcess(argv);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--rounds"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
 
     argv = shortCalibration(dir.file("profile.json"));
     argv.insert(argv.end(), {"--progress-json", "--ranks", "1"});

@@ -1,10 +1,12 @@
 // The kernel, sharing and collective measurements of zerolab-calibrate (calibrate_kernels.h).
 #include "runtime/train/calibrate_kernels.h"
 
+#include "runtime/model/param_layout.h"
 #include "runtime/planner/step_ops.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -193,10 +195,23 @@ std::size_t kernelMeasurementCount(const std::vector<ModelShape>& shapes,
     return distinct.size() + (kOpKindCount - 2);
 }
 
-std::vector<double> collectiveSizes(double max_bytes) {
+std::vector<double> collectiveSizes(double max_bytes, const std::vector<ModelShape>& shapes,
+                                    int ranks) {
     std::vector<double> sizes;
     for (double bytes = 1024; bytes <= max_bytes; bytes *= 4)
         sizes.push_back(bytes);
+    constexpr double kFrom = 64 * 1024, kNear = 0.05;
+    for (const ModelShape& s : shapes)
+        for (const UnitLayout& u : makeParamLayout(s, std::max(1, ranks)).units)
+            for (const double element_bytes : {2.0, 4.0}) {
+                const double bytes = element_bytes * static_cast<double>(u.padded_elems);
+                const bool near = std::any_of(sizes.begin(), sizes.end(), [&](double x) {
+                    return std::abs(x - bytes) <= kNear * x;
+                });
+                if (bytes >= kFrom && bytes <= max_bytes && !near)
+                    sizes.push_back(bytes);
+            }
+    std::sort(sizes.begin(), sizes.end());
     return sizes;
 }
 
@@ -237,12 +252,15 @@ double slowest(Communicator& comm, double s) {
 } // namespace
 
 std::vector<std::pair<double, double>>
-measureCollective(Communicator& comm, Collective c, double max_bytes, double max_call_s,
+measureCollective(Communicator& comm, Collective c, const std::vector<double>& sizes,
+                  double max_call_s,
                   const std::function<void(double bytes, double seconds)>& measured) {
     std::vector<std::pair<double, double>> points;
     const int n = comm.size();
+    const double max_bytes = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
     std::vector<float> buf(static_cast<std::size_t>(max_bytes / 4) + static_cast<std::size_t>(n));
-    for (const double bytes : collectiveSizes(max_bytes)) {
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        const double bytes = sizes[i];
         const std::size_t all = static_cast<std::size_t>(bytes / 4);
         const std::size_t count = c == Collective::AllReduce || c == Collective::Broadcast
                                       ? all
@@ -292,7 +310,8 @@ measureCollective(Communicator& comm, Collective c, double max_bytes, double max
         points.push_back({whole, med});
         if (measured)
             measured(whole, med);
-        if (med * 4 > max_call_s) // the next size would take about 4 times as long
+        // The next size would take about its share of bytes more: past max_call_s, stop.
+        if (i + 1 < sizes.size() && med * sizes[i + 1] / whole > max_call_s)
             break;
     }
     return points;

@@ -119,13 +119,22 @@ void stopIfAsked() {
         throw Stopped{};
 }
 
+// The --model presets' shapes.
+std::vector<ModelShape> modelShapes(const Options& o) {
+    std::vector<ModelShape> shapes;
+    for (const std::string& m : o.models) {
+        const auto s = findModelPreset(m);
+        if (!s)
+            throw PlanError("--model: unknown preset '" + m + "'");
+        shapes.push_back(*s);
+    }
+    return shapes;
+}
+
 // The shape whose forward and backward (at the largest micro-batch) time the ranks'
 // sharing of the machine: the first --model.
 ModelShape sharingShape(const Options& o) {
-    const auto s = findModelPreset(o.models.front());
-    if (!s)
-        throw PlanError("--model: unknown preset '" + o.models.front() + "'");
-    return *s;
+    return modelShapes(o).front();
 }
 
 // The child: every collective on this job's ranks, and the shared compute rate.
@@ -137,11 +146,12 @@ int collectivesChild(int argc, char** argv, const Options& o) {
     nlohmann::json fits = nlohmann::json::array();
     g_progress = {o.progress_total > 0 && comm.rank() == 0, o.progress_done, o.progress_total};
     const nlohmann::json where = {{"link", o.collectives}, {"ranks", comm.size()}};
-    const long sizes = static_cast<long>(collectiveSizes(o.max_bytes).size());
+    const std::vector<double> grid = collectiveSizes(o.max_bytes, modelShapes(o), comm.size());
+    const long sizes = static_cast<long>(grid.size());
     for (std::size_t c = 0; c < kCollectiveCount; ++c) {
         const std::string collective(kCollectiveNames[c]);
         const auto points = measureCollective(
-            comm, static_cast<Collective>(c), o.max_bytes, o.max_call_s, [&](double bytes, double) {
+            comm, static_cast<Collective>(c), grid, o.max_call_s, [&](double bytes, double) {
                 g_progress.step("collectives",
                                 collective + " of " + std::to_string(std::lround(bytes)) + " B", 1,
                                 where);
@@ -320,13 +330,7 @@ int driver(const Options& o) {
     p.date = isoNow();
     p.cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     p.threads_per_rank = o.threads;
-    std::vector<ModelShape> shapes;
-    for (const std::string& m : o.models) {
-        const auto s = findModelPreset(m);
-        if (!s)
-            throw PlanError("--model: unknown preset '" + m + "'");
-        shapes.push_back(*s);
-    }
+    const std::vector<ModelShape> shapes = modelShapes(o);
     struct Job {
         std::string link;
         int ranks;
@@ -345,14 +349,20 @@ int driver(const Options& o) {
         o.kernels_from.empty()
             ? static_cast<long>(kernelMeasurementCount(shapes, o.micros)) + o.rounds + 1
             : 0;
-    const long jobSteps =
-        static_cast<long>(kCollectiveCount * collectiveSizes(o.max_bytes).size()) + 1;
-    g_progress = {o.progress_json, 0, kernelSteps + jobSteps * long(jobs.size()) + 1};
+    // A job's: each collective at each of its sizes (collectiveSizes), and the ranks' passes.
+    const auto stepsOf = [&](const Job& j) {
+        return static_cast<long>(kCollectiveCount *
+                                 collectiveSizes(o.max_bytes, shapes, j.ranks).size()) +
+               1;
+    };
+    long jobSteps = 0;
+    for (const Job& j : jobs)
+        jobSteps += stepsOf(j);
+    g_progress = {o.progress_json, 0, kernelSteps + jobSteps + 1};
     g_progress.step("plan",
-                    std::to_string(g_progress.total) +
-                        " measurements: " + std::to_string(kernelSteps) + " of kernels, " +
-                        std::to_string(jobs.size()) + " collective job(s) of " +
-                        std::to_string(jobSteps),
+                    std::to_string(g_progress.total) + " measurements: " +
+                        std::to_string(kernelSteps) + " of kernels, " + std::to_string(jobSteps) +
+                        " in " + std::to_string(jobs.size()) + " collective job(s)",
                     0);
     if (!o.kernels_from.empty()) {
         const MachineProfile base = loadMachineProfile(o.kernels_from);
@@ -436,9 +446,10 @@ int driver(const Options& o) {
                     o.emulated_hosts,
                     "-np",
                     std::to_string(j.ranks)};
+        args.insert(args.end(), {self(), "--collectives", j.link, "--fragment", frag, "--model"});
+        args.insert(args.end(), o.models.begin(), o.models.end()); // the first times sharing
         args.insert(args.end(),
-                    {self(), "--collectives", j.link, "--fragment", frag, "--model",
-                     o.models.front(), "--micro", std::to_string(o.micros.back()), "--threads",
+                    {"--micro", std::to_string(o.micros.back()), "--threads",
                      std::to_string(o.threads), "--max-bytes", std::to_string(o.max_bytes),
                      "--max-call-s", std::to_string(o.max_call_s), "--rounds",
                      std::to_string(o.rounds)});
@@ -465,7 +476,7 @@ int driver(const Options& o) {
                               j.ranks, x["latency_s"].get<double>(), x["bytes_per_s"].get<double>(),
                               x["worst_residual"].get<double>(),
                               x["points"].get<std::vector<std::pair<double, double>>>()});
-        g_progress.done += jobSteps; // the child's lines counted them
+        g_progress.done += stepsOf(j); // the child's lines counted them
         {
             const double beside = f["comm_beside_compute"].get<double>();
             p.comm_beside_compute.push_back(

@@ -2,6 +2,8 @@
 // every stdout line is one progress object whose fraction is its count of measurements
 // done over those planned, growing from 0 to exactly 1; the human lines on stderr stay; a
 // bad option still exits 2 naming it.
+#include "runtime/model/model_shape.h"
+#include "runtime/model/param_layout.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
@@ -131,6 +133,34 @@ TEST(CalibrateProgress, PiecesComeInRoundsOfEveryMicroBatch) {
     EXPECT_EQ(p["compute_slowdown"][0].at("ranks"), 2);
     EXPECT_GT(p["compute_slowdown"][0].at("slowdown").get<double>(), 0.0);
     EXPECT_NE(r.err.find("compute with 2 ranks at once"), std::string::npos) << r.err;
+}
+
+// The collectives are timed at the sizes the model's step calls (each unit's padded
+// parameters over the job's ranks, in fp32 and bf16 bytes) besides 1 KiB x 4^i: across a
+// rate-limited link a collective's time is no line in its size, and a point read between
+// two sizes 4x apart was 2.2x a run's own reduce-scatter (collectiveSizes).
+TEST(CalibrateProgress, CollectivesAreTimedAtTheSizesTheModelCalls) {
+    test::TempDir dir("calibrate-sizes");
+    auto argv = shortCalibration(dir.file("profile.json"));
+    *(std::find(argv.begin(), argv.end(), "--max-bytes") + 1) = "4194304";
+    argv.push_back("--progress-json");
+    const test::ProcessResult r = test::runProcess(argv);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const ParamLayout layout = makeParamLayout(*findModelPreset("micro"), 2);
+    const double block = static_cast<double>(layout.units[1].padded_elems);
+    std::ifstream in(dir.file("profile.json"));
+    const nlohmann::json p = nlohmann::json::parse(in);
+    ASSERT_EQ(p.at("fits").size(), 4u);
+    for (const nlohmann::json& f : p["fits"]) {
+        std::set<double> sizes;
+        for (const nlohmann::json& q : f.at("points"))
+            sizes.insert(q[0].get<double>());
+        for (const double bytes : {2 * block, 4 * block, 1024.0, 1048576.0, 4194304.0})
+            EXPECT_TRUE(sizes.count(bytes)) << f.at("collective") << " not timed at " << bytes;
+    }
+    // The progress plan counted the added sizes: its last line is the last measurement.
+    const std::vector<nlohmann::json> steps = lines(r.out);
+    EXPECT_EQ(steps.back().at("done"), steps.front().at("total")) << r.out;
 }
 
 // --check times the profile's reference pass again: one JSON line with both times and

@@ -257,7 +257,7 @@ measureCollective(Communicator& comm, Collective c, const std::vector<double>& s
                   const std::function<void(double bytes, double seconds)>& measured) {
     std::vector<std::pair<double, double>> points;
     const int n = comm.size();
-    const double max_bytes = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
+    const double max_bytes = sizes.empty() ? 0 : sizes.back(); // ascending
     std::vector<float> buf(static_cast<std::size_t>(max_bytes / 4) + static_cast<std::size_t>(n));
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         const double bytes = sizes[i];

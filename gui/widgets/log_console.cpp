@@ -11,6 +11,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollBar>
+#include <QTextOption>
 #include <QVBoxLayout>
 
 namespace zerolab {
@@ -33,7 +34,10 @@ LogConsole::LogConsole(QWidget* parent)
     layout->addLayout(bar);
     m_view->setReadOnly(true);
     m_view->setMaximumBlockCount(kMaxLines);
-    m_view->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // Long lines (an mpirun error, a path) wrap at the console's width, at a space where
+    // there is one: no sideways scrolling to read the end of an error.
+    m_view->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_view->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     m_view->setStyleSheet(
         QStringLiteral("QPlainTextEdit { font-family: monospace; font-size: 9pt; background: %1; "
                        "color: %2; border-radius: 6px; }")

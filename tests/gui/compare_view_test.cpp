@@ -208,6 +208,23 @@ private slots:
             for (const QString& line : text.split(QLatin1Char('\n')))
                 QVERIFY2(hfm.horizontalAdvance(line) < header->sectionSize(c), qPrintable(line));
         }
+        // A key the column cannot hold loses its start, never its leaf, and the whole JSON
+        // path is its tooltip.
+        QTableWidget* diff = view.diffTable();
+        QCOMPARE(diff->textElideMode(), Qt::ElideLeft);
+        QVERIFY(diff->rowCount() > 0);
+        int widest = 0;
+        for (int r = 0; r < diff->rowCount(); ++r) {
+            QCOMPARE(diff->item(r, 0)->toolTip(), diff->item(r, 0)->text());
+            QFont f = diff->font();
+            f.setBold(diff->item(r, 0)->font().bold());
+            widest = std::max(widest, QFontMetrics(f).horizontalAdvance(diff->item(r, 0)->text()));
+        }
+        // Cell padding: a key shown whole needs a few pixels more than its text.
+        QVERIFY2(diff->columnWidth(0) >= std::min(widest + 6, 160),
+                 qPrintable(QStringLiteral("key column %1 px, widest key %2 px")
+                                .arg(diff->columnWidth(0))
+                                .arg(widest)));
     }
 };
 

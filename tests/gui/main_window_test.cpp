@@ -17,11 +17,15 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextDocument>
 #include <QtTest>
 
 using namespace zerolab;
@@ -116,6 +120,30 @@ private slots:
                                 .arg(window.height())
                                 .arg(available.width())
                                 .arg(available.height())));
+    }
+
+    // A long line (an mpirun error naming a path) wraps at the console's width: its end
+    // is read without scrolling sideways.
+    void longConsoleLinesWrap() {
+        LogConsole console;
+        console.resize(420, 300);
+        console.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&console));
+        const QString line = QStringLiteral("[1,3]<stderr>: error: cannot open shard ") +
+                             QString(40, QLatin1Char('x')) + QStringLiteral("/") +
+                             QString(120, QLatin1Char('y'));
+        console.addLine(3, line);
+        console.addLine(-1,
+                        QStringLiteral("mpirun noticed that process rank 3 exited on signal 9"));
+        QCoreApplication::processEvents();
+        auto* view = console.findChild<QPlainTextEdit*>();
+        QVERIFY(view);
+        QCOMPARE(view->horizontalScrollBar()->maximum(), 0);
+        QCOMPARE(console.visibleLines().size(), 2);
+        console.grab().save(QDir::temp().filePath(QStringLiteral("zerolab-console-wrap.png")));
+        // The unbroken run of y's wraps too, anywhere: it is one line of text, shown in several.
+        QVERIFY2(view->document()->firstBlock().lineCount() >= 3,
+                 qPrintable(QString::number(view->document()->firstBlock().lineCount())));
     }
 
     void consoleClosedByTheUserStaysClosed() {

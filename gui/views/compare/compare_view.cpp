@@ -221,6 +221,7 @@ void fillDiff(QTableWidget* table, const QVector<RunPart>& parts, bool differenc
         else if (keyText.startsWith(QLatin1String("(segment) ")))
             keyText.replace(0, 9, CompareView::tr("(segment)"));
         auto* key = new QTableWidgetItem(keyText);
+        key->setToolTip(keyText); // the whole JSON path where the column cuts it
         if (rows[r].differs)
             key->setFont([&] {
                 QFont f = table->font();
@@ -236,11 +237,19 @@ void fillDiff(QTableWidget* table, const QVector<RunPart>& parts, bool differenc
         }
     }
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    // Values may be cut at 110 px, the run's name in the header never.
+    // Values may be cut at 110 px, the run's name in the header never. The key takes what
+    // the values leave of the panel (at least 160 px); where even that is short, it loses
+    // its start, never its leaf: zero_optimization's reduce_bucket_size and
+    // allgather_bucket_size differ only there (the whole key is its tooltip).
+    table->setTextElideMode(Qt::ElideLeft);
     table->resizeColumnsToContents();
-    table->setColumnWidth(0, std::min(table->columnWidth(0), 160));
-    for (int c = 1; c < table->columnCount(); ++c)
+    int values = 0;
+    for (int c = 1; c < table->columnCount(); ++c) {
         table->setColumnWidth(c, std::min(table->columnWidth(c), 110));
+        values += table->columnWidth(c);
+    }
+    table->setColumnWidth(
+        0, std::min(table->columnWidth(0), std::max(160, table->viewport()->width() - values)));
     table->horizontalHeader()->setStretchLastSection(true);
 }
 

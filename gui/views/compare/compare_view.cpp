@@ -239,9 +239,7 @@ void fillDiff(QTableWidget* table, const QVector<RunPart>& parts, bool differenc
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     // Values may be cut at 110 px, the run's name in the header never. The key takes what
     // the values leave of the panel (at least 160 px); where even that is short, it loses
-    // its start, never its leaf: zero_optimization's reduce_bucket_size and
-    // allgather_bucket_size differ only there (the whole key is its tooltip).
-    table->setTextElideMode(Qt::ElideLeft);
+    // its start (the table's ElideLeft), never its leaf.
     table->resizeColumnsToContents();
     int values = 0;
     for (int c = 1; c < table->columnCount(); ++c) {
@@ -342,6 +340,10 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     auto* bottom = new QSplitter(Qt::Horizontal);
     bottom->setHandleWidth(10);
     m_diff->verticalHeader()->setVisible(false);
+    // A key cut short loses its start, never its leaf: zero_optimization's
+    // reduce_bucket_size and allgather_bucket_size differ only there (the whole key is
+    // its tooltip).
+    m_diff->setTextElideMode(Qt::ElideLeft);
     m_diff->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_diff->setAlternatingRowColors(true);
     m_diff->setShowGrid(false);

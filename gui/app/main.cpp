@@ -455,7 +455,12 @@ bool lacksADisplay(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     // --run-lesson: the Lab headless (runtime/lab/lab_headless.h), before any QApplication.
-    if (const auto code = zerolab::runLessonFromArguments(argc, argv))
+    // Its progress lines in --lang, from the embedded catalogue (no QApplication yet).
+    const auto translatorFor = [](const std::string& lang) {
+        const auto language = zerolab::languageFromCode(QString::fromStdString(lang));
+        return language ? zerolab::catalogueTranslator(*language) : zerolab::MessageTranslator{};
+    };
+    if (const auto code = zerolab::runLessonFromArguments(argc, argv, translatorFor))
         return *code;
     preferOffscreenForScreenshots(argc, argv);
     if (asksHelpOrVersion(argc, argv)) {

@@ -8,6 +8,8 @@
 #include <QSettings>
 #include <QTranslator>
 
+#include <memory>
+
 namespace zerolab {
 
 namespace {
@@ -86,6 +88,18 @@ bool setLanguage(Language language) {
 
 Language currentLanguage() {
     return translators().current;
+}
+
+MessageTranslator catalogueTranslator(Language language) {
+    if (language == Language::English)
+        return nullptr;
+    auto catalogue = std::make_shared<QTranslator>();
+    if (!catalogue->load(QStringLiteral(":/i18n/zerolab_%1.qm").arg(languageCode(language))))
+        return nullptr;
+    return [catalogue](const std::string& context, const std::string& source) {
+        const QString t = catalogue->translate(context.c_str(), source.c_str());
+        return t.isEmpty() ? source : t.toStdString();
+    };
 }
 
 } // namespace zerolab

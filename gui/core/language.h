@@ -3,6 +3,8 @@
 // locale; put on screen by one QTranslator over the .qm embedded at build time.
 #pragma once
 
+#include "runtime/text/message.h"
+
 #include <QLocale>
 #include <QString>
 
@@ -37,5 +39,10 @@ void saveLanguage(Language language);
 // UI thread only; needs a QCoreApplication.
 bool setLanguage(Language language);
 Language currentLanguage();
+
+// The embedded catalogue of `language` as a MessageTranslator, for texts rendered before
+// any QCoreApplication exists (zerolab --run-lesson's progress lines); null for English
+// or when the catalogue cannot be loaded. Needs no QCoreApplication.
+MessageTranslator catalogueTranslator(Language language);
 
 } // namespace zerolab

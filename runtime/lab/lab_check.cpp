@@ -17,8 +17,6 @@ namespace zerolab {
 
 namespace {
 
-constexpr double kExact = 1e-9;
-
 std::string num(double v) {
     char buf[48];
     std::snprintf(buf, sizeof buf, "%.6g", v);
@@ -31,16 +29,11 @@ std::string percent(double f) {
     return buf;
 }
 
-double relDiff(double a, double b) {
-    const double m = std::max(std::fabs(a), std::fabs(b));
-    return m == 0 ? 0 : std::fabs(a - b) / m;
-}
-
 // Empty when a and b agree within tol; else why not.
 std::string compare(const char* what_a, double a, const char* what_b, double b, double tol,
                     const std::string& unit) {
-    const double d = relDiff(a, b);
-    if (std::isfinite(a) && std::isfinite(b) && d <= std::max(tol, kExact))
+    const double d = relativeDifference(a, b);
+    if (std::isfinite(a) && std::isfinite(b) && d <= std::max(tol, kExactDifference))
         return {};
     return std::string(what_a) + " " + num(a) + " " + unit + " vs " + what_b + " " + num(b) + " " +
            unit + ": differ by " + (std::isfinite(d) ? percent(d) : std::string("inf")) +
@@ -176,9 +169,10 @@ void evaluateValue(const Lesson& lesson, const LessonCheck& c, Sources& src, Che
 bool holds(Relation rel, const std::vector<double>& xs, double tol) {
     for (std::size_t i = 1; i < xs.size(); ++i) {
         const double a = xs[i - 1], b = xs[i];
-        const bool ok = rel == Relation::Equal        ? relDiff(a, b) <= std::max(tol, kExact)
-                        : rel == Relation::Decreasing ? b < a && relDiff(a, b) > kExact
-                                                      : b > a && relDiff(a, b) > kExact;
+        const bool ok =
+            rel == Relation::Equal ? relativeDifference(a, b) <= std::max(tol, kExactDifference)
+            : rel == Relation::Decreasing ? b < a && relativeDifference(a, b) > kExactDifference
+                                          : b > a && relativeDifference(a, b) > kExactDifference;
         if (!ok)
             return false;
     }
@@ -240,11 +234,16 @@ void evaluateErratum(const Lesson& lesson, const LessonCheck& c, Sources& src, C
 
 } // namespace
 
+double relativeDifference(double a, double b) {
+    const double m = std::max(std::fabs(a), std::fabs(b));
+    return m == 0 ? 0 : std::fabs(a - b) / m;
+}
+
 PredictionGrade gradePrediction(const CheckResult& check, double prediction, GradeAgainst asked) {
     auto near = [&](std::optional<double> truth) -> std::optional<bool> {
         if (!truth)
             return std::nullopt;
-        return relDiff(*truth, prediction) <= kPredictionTolerance;
+        return relativeDifference(*truth, prediction) <= kPredictionTolerance;
     };
     PredictionGrade g;
     g.formula = near(check.formula);
@@ -271,6 +270,8 @@ std::vector<CheckResult> evaluateStepChecks(const Lesson& lesson, const LessonSt
         r.label = c.label;
         r.unit = c.unit;
         r.explain = c.explain;
+        r.tolerance = c.tolerance;
+        r.formula_tolerance = c.formula_tolerance;
         r.prediction_id = c.prediction;
         for (const LessonPrediction& p : step.predictions)
             if (c.prediction && p.id == *c.prediction)

@@ -37,6 +37,10 @@ struct CheckResult {
     std::optional<double> claimed;  // Erratum: the chapter's claim
     std::vector<RelationPoint> points; // Relation: per run
     bool agrees = false;
+    // The check's tolerances (LessonCheck): planner vs measured, and formula vs the other
+    // side, so that a reader can say which pair is exact and which only close.
+    double tolerance = 0;
+    double formula_tolerance = 0;
     // Empty when it agrees; else which comparison failed and by how much, e.g.
     // "planner 3.5 psi vs measured 3.75 psi: differ by 6.7% (tolerance 0%)".
     std::string reason;
@@ -64,6 +68,11 @@ struct PredictionGrade {
 };
 inline constexpr double kPredictionTolerance = 0.02;
 PredictionGrade gradePrediction(const CheckResult& check, double prediction, GradeAgainst asked);
+
+// |a - b| / max(|a|, |b|), 0 when both are 0: how every check compares two of its sides;
+// "exact" is within kExactDifference.
+double relativeDifference(double a, double b);
+inline constexpr double kExactDifference = 1e-9;
 
 // Student predictions by prediction id, in the prediction's unit.
 using LabPredictions = std::map<std::string, double>;

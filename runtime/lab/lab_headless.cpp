@@ -1,5 +1,5 @@
 // The headless lesson runner: argument parsing for main, then every step in order
-// (experiment, checks), one JSON line per check on stdout, progress on stderr.
+// (experiment, checks), one JSON line per check on stdout, progress on stderr in --lang.
 #include "runtime/lab/lab_headless.h"
 
 #include "runtime/lab/lab_check.h"
@@ -80,6 +80,10 @@ std::string executableDir(const char* argv0) {
 
 int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::ostream& err) {
     Lesson lesson;
+    // A progress line in the options' language (its arguments as they are).
+    const auto say = [&](MessageSource s, std::vector<Message> args) {
+        err << renderMessage(Message(s, std::move(args)), o.translate) << '\n';
+    };
     try {
         lesson = loadLesson(o.lesson);
     } catch (const LessonError& e) {
@@ -106,12 +110,14 @@ int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::os
             LabStepRuns runs;
             try {
                 runs = runStepExperiment(lesson, step, env, [&](const LabProgress& p) {
-                    err << "zerolab: lesson " << lesson.id << ", step " << step.id << ": run "
-                        << p.run_index + 1 << "/" << p.run_count << " (" << p.run_id << "), step "
-                        << p.step << "/" << p.steps << '\n';
+                    say(ZEROLAB_TR("LabHeadless",
+                                   "zerolab: lesson %1, step %2: run %3/%4 (%5), step %6/%7"),
+                        {lesson.id, step.id, std::to_string(p.run_index + 1),
+                         std::to_string(p.run_count), p.run_id, std::to_string(p.step),
+                         std::to_string(p.steps)});
                 });
             } catch (const LabHostsUnavailable& e) {
-                err << "zerolab: skipped: " << e.what() << '\n';
+                say(ZEROLAB_TR("LabHeadless", "zerolab: skipped: %1"), {std::string(e.what())});
                 for (const LessonCheck& c : step.checks) {
                     out << nlohmann::ordered_json({{"lesson", lesson.id},
                                                    {"step", step.id},
@@ -124,7 +130,7 @@ int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::os
                 continue;
             }
             if (runs.stopped) {
-                err << "zerolab: stopped\n";
+                say(ZEROLAB_TR("LabHeadless", "zerolab: stopped"), {});
                 return kExitStopped;
             }
             for (const CheckResult& r :
@@ -137,12 +143,14 @@ int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::os
                     ++agree;
                 } else if (!graded) {
                     ++reported;
-                    err << "zerolab: lesson " << lesson.id << ", step " << step.id << ", check "
-                        << r.id << " (a time, reported, not graded): " << r.reason << '\n';
+                    say(ZEROLAB_TR("LabHeadless", "zerolab: lesson %1, step %2, check %3 (a "
+                                                  "time, reported, not graded): %4"),
+                        {lesson.id, step.id, r.id, r.reason});
                 } else {
                     failed.push_back(step.id + "/" + r.id);
-                    err << "zerolab: lesson " << lesson.id << ", step " << step.id << ", check "
-                        << r.id << " disagrees: " << r.reason << '\n';
+                    say(ZEROLAB_TR("LabHeadless",
+                                   "zerolab: lesson %1, step %2, check %3 disagrees: %4"),
+                        {lesson.id, step.id, r.id, r.reason});
                 }
             }
             out.flush();
@@ -160,7 +168,7 @@ int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::os
         std::error_code ec;
         std::filesystem::remove_all(env.work_dir, ec);
     } else {
-        err << "zerolab: run configs and logs are in " << env.work_dir << '\n';
+        say(ZEROLAB_TR("LabHeadless", "zerolab: run configs and logs are in %1"), {env.work_dir});
     }
     out << nlohmann::ordered_json({{"lesson", lesson.id},
                                    {"summary",
@@ -177,7 +185,8 @@ int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::os
     return skipped > 0 ? kExitSkipped : 0;
 }
 
-std::optional<int> runLessonFromArguments(int argc, char** argv) {
+std::optional<int> runLessonFromArguments(int argc, char** argv,
+                                          const HeadlessTranslatorFor& translatorFor) {
     bool run_lesson = false;
     for (int i = 1; i < argc; ++i)
         run_lesson = run_lesson || std::strcmp(argv[i], "--run-lesson") == 0;
@@ -228,6 +237,8 @@ std::optional<int> runLessonFromArguments(int argc, char** argv) {
     }
     o.train_program = (std::filesystem::path(executableDir(argv[0])) / "zerolab-train").string();
     struct sigaction sa {};
+    if (translatorFor)
+        o.translate = translatorFor(o.lang);
     sa.sa_handler = onSignal;
     ::sigaction(SIGINT, &sa, nullptr);
     ::sigaction(SIGTERM, &sa, nullptr);

@@ -6,6 +6,9 @@
 // needs emulated hosts that cannot be made here (stderr says why).
 #pragma once
 
+#include "runtime/text/message.h"
+
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -21,6 +24,9 @@ struct HeadlessLessonOptions {
     // not fail the lesson (CI's lesson_<id> tests: no timed assertion); one that has no
     // forecast or no measurement still fails.
     bool grade_times = true;
+    // Renders the progress lines on stderr in `lang` (null: English); the JSON lines'
+    // labels come from the lesson's own texts.
+    MessageTranslator translate;
 };
 
 // Prints {"lesson","step","check","kind","unit","label","prediction","formula","planner",
@@ -30,9 +36,15 @@ struct HeadlessLessonOptions {
 // last. Returns the exit code.
 int runLessonHeadless(const HeadlessLessonOptions& options, std::ostream& out, std::ostream& err);
 
+// The translator of a --lang code ("en", "zh_CN"); the GUI's catalogue, which this library
+// cannot read without Qt.
+using HeadlessTranslatorFor = std::function<MessageTranslator(const std::string& lang)>;
+
 // For gui/app/main.cpp before any QApplication: nullopt when argv has no --run-lesson; else
 // parses --lesson, --db, --lang (others are an error, exit 2), finds zerolab-train next
-// to argv[0]'s executable and returns runLessonHeadless's exit code.
-std::optional<int> runLessonFromArguments(int argc, char** argv);
+// to argv[0]'s executable and returns runLessonHeadless's exit code, its progress lines
+// through translatorFor(lang) when given.
+std::optional<int> runLessonFromArguments(int argc, char** argv,
+                                          const HeadlessTranslatorFor& translatorFor = {});
 
 } // namespace zerolab

@@ -12,7 +12,7 @@ constexpr std::array<LabUnit, 10> kUnits = {{
     {"MiB", LabDimension::Bytes, "MiB"},
     {"GiB", LabDimension::Bytes, "GiB"},
     {"GB", LabDimension::Bytes, "GB"},
-    {"psi", LabDimension::Bytes, "ψ"},
+    {"psi", LabDimension::Bytes, "B/ψ"},
     {"psi_elements", LabDimension::Elements, "ψ (elements)"},
     {"count", LabDimension::Count, ""},
     {"ms", LabDimension::Milliseconds, "ms"},

@@ -14,7 +14,7 @@ struct LabUnit {
     std::string_view name;  // "bytes", "MiB", "GiB", "GB", "psi", "psi_elements", "count", "ms",
                             // "fraction", "percent" (the chapter's saving, erratum checks)
     LabDimension dimension; // of the quantities it converts
-    std::string_view label; // the GUI's short label: "B", "MiB", "ψ", "ψ (elements)", ...
+    std::string_view label; // the GUI's short label: "B", "MiB", "B/ψ", "ψ (elements)", ...
 };
 
 // nullopt for an unknown name.

@@ -131,6 +131,12 @@ private:
                 "PlanExplain", "  unknown: give a model shape and micro-batch (counted as 0)")));
             return;
         }
+        if (m_in.activation_bytes && !m_in.activation_origin.text.empty()) {
+            line(Message(
+                ZEROLAB_TR("PlanExplain", "  from %1: %2"),
+                {m_in.activation_origin, bytes(static_cast<double>(*m_in.activation_bytes))}));
+            return;
+        }
         if (m_in.activation_bytes) {
             line(Message(ZEROLAB_TR("PlanExplain", "  given directly: %1"),
                          {bytes(static_cast<double>(*m_in.activation_bytes))}));

@@ -81,6 +81,9 @@ struct PlanInput {
     // Activation bytes given directly (e.g. the chapter's "about 10 GB"); overrides
     // the shape-based count for every recompute mode.
     std::optional<long long> activation_bytes;
+    // Where activation_bytes comes from when it was not typed in (Learn's Korthikanti et
+    // al. formula): the explanation names it instead of "given directly". Empty: given.
+    Message activation_origin;
 
     // Bucket sizes size the comm buffers of models other than zerolab's own GPT-2
     // (whose buffers come from engine_buffers.h, where overlap_comm adds a slot).

@@ -17,11 +17,23 @@ std::string percent(double fraction) {
     return buf;
 }
 
-std::string sum(int r, int s, double psi, int n) {
-    return std::to_string(r) + " psi + " + std::to_string(s) + " psi / N = " + std::to_string(r) +
-           " x " + formatPsi(psi) + " + " + std::to_string(s) + " x " + formatPsi(psi) + " / " +
-           std::to_string(n) + " = " + formatBytes(r * psi + s * psi / n, ByteUnit::GB);
+// "14 psi + 4 psi / N = 14 x 6.7e9 + 4 x 6.7e9 / 8 = 97.15 GB": a Message, so that a
+// translation writes its own psi (ψ).
+Message sum(int r, int s, double psi, int n) {
+    return Message(ZEROLAB_TR("PlanErrata", "%1 psi + %2 psi / N = %1 x %3 + %2 x %3 / %4 = %5"),
+                   {std::to_string(r), std::to_string(s), formatPsi(psi), std::to_string(n),
+                    formatBytes(r * psi + s * psi / n, ByteUnit::GB)});
 }
+
+// The chapter's worked stage-1 case that its accumulation slip is about: gradient
+// accumulation 2 (its 6.7B migration) when the plan does not set one.
+constexpr int kChapterAccumulation = 2;
+
+// The chapter's stage-1 communication example: psi = 10B at N = 32 moves
+// 2 x psi x 4 bytes x (N-1)/N = 77.5 GB, which it says takes "tens of seconds" over NVLink
+// (600 GB/s) or InfiniBand (200 Gb/s = 25 GB/s).
+constexpr double kNvlinkBytesPerS = 600e9;
+constexpr double kInfinibandBytesPerS = 25e9;
 
 // One erratum: its strings are the English renderings of its Messages.
 Erratum erratum(Message topic, Message claimed, Message correct, double claimed_value,
@@ -66,19 +78,50 @@ std::vector<Erratum> chapterErrata(const PlanInput& in, std::int64_t psi_count) 
                 {sum(4, 12, psi, n)}),
         rows_total, 4 * psi + 12 * psi / n, "bytes"));
 
-    if (in.grad_accumulation > 1) {
-        const int a = in.grad_accumulation;
+    {
+        // Learn has no accumulation input: the slip is shown at the chapter's own 2.
+        const int a = in.grad_accumulation > 1 ? in.grad_accumulation : kChapterAccumulation;
+        const double activations = static_cast<double>(in.activation_bytes.value_or(0));
+        const double stage1 = rows_total + activations;
+        const double halved = stage1 - (4 * psi - 4 * psi / a);
         out.push_back(erratum(
             Message(ZEROLAB_TR("PlanErrata", "gradient accumulation")),
-            Message(ZEROLAB_TR("PlanErrata", "gradient_accumulation_steps = %1 divides fp32 "
-                                             "gradient memory by %1: 4 psi / %1 = %2"),
-                    {std::to_string(a), formatBytes(4 * psi / a, ByteUnit::GB)}),
+            activations > 0
+                ? Message(ZEROLAB_TR("PlanErrata", "gradient_accumulation_steps = %1 divides fp32 "
+                                                   "gradient memory by %1: 4 psi / %1 = %2, so "
+                                                   "stage 1 needs %3 (with %4 of activations)"),
+                          {std::to_string(a), formatBytes(4 * psi / a, ByteUnit::GB),
+                           formatBytes(halved, ByteUnit::GB),
+                           formatBytes(activations, ByteUnit::GB)})
+                : Message(ZEROLAB_TR("PlanErrata", "gradient_accumulation_steps = %1 divides fp32 "
+                                                   "gradient memory by %1: 4 psi / %1 = %2, so "
+                                                   "stage 1's model states are %3"),
+                          {std::to_string(a), formatBytes(4 * psi / a, ByteUnit::GB),
+                           formatBytes(halved, ByteUnit::GB)}),
             Message(ZEROLAB_TR("PlanErrata",
                                "accumulation sums micro-batch gradients into the same 4 psi = %1 "
-                               "buffer; it shrinks activations by allowing a smaller micro-batch "
-                               "for the same global batch"),
-                    {formatBytes(4 * psi, ByteUnit::GB)}),
+                               "buffer, so stage 1 still needs %2; it shrinks activations by "
+                               "allowing a smaller micro-batch for the same global batch"),
+                    {formatBytes(4 * psi, ByteUnit::GB), formatBytes(stage1, ByteUnit::GB)}),
             4 * psi / a, 4 * psi, "bytes"));
+    }
+
+    {
+        const int n_ex = 32;
+        const double psi_ex = 10e9;
+        const double bytes = 2 * psi_ex * 4 * (n_ex - 1) / n_ex;
+        out.push_back(erratum(
+            Message(ZEROLAB_TR("PlanErrata", "communication time")),
+            Message(ZEROLAB_TR("PlanErrata", "2 x psi x 4 bytes x (N-1)/N = %1 at psi = 10e9, N "
+                                             "= %2 takes tens of seconds over NVLink (600 GB/s) or "
+                                             "InfiniBand (200 Gb/s)"),
+                    {formatBytes(bytes, ByteUnit::GB), std::to_string(n_ex)}),
+            Message(ZEROLAB_TR("PlanErrata", "%1 / 600 GB/s = %2 over NVLink, %1 / 25 GB/s = %3 "
+                                             "over InfiniBand: well under a second to a few "
+                                             "seconds, not tens"),
+                    {formatBytes(bytes, ByteUnit::GB), formatSeconds(bytes / kNvlinkBytesPerS),
+                     formatSeconds(bytes / kInfinibandBytesPerS)}),
+            0, bytes / kNvlinkBytesPerS, "text"));
     }
 
     out.push_back(erratum(

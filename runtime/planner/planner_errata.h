@@ -10,7 +10,8 @@ namespace zerolab {
 
 // The chapter's mixed-precision stage-1 table (fp16 params 2, fp32 master 4, fp32
 // grads 4, m 4, v 4 bytes per parameter) against its own rows and against the
-// ZeRO paper; the accumulation slip when grad_accumulation > 1; the param sync.
+// ZeRO paper; the accumulation slip (at grad_accumulation, or the chapter's 2 when it is
+// 1); the "tens of seconds" of its stage-1 communication example; the param sync.
 std::vector<Erratum> chapterErrata(const PlanInput& in, std::int64_t psi);
 
 } // namespace zerolab

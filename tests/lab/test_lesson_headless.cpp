@@ -295,6 +295,19 @@ TEST(LessonHeadless, BadArgumentsExitTwo) {
 }
 
 TEST(LessonHeadless, ChineseLabels) {
+// Issue 39 item 7: with --lang zh_CN the progress lines on stderr are Chinese too (the
+// reason, the runtime's, stays as written), and English without it.
+TEST(LessonHeadless, ChineseProgressLines) {
+    const auto zh = runLesson({"--lesson", lessonFile("broken-formula.json"), "--run-lesson",
+                               "--lang", "zh_CN", "--db", freshDb("broken-zh")});
+    EXPECT_EQ(zh.exit_code, 1) << zh.err;
+    EXPECT_NE(zh.err.find("检查 chapter-total 不一致：formula 16 psi vs planner 10 psi"),
+              std::string::npos)
+        << zh.err;
+    EXPECT_EQ(zh.err.find("disagrees"), std::string::npos) << zh.err;
+    EXPECT_EQ(zh.err.find("run configs and logs are in"), std::string::npos) << zh.err;
+}
+
     const auto r = runLesson(
         {"--lesson", "migration-6-7b", "--run-lesson", "--lang", "zh_CN", "--db", freshDb("zh")});
     EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -89,6 +89,27 @@ TEST(PlannerChapter, StageOneTotalSlipAndGradientAccumulation) {
     EXPECT_EQ(p.stages[1].per_rank[MemCategory::Grads], 26'800'000'000LL);
 }
 
+// Learn has no accumulation input: the chapter's "halves the gradients -> 70.3 GB" is shown
+// at its own accumulation 2, and its "tens of seconds" for 77.5 GB over NVLink beside the
+// time at 600 GB/s (issue 39 item 5).
+TEST(PlannerChapter, EverySlipWithoutAnAccumulationInput) {
+    const Plan p = plan(chapterCase()); // grad_accumulation 1
+    const Erratum& accum = find(p, "gradient accumulation");
+    EXPECT_DOUBLE_EQ(accum.claimed_value, 13.4e9);
+    EXPECT_DOUBLE_EQ(accum.correct_value, 26.8e9);
+    EXPECT_EQ(accum.claimed, "gradient_accumulation_steps = 2 divides fp32 gradient memory by 2: "
+                             "4 psi / 2 = 13.40 GB, so stage 1 needs 70.30 GB (with 10.00 GB of "
+                             "activations)");
+    EXPECT_NE(accum.correct.find("stage 1 still needs 83.70 GB"), std::string::npos)
+        << accum.correct;
+    const Erratum& time = find(p, "communication time");
+    EXPECT_NE(time.claimed.find("77.50 GB"), std::string::npos) << time.claimed;
+    EXPECT_NE(time.claimed.find("tens of seconds"), std::string::npos) << time.claimed;
+    EXPECT_NEAR(time.correct_value, 77.5e9 / 600e9, 1e-12);
+    EXPECT_NE(time.correct.find("129 ms over NVLink"), std::string::npos) << time.correct;
+    EXPECT_NE(time.correct.find("3.10 s over InfiniBand"), std::string::npos) << time.correct;
+}
+
 TEST(PlannerChapter, OneHundredSeventyFiveBillionExample) {
     PlanInput in;
     in.params = 175e9;

@@ -65,7 +65,7 @@ TEST(PlannerMessages, ExplainTemplatesReachATranslator) {
 
 TEST(PlannerMessages, ErrataStringsAreTheirMessagesInEnglish) {
     const Plan p = plan(chapterCase());
-    ASSERT_EQ(p.errata.size(), 5u);
+    ASSERT_EQ(p.errata.size(), 6u);
     for (const Erratum& e : p.errata) {
         EXPECT_EQ(e.topic, renderEnglish(e.topic_text));
         EXPECT_EQ(e.claimed, renderEnglish(e.claimed_text));
@@ -82,8 +82,8 @@ TEST(PlannerMessages, ErrataStringsAreTheirMessagesInEnglish) {
               "= 8, tending to 8/18 = 44.4%");
     EXPECT_EQ(p.errata[3].claimed,
               "gradient_accumulation_steps = 4 divides fp32 gradient memory by 4: 4 psi / 4 = "
-              "6.70 GB");
-    EXPECT_EQ(p.errata[4].correct,
+              "6.70 GB, so stage 1's model states are 53.60 GB");
+    EXPECT_EQ(p.errata[5].correct,
               "DeepSpeed all-gathers the shards (allgather_partitions: true); a series of "
               "broadcasts only when allgather_partitions is false");
 }

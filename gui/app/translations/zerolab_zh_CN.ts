@@ -373,8 +373,35 @@
         <translation>规划器</translation>
     </message>
     <message>
-        <source>Traffic per rank per step (bytes / ψ)</source>
-        <translation>每进程每步通信量（字节数 / ψ）</translation>
+        <source>Traffic per rank per step (B/ψ)</source>
+        <translation>每步每个进程的通信量（B/ψ）</translation>
+    </message>
+</context>
+<context>
+    <name>LabHeadless</name>
+    <message>
+        <source>zerolab: lesson %1, step %2: run %3/%4 (%5), step %6/%7</source>
+        <translation>zerolab：课程 %1，步骤 %2：运行 %3/%4（%5），第 %6/%7 步</translation>
+    </message>
+    <message>
+        <source>zerolab: skipped: %1</source>
+        <translation>zerolab：已跳过：%1</translation>
+    </message>
+    <message>
+        <source>zerolab: stopped</source>
+        <translation>zerolab：已停止</translation>
+    </message>
+    <message>
+        <source>zerolab: lesson %1, step %2, check %3 (a time, reported, not graded): %4</source>
+        <translation>zerolab：课程 %1，步骤 %2，检查 %3（时间，只报告，不评分）：%4</translation>
+    </message>
+    <message>
+        <source>zerolab: lesson %1, step %2, check %3 disagrees: %4</source>
+        <translation>zerolab：课程 %1，步骤 %2，检查 %3 不一致：%4</translation>
+    </message>
+    <message>
+        <source>zerolab: run configs and logs are in %1</source>
+        <translation>zerolab：运行配置和日志在 %1</translation>
     </message>
 </context>
 <context>
@@ -459,6 +486,26 @@
 <context>
     <name>LabUnits</name>
     <message>
+    <message>
+        <source>%1 (%2% apart)</source>
+        <translation>%1（相差 %2%）</translation>
+    </message>
+    <message>
+        <source>%1, equal to the formula</source>
+        <translation>%1，等于公式值</translation>
+    </message>
+    <message>
+        <source>%1, %2% below the formula</source>
+        <translation>%1，比公式低 %2%</translation>
+    </message>
+    <message>
+        <source>%1, %2% above the formula</source>
+        <translation>%1，比公式高 %2%</translation>
+    </message>
+    <message>
+        <source>%1 (beyond its %2%)</source>
+        <translation>%1（超出其 %2% 容差）</translation>
+    </message>
         <source>ψ (elements)</source>
         <translation>ψ（元素数）</translation>
     </message>
@@ -691,14 +738,6 @@
         <translation>梯度累积</translation>
     </message>
     <message>
-        <source>gradient_accumulation_steps = %1 divides fp32 gradient memory by %1: 4 psi / %1 = %2</source>
-        <translation>gradient_accumulation_steps = %1 使 fp32 梯度内存除以 %1：4 psi / %1 = %2</translation>
-    </message>
-    <message>
-        <source>accumulation sums micro-batch gradients into the same 4 psi = %1 buffer; it shrinks activations by allowing a smaller micro-batch for the same global batch</source>
-        <translation>梯度累积把各微批次的梯度加到同一个 4 psi = %1 的缓冲区中；它让较小的微批次达到相同的全局批次，从而缩小激活值</translation>
-    </message>
-    <message>
         <source>parameter sync</source>
         <translation>参数同步</translation>
     </message>
@@ -714,6 +753,34 @@
 <context>
     <name>PlanExplain</name>
     <message>
+    <message>
+        <source>%1 psi + %2 psi / N = %1 x %3 + %2 x %3 / %4 = %5</source>
+        <translation>%1ψ + %2ψ / N = %1 x %3 + %2 x %3 / %4 = %5</translation>
+    </message>
+    <message>
+        <source>gradient_accumulation_steps = %1 divides fp32 gradient memory by %1: 4 psi / %1 = %2, so stage 1 needs %3 (with %4 of activations)</source>
+        <translation>gradient_accumulation_steps = %1 使 fp32 梯度内存除以 %1：4ψ / %1 = %2，于是阶段 1 需要 %3（含 %4 激活值）</translation>
+    </message>
+    <message>
+        <source>gradient_accumulation_steps = %1 divides fp32 gradient memory by %1: 4 psi / %1 = %2, so stage 1&apos;s model states are %3</source>
+        <translation>gradient_accumulation_steps = %1 使 fp32 梯度内存除以 %1：4ψ / %1 = %2，于是阶段 1 的模型状态为 %3</translation>
+    </message>
+    <message>
+        <source>accumulation sums micro-batch gradients into the same 4 psi = %1 buffer, so stage 1 still needs %2; it shrinks activations by allowing a smaller micro-batch for the same global batch</source>
+        <translation>梯度累积把各微批次的梯度加到同一个 4ψ = %1 的缓冲区中，所以阶段 1 仍需要 %2；它让较小的微批次达到相同的全局批次，从而缩小激活值</translation>
+    </message>
+    <message>
+        <source>communication time</source>
+        <translation>通信时间</translation>
+    </message>
+    <message>
+        <source>2 x psi x 4 bytes x (N-1)/N = %1 at psi = 10e9, N = %2 takes tens of seconds over NVLink (600 GB/s) or InfiniBand (200 Gb/s)</source>
+        <translation>ψ = 10e9、N = %2 时 2 x ψ x 4 字节 x (N-1)/N = %1，在 NVLink（600 GB/s）或 InfiniBand（200 Gb/s）上需要数十秒</translation>
+    </message>
+    <message>
+        <source>%1 / 600 GB/s = %2 over NVLink, %1 / 25 GB/s = %3 over InfiniBand: well under a second to a few seconds, not tens</source>
+        <translation>NVLink 上 %1 / 600 GB/s = %2，InfiniBand 上 %1 / 25 GB/s = %3：从远不到一秒到几秒，而不是数十秒</translation>
+    </message>
         <source>ZeRO paper convention (the chapter defines stages 0 and 1 only; stages 2 and 3 are shown as ZeRO shards them)</source>
         <translation>ZeRO 论文的约定（本章只定义了阶段 0 和 1；阶段 2 和 3 按 ZeRO 的分片方式显示）</translation>
     </message>
@@ -735,11 +802,11 @@
     </message>
     <message>
         <source>psi = %1 parameters (%2 with each gather unit padded to a multiple of N), N = %3 ranks; %4</source>
-        <translation>psi = %1 个参数（每个收集单元补齐到 N 的倍数后为 %2），N = %3 个进程；%4</translation>
+        <translation>ψ = %1 个参数（每个收集单元补齐到 N 的倍数后为 %2），N = %3 个进程；%4</translation>
     </message>
     <message>
         <source>psi = %1 parameters, N = %2 ranks; %3</source>
-        <translation>psi = %1 个参数，N = %2 个进程；%3</translation>
+        <translation>ψ = %1 个参数，N = %2 个进程；%3</translation>
     </message>
     <message>
         <source>  %1: none (no fp32 master copy)</source>
@@ -747,19 +814,19 @@
     </message>
     <message>
         <source>  %1 (%2): %3 x psi / N = %3 x %4 / %5 = %6  (sharded)</source>
-        <translation>  %1 (%2)：%3 x psi / N = %3 x %4 / %5 = %6  （分片）</translation>
+        <translation>  %1 (%2)：%3 x ψ / N = %3 x %4 / %5 = %6  （分片）</translation>
     </message>
     <message>
         <source>  %1 (%2): %3 x psi = %3 x %4 = %5  (replicated)</source>
-        <translation>  %1 (%2)：%3 x psi = %3 x %4 = %5  （复制）</translation>
+        <translation>  %1 (%2)：%3 x ψ = %3 x %4 = %5  （复制）</translation>
     </message>
     <message>
         <source>Model states per rank (bytes per parameter x psi, / N where sharded):</source>
-        <translation>每个进程的模型状态（每参数字节数 x psi，分片的再 / N）：</translation>
+        <translation>每个进程的模型状态（每参数字节数 x ψ，分片的再 / N）：</translation>
     </message>
     <message>
         <source>  model states = %1 psi + %2 psi / N = %3 + %4 = %5</source>
-        <translation>  模型状态 = %1 psi + %2 psi / N = %3 + %4 = %5</translation>
+        <translation>  模型状态 = %1ψ + %2ψ / N = %3 + %4 = %5</translation>
     </message>
     <message>
         <source>Activations per rank (replicated: every rank runs its own micro-batch):</source>
@@ -811,11 +878,11 @@
     </message>
     <message>
         <source>Comm buffers: a reduce bucket of min(reduce_bucket_size = %1, psi) elements x %2 bytes (%3) + a gather buffer of the largest gather unit x %4 bytes (%5) = %6</source>
-        <translation>通信缓冲区：一个 min(reduce_bucket_size = %1, psi) 个元素的归约桶 x %2 字节 (%3) + 一个最大收集单元大小的收集缓冲区 x %4 字节 (%5) = %6</translation>
+        <translation>通信缓冲区：一个 min(reduce_bucket_size = %1, ψ) 个元素的归约桶 x %2 字节 (%3) + 一个最大收集单元大小的收集缓冲区 x %4 字节 (%5) = %6</translation>
     </message>
     <message>
         <source>Comm buffers: a reduce bucket of min(reduce_bucket_size = %1, psi) elements x %2 bytes (%3) = %4</source>
-        <translation>通信缓冲区：一个 min(reduce_bucket_size = %1, psi) 个元素的归约桶 x %2 字节 (%3) = %4</translation>
+        <translation>通信缓冲区：一个 min(reduce_bucket_size = %1, ψ) 个元素的归约桶 x %2 字节 (%3) = %4</translation>
     </message>
     <message>
         <source>Workspace: %1</source>
@@ -851,19 +918,19 @@
     </message>
     <message>
         <source>all-reduce of the grads: 2 psi</source>
-        <translation>梯度的全规约：2 psi</translation>
+        <translation>梯度的全规约：2ψ</translation>
     </message>
     <message>
         <source>reduce-scatter of the grads (psi) + all-gather of the params (psi): 2 psi</source>
-        <translation>梯度的归约-散射 (psi) + 参数的全收集 (psi)：2 psi</translation>
+        <translation>梯度的归约-散射 (ψ) + 参数的全收集 (ψ)：2ψ</translation>
     </message>
     <message>
         <source>reduce-scatter of the grads each micro-step (A psi) + all-gather of the params (psi): (A + 1) psi</source>
-        <translation>每个微步梯度的归约-散射 (A psi) + 参数的全收集 (psi)：(A + 1) psi</translation>
+        <translation>每个微步梯度的归约-散射 (Aψ) + 参数的全收集 (ψ)：(A + 1) ψ</translation>
     </message>
     <message>
         <source>all-gather of the params for forward and for backward (2 psi) + reduce-scatter of the grads (psi), each micro-step: 3 A psi</source>
-        <translation>每个微步：前向和反向各一次参数的全收集 (2 psi) + 梯度的归约-散射 (psi)：3 A psi</translation>
+        <translation>每个微步：前向和反向各一次参数的全收集 (2ψ) + 梯度的归约-散射 (ψ)：3 Aψ</translation>
     </message>
     <message>
         <source>Communication per optimizer step (A = %1 micro-steps): %2 = %3 elements = %4</source>
@@ -871,11 +938,11 @@
     </message>
     <message>
         <source> (zerolab&apos;s engine gathers less than 2A psi: its slots keep the tied embedding for the whole step and the units at the forward/backward turn)</source>
-        <translation>（zerolab 引擎收集的少于 2A psi：它的槽在整步中保留共享的嵌入，并在前向/反向交界处保留各单元）</translation>
+        <translation>（zerolab 引擎收集的少于 2Aψ：它的槽在整步中保留共享的嵌入，并在前向/反向交界处保留各单元）</translation>
     </message>
     <message>
         <source>  traffic per rank (ring: each psi above x (N - 1) / N) = %1 = %2 elements%3%4</source>
-        <translation>  每个进程的通信量（环形算法：上面每个 psi x (N - 1) / N）= %1 = %2 个元素%3%4</translation>
+        <translation>  每个进程的通信量（环形算法：上面每个 ψ x (N - 1) / N）= %1 = %2 个元素%3%4</translation>
     </message>
     <message>
         <source>  time = traffic / bandwidth = %1 / %2 GB/s = %3 s</source>
@@ -931,15 +998,15 @@
     </message>
     <message>
         <source>  DeepSpeed&apos;s estimate_zero2_model_states_mem_needs (cpu_offload): GPU 2 psi = %1, CPU psi x max(4 x %2, 16) x 1.5 = %3 per node</source>
-        <translation>  DeepSpeed 的 estimate_zero2_model_states_mem_needs（cpu_offload）：GPU 2 psi = %1，CPU psi x max(4 x %2, 16) x 1.5 = 每节点 %3</translation>
+        <translation>  DeepSpeed 的 estimate_zero2_model_states_mem_needs（cpu_offload）：GPU 2ψ = %1，CPU ψ x max(4 x %2, 16) x 1.5 = 每节点 %3</translation>
     </message>
     <message>
         <source>  DeepSpeed&apos;s estimate_zero3_model_states_mem_needs (offload_param + offload_optimizer): GPU 4 x largest layer = %1, CPU 18 psi / nodes x 1.5 = %2 per node</source>
-        <translation>  DeepSpeed 的 estimate_zero3_model_states_mem_needs（offload_param + offload_optimizer）：GPU 4 x 最大层 = %1，CPU 18 psi / 节点数 x 1.5 = 每节点 %2</translation>
+        <translation>  DeepSpeed 的 estimate_zero3_model_states_mem_needs（offload_param + offload_optimizer）：GPU 4 x 最大层 = %1，CPU 18ψ / 节点数 x 1.5 = 每节点 %2</translation>
     </message>
     <message>
         <source>  DeepSpeed&apos;s estimate_zero3_model_states_mem_needs: GPU 4 x largest layer + 2 psi / N = %1, CPU %2 psi / nodes x 1.5 = %3 per node</source>
-        <translation>  DeepSpeed 的 estimate_zero3_model_states_mem_needs：GPU 4 x 最大层 + 2 psi / N = %1，CPU %2 psi / 节点数 x 1.5 = 每节点 %3</translation>
+        <translation>  DeepSpeed 的 estimate_zero3_model_states_mem_needs：GPU 4 x 最大层 + 2ψ / N = %1，CPU %2ψ / 节点数 x 1.5 = 每节点 %3</translation>
     </message>
     <message>
         <source>  They differ from the forecast above: their multipliers assume fp16 parameters with fp32 gradients, master, m and v (18 bytes a parameter, 16 without the fp16 gradients), where zerolab counts its own dtypes and shards; their 1.5 stands for pinned buffers zerolab does not hold; the largest layer stands for the gather buffers, which zerolab sizes exactly (comm buffers above); they count no activations, comm buckets or workspace; and their CPU figure is per node with the rank count folded into a max(), not per rank</source>
@@ -951,7 +1018,7 @@
     </message>
     <message>
         <source>ZeRO++ (Wang et al. 2023), cross-node bytes per micro-step, M = 2 psi = %1: stage 3 sends 3M (forward all-gather M, backward all-gather M, reduce-scatter M); qwZ&apos;s int8 halves forward&apos;s (0.5M), hpZ keeps backward&apos;s on the host (0), qgZ&apos;s int4 quarters the gradients&apos; (0.25M): 0.75M = %2</source>
-        <translation>ZeRO++（Wang 等，2023），每个微步的跨节点字节数，M = 2 psi = %1：阶段 3 发送 3M（前向 all-gather M、反向 all-gather M、reduce-scatter M）；qwZ 的 int8 使前向减半（0.5M），hpZ 让反向留在主机内（0），qgZ 的 int4 使梯度变为四分之一（0.25M）：0.75M = %2</translation>
+        <translation>ZeRO++（Wang 等，2023），每个微步的跨节点字节数，M = 2ψ = %1：阶段 3 发送 3M（前向 all-gather M、反向 all-gather M、reduce-scatter M）；qwZ 的 int8 使前向减半（0.5M），hpZ 让反向留在主机内（0），qgZ 的 int4 使梯度变为四分之一（0.25M）：0.75M = %2</translation>
     </message>
     <message>
         <source>  on:%1%2%3 (hpZ groups of %4, int8 blocks of DeepSpeed&apos;s group rule, int4 blocks of %5)</source>
@@ -965,6 +1032,14 @@
 <context>
     <name>Status</name>
     <message>
+    <message>
+        <source>Korthikanti et al. 2022, L x %1 (%2, micro-batch %3, recompute %4)</source>
+        <translation>Korthikanti 等人 2022 年的公式，L x %1（%2，微批次 %3，重计算 %4）</translation>
+    </message>
+    <message>
+        <source>  from %1: %2</source>
+        <translation>  来自 %1：%2</translation>
+    </message>
         <source>running</source>
         <translation>运行中</translation>
     </message>
@@ -2011,10 +2086,6 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>配置无效：这不是它的预测。灰色显示的是最后一个有效配置的预测（%1）</translation>
     </message>
     <message>
-        <source>ψ = %1 parameters · model states %2 · activations %3 · traffic per rank per step %4 = %5 ψ (%6 at %7 GB/s)</source>
-        <translation>ψ = %1 个参数 · 模型状态 %2 · 激活值 %3 · 每进程每步通信量 %4 = %5 ψ（%7 GB/s 下 %6）</translation>
-    </message>
-    <message>
         <source> · offloaded per rank: host memory %1, NVMe %2 (per node %3) · PCIe per step %4 (%5 at %6 GB/s); forecast, zerolab does not offload</source>
         <translation> · 每个进程卸载：主机内存 %1，NVMe %2（每节点 %3）· 每步 PCIe 流量 %4（%6 GB/s 下 %5）；仅为预测，zerolab 并不卸载</translation>
     </message>
@@ -2078,11 +2149,11 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     </message>
     <message>
         <source>median step time</source>
-        <translation>步时间中位数</translation>
-    </message>
     <message>
-        <source>fastest to slowest step</source>
-        <translation>最快到最慢的步</translation>
+        <source>ψ = %1 parameters · model states %2 · activations %3 · traffic per rank per step %4 = %5 B/ψ (%6 at %7 GB/s)</source>
+        <translation>ψ = %1 个参数 · 模型状态 %2 · 激活值 %3 · 每进程每步通信量 %4 = %5 B/ψ（%7 GB/s 下 %6）</translation>
+    </message>
+        <translation>步时间中位数</translation>
     </message>
     <message>
         <source>Activations per rank (MiB)</source>
@@ -2111,10 +2182,6 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>The differences exceed the spread of each run&apos;s own steps. </source>
         <translation>这些差异超出了每个运行自身各步的离散范围。</translation>
-    </message>
-    <message>
-        <source>Bars: the median over each run&apos;s logged steps (n = %1); whiskers: its fastest to its slowest step. Time is charted, never checked.</source>
-        <translation>柱条：每个运行所记录各步的中位数（n = %1）；须线：其最快到最慢的步。时间只作图，从不检查。</translation>
     </message>
     <message>
         <source>Step time per run (ms)</source>
@@ -2180,6 +2247,34 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>导出实验报告 (PDF)…</translation>
     </message>
     <message>
+    <message>
+        <source>across the link, measured</source>
+        <translation>跨链路，实测</translation>
+    </message>
+    <message>
+        <source>across the link, planner</source>
+        <translation>跨链路，规划器</translation>
+    </message>
+    <message>
+        <source>forecast (step-time model)</source>
+        <translation>预测（单步时间模型）</translation>
+    </message>
+    <message>
+        <source>fastest to slowest</source>
+        <translation>最快到最慢</translation>
+    </message>
+    <message>
+        <source>Across the link per step (B/ψ)</source>
+        <translation>每步跨链路字节数（B/ψ）</translation>
+    </message>
+    <message>
+        <source>Bars: the median over each run&apos;s logged steps (n = %1), whiskers its fastest to its slowest step, beside the step-time model&apos;s forecast. The checks above hold each forecast to its median within their tolerance.</source>
+        <translation>柱条：每个运行所记录各步的中位数（n = %1），须线为其最快到最慢的步，旁边是单步时间模型的预测。上方的检查要求每个预测与其中位数之差在容差以内。</translation>
+    </message>
+    <message>
+        <source>Bars: the median over each run&apos;s logged steps (n = %1); whiskers: its fastest to its slowest step. Time is charted, not checked in this step.</source>
+        <translation>柱条：每个运行所记录各步的中位数（n = %1）；须线：其最快到最慢的步。本步只把时间作图，不检查。</translation>
+    </message>
         <source>An experiment is running: stop it before opening another lesson.</source>
         <translation>实验正在运行：请先停止，再打开其他课程。</translation>
     </message>
@@ -2367,6 +2462,10 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation> B 参数</translation>
     </message>
     <message>
+    <message>
+        <source>Type your predictions, then ask the planner: the checks appear here.</source>
+        <translation>先输入你的预测，再询问规划器：检查结果会显示在这里。</translation>
+    </message>
         <source>ψ = %1 × 10⁹ parameters</source>
         <translation>ψ = %1 × 10⁹ 个参数</translation>
     </message>

@@ -69,7 +69,11 @@ struct RunSummary {
     RunStatus status = RunStatus::Running;
     int stage = 0;
     int world = 1;
-    std::int64_t steps = -1; // last logged step, -1 when none
+    // The last segment's micro-batch and accumulation; 0 when the run has no segment.
+    int micro_batch = 0;
+    int grad_accum = 0;
+    std::int64_t steps = -1;         // last logged step, -1 when none
+    std::int64_t planned_steps = -1; // the step it runs to (run.steps), -1 when unknown
     double last_loss = kUnknown;
     double median_tokens_per_s = kUnknown;
     double created_at = kUnknown;

@@ -135,12 +135,6 @@ void forEachChunk(RunReader& reader, std::int64_t run_id, bool withRanks, Fn fn)
 
 } // namespace
 
-const char* const kStepCsvComment =
-    "# zerolab steps (docs/metrics.md): comm_bytes = the collectives' buffer bytes per step "
-    "(nccl-tests' sizes, not what moves); traffic_bytes = the bytes a rank sends per optimizer "
-    "step under ring algorithms (2(N-1)/N x S per all-reduce, (N-1)/N x S per reduce-scatter "
-    "or all-gather), 0 at N = 1";
-
 std::vector<std::string> stepCsvColumns() {
     return {"step",
             "segment",
@@ -185,7 +179,6 @@ std::vector<std::string> rankCsvColumns() {
 void exportRun(RunReader& reader, std::int64_t run_id, ExportFormat format, ExportTable table,
                std::ostream& out) {
     if (format == ExportFormat::Csv && table == ExportTable::Steps) {
-        out << kStepCsvComment << '\n';
         writeRow(out, stepCsvColumns());
         forEachChunk(reader, run_id, false, [&](const auto& steps, const auto&) {
             for (const StepRecord& s : steps)

@@ -1,6 +1,7 @@
 // Export of one run from the store: CSV (the steps table, or the per-rank table) and
 // JSON Lines in the metric line protocol of docs/architecture.md (run, step..., event..., end).
-// The steps CSV opens with one comment line (kStepCsvComment), then the header.
+// Each CSV's first line is its header, nothing before it (a comment line there is what a
+// CSV reader takes as the header); the columns are described in docs/metrics.md.
 // Numbers are written in shortest round-trip form; unknown values are empty / null.
 #pragma once
 
@@ -15,11 +16,6 @@ namespace zerolab {
 
 enum class ExportFormat { Csv, Jsonl };
 enum class ExportTable { Steps, Ranks }; // which table a CSV export holds
-
-// The steps CSV's first line, a comment ("# ..."; pandas: read_csv(f, comment="#")) that
-// says which byte column is which: comm_bytes (the collectives' buffer sizes) and
-// traffic_bytes (what a rank sends per optimizer step), docs/metrics.md.
-extern const char* const kStepCsvComment;
 
 // The CSV header columns of each table, in order.
 std::vector<std::string> stepCsvColumns();

@@ -106,7 +106,11 @@ struct RunReader::Impl {
         std::vector<RunSummary> out;
         auto q = db.cached(
             "SELECT id, name, status, stage, world, created_at, started_at, ended_at, "
-            "heartbeat_at, notes, host, final_steps, final_last_loss, final_median_tokens_per_s "
+            "heartbeat_at, notes, host, final_steps, final_last_loss, final_median_tokens_per_s, "
+            "(SELECT micro_batch FROM segments WHERE run_id = runs.id ORDER BY idx DESC LIMIT 1), "
+            "(SELECT grad_accum FROM segments WHERE run_id = runs.id ORDER BY idx DESC LIMIT 1), "
+            "CASE WHEN json_valid(config_json) THEN CASE WHEN json_type(config_json, "
+            "'$.run.steps') = 'integer' THEN json_extract(config_json, '$.run.steps') END END "
             "FROM runs WHERE ?1 = 0 OR id = ?1 ORDER BY id DESC");
         q->bind(1, only);
         while (q->step()) {
@@ -132,6 +136,12 @@ struct RunReader::Impl {
                 // Marked by the step rows below: a running, or a migrated, run.
                 s.steps = -2;
             }
+            if (!q->isNull(14)) {
+                s.micro_batch = q->int32(14);
+                s.grad_accum = q->int32(15);
+            }
+            if (!q->isNull(16))
+                s.planned_steps = q->int64(16);
             if (auto it = tagMap.find(s.id); it != tagMap.end())
                 s.tags = it->second;
             out.push_back(std::move(s));

@@ -115,7 +115,11 @@ nlohmann::json summaryJson(const RunSummary& s) {
             {"status", std::string(runStatusName(s.status))},
             {"stage", s.stage},
             {"world", s.world},
+            {"micro_batch", s.micro_batch > 0 ? nlohmann::json(s.micro_batch) : nlohmann::json()},
+            {"grad_accum", s.grad_accum > 0 ? nlohmann::json(s.grad_accum) : nlohmann::json()},
             {"steps", s.steps},
+            {"planned_steps",
+             s.planned_steps >= 0 ? nlohmann::json(s.planned_steps) : nlohmann::json()},
             {"last_loss", metricNumber(s.last_loss)},
             {"median_tokens_per_s", metricNumber(s.median_tokens_per_s)},
             {"created_at", metricNumber(s.created_at)},
@@ -166,6 +170,15 @@ std::optional<double> silence(RunReader& reader, std::int64_t id, RunStatus stat
     return reader.heartbeatSilence(id, unixNow());
 }
 
+// "20 of 40": the last logged step of the step the run goes to ("20" when that is unknown,
+// "-" before the first step).
+std::string stepsText(const RunSummary& r, const char* of) {
+    if (r.steps < 0)
+        return "-";
+    return std::to_string(r.steps) +
+           (r.planned_steps >= 0 ? of + std::to_string(r.planned_steps) : std::string());
+}
+
 std::string statusText(RunStatus status, const std::optional<double>& silent) {
     return silent ? std::string("stalled") : std::string(runStatusName(status));
 }
@@ -179,14 +192,17 @@ void printList(RunReader& reader, const std::vector<RunSummary>& runs) {
     for (const auto& r : runs)
         nameWidth = std::max(nameWidth, std::min(displayWidth(oneLineText(r.name)), kMaxNameWidth));
     std::cout << cell("ID", 5) << cell("NAME", nameWidth) << cell("STATUS", 8) << cell("STAGE", 5)
-              << cell("WORLD", 5) << cell("STEPS", 8) << cell("LOSS", 8) << cell("TOKENS/S", 10)
-              << cell("DURATION", 8) << cell("STARTED", 19) << "TAGS\n";
+              << cell("WORLD", 5) << cell("MICRO", 5) << cell("ACCUM", 5) << cell("STEPS", 13)
+              << cell("LOSS", 8) << cell("TOKENS/S", 10) << cell("DURATION", 8)
+              << cell("STARTED", 19) << "TAGS\n";
     for (const auto& r : runs)
         std::cout << cell(std::to_string(r.id), 5) << cell(oneLineText(r.name), nameWidth)
                   << cell(statusText(r.status, silence(reader, r.id, r.status)), 8)
                   << cell(std::to_string(r.stage), 5) << cell(std::to_string(r.world), 5)
-                  << cell(r.steps < 0 ? "-" : std::to_string(r.steps), 8)
-                  << cell(numText(r.last_loss, 4), 8) << cell(numText(r.median_tokens_per_s, 0), 10)
+                  << cell(r.micro_batch > 0 ? std::to_string(r.micro_batch) : "-", 5)
+                  << cell(r.grad_accum > 0 ? std::to_string(r.grad_accum) : "-", 5)
+                  << cell(stepsText(r, "/"), 13) << cell(numText(r.last_loss, 4), 8)
+                  << cell(numText(r.median_tokens_per_s, 0), 10)
                   << cell(durationText(r.duration_s), 8) << cell(timeText(r.started_at), 19)
                   << fitted(oneLineText(joined(r.tags, ",")), kMaxTagsWidth) << "\n";
 }
@@ -257,9 +273,8 @@ void printShow(RunReader& reader, std::int64_t id) {
               << "\n  created " << timeText(r.created_at) << ", started " << timeText(r.started_at)
               << ", ended " << timeText(r.ended_at) << ", duration " << durationText(s.duration_s)
               << "\n  tags " << oneLineText(joined(r.info.tags, ", ")) << "\n  notes "
-              << notesText(r.info.notes) << "\n  steps: last "
-              << (s.steps < 0 ? "-" : std::to_string(s.steps)) << ", last loss "
-              << numText(s.last_loss, 4) << ", median tokens/s "
+              << notesText(r.info.notes) << "\n  steps: last " << stepsText(s, " of ")
+              << ", last loss " << numText(s.last_loss, 4) << ", median tokens/s "
               << numText(s.median_tokens_per_s, 0) << "\n";
 
     std::cout << "segments:\n";

@@ -66,6 +66,47 @@ TEST_F(StoreCli, ListSizesTheNameColumn) {
         << t.out;
 }
 
+// How far a run got and with what batch (issue 39): list has MICRO and ACCUM (the last
+// segment's) and STEPS "20/40" (run.steps of its config); show says "last 20 of 40"; a
+// config without run.steps shows the step alone.
+TEST_F(StoreCli, ListAndShowSayHowFarARunGotOfItsSteps) {
+    std::int64_t stopped = 0;
+    {
+        RunWriter w(RunStore::open(path()));
+        RunInfo info = makeRunInfo("half-way", 2);
+        info.config_json = R"({"run":{"steps":40}})";
+        stopped = w.createRun(info);
+        w.beginSegment({0, 1, 2, 1, 3, 5, "start"});
+        for (int i = 1; i <= 20; ++i)
+            w.appendStep(makeStep(i, 2));
+        w.finish(RunStatus::Stopped, "stopped by request");
+    }
+    const CliResult t = cli({"list"});
+    ASSERT_EQ(t.exit_code, 0) << t.err;
+    std::istringstream lines(t.out);
+    std::string header, first, second;
+    std::getline(lines, header);
+    std::getline(lines, first);  // newest first: half-way
+    std::getline(lines, second); // cli-run
+    const std::size_t micro = header.find("MICRO  ACCUM  STEPS");
+    ASSERT_NE(micro, std::string::npos) << t.out;
+    EXPECT_EQ(first.substr(micro, 21), "5      3      20/40  ") << t.out;
+    EXPECT_EQ(second.substr(micro, 21), "4      1      3      ") << t.out;
+
+    const auto arr = nlohmann::json::parse(cli({"list", "--json"}).out);
+    EXPECT_EQ(arr[0]["id"], stopped);
+    EXPECT_EQ(arr[0]["micro_batch"], 5);
+    EXPECT_EQ(arr[0]["grad_accum"], 3);
+    EXPECT_EQ(arr[0]["steps"], 20);
+    EXPECT_EQ(arr[0]["planned_steps"], 40);
+    EXPECT_TRUE(arr[1]["planned_steps"].is_null());
+
+    const CliResult show = cli({"show", "half-way"});
+    ASSERT_EQ(show.exit_code, 0) << show.err;
+    EXPECT_NE(show.out.find("stopped (stopped by request)"), std::string::npos) << show.out;
+    EXPECT_NE(show.out.find("steps: last 20 of 40,"), std::string::npos) << show.out;
+}
+
 TEST_F(StoreCli, ShowByNameAndId) {
     const CliResult byName = cli({"show", "cli-run"});
     ASSERT_EQ(byName.exit_code, 0) << byName.err;

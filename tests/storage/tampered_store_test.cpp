@@ -77,8 +77,8 @@ TEST(TamperedStore, TimelineWorldsAndRanksAreCheckedNamingRunTableAndValue) {
     std::ostringstream csv;
     exportRun(reader, t.run, ExportFormat::Csv, ExportTable::Steps, csv);
     const std::string rows = csv.str();
-    // The comment line (kStepCsvComment), the header, one row per step.
-    EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), t.steps + 2) << rows;
+    // The header, one row per step.
+    EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), t.steps + 1) << rows;
     EXPECT_TRUE(reader.timeline(t.run, t.good_timeline));
 
     const auto cli = runCli({"--db", path, "export", "1", "--format", "trace", "--steps", "1"});

@@ -20,15 +20,8 @@
 #include <QVBoxLayout>
 
 #include <cmath>
-#include <unistd.h>
 
 namespace zerolab {
-
-long long hostMemoryBytes() {
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long size = sysconf(_SC_PAGE_SIZE);
-    return pages > 0 && size > 0 ? 1LL * pages * size : 0;
-}
 
 ForecastPanel::ForecastPanel(QWidget* parent)
     : QWidget(parent), m_chart(new MemoryBarChart(this)), m_heading(new QLabel(this)),
@@ -130,8 +123,7 @@ DeviceCapacity ForecastPanel::device(int world) const {
     const QString key = deviceKey();
     DeviceCapacity d;
     if (key == QLatin1String("host")) {
-        const long long perRank = std::max(1LL, hostMemoryBytes() / std::max(1, world));
-        d = DeviceCapacity{"host", "host RAM / N", perRank, 0};
+        d = hostDevice(world, "host RAM / N");
     } else {
         d = findDevice(key.toStdString()).value_or(DeviceCapacity{});
     }
@@ -238,12 +230,12 @@ void ForecastPanel::replan() {
     m_verdict->setText(verdict);
     m_detail->setText(
         tr("ψ = %1 parameters · model states %2 · activations %3 · traffic per rank per step "
-           "%4 = %5 ψ (%6 at %7 GB/s)")
+           "%4 = %5 B/ψ (%6 at %7 GB/s)")
             .arg(formatCount(double(m_plan->psi)), formatBytes(double(chosen.model_states_bytes)),
                  chosen.activations_known ? formatBytes(double(chosen.activation_bytes))
                                           : tr("not estimated"),
                  formatBytes(chosen.traffic.total()))
-            .arg(chosen.traffic_elements / double(m_plan->psi), 0, 'f', 2)
+            .arg(chosen.traffic.total() / double(m_plan->psi), 0, 'f', 2)
             .arg(QString::fromStdString(formatSeconds(chosen.comm_seconds)))
             .arg(in.bandwidth_gbps, 0, 'g', 3));
     if (chosen.offloaded.total() > 0)

@@ -74,7 +74,4 @@ private:
     int m_groupsPerStage = 1; // 2 when a stage offloads: device and host bars
 };
 
-// Physical memory of this machine in bytes (0 when unknown).
-long long hostMemoryBytes();
-
 } // namespace zerolab

@@ -3,15 +3,18 @@
 // default reserve for what a rank holds outside the ledger (docs/planner.md, "Fit"):
 // 1 GiB for the CUDA context, cuBLAS workspace and NCCL's buffers, plus 5% of the
 // capacity for the caching allocator's fragmentation. Custom devices are built from a
-// capacity (and a reserve) in bytes.
+// capacity (and a reserve) in bytes; a CPU run's ranks share this machine's memory.
 #pragma once
 
 #include "runtime/planner/planner.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include <unistd.h>
 
 namespace zerolab {
 
@@ -38,6 +41,10 @@ inline constexpr std::array<DevicePreset, 5> kDevicePresets = {{
     {"h200-141", "H200 141 GB", 143771 * kMiB},
 }};
 
+// The GPU a plan assumes when none is named (zerolab-plan's --device default, Setup's
+// forecast for a "cuda" config).
+inline constexpr std::string_view kDefaultGpuKey = "a100-80";
+
 // "v100-32, a100-40, ...": the preset keys for messages and --help.
 inline std::string devicePresetKeys() {
     std::string s;
@@ -63,6 +70,20 @@ inline DeviceCapacity customDevice(long long capacity_bytes, long long reserve_b
         throw PlanError("device: reserve must be >= 0 and below the capacity, got " +
                         std::to_string(reserve_bytes) + " bytes");
     return DeviceCapacity{"custom", "custom", capacity_bytes, reserve_bytes};
+}
+
+// Physical memory of this machine in bytes (0 when unknown).
+inline long long hostMemoryBytes() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long size = ::sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? 1LL * pages * size : 0;
+}
+
+// A rank's share of this machine's memory when `world` ranks run on it (key "host"),
+// nothing reserved, under `label`.
+inline DeviceCapacity hostDevice(int world, std::string label) {
+    return DeviceCapacity{"host", std::move(label),
+                          std::max(1LL, hostMemoryBytes() / std::max(1, world)), 0};
 }
 
 } // namespace zerolab

@@ -336,7 +336,9 @@ PlanInput withAssumedShape(PlanInput in) {
     return in;
 }
 
-std::optional<TimePlan> timePlan(const Options& opts, const CLI::App& app, const PlanInput& in) {
+// With --profile and neither --device nor --capacity-gb, `in`'s device becomes the
+// profile's machine (host RAM / N) so that the verdict and the time speak of one machine.
+std::optional<TimePlan> timePlan(const Options& opts, const CLI::App& app, PlanInput& in) {
     const TimeOptions& o = opts.timing;
     for (const char* opt : kTimeOptionNames)
         if (app.count(opt) && !opts.time)
@@ -372,6 +374,11 @@ int runTool(int argc, char** argv) {
     Options o;
     addOptions(app, o);
     try {
+        if (!app.count("--device") && !app.count("--capacity-gb")) {
+            const long long reserve = in.device.reserve_bytes;
+            in.device = hostDevice(in.world, "host RAM / N of '" + profile.name + "'");
+            in.device.reserve_bytes = app.count("--reserve-gb") ? reserve : 0;
+        }
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);

@@ -7,8 +7,6 @@
 #include "runtime/planner/planner_units.h"
 #include "runtime/tune/sweep_texts.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -102,11 +100,8 @@ nlohmann::json candidateConfig(const SweepSpec& spec, const nlohmann::json& poin
 
 std::int64_t capacityBytes(const SweepCapacity& capacity, int world) {
     switch (capacity.kind) {
-    case SweepCapacity::Kind::Host: {
-        const long long pages = ::sysconf(_SC_PHYS_PAGES);
-        const long long page = ::sysconf(_SC_PAGESIZE);
-        return pages * page / std::max(world, 1);
-    }
+    case SweepCapacity::Kind::Host:
+        return hostMemoryBytes() / std::max(world, 1);
     case SweepCapacity::Kind::Device:
         return findDevice(capacity.device)->usableBytes();
     case SweepCapacity::Kind::Bytes:

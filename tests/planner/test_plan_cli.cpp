@@ -7,6 +7,7 @@
 #include "runtime/model/model_shape.h"
 #include "runtime/model/param_layout.h"
 #include "runtime/planner/engine_buffers.h"
+#include "runtime/planner/machine_profile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -265,6 +266,30 @@ TEST(PlanCli, TimeNamesTheFastestStageThatFitsAndItsAssumptions) {
             EXPECT_LE(s["tokens_per_s"].get<double>(),
                       doc["time"]["stages"][fastest]["tokens_per_s"].get<double>());
     }
+}
+
+// --time --profile of a calibrated CPU machine: the memory verdict is on that machine
+// (host RAM / N), not on --device's default A100 (issue 39); --device still picks a GPU.
+TEST(PlanCli, TimeWithAProfileJudgesMemoryOnTheProfilesMachine) {
+    zerolab::MachineProfile p;
+    p.source = "calibrated";
+    p.name = "cpu-box";
+    p.date = "2026-12-01T10:00:00Z";
+    p.cores = 2;
+    p.rates.fill(1e10);
+    p.intra_link = zerolab::LinkSpec{"shm", "shared memory", 5e9, 2e-6};
+    const zerolab::test::TempDir dir("plan-profile");
+    const std::string file = dir.file("cpu.json");
+    std::ofstream(file) << zerolab::toJson(p).dump();
+    const std::string args = "--params 124M --world 2 --time --profile " + file;
+    ProcessResult r = plan(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find("A100"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("on host RAM / N of 'cpu-box'"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("calibrated 'cpu-box'"), std::string::npos) << r.out;
+    r = plan(args + " --device a100-40");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("on A100 40 GB"), std::string::npos) << r.out;
 }
 
 TEST(PlanCli, TimeRefusesWhatItCannotForecast) {

@@ -86,17 +86,29 @@ void CommsSummary::add(const CommRecord& r) {
     if (!m_rows.contains(r.name))
         m_order.push_back(r.name);
     Row& row = m_rows[r.name][r.msg_bytes];
+    row.op = r.op;
     row.count += 1;
     row.ms.push_back(r.ms);
     row.algbw.push_back(b.algbw_gbps);
     row.busbw.push_back(b.busbw_gbps);
+    if (std::isfinite(r.wait_ms)) {
+        row.split_ms.push_back(r.ms);
+        row.wait_ms.push_back(std::clamp(r.wait_ms, 0.0, r.ms));
+    }
 }
 
 std::vector<CommRecord> commRecordsOf(const StepTimeline& timeline, int rank) {
     std::vector<const TimelineSpan*> spans;
-    for (const TimelineSpan& s : timeline.spans)
-        if (s.rank == rank && s.kind == SpanKind::Collective)
+    std::map<int, double> lastStart; // seq -> the latest start on any rank
+    for (const TimelineSpan& s : timeline.spans) {
+        if (s.kind != SpanKind::Collective)
+            continue;
+        if (s.rank == rank)
             spans.push_back(&s);
+        const auto [it, fresh] = lastStart.try_emplace(s.seq, s.start_us);
+        if (!fresh)
+            it->second = std::max(it->second, s.start_us);
+    }
     std::stable_sort(spans.begin(), spans.end(),
                      [](const TimelineSpan* a, const TimelineSpan* b) { return a->seq < b->seq; });
     std::vector<CommRecord> out;
@@ -104,7 +116,8 @@ std::vector<CommRecord> commRecordsOf(const StepTimeline& timeline, int rank) {
     for (const TimelineSpan* s : spans)
         out.push_back({s->collective, std::string(deepSpeedOpName(s->collective)),
                        deepSpeedMessageBytes(s->collective, s->bytes, timeline.world),
-                       (s->end_us - s->start_us) / 1e3});
+                       (s->end_us - s->start_us) / 1e3,
+                       (lastStart.at(s->seq) - s->start_us) / 1e3});
     return out;
 }
 
@@ -120,6 +133,7 @@ StoredCommsSummary storedCommsSummary(RunReader& reader, std::int64_t run_id) {
             summary.add(r);
     }
     out.table = summary.text();
+    out.split = summary.splitText();
     return out;
 }
 
@@ -227,6 +241,35 @@ std::string CommsSummary::text() const {
         }
     }
     return s;
+}
+
+std::string CommsSummary::splitText() const {
+    constexpr std::size_t w = 20;
+    std::string s;
+    const auto mean = [](const std::vector<double>& v) {
+        return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+    };
+    for (const std::string& name : m_order) {
+        std::string rows;
+        for (const auto& [size, row] : m_rows.at(name)) {
+            if (row.split_ms.empty())
+                continue;
+            const double ms = mean(row.split_ms), wait = mean(row.wait_ms);
+            const double transfer = ms - wait;
+            const Bandwidth b = deepSpeedBandwidth(row.op, size, transfer, m_world);
+            rows += padRight(" ", w) + padRight(dsSize(size), w) +
+                    padRight(std::to_string(row.split_ms.size()), w) + padRight(fixed2(ms), w) +
+                    padRight(fixed2(wait), w) + padRight(fixed2(transfer), w) +
+                    padRight(fixed2(b.busbw_gbps), w) + "\n";
+        }
+        if (!rows.empty())
+            s += name + "\n" + rows;
+    }
+    if (s.empty())
+        return s;
+    return padRight("Comm. Op", w) + padRight("Message Size", w) + padRight("Count", w) +
+           padRight("Mean Latency(ms)", w) + padRight("Wait(ms)", w) + padRight("Transfer(ms)", w) +
+           padRight("busbw_xfer (Gbps)", w) + "\n" + s;
 }
 
 } // namespace zerolab

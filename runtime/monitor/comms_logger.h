@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <string>
@@ -29,6 +30,9 @@ struct CommRecord {
     std::string name; // DeepSpeed's record name ("all_reduce", with debug its caller)
     double msg_bytes = 0;
     double ms = 0;
+    // Of ms, the time until the last rank entered the collective (ms less this is the
+    // transfer); known only from a stored timeline, which has every rank's span. NaN: unknown.
+    double wait_ms = std::numeric_limits<double>::quiet_NaN();
 };
 
 // DeepSpeed's op names: all_reduce, reduce_scatter_tensor, all_gather_into_tensor,
@@ -56,11 +60,18 @@ public:
     void add(const CommRecord& r);
     bool empty() const { return m_order.empty(); }
     std::string text() const;
+    // Where the time of the collectives with a known wait_ms went, in the same rows: the
+    // mean latency, of it the mean wait for the last rank to arrive (skew: a fast rank
+    // waits inside the call for a slow one) and the mean transfer after it, and the busbw
+    // of the transfer alone. Empty when no record knows its wait.
+    std::string splitText() const;
 
 private:
     struct Row {
+        Collective op = Collective::AllReduce;
         int count = 0;
         std::vector<double> ms, algbw, busbw;
+        std::vector<double> split_ms, wait_ms; // the records whose wait is known
     };
     int m_world;
     // record name -> message size -> latencies, in first-seen order
@@ -70,7 +81,8 @@ private:
 
 // The records the comms logger takes for one stored step timeline's collectives of
 // `rank`, in issue order (storage/timeline.h: a Collective span's buffer and its start to
-// end), under DeepSpeed's names; for a stored run's summary.
+// end), under DeepSpeed's names; for a stored run's summary. Each one's wait_ms is the
+// latest start of that collective (equal seq) on any rank less this rank's start.
 std::vector<CommRecord> commRecordsOf(const StepTimeline& timeline, int rank);
 
 // log_summary of a stored run: rank 0's collectives in every stored step timeline (the
@@ -79,6 +91,7 @@ std::vector<CommRecord> commRecordsOf(const StepTimeline& timeline, int rank);
 struct StoredCommsSummary {
     std::size_t sampled_steps = 0;
     std::string table; // CommsSummary::text(); only the header when no step was sampled
+    std::string split; // CommsSummary::splitText(): wait and transfer
 };
 StoredCommsSummary storedCommsSummary(RunReader& reader, std::int64_t run_id);
 

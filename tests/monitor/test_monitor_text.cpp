@@ -195,6 +195,55 @@ TEST(MonitorText, AStoredRunsSummaryIsTheLoggersTable) {
     EXPECT_EQ(stored.table, log.summary());
 }
 
+// A small reduce-scatter that rank 0 enters 5 ms before rank 1 "takes" 6 ms on rank 0: the
+// stored summary's split says 5 of them waited for rank 1 and 1 moved data (issue 39: the
+// 256 B and 512 B reduce-scatters averaging 6-27 ms were skew waits read as slow transfers).
+TEST(MonitorText, AStoredSummarySplitsTheWaitForTheLastRankFromTheTransfer) {
+    StepTimeline tl;
+    tl.step = 1;
+    tl.world = 2;
+    for (int rank = 0; rank < 2; ++rank)
+        for (int i = 0; i < 2; ++i) {
+            TimelineSpan s;
+            s.rank = rank;
+            s.kind = SpanKind::Collective;
+            s.collective = Collective::ReduceScatter;
+            s.bytes = 512;
+            s.seq = i;
+            // Rank 0 early by 5 ms (collective 0) and by 3 ms (collective 1); both end together.
+            s.issue_us = s.start_us = 10000.0 * i + (rank == 0 ? 0 : (i == 0 ? 5000 : 3000));
+            s.end_us = 10000.0 * i + 6000;
+            tl.spans.push_back(s);
+        }
+    const std::vector<CommRecord> records = commRecordsOf(tl, 0);
+    ASSERT_EQ(records.size(), 2u);
+    EXPECT_DOUBLE_EQ(records[0].ms, 6.0);
+    EXPECT_DOUBLE_EQ(records[0].wait_ms, 5.0);
+    EXPECT_DOUBLE_EQ(records[1].wait_ms, 3.0);
+    EXPECT_DOUBLE_EQ(commRecordsOf(tl, 1)[0].wait_ms, 0.0); // the last to arrive waits for none
+
+    CommsSummary summary(2);
+    for (const CommRecord& r : records)
+        summary.add(r);
+    std::istringstream lines(summary.splitText());
+    std::string header, op, row;
+    std::getline(lines, header);
+    std::getline(lines, op);
+    std::getline(lines, row);
+    EXPECT_EQ(header.substr(60, 60),
+              "Mean Latency(ms)    Wait(ms)            Transfer(ms)        ");
+    EXPECT_EQ(header.substr(120), "busbw_xfer (Gbps)   ");
+    EXPECT_EQ(op, "reduce_scatter_tensor");
+    // 256 B a rank (DeepSpeed's size), 2 calls, mean 6 ms of which 4 waited and 2 moved data.
+    EXPECT_EQ(row.substr(20, 100), "256.0 B             2                   6.00                "
+                                   "4.00                2.00                ");
+
+    // The logger of a run sees one rank: it knows no wait, and prints no split.
+    CommsSummary logger(2);
+    logger.add({Collective::ReduceScatter, "reduce_scatter_tensor", 256, 6});
+    EXPECT_EQ(logger.splitText(), "");
+}
+
 TEST(MonitorText, FlopsProfileTotalsAreModelFlops) {
     FlopsProfileInput in;
     in.shape = ModelShape{2, 2, 64, 64, 256, 256};

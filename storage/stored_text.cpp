@@ -87,19 +87,34 @@ std::string validUtf8(std::string_view s) {
     return out;
 }
 
-std::string oneLineText(std::string_view s) {
+namespace {
+
+// validUtf8(s) with its control characters shown as U+FFFD, newlines and tabs kept where
+// keep_lines.
+std::string withoutControls(std::string_view s, bool keep_lines) {
     const std::string valid = validUtf8(s);
     std::string out;
     out.reserve(valid.size());
     for (std::size_t i = 0; i < valid.size();) {
         const std::size_t n = charLength(valid, i);
-        if (isControl(valid, i, n))
+        const bool kept = keep_lines && (valid[i] == '\n' || valid[i] == '\t');
+        if (isControl(valid, i, n) && !kept)
             out += kReplacement;
         else
             out.append(valid, i, n);
         i += n;
     }
     return out;
+}
+
+} // namespace
+
+std::string oneLineText(std::string_view s) {
+    return withoutControls(s, false);
+}
+
+std::string terminalText(std::string_view s) {
+    return withoutControls(s, true);
 }
 
 } // namespace zerolab

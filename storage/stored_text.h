@@ -1,7 +1,8 @@
 // Text that people put in the store: run names, tags, notes. The entry points that
 // write it (zerolab-train --run-name, zerolab-runs tag and note) refuse what
 // storedTextProblem names; every view and export repairs what is stored, which may be
-// anything (an older zerolab, another tool, a hand edit), with validUtf8 / oneLineText.
+// anything (an older zerolab, another tool, a hand edit), with validUtf8 / oneLineText /
+// terminalText.
 #pragma once
 
 #include <cstddef>
@@ -35,5 +36,10 @@ std::string validUtf8(std::string_view s);
 // validUtf8(s) for one line of a table or a label: every control character (C0, DEL,
 // C1: newlines, tabs, terminal escapes) is shown as U+FFFD.
 std::string oneLineText(std::string_view s);
+
+// validUtf8(s) for a terminal: every control character but newline and tab (terminal
+// escapes, carriage returns, backspaces) is shown as U+FFFD. What a command-line tool
+// prints that may hold text from a file or the store goes through it.
+std::string terminalText(std::string_view s);
 
 } // namespace zerolab

@@ -26,6 +26,22 @@ bool given(const BatchValue& v) {
     return v.state == BatchValue::State::Value;
 }
 
+// micro x accumulation x world, each in 1..INT_MAX: up to 2^93, past a long long. Where
+// the product overflows, LLONG_MAX, which every bound below refuses.
+long long product(long long micro, long long accum, long long world) {
+    long long p = 0;
+    if (__builtin_mul_overflow(micro, accum, &p) || __builtin_mul_overflow(p, world, &p))
+        return std::numeric_limits<long long>::max();
+    return p;
+}
+
+// train_batch_size must fit an int: "train_batch_size N is too large".
+Message tooLarge(long long train) {
+    return Message(ZEROLAB_TR("ConfigCheck", "train_batch_size %1 is too large"),
+                   {train == std::numeric_limits<long long>::max() ? std::string("above 2^63")
+                                                                   : std::to_string(train)});
+}
+
 // DeepSpeed's assertion, word for word, then why in plain terms.
 Message mismatchMessage(long long train, long long micro, long long accum, long long world,
                         Message why) {
@@ -115,11 +131,14 @@ std::optional<BatchConfig> resolveBatch(const BatchKeys& keys, std::optional<int
         out.train_batch_size = static_cast<int>(train);
         out.micro_batch = static_cast<int>(micro);
         out.grad_accum = static_cast<int>(accum);
-        if (train != micro * accum * w) {
+        const long long p = product(micro, accum, w);
+        if (train != p) {
             diags.error(kTrainKey,
                         mismatchMessage(train, micro, accum, w,
                                         Message(ZEROLAB_TR("ConfigCheck", "the product is %1"),
-                                                {std::to_string(micro * accum * w)})));
+                                                {p == std::numeric_limits<long long>::max()
+                                                     ? std::string("above 2^63")
+                                                     : std::to_string(p)})));
             return std::nullopt;
         }
         return out;
@@ -134,7 +153,7 @@ std::optional<BatchConfig> resolveBatch(const BatchKeys& keys, std::optional<int
         m = train / w / accum;
         why = notDivisible(train, kAccumKey, accum, w);
     } else if (has_micro && has_accum) {
-        t = micro * accum * w;
+        t = product(micro, accum, w);
     } else if (has_train) {
         a = 1;
         m = train / w;
@@ -142,16 +161,14 @@ std::optional<BatchConfig> resolveBatch(const BatchKeys& keys, std::optional<int
                       {std::to_string(train), std::to_string(w)});
     } else {
         a = 1;
-        t = micro * w;
-    }
-    if (m < 1 || a < 1 || t != m * a * w) {
-        diags.error(kTrainKey, mismatchMessage(t, m, a, w, why));
-        return std::nullopt;
+        t = product(micro, 1, w);
     }
     if (t > std::numeric_limits<int>::max()) {
-        diags.error(kTrainKey,
-                    Message(ZEROLAB_TR("ConfigCheck", "train_batch_size %1 is too large"),
-                            {std::to_string(t)}));
+        diags.error(kTrainKey, tooLarge(t));
+        return std::nullopt;
+    }
+    if (m < 1 || a < 1 || t != product(m, a, w)) {
+        diags.error(kTrainKey, mismatchMessage(t, m, a, w, why));
         return std::nullopt;
     }
     out.train_batch_size = static_cast<int>(t);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace zerolab {
 
@@ -204,6 +205,22 @@ nlohmann::json toJson(const MachineProfile& p) {
 
 namespace {
 
+// The physical bounds of a profile's numbers: beyond them a value describes no machine
+// (a rate of 1e-300 a second, a slowdown of 1e308) and would make a forecast of inf or
+// NaN seconds. docs/planner.md, "Machine profile", lists them.
+struct Bound {
+    double least, most;
+    const char* says; // "from 1e3 to 1e18 (work per second)"
+};
+constexpr Bound kRate{1e3, 1e18, "from 1e3 to 1e18 (work per second)"};
+constexpr Bound kSlowdown{1e-2, 1e4, "from 0.01 to 1e4 (a factor on compute time)"};
+constexpr Bound kBandwidth{1, 1e15, "from 1 to 1e15 (bytes per second)"};
+constexpr Bound kLatency{0, 1e3, "from 0 to 1000 (seconds)"};
+constexpr Bound kResidual{0, 1e6, "from 0 to 1e6 (a relative error)"};
+constexpr Bound kSeconds{1e-9, 1e4, "from 1e-9 to 1e4 (seconds)"};
+constexpr Bound kPointBytes{1, 281474976710656.0, "from 1 to 2^48 (bytes)"};
+constexpr Bound kShare{1e-3, 1, "from 0.001 to 1 (a share of the rate alone)"};
+
 // Reads values out of the profile document, naming file and JSON path in every error.
 class Reader {
 public:
@@ -231,6 +248,21 @@ public:
                                        describeJson(v));
         return v.get<double>();
     }
+    // A number within `b`, refused naming the bound.
+    double within(const nlohmann::json& obj, const std::string& path, const std::string& key,
+                  const Bound& b) const {
+        const double v = positive(obj, path, key, b.least == 0);
+        check(v, path + "." + key, b);
+        return v;
+    }
+    void check(double v, const std::string& path, const Bound& b) const {
+        if (v < b.least || v > b.most) {
+            char got[32];
+            std::snprintf(got, sizeof got, "%g", v);
+            fail(path, std::string("beyond what a machine does: expected a number ") + b.says +
+                           ", got " + got);
+        }
+    }
     int count(const nlohmann::json& obj, const std::string& path, const std::string& key,
               int least) const {
         const nlohmann::json& v = at(obj, path, key);
@@ -257,8 +289,8 @@ public:
 };
 
 LinkSpec linkFrom(const Reader& r, const nlohmann::json& j, const std::string& path) {
-    return {r.text(j, path, "key"), r.text(j, path, "label"), r.positive(j, path, "bytes_per_s"),
-            r.positive(j, path, "latency_s", true)};
+    return {r.text(j, path, "key"), r.text(j, path, "label"),
+            r.within(j, path, "bytes_per_s", kBandwidth), r.within(j, path, "latency_s", kLatency)};
 }
 
 } // namespace
@@ -283,12 +315,12 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
     p.date = r.text(j, "$", "date");
     p.cores = r.count(j, "$", "cores", 1);
     p.threads_per_rank = r.count(j, "$", "threads_per_rank", 1);
-    p.oversubscription_factor = r.positive(j, "$", "oversubscription_factor");
+    p.oversubscription_factor = r.within(j, "$", "oversubscription_factor", kSlowdown);
     const nlohmann::json& slowdown = r.array(j, "$", "compute_slowdown");
     for (std::size_t i = 0; i < slowdown.size(); ++i) {
         const std::string path = "$.compute_slowdown[" + std::to_string(i) + "]";
-        p.compute_slowdown.push_back(
-            {r.count(slowdown[i], path, "ranks", 1), r.positive(slowdown[i], path, "slowdown")});
+        p.compute_slowdown.push_back({r.count(slowdown[i], path, "ranks", 1),
+                                      r.within(slowdown[i], path, "slowdown", kSlowdown)});
     }
     const nlohmann::json& share = r.at(j, "$", "hosts_share_cores");
     if (!share.is_boolean())
@@ -303,7 +335,7 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
             ++i;
         if (i == kOpKindCount)
             r.fail("$.rates." + it.key(), "not a kernel the model counts");
-        p.rates[i] = r.positive(rates, "$.rates", it.key());
+        p.rates[i] = r.within(rates, "$.rates", it.key(), kRate);
     }
     for (std::size_t i = 0; i < kOpKindCount; ++i)
         if (!(p.rates[i] > 0))
@@ -314,8 +346,9 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
         const std::string path = "$.matmuls[" + std::to_string(i) + "]";
         const nlohmann::json& m = matmuls[i];
         p.matmuls.push_back({r.count(m, path, "m", 1), r.count(m, path, "k", 1),
-                             r.count(m, path, "n", 1), r.positive(m, path, "forward_flops_per_s"),
-                             r.positive(m, path, "backward_flops_per_s")});
+                             r.count(m, path, "n", 1),
+                             r.within(m, path, "forward_flops_per_s", kRate),
+                             r.within(m, path, "backward_flops_per_s", kRate)});
     }
     const nlohmann::json& fits = r.array(j, "$", "fits");
     for (std::size_t i = 0; i < fits.size(); ++i) {
@@ -333,9 +366,9 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
                    "expected \"intra_host\" or \"inter_host\", got " + describeJson(f["link"]));
         fit.link = link == kLinkClassNames[0] ? LinkClass::IntraHost : LinkClass::InterHost;
         fit.ranks = r.count(f, path, "ranks", 2);
-        fit.latency_s = r.positive(f, path, "latency_s", true);
-        fit.bytes_per_s = r.positive(f, path, "bytes_per_s");
-        fit.worst_residual = r.positive(f, path, "worst_residual", true);
+        fit.latency_s = r.within(f, path, "latency_s", kLatency);
+        fit.bytes_per_s = r.within(f, path, "bytes_per_s", kBandwidth);
+        fit.worst_residual = r.within(f, path, "worst_residual", kResidual);
         if (f.contains("points")) {
             const nlohmann::json& points = r.array(f, path, "points");
             for (std::size_t k = 0; k < points.size(); ++k) {
@@ -346,6 +379,8 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
                     !(q[0].get<double>() > 0) || !(q[1].get<double>() > 0))
                     r.fail(at,
                            "expected [bytes, seconds], both above zero, got " + describeJson(q));
+                r.check(q[0].get<double>(), at + "[0]", kPointBytes);
+                r.check(q[1].get<double>(), at + "[1]", kSeconds);
                 if (k > 0 && !(q[0].get<double>() > fit.points.back().first))
                     r.fail(at, "bytes " + describeJson(q[0]) +
                                    " not above the previous point's (points ascend by bytes)");
@@ -371,8 +406,8 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
             t.micro_batch = r.count(x, path, "micro_batch", 1);
             const nlohmann::json& seconds = r.at(x, path, "seconds");
             for (std::size_t c = 1; c < kModelComputeCount; ++c)
-                t.seconds[c] =
-                    r.positive(seconds, path + ".seconds", std::string(kModelComputeNames[c]));
+                t.seconds[c] = r.within(seconds, path + ".seconds",
+                                        std::string(kModelComputeNames[c]), kSeconds);
             for (auto it = seconds.begin(); seconds.is_object() && it != seconds.end(); ++it)
                 if (std::find(kModelComputeNames.begin() + 1, kModelComputeNames.end(), it.key()) ==
                     kModelComputeNames.end())
@@ -388,6 +423,7 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
             if (rate > 1)
                 r.fail(path + ".rate", "expected a share of the rate alone, at most 1, got " +
                                            describeJson(beside[i]["rate"]));
+            r.check(rate, path + ".rate", kShare);
             const std::string link = r.text(beside[i], path, "link");
             if (link != kLinkClassNames[0] && link != kLinkClassNames[1])
                 r.fail(path + ".link", "expected \"intra_host\" or \"inter_host\", got " +
@@ -405,11 +441,11 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
         if (ref.model.empty())
             r.fail(path + ".model", "expected a model preset's name, got \"\"");
         ref.micro_batch = r.count(x, path, "micro_batch", 1);
-        ref.seconds = r.positive(x, path, "seconds");
+        ref.seconds = r.within(x, path, "seconds", kSeconds);
         p.reference_pass = ref;
     }
     if (j.contains("peak_flops"))
-        p.peak_flops = r.positive(j, "$", "peak_flops");
+        p.peak_flops = r.within(j, "$", "peak_flops", kRate);
     if (j.contains("intra_link"))
         p.intra_link = linkFrom(r, j["intra_link"], "$.intra_link");
     if (j.contains("inter_link"))

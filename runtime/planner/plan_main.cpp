@@ -1,6 +1,8 @@
 // zerolab-plan: the analytic planner on the command line. Builds a PlanInput from
 // a bare size (--params ...) or a training config (--config F --world N), prints
-// the stages 0-3 table, --explain text or --json. Exit 0 ok, 2 invalid input.
+// the stages 0-3 table, --explain text or --json. Exit 0 ok, 2 invalid input. What it
+// prints may quote a file (a profile's name, a config's key): terminal escapes are shown
+// as U+FFFD (terminalText).
 #include "runtime/config/config.h"
 #include "runtime/config/config_choices.h"
 #include "runtime/planner/bandwidth_units.h"
@@ -10,6 +12,7 @@
 #include "runtime/planner/plan_time.h"
 #include "runtime/planner/planner.h"
 #include "runtime/text/stdout_written.h"
+#include "storage/stored_text.h"
 
 #include <CLI/CLI.hpp>
 
@@ -17,6 +20,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 
 using namespace zerolab;
@@ -174,7 +178,7 @@ bool applyConfig(const Options& o, const CLI::App& app, PlanInput& in) {
     const ConfigResult r =
         loadConfigFile(o.config, app.count("--world") ? std::optional<int>(o.world) : std::nullopt);
     for (const ConfigDiagnostic& d : r.diagnostics)
-        std::cerr << formatDiagnostic(o.config, d) << "\n";
+        std::cerr << terminalText(formatDiagnostic(o.config, d)) << "\n";
     if (!r.ok())
         return false;
     in = planInputFromConfig(*r.config);
@@ -228,7 +232,25 @@ double parseCount(const std::string& text) {
         throw PlanError("--params: expected a parameter count such as 6.7e9, 1.3B, 350M or 124K, "
                         "got '" +
                         text + "'");
+    if (v * scale > static_cast<double>(kMaxParamCount))
+        throw PlanError("--params: at most 2^48 = " + std::to_string(kMaxParamCount) +
+                        " parameters (more than any machine holds, the bound of a model shape), "
+                        "got '" +
+                        text + "'");
     return v * scale;
+}
+
+// The bytes of `gb` GB (1e9) given to `flag`: PlanError naming the flag and its text unless
+// it is a finite number from `least` (excluded where least_excluded) to kMaxGb.
+long long gbBytes(const char* flag, double gb, bool least_excluded) {
+    constexpr double kMaxGb = 4e9; // 4e18 bytes: within a long long, beyond any machine
+    if (!std::isfinite(gb) || gb < 0 || (least_excluded && gb == 0) || gb > kMaxGb) {
+        std::ostringstream text;
+        text << gb;
+        throw PlanError(std::string(flag) + ": expected a number of GB " +
+                        (least_excluded ? "above 0" : "from 0") + " up to 4e9, got " + text.str());
+    }
+    return std::llround(gb * 1e9);
 }
 
 PlanInput inputFromOptions(const Options& o) {
@@ -279,9 +301,7 @@ void applyCommon(const Options& o, const CLI::App& app, PlanInput& in) {
         in.recompute = *r;
     }
     if (app.count("--activations-gb")) {
-        if (!std::isfinite(o.activations_gb) || o.activations_gb < 0)
-            throw PlanError("--activations-gb must be >= 0");
-        in.activation_bytes = std::llround(o.activations_gb * 1e9);
+        in.activation_bytes = gbBytes("--activations-gb", o.activations_gb, false);
     }
     if (app.count("--bandwidth") && app.count("--bandwidth-gbps"))
         throw PlanError("--bandwidth and --bandwidth-gbps exclude each other");
@@ -310,9 +330,7 @@ void applyCommon(const Options& o, const CLI::App& app, PlanInput& in) {
     if (app.count("--capacity-gb")) {
         if (app.count("--device"))
             throw PlanError("--device and --capacity-gb exclude each other");
-        if (!std::isfinite(o.capacity_gb))
-            throw PlanError("--capacity-gb must be a finite number");
-        in.device = customDevice(std::llround(o.capacity_gb * 1e9));
+        in.device = customDevice(gbBytes("--capacity-gb", o.capacity_gb, true));
     } else {
         auto d = findDevice(o.device);
         if (!d)
@@ -321,9 +339,7 @@ void applyCommon(const Options& o, const CLI::App& app, PlanInput& in) {
         in.device = *d;
     }
     if (app.count("--reserve-gb")) {
-        if (!std::isfinite(o.reserve_gb) || o.reserve_gb < 0)
-            throw PlanError("--reserve-gb must be a finite number >= 0");
-        in.device.reserve_bytes = std::llround(o.reserve_gb * 1e9);
+        in.device.reserve_bytes = gbBytes("--reserve-gb", o.reserve_gb, false);
     }
 }
 
@@ -358,6 +374,11 @@ std::optional<TimePlan> timePlan(const Options& opts, const CLI::App& app, PlanI
             throw PlanError("--profile excludes --network, --intra-link and the fractions: the "
                             "profile measured them");
         profile = loadMachineProfile(o.profile);
+        if (!app.count("--device") && !app.count("--capacity-gb")) {
+            const long long reserve = in.device.reserve_bytes;
+            in.device = hostDevice(in.world, "host RAM / N of '" + profile.name + "'");
+            in.device.reserve_bytes = app.count("--reserve-gb") ? reserve : 0;
+        }
     } else {
         if (app.count("--capacity-gb"))
             throw PlanError("--time with --capacity-gb needs --profile (a custom device has no "
@@ -374,16 +395,11 @@ int runTool(int argc, char** argv) {
     Options o;
     addOptions(app, o);
     try {
-        if (!app.count("--device") && !app.count("--capacity-gb")) {
-            const long long reserve = in.device.reserve_bytes;
-            in.device = hostDevice(in.world, "host RAM / N of '" + profile.name + "'");
-            in.device.reserve_bytes = app.count("--reserve-gb") ? reserve : 0;
-        }
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "zerolab-plan: " << e.what() << "\n";
+        std::cerr << "zerolab-plan: " << terminalText(e.what()) << "\n";
         return kExitInvalid;
     }
     try {
@@ -406,16 +422,16 @@ int runTool(int argc, char** argv) {
                 j["explain"] = explain(in, in.stage, unit);
             if (time)
                 j["time"] = toJson(*time);
-            std::cout << j.dump(2) << "\n";
+            std::cout << terminalText(j.dump(2)) << "\n";
         } else if (o.explain) {
-            std::cout << explain(in, in.stage, unit);
+            std::cout << terminalText(explain(in, in.stage, unit));
         } else {
-            std::cout << formatTable(p, unit);
+            std::cout << terminalText(formatTable(p, unit));
             if (time)
-                std::cout << "\n" << formatTimeTable(*time);
+                std::cout << "\n" << terminalText(formatTimeTable(*time));
         }
     } catch (const PlanError& e) {
-        std::cerr << "zerolab-plan: " << e.what() << "\n";
+        std::cerr << "zerolab-plan: " << terminalText(e.what()) << "\n";
         return kExitInvalid;
     }
     return kExitOk;

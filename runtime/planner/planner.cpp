@@ -11,12 +11,20 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <string>
 
 namespace zerolab {
 
 namespace {
+
+// "1e+30": a number in a message, whatever its size.
+std::string shortNumber(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
 
 void require(bool ok, const std::string& message) {
     if (!ok)
@@ -26,6 +34,10 @@ void require(bool ok, const std::string& message) {
 void validate(const PlanInput& in) {
     require(std::isfinite(in.params) && in.params >= 0,
             "params must be a finite count >= 0, got " + std::to_string(in.params));
+    require(in.params <= static_cast<double>(kMaxParamCount),
+            "params: at most 2^48 = " + std::to_string(kMaxParamCount) +
+                " (more than any machine holds, the bound of a model shape), got " +
+                shortNumber(in.params));
     require(in.params >= 0.5 || in.shape.has_value(),
             "params: need a parameter count >= 1 or a model shape");
     require(in.world >= 1 && in.world <= kMaxWorld, "world must be in 1.." +

@@ -53,7 +53,9 @@ inline std::string formatBytes(double bytes, ByteUnit family) {
 // A parameter count as the papers write it: "7.5e9", or "124475904" below 1e9.
 inline std::string formatPsi(double n) {
     char buf[64];
-    if (n >= 1e9)
+    if (n >= 1e13) // past 9999e9, %.4g would write an exponent of its own
+        std::snprintf(buf, sizeof buf, "%.0fe9", n / 1e9);
+    else if (n >= 1e9)
         std::snprintf(buf, sizeof buf, "%.4ge9", n / 1e9);
     else
         std::snprintf(buf, sizeof buf, "%.0f", n);

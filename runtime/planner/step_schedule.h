@@ -67,12 +67,15 @@ public:
     int slotCount() const { return static_cast<int>(m_slots.size()); }
     int unitIn(int slot) const { return m_slots[static_cast<std::size_t>(slot)].unit; }
     bool held(int slot) const { return m_slots[static_cast<std::size_t>(slot)].held; }
+    // Same units, holds and all-gathers in flight: the same answers to the same calls.
+    bool operator==(const GatherSlots&) const = default;
 
 private:
     struct Slot {
         int unit = -1;
         bool held = false;
         bool pending = false; // an all-gather in flight not yet waited for
+        bool operator==(const Slot&) const = default;
     };
     void wait(int slot, std::vector<Action>& out);
     void gather(int slot, int unit, std::vector<Action>& out);

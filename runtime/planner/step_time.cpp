@@ -12,8 +12,11 @@
 #include "runtime/planner/step_schedule.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <optional>
 
 namespace zerolab {
 
@@ -38,9 +41,9 @@ SpanKind spanOf(ModelCompute c) {
 
 class Replay {
 public:
-    Replay(const TrainConfig& config, const StepCosts& costs)
-        : m_config(config), m_costs(costs), m_world(config.batch.world), m_stage(config.zero.stage),
-          m_bf16(config.precision == Precision::Bf16Mixed),
+    Replay(const TrainConfig& config, const StepCosts& costs, bool replay_each)
+        : m_config(config), m_costs(costs), m_replayEach(replay_each), m_world(config.batch.world),
+          m_stage(config.zero.stage), m_bf16(config.precision == Precision::Bf16Mixed),
           m_layout(makeParamLayout(config.model.shape, m_world)),
           m_plan(planEngineBuffers(m_layout, m_world, m_stage, config.precision,
                                    config.zero.overlap_comm)),
@@ -57,6 +60,26 @@ private:
         int gradSlot; // the gradient slot it reduces (stages 2-3), -1: none
         int unit;
     };
+    // The replay between two micro-steps: what decides the next one (the channel idle,
+    // the gather slots, the parameter slots) and where it starts (its first span and
+    // collective, the clock, the sums).
+    struct Boundary {
+        bool idle = false; // every collective issued has ended, no reduce is pending
+        GatherSlots slots;
+        std::array<int, 2> paramSlotUnit{};
+        std::size_t span = 0, collective = 0;
+        double t = 0, forward = 0, backward = 0, recompute = 0, engine = 0;
+    };
+    Boundary boundary() const;
+    // Micro-steps next .. next + count - 1 as the one that ran from `from` to `to`, shifted
+    // in time: counted in every sum, drawn up to kDrawnMicroSteps.
+    void repeat(const Boundary& from, const Boundary& to, int next, int count);
+    // A collective's issue number in the step (TimelineSpan::seq), past the undrawn ones.
+    int seqOf(int index) const {
+        return index >= m_gapFrom ? static_cast<int>(std::min<long long>(
+                                        index + m_gap, std::numeric_limits<int>::max()))
+                                  : index;
+    }
     double esz() const { return m_bf16 ? 2 : 4; }
     std::int64_t padded(int u) const {
         return m_layout.units[static_cast<std::size_t>(u)].padded_elems;
@@ -84,6 +107,7 @@ private:
 
     const TrainConfig& m_config;
     const StepCosts& m_costs;
+    bool m_replayEach;
     int m_world, m_stage;
     bool m_bf16;
     ParamLayout m_layout;
@@ -94,7 +118,7 @@ private:
     std::vector<Pending> m_pending;
     std::vector<int> m_gradSlotOfUnit;
     int m_nextBlockSlot = 0;
-    int m_paramSlotUnit[2] = {-1, -1};
+    std::array<int, 2> m_paramSlotUnit{-1, -1};
     bool m_last = true;
     int m_micro = -1;
     double m_t = 0;
@@ -102,6 +126,11 @@ private:
     std::size_t m_head = 0;       // the first collective not yet ended
     std::vector<double> m_remain; // per collective: its seconds of work still to do
     std::vector<bool> m_waited;
+    // The repeats not drawn: their collectives' times per kind, and the issue numbers they
+    // took (collectives from index m_gapFrom on are numbered m_gap later).
+    std::array<double, kCollectiveCount> m_undrawnInFlight{}, m_undrawnExposed{};
+    int m_gapFrom = std::numeric_limits<int>::max();
+    long long m_gap = 0;
     StepTimeForecast m_out;
 };
 
@@ -173,7 +202,7 @@ void Replay::wait(int index) {
     s.kind = SpanKind::Wait;
     s.micro = m_micro;
     s.collective = f.collective;
-    s.seq = index;
+    s.seq = seqOf(index);
     s.start_us = m_t * 1e6;
     s.end_us = f.end_s * 1e6;
     m_out.timeline.spans.push_back(s);
@@ -368,6 +397,64 @@ void Replay::finishStep() {
     }
 }
 
+Replay::Boundary Replay::boundary() const {
+    return {m_head == m_out.collectives.size() && m_pending.empty(),
+            m_slots,
+            m_paramSlotUnit,
+            m_out.timeline.spans.size(),
+            m_out.collectives.size(),
+            m_t,
+            m_out.forward_s,
+            m_out.backward_s,
+            m_out.recompute_s,
+            m_out.engine_s};
+}
+
+void Replay::repeat(const Boundary& from, const Boundary& to, int next, int count) {
+    const double d = to.t - from.t;
+    const int drawn = std::clamp(kDrawnMicroSteps - 1 - next, 0, count);
+    const auto issued = static_cast<int>(to.collective - from.collective);
+    for (int j = 1; j <= drawn; ++j) {
+        const double shift = j * d;
+        for (std::size_t i = from.span; i < to.span; ++i) {
+            TimelineSpan s = m_out.timeline.spans[i];
+            s.micro += j;
+            s.start_us += shift * 1e6;
+            s.end_us += shift * 1e6;
+            if (s.kind == SpanKind::Wait)
+                s.seq += j * issued;
+            m_out.timeline.spans.push_back(s);
+        }
+        for (std::size_t i = from.collective; i < to.collective; ++i) {
+            CollectiveForecast f = m_out.collectives[i];
+            f.micro += j;
+            f.issue_s += shift;
+            f.start_s += shift;
+            f.end_s += shift;
+            m_out.collectives.push_back(f);
+            m_remain.push_back(0);
+            m_waited.push_back(true);
+        }
+    }
+    m_head = m_out.collectives.size();
+    const int undrawn = count - drawn;
+    for (std::size_t i = from.collective; i < to.collective; ++i) {
+        const CollectiveForecast& f = m_out.collectives[i];
+        const auto k = static_cast<std::size_t>(f.collective);
+        m_undrawnInFlight[k] += undrawn * (f.end_s - f.start_s);
+        m_undrawnExposed[k] += undrawn * f.exposed_s;
+    }
+    m_gapFrom = static_cast<int>(m_out.collectives.size());
+    m_gap = static_cast<long long>(undrawn) * issued;
+    m_out.undrawn_micro_steps = undrawn;
+    m_out.forward_s += count * (to.forward - from.forward);
+    m_out.backward_s += count * (to.backward - from.backward);
+    m_out.recompute_s += count * (to.recompute - from.recompute);
+    m_out.engine_s += count * (to.engine - from.engine);
+    m_t += count * d;
+    m_commT += count * d;
+}
+
 StepTimeForecast Replay::run() {
     m_out.timeline.world = m_world;
     // The step as the trainer times it (step_ms: from beginStep to the end of finishStep;
@@ -375,10 +462,23 @@ StepTimeForecast Replay::run() {
     engineOp(OpKind::Zero, static_cast<double>(m_plan.grads), SpanKind::Forward);
     const int A = m_config.batch.grad_accum;
     const std::vector<UnitCall> calls = gpt2UnitCalls(m_layout, m_config.model.recompute);
+    std::optional<Boundary> before; // where the micro-step before this one started
     for (int m = 0; m < A; ++m) {
+        if (!m_replayEach && m < A - 1) {
+            Boundary now = boundary();
+            if (before && before->idle && now.idle && before->slots == now.slots &&
+                before->paramSlotUnit == now.paramSlotUnit) {
+                // Micro-step m starts as m - 1 did: m .. A - 2 repeat it; the last runs.
+                repeat(*before, now, m, A - 1 - m);
+                m = A - 1;
+            } else {
+                before = std::move(now);
+            }
+        }
         m_micro = m;
         m_last = m == A - 1;
         microStep(calls);
+        ++m_out.replayed_micro_steps;
     }
     finishStep();
     if (!m_out.collectives.empty())
@@ -395,11 +495,17 @@ StepTimeForecast Replay::run() {
         s.micro = f.micro;
         s.collective = f.collective;
         s.bytes = static_cast<long long>(f.bytes);
-        s.seq = static_cast<int>(&f - m_out.collectives.data());
+        s.seq = seqOf(static_cast<int>(&f - m_out.collectives.data()));
         s.issue_us = f.issue_s * 1e6;
         s.start_us = f.start_s * 1e6;
         s.end_us = f.end_s * 1e6;
         m_out.timeline.spans.push_back(s);
+    }
+    for (std::size_t k = 0; k < kCollectiveCount; ++k) {
+        m_out.in_flight_s[k] += m_undrawnInFlight[k];
+        m_out.exposed_s[k] += m_undrawnExposed[k];
+        m_out.comm_in_flight_s += m_undrawnInFlight[k];
+        m_out.comm_exposed_s += m_undrawnExposed[k];
     }
     m_out.compute_s =
         m_out.forward_s + m_out.backward_s + m_out.recompute_s + m_out.optimizer_s + m_out.engine_s;
@@ -470,8 +576,8 @@ StepCosts stepCosts(const TrainConfig& config, const MachineProfile& profile,
     return c;
 }
 
-StepTimeForecast simulateStep(const TrainConfig& config, const StepCosts& costs) {
-    return Replay(config, costs).run();
+StepTimeForecast simulateStep(const TrainConfig& config, const StepCosts& costs, bool replay_each) {
+    return Replay(config, costs, replay_each).run();
 }
 
 StepTimeForecast predictStepTime(const TrainConfig& config, const MachineProfile& profile,
@@ -492,6 +598,10 @@ StepTimeForecast predictStepTime(const TrainConfig& config, const MachineProfile
     if (!(peak > 0))
         peak = std::max(profile.rates[0], profile.rates[1]);
     f.mfu = modelFlopsPerToken(config.model.shape, T) * f.tokens_per_s / (world * peak);
+    if (!std::isfinite(f.step_s) || !std::isfinite(f.tokens_per_s) || !std::isfinite(f.mfu))
+        throw PlanError("no step-time forecast on profile '" + profile.name +
+                        "': its step time or tokens/s is not a finite number (its rates, fits "
+                        "or slowdowns are beyond what a machine does)");
     f.assumptions.push_back("profile " + profile.source + " '" + profile.name + "'" +
                             (profile.date.empty() ? std::string() : " of " + profile.date));
     f.assumptions.push_back(
@@ -512,6 +622,12 @@ StepTimeForecast predictStepTime(const TrainConfig& config, const MachineProfile
             std::to_string(profile.hosts_share_cores ? world : world / cluster.hosts) +
             " ranks x " + std::to_string(profile.threads_per_rank) + " threads on " +
             std::to_string(profile.cores) + " cores)");
+    if (f.undrawn_micro_steps > 0)
+        f.assumptions.push_back("micro-steps repeat the steady one: all " +
+                                std::to_string(config.batch.grad_accum) +
+                                " are counted; the timeline draws " +
+                                std::to_string(config.batch.grad_accum - f.undrawn_micro_steps) +
+                                " of them (the first ones and the last)");
     const ZeroConfig& z = config.zero;
     if (z.stage == 3 && (z.quantized_weights || z.hpz_partition_size > 1 || z.quantized_gradients))
         f.assumptions.push_back(

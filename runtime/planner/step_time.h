@@ -60,8 +60,17 @@ struct StepTimeForecast {
     double compute_scale = 1;                    // compute slowed by ranks sharing cores
     std::vector<CollectiveForecast> collectives; // issue order
     StepTimeline timeline;                       // rank 0's lanes, microseconds
+    // Micro-steps counted in every sum above but absent from `collectives` and `timeline`:
+    // repeats of the steady micro-step beyond kDrawnMicroSteps (simulateStep).
+    int undrawn_micro_steps = 0;
+    // Micro-steps the replay ran through the schedule; the others repeat one of them.
+    int replayed_micro_steps = 0;
     std::vector<std::string> assumptions;
 };
+
+// The most micro-steps a forecast's collectives and timeline hold: the first ones, the
+// repeats of the steady one up to this count, and the last.
+inline constexpr int kDrawnMicroSteps = 64;
 
 // Ranks over hosts: world / hosts ranks on each (hosts must divide the world).
 // Collectives cross hosts when hosts > 1 (the inter-host link class), else stay within.
@@ -83,7 +92,14 @@ StepCosts stepCosts(const TrainConfig& config, const MachineProfile& profile,
 // slots and reduce-scatters, stage 0-1 buckets through reduceBuckets, with overlap_comm
 // or after backward), then the optimizer step and the parameter sync; collectives run
 // one at a time in issue order. Fills everything but tokens/s, MFU and assumptions.
-StepTimeForecast simulateStep(const TrainConfig& config, const StepCosts& costs);
+// Its cost does not grow with the accumulation count: once a micro-step starts from the
+// state the one before it started from (no collective in flight, no reduce pending, the
+// same gather slots and parameter slots), every micro-step up to the last is that one
+// again, shifted in time; it is replayed once and its times multiplied (equal to
+// replaying each, to rounding). replay_each replays every micro-step instead: the
+// reference the tests hold the repeat to.
+StepTimeForecast simulateStep(const TrainConfig& config, const StepCosts& costs,
+                              bool replay_each = false);
 
 // The one forecast of a run's step time: simulateStep(stepCosts(...)), with tokens/s, MFU
 // and the assumptions. Throws PlanError.

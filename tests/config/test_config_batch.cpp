@@ -69,6 +69,31 @@ TEST(ConfigBatch, IndivisibleInferenceExplainsTheDivisor) {
         << dump(r);
 }
 
+// micro x accumulation x world past a long long (issue 40) wrapped around to a negative
+// train_batch_size that was accepted (zerolab-plan then ran without end): refused as too
+// large. train_batch_size's int bounds the accumulation count (docs/config.md).
+TEST(ConfigBatch, AProductPastALongLongIsTooLarge) {
+    auto r = parse(R"({"train_micro_batch_size_per_gpu": 2147483647,
+                       "gradient_accumulation_steps": 2147483647})",
+                   4);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(findError(r, "train_batch_size", "train_batch_size above 2^63 is too large"), nullptr)
+        << dump(r);
+    r = parse(R"({"train_batch_size": 8, "train_micro_batch_size_per_gpu": 2147483647,
+                  "gradient_accumulation_steps": 2147483647})",
+              4);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(findError(r, "train_batch_size", "the product is above 2^63"), nullptr) << dump(r);
+    r = parse(R"({"train_micro_batch_size_per_gpu": 8, "gradient_accumulation_steps": 100000000})",
+              4);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(findError(r, "train_batch_size", "train_batch_size 3200000000 is too large"), nullptr)
+        << dump(r);
+    r = parse(R"({"train_micro_batch_size_per_gpu": 1, "gradient_accumulation_steps": 100000000})");
+    ASSERT_TRUE(r.ok()) << dump(r);
+    EXPECT_EQ(r.config->batch.grad_accum, 100000000);
+}
+
 TEST(ConfigBatch, NeitherTrainNorMicroIsAnError) {
     auto r = parse(R"({"gradient_accumulation_steps": 4})");
     ASSERT_FALSE(r.ok());

@@ -288,6 +288,74 @@ TEST(MachineProfile, BadValuesAreNamedByJsonPath) {
     EXPECT_EQ(errorOf(nlohmann::json::array()), "p.json: $: expected an object");
 }
 
+// Positive but absurd values (issue 40): each is refused naming its JSON path and the
+// physical bound, rather than read into a forecast of inf or NaN seconds.
+TEST(MachineProfile, ValuesBeyondWhatAMachineDoesAreRefusedNamingTheBound) {
+    const auto refused = [](const char* what, auto edit, const std::string& want) {
+        nlohmann::json j = toJson(sample());
+        j["comm_beside_compute"] = {{{"link", "intra_host"}, {"ranks", 2}, {"rate", 0.5}}};
+        j["reference_pass"] = {{"model", "nano"}, {"micro_batch", 1}, {"seconds", 0.01}};
+        edit(j);
+        EXPECT_EQ(errorOf(j), want) << what;
+    };
+    refused(
+        "rate", [](nlohmann::json& j) { j["rates"]["adamw"] = 1e-300; },
+        "p.json: $.rates.adamw: beyond what a machine does: expected a number from 1e3 to "
+        "1e18 (work per second), got 1e-300");
+    refused(
+        "matmul", [](nlohmann::json& j) { j["matmuls"][0]["forward_flops_per_s"] = 1e300; },
+        "p.json: $.matmuls[0].forward_flops_per_s: beyond what a machine does: expected a "
+        "number from 1e3 to 1e18 (work per second), got 1e+300");
+    refused(
+        "slowdown", [](nlohmann::json& j) { j["compute_slowdown"][0]["slowdown"] = 1e308; },
+        "p.json: $.compute_slowdown[0].slowdown: beyond what a machine does: expected a "
+        "number from 0.01 to 1e4 (a factor on compute time), got 1e+308");
+    refused(
+        "oversubscription", [](nlohmann::json& j) { j["oversubscription_factor"] = 1e-200; },
+        "p.json: $.oversubscription_factor: beyond what a machine does: expected a number "
+        "from 0.01 to 1e4 (a factor on compute time), got 1e-200");
+    refused(
+        "bandwidth", [](nlohmann::json& j) { j["fits"][0]["bytes_per_s"] = 1e-300; },
+        "p.json: $.fits[0].bytes_per_s: beyond what a machine does: expected a number from 1 "
+        "to 1e15 (bytes per second), got 1e-300");
+    refused(
+        "latency", [](nlohmann::json& j) { j["fits"][0]["latency_s"] = 1e300; },
+        "p.json: $.fits[0].latency_s: beyond what a machine does: expected a number from 0 "
+        "to 1000 (seconds), got 1e+300");
+    refused(
+        "point",
+        [](nlohmann::json& j) {
+            j["fits"][0]["points"] = {{1024, 1e-3}, {2048, 1e9}};
+        },
+        "p.json: $.fits[0].points[1][1]: beyond what a machine does: expected a number from "
+        "1e-9 to 1e4 (seconds), got 1e+09");
+    refused(
+        "link",
+        [](nlohmann::json& j) {
+            j["intra_link"] = {
+                {"key", "x"}, {"label", "x"}, {"bytes_per_s", 1e9}, {"latency_s", 1e300}};
+        },
+        "p.json: $.intra_link.latency_s: beyond what a machine does: expected a number from 0 "
+        "to 1000 (seconds), got 1e+300");
+    refused(
+        "beside", [](nlohmann::json& j) { j["comm_beside_compute"][0]["rate"] = 1e-300; },
+        "p.json: $.comm_beside_compute[0].rate: beyond what a machine does: expected a number "
+        "from 0.001 to 1 (a share of the rate alone), got 1e-300");
+    refused(
+        "reference", [](nlohmann::json& j) { j["reference_pass"]["seconds"] = 1e-300; },
+        "p.json: $.reference_pass.seconds: beyond what a machine does: expected a number from "
+        "1e-9 to 1e4 (seconds), got 1e-300");
+    refused(
+        "peak", [](nlohmann::json& j) { j["peak_flops"] = 1e300; },
+        "p.json: $.peak_flops: beyond what a machine does: expected a number from 1e3 to 1e18 "
+        "(work per second), got 1e+300");
+    // What a machine does is read as before.
+    nlohmann::json j = toJson(sample());
+    j["fits"][0]["latency_s"] = 0;
+    j["fits"][0]["bytes_per_s"] = 125; // a 1 kbit/s emulated link
+    EXPECT_EQ(errorOf(j), "");
+}
+
 TEST(MachineProfile, FilesThatAreNotProfilesAreRefusedNamingThem) {
     const test::TempDir temp("profile");
     const std::string path = temp.file("profile.json");

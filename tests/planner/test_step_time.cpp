@@ -331,5 +331,25 @@ TEST(StepTime, PredictGivesTokensPerSecondAndMfu) {
     EXPECT_THROW(predictStepTime(nano(1, 4), p, {3}), PlanError); // 3 hosts do not divide 4
 }
 
+// A profile made in code (a preset at --matmul-fraction 1e-320, say) is not read through
+// the reader's bounds: a forecast that is not a finite number is refused, never given.
+TEST(StepTime, ANonFiniteForecastIsRefused) {
+    MachineProfile p = madeUpProfile();
+    p.rates.fill(1e-320);
+    try {
+        predictStepTime(nano(1, 2), p);
+        ADD_FAILURE() << "gave a forecast on rates of 1e-320";
+    } catch (const PlanError& e) {
+        EXPECT_NE(std::string(e.what()).find("not a finite number"), std::string::npos) << e.what();
+    }
+    p = madeUpProfile();
+    p.rates.fill(1e3);
+    p.compute_slowdown = {{2, 1e308}};
+    EXPECT_THROW(predictStepTime(nano(1, 2), p), PlanError);
+    p = madeUpProfile();
+    p.intra_link->latency_s = 1e308;
+    EXPECT_THROW(predictStepTime(nano(1, 2), p), PlanError);
+}
+
 } // namespace
 } // namespace zerolab

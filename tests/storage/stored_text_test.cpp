@@ -27,6 +27,9 @@ TEST(StoredText, RepairReplacesEachBadByteAndEveryControlOnOneLine) {
     EXPECT_EQ(validUtf8("line\none"), "line\none");
     EXPECT_EQ(oneLineText("line\none\t\x1b[31m\u0085"), "line\uFFFDone\uFFFD\uFFFD[31m\uFFFD");
     EXPECT_EQ(oneLineText("\u00e9t\u00e9"), "\u00e9t\u00e9");
+    // For a terminal: lines and tabs kept, escapes, carriage returns and C1 shown.
+    EXPECT_EQ(terminalText("line\none\t\x1b[2J\r\u009b\xff"),
+              "line\none\t\uFFFD[2J\uFFFD\uFFFD\uFFFD");
 }
 
 TEST(StoredText, EntryPointsRefuseWhatCannotBeShownOrStored) {

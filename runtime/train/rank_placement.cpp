@@ -1,4 +1,4 @@
-// The placement event's text: ranks grouped by host.
+// The placement event's text (ranks grouped by host) and the oversubscription warning's.
 #include "runtime/train/rank_placement.h"
 
 #include <algorithm>
@@ -30,6 +30,23 @@ std::optional<std::string> placementMessage(const std::vector<RankProcess>& rank
         for (std::size_t i = 0; i < list.size(); ++i)
             msg << (i ? ", " : "") << list[i];
     }
+    return msg.str();
+}
+
+std::optional<std::string> oversubscriptionMessage(const std::vector<RankProcess>& ranks,
+                                                   const std::string& host, int threads_per_rank,
+                                                   int cores) {
+    const auto here = std::count_if(ranks.begin(), ranks.end(),
+                                    [&](const RankProcess& r) { return r.host == host; });
+    const long long wanted = static_cast<long long>(here) * threads_per_rank;
+    if (wanted <= cores)
+        return std::nullopt;
+    std::ostringstream msg;
+    msg << "oversubscribed: " << here << " ranks x " << threads_per_rank
+        << (threads_per_rank == 1 ? " thread" : " threads") << " on " << host << "'s " << cores
+        << (cores == 1 ? " core" : " cores") << ": the ranks take turns on the cores, each at "
+        << "about " << cores * 100 / wanted << "% of a core, so every step is slower than "
+        << "this configuration with a core per thread";
     return msg.str();
 }
 

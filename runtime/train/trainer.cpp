@@ -191,6 +191,8 @@ private:
     void ackCommands(ControlMsg& msg);
     // Writes a checkpoint of step `at` (collective). A failed write is an error event;
     // under run.on_checkpoint_error = stop it also sets m_failure. False when it failed.
+    // A step already checkpointed is not written again (an interval's checkpoint, then a
+    // stop or a Checkpoint command at the same step): true at once.
     bool checkpointNow(long long at);
     StepResult trainStep(long long step);
     // Gathers every rank's metrics on rank 0, which stores and prints them; false when
@@ -261,6 +263,7 @@ private:
     long long m_firstStep = 1;
     long long m_step = 1;
     long long m_lastCompleted = 0;
+    long long m_checkpointed = -1; // the step of the last checkpoint written, -1: none
     long long m_tokens = 0;
     long long m_epoch = 0;
     double m_peak = 0;          // summed over ranks; 0: MFU unknown
@@ -280,6 +283,7 @@ private:
     // run.on_checkpoint_error = stop, or the store (m_storeFailed). Empty otherwise.
     std::string m_failure;
     bool m_storeFailed = false;
+    std::string m_stopBy; // what stopped the run ("the Stop command"), for its end message
 };
 
 Trainer::Trainer(const TrainConfig& config, const TrainOptions& options, const RankBackend& backend)
@@ -326,7 +330,9 @@ void Trainer::openRun() {
     m_flopsPerToken = modelFlopsPerToken(m_config.model.shape, m_seqLen);
 
     if (m_rep.active()) {
-        const nlohmann::json resolved = toJson(m_config);
+        // run.steps as this run goes, --steps included: the store's "20 of 40" reads it.
+        nlohmann::json resolved = toJson(m_config);
+        resolved["run"]["steps"] = m_lastStep;
         m_rep.open(m_options.db_path.empty() ? defaultStorePath() : m_options.db_path);
         RunInfo info;
         info.name = m_options.run_name.empty() ? defaultRunName(m_config) : m_options.run_name;
@@ -472,6 +478,12 @@ void Trainer::watchRanks() {
             ranks.push_back({r, procs[r].pid, procs[r].host});
         if (const auto placement = placementMessage(ranks))
             m_rep.event(EventLevel::Info, -1, *placement);
+        // On the CPU: rank 0's host's ranks and their threads against its cores.
+        if (!m_onDevice)
+            if (const auto over = oversubscriptionMessage(
+                    ranks, m_comm.host(), m_kernels.threads(),
+                    static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))))
+                m_rep.event(EventLevel::Warn, 0, *over);
         WatchOptions options;
         options.collective_timeout_s = m_config.run.collective_timeout_s;
         options.on_stall = m_config.run.on_stall;
@@ -538,6 +550,8 @@ void Trainer::ackCommands(ControlMsg& msg) {
 }
 
 bool Trainer::checkpointNow(long long at) {
+    if (at == m_checkpointed)
+        return true;
     TimelineRecorder::Scope span(m_timeline, SpanKind::Checkpoint);
     std::string path;
     try {
@@ -557,6 +571,7 @@ bool Trainer::checkpointNow(long long at) {
             m_failure = msg;
         return false;
     }
+    m_checkpointed = at;
     if (m_rep.active()) {
         Checkpoint cp;
         cp.step = at;
@@ -597,7 +612,10 @@ bool Trainer::control() {
         }
         if (msg[ControlMsg::Checkpoint] > 0 && m_lastCompleted >= 1)
             checkpointNow(m_lastCompleted);
-        if (!m_failure.empty() || msg[ControlMsg::Stop] > 0 || msg[ControlMsg::Signalled] > 0)
+        if (msg[ControlMsg::Stop] > 0 || msg[ControlMsg::Signalled] > 0)
+            m_stopBy =
+                msg[ControlMsg::Stop] > 0 ? "the Stop command" : "a signal: Ctrl-C or SIGTERM";
+        if (!m_failure.empty() || !m_stopBy.empty())
             return false;
         m_paused = msg[ControlMsg::Pause] > 0;
         if (!m_paused)
@@ -832,7 +850,8 @@ void Trainer::recordEnd() {
         m_outcome == TrainOutcome::Finished
             ? "finished " + std::to_string(m_lastCompleted) + " steps"
         : m_outcome == TrainOutcome::Stopped
-            ? "stopped by request after step " + std::to_string(m_lastCompleted)
+            ? "stopped by request (" + m_stopBy + ") after step " +
+                  std::to_string(m_lastCompleted) + " of " + std::to_string(m_lastStep)
         : !m_failure.empty()
             ? "failed after step " + std::to_string(m_lastCompleted) + ": " + m_failure
             : "failed at step " + std::to_string(m_step);

@@ -97,6 +97,38 @@ TEST_F(Control, SigtermStopsAfterTheStepWithACheckpoint) {
         EXPECT_TRUE(fs::exists(fs::path(cps.front().path) / f)) << f;
 }
 
+// A stop right after an interval's checkpoint (every step here) keeps that checkpoint: the
+// stop does not write the same step a second time (two rows, two events, two "checkpoint at
+// step" lines on stderr, issue 39).
+TEST_F(Control, AStopAtACheckpointedStepRecordsItOnce) {
+    test::BackgroundProcess job(
+        test::mpirunTrain(2, {"--config", config(1, 1000000, 1), "--db", db()}));
+    ASSERT_GE(waitForSteps(3), 3) << "no steps reached the store";
+    ASSERT_EQ(test::runProcess({"pkill", "-TERM", "-P", std::to_string(job.pid())}).exit_code, 0);
+    const auto r = job.finish();
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+
+    RunReader reader(RunStore::open(db(), OpenMode::ReadOnly));
+    const auto run = reader.listRuns().front();
+    std::map<long long, int> rows, events;
+    for (const Checkpoint& c : reader.checkpoints(run.id))
+        ++rows[c.step];
+    for (const Event& e : reader.events(run.id))
+        if (e.message.starts_with("checkpoint at step "))
+            ++events[std::stoll(e.message.substr(19))];
+    ASSERT_TRUE(rows.contains(run.steps)) << "the stop's step has no checkpoint";
+    for (const auto& [step, n] : rows)
+        EXPECT_EQ(n, 1) << "checkpoint rows of step " << step;
+    for (const auto& [step, n] : events)
+        EXPECT_EQ(n, 1) << "checkpoint events of step " << step;
+    EXPECT_EQ(events.size(), rows.size());
+    // The stored end says what stopped the run and how far it got of its steps.
+    EXPECT_EQ(reader.run(run.id).end_message,
+              "stopped by request (a signal: Ctrl-C or SIGTERM) after step " +
+                  std::to_string(run.steps) + " of 1000000");
+    EXPECT_EQ(run.planned_steps, 1000000);
+}
+
 TEST_F(Control, ResumeContinuesTheLossCurve) {
     // The reference: 6 steps straight, checkpoints at 3 and 6.
     const auto full =

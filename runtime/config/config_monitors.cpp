@@ -84,11 +84,11 @@ void parseCommsLogger(const nlohmann::json* section, Diagnostics& diags, CommsLo
         const std::string name = op.get<std::string>();
         if (std::find(kCommOpNames.begin(), kCommOpNames.end(), name) == kCommOpNames.end())
             diags.warning(at, Message(ZEROLAB_TR("ConfigCheck",
-                                                 "\"%1\" is not a collective zerolab runs "
+                                                 "%1 is not a collective zerolab runs "
                                                  "(all_reduce, reduce_scatter_tensor, "
                                                  "all_gather_into_tensor, broadcast); it never "
                                                  "appears%2"),
-                                      {name, didYouMean(name, kCommOpNames)}));
+                                      {describeJson(op), didYouMean(name, kCommOpNames)}));
         out.prof_ops.push_back(name);
     }
 }

@@ -153,6 +153,11 @@ std::optional<std::string> SectionReader::getString(std::string_view key) {
         typeError(key, Message(ZEROLAB_TR("ConfigCheck", "a string")));
         return std::nullopt;
     }
+    // A path would be cut at a NUL by every system call that takes it.
+    if (v->get_ref<const std::string&>().find('\0') != std::string::npos) {
+        typeError(key, Message(ZEROLAB_TR("ConfigCheck", "a string without NUL characters")));
+        return std::nullopt;
+    }
     return v->get<std::string>();
 }
 

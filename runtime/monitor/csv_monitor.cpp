@@ -27,6 +27,10 @@ void CsvMonitor::write(std::int64_t step,
                        const std::vector<std::pair<std::string, double>>& events) {
     std::error_code ec;
     std::filesystem::create_directories(m_folder, ec);
+    // The folder's own error: the file's open would only say it is missing.
+    if (ec)
+        throw std::runtime_error("cannot make the csv_monitor folder " + m_folder + ": " +
+                                 ec.message());
     for (const auto& [tag, value] : events) {
         const std::string path = (std::filesystem::path(m_folder) / fileName(tag)).string();
         std::ofstream out(path, std::ios::binary | std::ios::app);

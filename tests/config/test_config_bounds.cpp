@@ -1,6 +1,7 @@
 // Hostile configs (issue 17): numbers beyond a double, nesting deep enough to overflow a
-// recursive reader, megabyte values and keys, shapes whose sizes overflow. Each is an
-// error naming the JSON path, with a bounded message, never an exception or a crash.
+// recursive reader, megabyte values and keys, strings holding NUL, shapes whose sizes
+// overflow. Each is an error naming the JSON path, with a bounded message, never an
+// exception or a crash.
 #include "config_test_util.h"
 #include "runtime/config/config_reader.h"
 #include "tests/support/hostile_files.h"
@@ -101,6 +102,35 @@ TEST_F(ConfigBounds, QuotedValuesAreBoundedWhateverTheirSizeOrDepth) {
         EXPECT_LE(d.message.size(), 8192u);
     EXPECT_EQ(describeJson(nlohmann::json{{"a", 1}, {"b", {true, nullptr}}}),
               R"({"a":1,"b":[true,null]})");
+}
+
+TEST_F(ConfigBounds, AStringHoldingNulIsRefusedNamingItsPath) {
+    // Every system call would take the path as cut at the NUL ("/tmp/x").
+    const std::string cut("/tmp/x\0/elsewhere", 16);
+    const ConfigResult r = parseConfig({{"train_batch_size", 4},
+                                        {"csv_monitor", {{"enabled", true}, {"output_path", cut}}},
+                                        {"tensorboard", {{"job_name", cut}}},
+                                        {"flops_profiler", {{"output_file", cut}}}},
+                                       std::nullopt, "built");
+    ASSERT_FALSE(r.ok());
+    for (const char* path :
+         {"csv_monitor.output_path", "tensorboard.job_name", "flops_profiler.output_file"})
+        EXPECT_NE(
+            findError(r, path, "expected a string without NUL characters, got \"/tmp/x\\u0000"),
+            nullptr)
+            << path << ": " << dump(r);
+}
+
+TEST_F(ConfigBounds, AnUnknownCollectiveIsQuotedBounded) {
+    const std::string op(8250, 'o');
+    const ConfigResult r = parseConfig(
+        {{"train_batch_size", 4}, {"comms_logger", {{"prof_ops", {op}}}}}, std::nullopt, "built");
+    const ConfigDiagnostic* w = findWarning(r, "comms_logger.prof_ops[0]", "is not a collective");
+    ASSERT_NE(w, nullptr) << dump(r);
+    EXPECT_NE(w->message.find(describeJson(op) + " is not a collective"), std::string::npos)
+        << w->message.substr(0, kMaxMessage);
+    EXPECT_LT(formatDiagnostic("built", *w).size(), 2 * kMaxMessage)
+        << w->message.substr(0, kMaxMessage);
 }
 
 TEST_F(ConfigBounds, VocabularyThatCannotBePaddedIsAnError) {

@@ -264,6 +264,10 @@
         <translation>字符串</translation>
     </message>
     <message>
+        <source>a string without NUL characters</source>
+        <translation>不含 NUL 字符的字符串</translation>
+    </message>
+    <message>
         <source>one of %1</source>
         <translation>以下之一：%1</translation>
     </message>
@@ -296,8 +300,8 @@
         <translation>集合通信名称的数组</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is not a collective zerolab runs (all_reduce, reduce_scatter_tensor, all_gather_into_tensor, broadcast); it never appears%2</source>
-        <translation>&quot;%1&quot; 不是 zerolab 执行的集合通信（all_reduce、reduce_scatter_tensor、all_gather_into_tensor、broadcast），不会出现%2</translation>
+        <source>%1 is not a collective zerolab runs (all_reduce, reduce_scatter_tensor, all_gather_into_tensor, broadcast); it never appears%2</source>
+        <translation>%1 不是 zerolab 执行的集合通信（all_reduce、reduce_scatter_tensor、all_gather_into_tensor、broadcast），不会出现%2</translation>
     </message>
     <message>
         <source>ignored: zerolab sends nothing over the network; turn on &quot;tensorboard&quot; or &quot;csv_monitor&quot; and point your tools at their files instead</source>

@@ -9,6 +9,7 @@
 #include "gui/widgets/style.h"
 
 #include <QEvent>
+#include <QLabel>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -19,10 +20,18 @@
 namespace zerolab {
 
 MemoryBarChart::MemoryBarChart(QWidget* parent)
-    : QWidget(parent), m_plot(new QCustomPlot(this)), m_caption(nullptr) {
+    : QWidget(parent), m_plot(new QCustomPlot(this)), m_caption(nullptr),
+      m_markerNote(new QLabel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
+    layout->setSpacing(2);
+    m_markerNote->setObjectName(QStringLiteral("dropMarkerNote"));
+    m_markerNote->setTextFormat(Qt::RichText);
+    m_markerNote->setWordWrap(true);
+    m_markerNote->setContentsMargins(8, 2, 8, 0);
+    m_markerNote->hide();
+    layout->addWidget(m_markerNote);
+    layout->addWidget(m_plot, 1);
     stylePlot(m_plot);
     attachChartActions(m_plot);
     QFont captionFont = m_plot->font();
@@ -253,23 +262,33 @@ void MemoryBarChart::showCapacity(const Scale& scale) {
     }
 }
 
-// The drop marker: a dashed line at the intermediate total across both bars, a bracket
-// from the first bar's total to it and a lighter one from it to the second bar's total.
+// The drop marker: a bracket from the first bar's total down to the intermediate total and
+// a lighter one from there to the second bar's total, a dashed line at the intermediate
+// total across both bars; the brackets tagged ① ② and their words in the note above.
 void MemoryBarChart::addDropMarker(const DisplayUnit& unit) {
     if (!m_marker || m_marker->fromGroup < 0 || m_marker->fromGroup >= m_groups.size() ||
-        m_marker->toGroup < 0 || m_marker->toGroup >= m_groups.size())
+        m_marker->toGroup < 0 || m_marker->toGroup >= m_groups.size()) {
+        m_markerNote->hide();
         return;
+    }
     const int from = m_marker->fromGroup;
     const double top = double(m_groups[from].bytes.total()) / unit.divisor;
     const double via = m_marker->viaBytes / unit.divisor;
     const double end = double(m_groups[m_marker->toGroup].bytes.total()) / unit.divisor;
+    // A second cause of nothing (sharding at N = 1): one bracket, no intermediate level.
+    const bool second = via - end > 1e-3 * std::max(top - end, 1e-12);
     const double x = from + 0.36;
-    auto* level = new QCPItemLine(m_plot);
-    level->start->setCoords(std::min(from, m_marker->toGroup) - 0.3, via);
-    level->end->setCoords(std::max(from, m_marker->toGroup) + 0.3, via);
-    level->setPen(QPen(kAccent, 1.2, Qt::DashLine));
-    level->setSelectable(false);
-    const auto bracket = [&](double high, double low, const QColor& color) {
+    if (second) {
+        auto* level = new QCPItemLine(m_plot);
+        level->start->setCoords(std::min(from, m_marker->toGroup) - 0.3, via);
+        level->end->setCoords(std::max(from, m_marker->toGroup) + 0.3, via);
+        level->setPen(QPen(kAccent, 1.2, Qt::DashLine));
+        level->setSelectable(false);
+    }
+    QFont font = m_plot->font();
+    font.setPointSizeF(8.5);
+    font.setBold(true);
+    const auto bracket = [&](double high, double low, const QColor& color, const QString& tag) {
         auto* b = new QCPItemBracket(m_plot);
         b->left->setCoords(x, low);
         b->right->setCoords(x, high);
@@ -277,32 +296,38 @@ void MemoryBarChart::addDropMarker(const DisplayUnit& unit) {
         b->setStyle(QCPItemBracket::bsSquare);
         b->setPen(QPen(color, 1.6));
         b->setSelectable(false);
-    };
-    bracket(top, via, kAccent);
-    bracket(via, end, kTextMuted);
-    const double middle = m_log ? std::sqrt(top * via) : (top + via) / 2;
-    QFont font = m_plot->font();
-    font.setPointSizeF(8.5);
-    const auto label = [&](const QString& text, double atX, double atY, Qt::Alignment vertical,
-                           const QColor& color, bool bold) {
         auto* t = new QCPItemText(m_plot);
-        t->position->setCoords(atX, atY);
-        t->setPositionAlignment(Qt::AlignLeft | vertical);
-        t->setTextAlignment(Qt::AlignLeft);
-        t->setText(text);
+        t->position->setCoords(x + 0.04, m_log ? std::sqrt(high * low) : (high + low) / 2);
+        t->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        t->setText(tag);
         t->setBrush(withAlpha(kWhite, 230));
-        t->setPadding(QMargins(3, 1, 3, 1));
-        QFont f = font;
-        f.setBold(bold);
-        t->setFont(f);
+        t->setPadding(QMargins(2, 0, 2, 0));
+        t->setFont(font);
         t->setColor(color);
         t->setSelectable(false);
-        t->setObjectName(QStringLiteral("dropMarkerLabel"));
+        t->setObjectName(QStringLiteral("dropMarkerTag"));
     };
-    label(m_marker->firstLabel, x + 0.06, middle, Qt::AlignBottom, kAccent, true);
-    label(m_marker->secondLabel, x + 0.06, middle, Qt::AlignTop, kTextMuted, false);
-    label(m_marker->viaLabel, std::max(from, m_marker->toGroup) + 0.3, via, Qt::AlignVCenter,
-          kAccent, false);
+    const QString first = QStringLiteral("①"), next = QStringLiteral("②");
+    bracket(top, second ? via : end, kAccent, first);
+    if (second)
+        bracket(via, end, kTextMuted, next);
+    const auto span = [](const QColor& color, const QString& text, bool bold) {
+        return QStringLiteral("<span style='color:%1;%2'>%3</span>")
+            .arg(color.name(), bold ? QStringLiteral(" font-weight:600;") : QString(),
+                 text.toHtmlEscaped());
+    };
+    QString note = span(kAccent, QStringLiteral("%1 %2").arg(first, m_marker->firstLabel), true);
+    if (!m_marker->secondLabel.isEmpty())
+        note += QStringLiteral("<br>") +
+                span(kTextMuted,
+                     second ? QStringLiteral("%1 %2").arg(next, m_marker->secondLabel)
+                            : m_marker->secondLabel,
+                     false);
+    if (second && !m_marker->viaLabel.isEmpty())
+        note += QStringLiteral(" &nbsp; ") +
+                span(kAccent, QStringLiteral("- - -  %1").arg(m_marker->viaLabel), false);
+    m_markerNote->setText(note);
+    m_markerNote->show();
 }
 
 void MemoryBarChart::setValueRange(const Scale& scale) {

@@ -1,8 +1,9 @@
 // A stacked-bar chart of per-rank memory by ledger category: one bar per group
 // (a ZeRO stage, a rank or a run), an optional device-capacity line, a dashed
 // outline of a predicted total per bar, and one highlighted group. The capacity's
-// name sits above the plot and the totals on white over the bars, so no label
-// covers another; a log axis keeps a tiny bar (stage 3 at 175B) in sight.
+// name and a drop marker's words sit above the plot (the marker's brackets carry only
+// their tags ① ②) and the totals on white over the bars, so no label covers another or
+// is cut at the edge; a log axis keeps a tiny bar (stage 3 at 175B) in sight.
 #pragma once
 
 #include "gui/core/units.h"
@@ -16,6 +17,7 @@
 
 class QCustomPlot;
 class QCPBars;
+class QLabel;
 class QCPTextElement;
 
 namespace zerolab {
@@ -28,14 +30,16 @@ struct MemoryBarGroup {
 
 // A drop between two bars that has two causes, marked by two brackets beside the first bar:
 // from its total down to `viaBytes` (the first cause), then on to the second bar's total.
-// Learn marks the chapter's layout giving way to ZeRO's this way.
+// Learn marks the chapter's layout giving way to ZeRO's this way. The brackets are tagged
+// ① and ②; their labels are the note above the plot, which wraps and never covers a bar.
+// A second cause of (nearly) nothing draws no second bracket and no line at viaBytes.
 struct DropMarker {
     int fromGroup = 0;
     int toGroup = 0;
     double viaBytes = 0;
-    QString firstLabel;  // beside the first bracket, in the accent colour
-    QString secondLabel; // under it, muted like the second bracket
-    QString viaLabel;    // at the end of the dashed line drawn at viaBytes
+    QString firstLabel;  // ① in the accent colour, like the first bracket
+    QString secondLabel; // ② muted, like the second bracket
+    QString viaLabel;    // after "- - -", the dashed line drawn at viaBytes
 };
 
 // UI thread only. Owns its QCustomPlot.
@@ -76,6 +80,8 @@ public:
         rebuild();
     }
     const std::optional<DropMarker>& dropMarker() const { return m_marker; }
+    // The drop marker's words above the plot (hidden without a marker), for tests.
+    QLabel* markerNote() const { return m_markerNote; }
 
     // The plotted value (in bytes) of one stacked segment, for tests.
     double segmentBytes(int group, MemCategory c) const;
@@ -115,6 +121,7 @@ private:
 
     QCustomPlot* m_plot;
     QCPTextElement* m_caption; // the capacity, in a row above the axis rect
+    QLabel* m_markerNote;      // the drop marker's labels, above the plot
     QVector<QCPBars*> m_bars;  // one per MemCategory, stacked
     QVector<MemoryBarGroup> m_groups;
     int m_highlighted = -1;

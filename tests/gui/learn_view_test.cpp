@@ -1,5 +1,6 @@
 // Learn tab: the bars are the planner's numbers, explain() text is shown, and the
 // chapter scenarios load in the chapter's convention with their errata listed.
+#include "gui/app/main_window.h"
 #include "gui/core/language.h"
 #include "gui/core/units.h"
 #include "gui/views/learn/learn_view.h"
@@ -238,9 +239,13 @@ private slots:
                 labels << t->text();
         }
         QCOMPARE(brackets, 2);
-        QVERIFY(labels.contains(marker->firstLabel));
-        QVERIFY(labels.contains(marker->secondLabel));
-        QVERIFY(labels.contains(marker->viaLabel));
+        // The brackets tagged on the plot, their words in the note above it.
+        QVERIFY(labels.contains(QStringLiteral("①")));
+        QVERIFY(labels.contains(QStringLiteral("②")));
+        const QString note = chart->markerNote()->text();
+        QVERIFY(chart->markerNote()->isVisible());
+        for (const QString& words : {marker->firstLabel, marker->secondLabel, marker->viaLabel})
+            QVERIFY2(note.contains(words.toHtmlEscaped()), qPrintable(note));
         // The shots docs/gui.md shows, in both languages (temp folder; nothing is compared).
         const auto shot = [&](const char* language) {
             QCoreApplication::processEvents();
@@ -266,3 +271,94 @@ private slots:
 
 QTEST_MAIN(LearnViewTest)
 #include "learn_view_test.moc"
+        QVERIFY(!chart->markerNote()->isVisible());
+
+    // Issue 39 item 4: every scenario in the main window at 1280x800 and unmaximised at
+    // 1281x731, in both languages: every text on the plot (the totals, the marker's tags)
+    // inside the plot area and none over another, the marker's words whole above the plot
+    // (10B: the whole drop, not "−21.0 GB of the −21.0 GB"), and the x axis with the stage
+    // labels in sight. Before: the labels ran over the totals and out of the plot, and at
+    // 1281x731 the chart was cut above its axis.
+    void annotationFitsEveryScenario() {
+        const auto rectOf = [](QCPItemText* t) {
+            return QRectF(t->topLeft->pixelPosition(), t->bottomRight->pixelPosition());
+        };
+        for (const Language language : {Language::English, Language::Chinese}) {
+            QVERIFY(setLanguage(language));
+            for (const QSize size : {QSize(1280, 800), QSize(1281, 731)}) {
+                MainWindow window(false);
+                window.resize(size);
+                window.setTab(MainWindow::Tab::Learn);
+                window.show();
+                QVERIFY(QTest::qWaitForWindowExposed(&window));
+                LearnView* view = window.learnView();
+                for (const auto s : {LearnView::Scenario::TenBillionOptimizer,
+                                     LearnView::Scenario::SixPointSevenOnEight,
+                                     LearnView::Scenario::OneSeventyFiveOnSixtyFour,
+                                     LearnView::Scenario::ThirteenBillionOffload}) {
+                    view->showScenario(s);
+                    QCoreApplication::processEvents();
+                    MemoryBarChart* chart = view->forecast()->chart();
+                    QCustomPlot* plot = chart->plot();
+                    plot->replot();
+                    const QString where = QStringLiteral("%1x%2 scenario %3 %4")
+                                              .arg(size.width())
+                                              .arg(size.height())
+                                              .arg(int(s))
+                                              .arg(languageCode(language));
+                    const QRectF area = plot->axisRect()->rect();
+                    QList<QRectF> totals, tags;
+                    for (int i = 0; i < plot->itemCount(); ++i)
+                        if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)))
+                            (t->objectName() == QStringLiteral("dropMarkerTag") ? tags : totals)
+                                << rectOf(t);
+                    QCOMPARE(totals.size(), chart->groups().size());
+                    for (const QRectF& r : totals + tags)
+                        QVERIFY2(area.adjusted(-1, -1, 1, 1).contains(r), qPrintable(where));
+                    for (const QRectF& tag : tags)
+                        for (const QRectF& total : totals)
+                            QVERIFY2(!tag.intersects(total), qPrintable(where));
+                    QLabel* note = chart->markerNote();
+                    if (chart->dropMarker()) {
+                        QCOMPARE(tags.size(),
+                                 s == LearnView::Scenario::TenBillionOptimizer ? 1 : 2);
+                        QVERIFY2(note->isVisible(), qPrintable(where));
+                        QVERIFY2(note->height() >= note->heightForWidth(note->width()),
+                                 qPrintable(where));
+                        QVERIFY2(chart->rect().contains(note->geometry()), qPrintable(where));
+                        if (s == LearnView::Scenario::TenBillionOptimizer &&
+                            language == Language::English)
+                            QVERIFY2(
+                                !chart->dropMarker()->firstLabel.contains(QStringLiteral("of the")),
+                                qPrintable(chart->dropMarker()->firstLabel));
+                    }
+                    // The x axis and its stage labels: inside the plot widget, and the
+                    // plot widget whole on screen.
+                    QVERIFY2(plot->xAxis->visible(), qPrintable(where));
+                    QVERIFY2(plot->xAxis->tickVectorLabels().contains(chart->groups()[0].label),
+                             qPrintable(where));
+                    const int labelsBottom = int(area.bottom()) + plot->xAxis->tickLabelPadding() +
+                                             QFontMetrics(plot->xAxis->tickLabelFont()).height();
+                    QVERIFY2(labelsBottom <= plot->height(),
+                             qPrintable(QStringLiteral("%1: labels end at %2 of %3")
+                                            .arg(where)
+                                            .arg(labelsBottom)
+                                            .arg(plot->height())));
+                    QVERIFY2(plot->height() >= plot->minimumHeight(),
+                             qPrintable(QStringLiteral("%1: squeezed to %2 px")
+                                            .arg(where)
+                                            .arg(plot->height())));
+                    QVERIFY2(plot->visibleRegion().boundingRect() == plot->rect(),
+                             qPrintable(QStringLiteral("%1: %2 px of %3 in sight")
+                                            .arg(where)
+                                            .arg(plot->visibleRegion().boundingRect().height())
+                                            .arg(plot->height())));
+                    if (size.height() == 731 && s == LearnView::Scenario::TenBillionOptimizer)
+                        window.grab().save(QDir::temp().filePath(
+                            QStringLiteral("zerolab-learn-10b-1281x731-%1.png")
+                                .arg(languageCode(language))));
+                }
+            }
+        }
+        QVERIFY(setLanguage(Language::English));
+    }

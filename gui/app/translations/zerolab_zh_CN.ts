@@ -2617,6 +2617,14 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <source>ZeRO++ across hosts</source>
         <translation>ZeRO++ 跨主机</translation>
     </message>
+    <message>
+        <source>The chapter&apos;s layout → ZeRO&apos;s: −%1, the whole drop</source>
+        <translation>章节的布局 → ZeRO 的布局：−%1，即全部降幅</translation>
+    </message>
+    <message>
+        <source>then stage %1 shards %2: nothing more at N = %3</source>
+        <translation>随后阶段 %1 切分%2：N = %3 时不再减少</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::LiveController</name>

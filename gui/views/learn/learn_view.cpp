@@ -25,6 +25,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
@@ -99,8 +100,20 @@ LearnView::LearnView(QWidget* parent)
     leftLayout->setSpacing(10);
     leftLayout->addWidget(buildControls());
     leftLayout->addWidget(buildScenarios(), 1);
-    left->setMinimumWidth(300);
-    left->setMaximumWidth(400);
+    // In a window shorter than the panes' natural height (an unmaximised 1281x731) the side
+    // pane and the tabs' chart pages scroll, rather than the bars losing their axis and
+    // stage labels to a squeezed layout.
+    const auto scrolling = [](QWidget* content) {
+        auto* scroll = new QScrollArea;
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        scroll->setWidget(content);
+        return scroll;
+    };
+    QScrollArea* side = scrolling(left);
+    side->setMinimumWidth(300);
+    side->setMaximumWidth(400);
 
     QSplitter* right = makeSplitter(Qt::Vertical);
     right->addWidget(makeCard(m_forecast));
@@ -120,12 +133,12 @@ LearnView::LearnView(QWidget* parent)
     m_errata->setWordWrap(true);
     m_errata->setAlternatingRowColors(true);
     m_tabs->addTab(m_errata, QString());
-    m_tabs->addTab(m_bandwidth, QString());
-    m_tabs->addTab(m_zeroppTraffic, QString());
+    m_tabs->addTab(scrolling(m_bandwidth), QString());
+    m_tabs->addTab(scrolling(m_zeroppTraffic), QString());
     right->addWidget(m_tabs);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
-    layOutWithSidePane(this, left, right);
+    layOutWithSidePane(this, side, right);
 
     m_forecast->setDeviceKey(QStringLiteral("a100-80"));
     connect(m_forecast, &ForecastPanel::deviceChanged, this, &LearnView::update);
@@ -431,10 +444,21 @@ void LearnView::markLayoutSwitch(const PlanInput& in) {
     marker.fromGroup = m_forecast->groupOfStage(stage - 1);
     marker.toGroup = m_forecast->groupOfStage(stage);
     marker.viaBytes = via;
-    marker.firstLabel = tr("The chapter's layout → ZeRO's: −%1 of the −%2 drop")
-                            .arg(formatBytes(before - via), formatBytes(before - after));
-    marker.secondLabel =
-        tr("then stage %1 shards %2: −%3").arg(stage).arg(sharded, formatBytes(via - after));
+    // Where the sharding saves nothing (N = 1) the layout is the whole drop: said so, not
+    // "−21.0 GB of the −21.0 GB".
+    if (via - after <= 1e-3 * (before - after)) {
+        marker.firstLabel = tr("The chapter's layout → ZeRO's: −%1, the whole drop")
+                                .arg(formatBytes(before - after));
+        marker.secondLabel = tr("then stage %1 shards %2: nothing more at N = %3")
+                                 .arg(stage)
+                                 .arg(sharded)
+                                 .arg(in.world);
+    } else {
+        marker.firstLabel = tr("The chapter's layout → ZeRO's: −%1 of the −%2 drop")
+                                .arg(formatBytes(before - via), formatBytes(before - after));
+        marker.secondLabel =
+            tr("then stage %1 shards %2: −%3").arg(stage).arg(sharded, formatBytes(via - after));
+    }
     marker.viaLabel = tr("stage %1 in ZeRO's layout: %2").arg(stage - 1).arg(formatBytes(via));
     chart->setDropMarker(marker);
 }

@@ -3,17 +3,41 @@
 
 #include "storage/sqlite_db.h"
 #include "storage/store_clock.h"
+#include "storage/store_error.h"
 
 namespace zerolab {
 
 namespace {
 
-StoredProfile readRow(const SqliteStatement& q) {
-    return {q.int64(0), q.text(1), q.text(2), q.real(3), q.text(4)};
+// Each text with its length in bytes first; a text past its bound (?9 the name's and the
+// source's, ?10 the profile's) is read as NULL, its length refused by readRow.
+constexpr const char* kColumns =
+    "SELECT id, created_at, length(CAST(name AS BLOB)), length(CAST(source AS BLOB)), "
+    "length(CAST(profile AS BLOB)), "
+    "CASE WHEN length(CAST(name AS BLOB)) <= ?9 THEN name END, "
+    "CASE WHEN length(CAST(source AS BLOB)) <= ?9 THEN source END, "
+    "CASE WHEN length(CAST(profile AS BLOB)) <= ?10 THEN profile END "
+    "FROM machine_profiles ";
+
+void bindBounds(SqliteStatement& q) {
+    q.bind(9, static_cast<std::int64_t>(kMaxProfileNameBytes))
+        .bind(10, static_cast<std::int64_t>(kMaxStoredProfileBytes));
 }
 
-constexpr const char* kColumns =
-    "SELECT id, name, source, created_at, profile FROM machine_profiles ";
+StoredProfile readRow(const SqliteDb& db, const SqliteStatement& q) {
+    const std::int64_t id = q.int64(0);
+    const auto check = [&](const char* what, int col, std::size_t bound) {
+        const std::int64_t bytes = q.int64(col);
+        if (bytes > static_cast<std::int64_t>(bound))
+            throw StoreError(db.path() + ": machine_profiles #" + std::to_string(id) + ": " + what +
+                             " of " + std::to_string(bytes) + " bytes, more than the " +
+                             std::to_string(bound) + " it may hold");
+    };
+    check("name", 2, kMaxProfileNameBytes);
+    check("source", 3, kMaxProfileNameBytes);
+    check("profile", 4, kMaxStoredProfileBytes);
+    return {id, q.text(5), q.text(6), q.real(1), q.text(7)};
+}
 
 } // namespace
 
@@ -32,16 +56,18 @@ std::optional<StoredProfile> latestMachineProfile(RunStore& store, const std::st
         store.db().cached(std::string(kColumns) +
                           "WHERE ?1 = '' OR name = ?1 ORDER BY created_at DESC, id DESC LIMIT 1");
     q->bind(1, name);
+    bindBounds(*q);
     if (!q->step())
         return std::nullopt;
-    return readRow(*q);
+    return readRow(store.db(), *q);
 }
 
 std::vector<StoredProfile> machineProfiles(RunStore& store) {
     auto q = store.db().cached(std::string(kColumns) + "ORDER BY created_at DESC, id DESC");
+    bindBounds(*q);
     std::vector<StoredProfile> out;
     while (q->step())
-        out.push_back(readRow(*q));
+        out.push_back(readRow(store.db(), *q));
     return out;
 }
 

@@ -12,13 +12,16 @@
 namespace zerolab {
 
 // Flushes std::cout and stdout; on a write error prints "TOOL: cannot write to stdout:
-// REASON" on stderr and returns false. REASON is the flush's errno where the flush failed,
-// "a write failed" where an earlier flush did (its errno is not kept by stdio).
+// REASON" on stderr and returns false. REASON is the errno of the flush that failed (std::cout's
+// writes through stdout's buffer, or stdout's own), "a write failed" where an earlier flush
+// did (its errno is not kept by stdio).
 inline bool stdoutWritten(std::string_view tool) {
+    errno = 0;
     std::cout.flush();
+    const int coutErr = errno;
     errno = 0;
     const bool flushed = std::fflush(stdout) == 0;
-    const int err = errno;
+    const int err = errno != 0 ? errno : coutErr;
     if (flushed && !std::ferror(stdout) && std::cout.good())
         return true;
     std::cerr << tool

@@ -8,10 +8,14 @@
 // nothing written), 1 a failed measurement.
 #include "kernels/cpu/blas_coretype.h"
 #include "runtime/comm/comm_mpi.h"
+#include "runtime/config/replace_file.h"
 #include "runtime/planner/machine_profile.h"
 #include "runtime/planner/planner.h"
 #include "runtime/planner/step_ops.h"
+#include "runtime/text/stdout_written.h"
+#include "runtime/train/calibrate_flags.h"
 #include "runtime/train/calibrate_kernels.h"
+#include "runtime/train/calibrate_leftovers.h"
 #include "runtime/train/calibrate_pieces.h"
 #include "storage/profile_store.h"
 #include "storage/store_error.h"
@@ -28,8 +32,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -43,30 +49,10 @@ constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;
 constexpr int kExitInvalid = 2;
 constexpr int kExitStopped = 3;
+// runTool's code where the progress stream found stdout lost and said so: exit 1, unsaid again.
+constexpr int kStdoutLostSaid = -1;
 
-struct Options {
-    std::string out;
-    std::vector<std::string> models = {"micro", "mini"};
-    std::vector<int> micros = {1, 2, 4, 8};
-    std::vector<int> ranks = {2, 4};
-    std::string emulated_hosts; // a --name of scripts/emulated-hosts, for the inter-host fits
-    std::string db;             // the run store the profile is kept in as well
-    std::string kernels_from;   // a profile whose kernel rates, intra-host fits and slowdowns
-                                // are kept (only the inter-host fits are measured)
-    std::string check;          // a profile whose reference pass is timed again
-    int threads = 1;
-    int reps = 5;
-    int rounds = 7; // of the in-situ pieces and of the sharing passes
-    double max_bytes = 64.0 * 1024 * 1024;
-    double max_call_s = 1.0;
-    // The child of an mpirun job: measure the collectives on this link class.
-    std::string collectives;
-    std::string fragment;
-    bool progress_json = false;
-    // The child's share of the progress stream: measurements done before it, of how many.
-    long progress_done = 0;
-    long progress_total = 0;
-};
+using Options = CalibrateOptions;
 
 const auto g_start = std::chrono::steady_clock::now();
 
@@ -75,6 +61,9 @@ void progress(const std::string& line) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - g_start).count();
     std::fprintf(stderr, "zerolab-calibrate [%5.1f s] %s\n", s, line.c_str());
 }
+
+// The progress stream could not be written (said on stderr by stdoutWritten): exit 1.
+struct StdoutLost {};
 
 // --progress-json (docs/planner.md, "Progress"): the count of measurements done and
 // planned; one line on stdout as each finishes.
@@ -97,7 +86,8 @@ struct ProgressStream {
                                {"measures", measures}};
         line.update(where);
         std::fputs((line.dump() + "\n").c_str(), stdout);
-        std::fflush(stdout);
+        if (!stdoutWritten("zerolab-calibrate"))
+            throw StdoutLost{}; // whoever follows the stream is gone: measure no more
     }
 };
 ProgressStream g_progress;
@@ -255,8 +245,10 @@ int runChild(const std::vector<std::string>& args) {
     for (const std::string& a : args)
         argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid == 0) {
+        endWithParent(parent); // a SIGKILLed calibration leaves no job running
         execvp(argv[0], argv.data());
         std::perror(argv[0]);
         _exit(127);
@@ -321,7 +313,22 @@ int check(const Options& o) {
     return kExitOk;
 }
 
+// `--out PATH: why` on stderr for a profile that cannot be written; kExitFailed.
+int cannotWrite(const Options& o, const std::string& why) {
+    std::cerr << "zerolab-calibrate: --out " << o.out << ": " << why
+              << "; no profile written or stored\n";
+    return kExitFailed;
+}
+
 int driver(const Options& o) {
+    sweepCalibrateLeftovers(progress); // a killed calibration's jobs and folder
+    // Checked before anything is measured: where the profile goes, and the store it is kept
+    // in (a store of a newer schema is refused here, exit 2).
+    if (const std::string problem = fileWriteProblem(o.out); !problem.empty())
+        return cannotWrite(o, problem);
+    std::optional<RunStore> store;
+    if (!o.db.empty())
+        store.emplace(RunStore::open(o.db));
     MachineProfile p;
     p.source = "calibrated";
     char host[256] = {};
@@ -421,8 +428,7 @@ int driver(const Options& o) {
         progress(line);
     }
 
-    const std::string dir =
-        std::filesystem::temp_directory_path() / ("zerolab-calibrate-" + std::to_string(getpid()));
+    const std::string dir = calibrateWorkDir(getpid());
     std::filesystem::create_directories(dir);
     for (const Job& j : jobs) {
         const std::string frag = dir + "/" + j.link + "-" + std::to_string(j.ranks) + ".json";
@@ -517,30 +523,31 @@ int driver(const Options& o) {
     stopIfAsked();
     // Checked as any reader would check it.
     machineProfileFromJson(toJson(p), o.out);
-    std::ofstream(o.out) << toJson(p).dump(2) << "\n";
+    if (const std::string problem = replaceFile(o.out, toJson(p).dump(2) + "\n"); !problem.empty())
+        return cannotWrite(o, problem);
     progress("profile written to " + o.out);
-    if (!o.db.empty()) {
-        RunStore store = RunStore::open(o.db);
-        const std::int64_t id = addMachineProfile(store, p.name, p.source, toJson(p).dump(2));
+    if (store) {
+        const std::int64_t id = addMachineProfile(*store, p.name, p.source, toJson(p).dump(2));
         progress("kept in " + o.db + " as machine profile " + std::to_string(id));
     }
     g_progress.step("profile", "written to " + o.out + (o.db.empty() ? "" : " and " + o.db));
     return kExitOk;
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
-    zerolab::runWithBestBlasKernels(argv);
+// main() without the output check.
+int runTool(int argc, char** argv) {
     CLI::App app{"zerolab-calibrate: this machine's profile for the step-time model"};
     Options o;
     app.add_option("--out", o.out, "the profile to write (JSON)");
     app.add_option("--model", o.models, "presets whose matmul shapes are measured (micro mini)");
-    app.add_option("--micro", o.micros, "micro-batches whose M the matmuls are measured at");
-    app.add_option("--ranks", o.ranks, "rank counts the collectives are fitted at (2 4)");
+    app.add_option("--micro", o.micros,
+                   "micro-batches whose M the matmuls are measured at (each at least 1, its "
+                   "activations within half this machine's memory)");
+    app.add_option("--ranks", o.ranks,
+                   "rank counts the collectives are fitted at (2 4; each 2-64)");
     app.add_option("--emulated-hosts", o.emulated_hosts,
                    "fit the inter-host collectives across these emulated hosts "
-                   "(scripts/emulated-hosts --name)");
+                   "(scripts/emulated-hosts --name: 1-24 letters, digits, '.', '_', '-')");
     app.add_option("--db", o.db, "keep the profile in this run store too (machine_profiles)");
     app.add_option("--kernels-from", o.kernels_from,
                    "keep this profile's kernel rates, intra-host fits and slowdowns; measure "
@@ -553,8 +560,11 @@ int main(int argc, char** argv) {
     app.add_option("--rounds", o.rounds,
                    "rounds of the model's pieces in situ and of the ranks' passes alone and at "
                    "once (each round times every one once; the medians are kept)");
-    app.add_option("--max-bytes", o.max_bytes, "largest collective in bytes (64 MiB)");
-    app.add_option("--max-call-s", o.max_call_s, "stop growing a collective past this many s");
+    app.add_option("--max-bytes", o.max_bytes,
+                   "largest collective in bytes (64 MiB; 1 KiB-1 GiB, and the largest job's "
+                   "ranks holding 3x it each within half this machine's memory)");
+    app.add_option("--max-call-s", o.max_call_s,
+                   "stop growing a collective past this many s (1; above 0, at most 60)");
     app.add_flag("--progress-json", o.progress_json,
                  "one JSON line per finished measurement on stdout (docs/planner.md)");
     app.add_option("--progress-done", o.progress_done)->group("");
@@ -564,7 +574,7 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
+        return app.exit(e); // the help, checked as any output by main()
     } catch (const CLI::ParseError& e) {
         std::cerr << "zerolab-calibrate: " << e.what() << "\n";
         return kExitInvalid;
@@ -580,14 +590,9 @@ int main(int argc, char** argv) {
             std::cerr << "zerolab-calibrate: --out FILE is required\n";
             return kExitInvalid;
         }
-        for (int n : o.ranks)
-            if (n < 2)
-                throw PlanError("--ranks: each at least 2, got " + std::to_string(n));
-        if (o.threads < 1 || o.reps < 1 || o.micros.empty())
-            throw PlanError("--threads, --reps: at least 1; --micro: at least one");
-        for (int B : o.micros)
-            if (B < 1)
-                throw PlanError("--micro: each at least 1, got " + std::to_string(B));
+        if (const std::string problem = calibrateOptionsProblem(o, physicalMemoryBytes());
+            !problem.empty())
+            throw PlanError(problem);
         struct sigaction stop = {};
         stop.sa_handler = onStop;
         sigaction(SIGTERM, &stop, nullptr);
@@ -601,6 +606,17 @@ int main(int argc, char** argv) {
         return kExitInvalid;
     } catch (const StoreError& e) {
         std::cerr << "zerolab-calibrate: " << e.what() << "\n";
-        return kExitFailed;
+        return e.isIo() ? kExitFailed : kExitInvalid;
+    } catch (const StdoutLost&) {
+        return kStdoutLostSaid;
     }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    zerolab::runWithBestBlasKernels(argv);
+    const int code = runTool(argc, argv);
+    return code == kStdoutLostSaid ? kExitFailed
+                                   : zerolab::exitAfterOutput("zerolab-calibrate", code);
 }

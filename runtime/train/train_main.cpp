@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
-        return app.exit(e);
+        return zerolab::exitAfterOutput("zerolab-train", app.exit(e)); // --help, --version
     } catch (const CLI::ParseError& e) {
         app.exit(e);
         return 2;

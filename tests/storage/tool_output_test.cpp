@@ -1,5 +1,6 @@
-// Exit codes that mean what they say (issue 29 §6): a tool whose stdout cannot be written
-// (`> /dev/full`) exits 1 naming the error, whichever tool and subcommand; `export -o`
+// Exit codes that mean what they say (issue 29 §6, issue 40 §11): a tool whose stdout cannot
+// be written (`> /dev/full`) exits 1 naming the error, whichever tool, subcommand or
+// printing mode (--help, --version, the GUI's --print-forecast and --run-lesson); `export -o`
 // writes through a temporary file renamed into place, so a failed export leaves the file
 // it would have replaced whole.
 #include "store_test_util.h"
@@ -8,6 +9,7 @@
 #include "runtime/tune/sweep_driver.h"
 #include "runtime/tune/sweep_spec.h"
 #include "storage/run_writer.h"
+#include "storage/sqlite_db.h"
 #include "storage/sweep_store.h"
 
 #include <gtest/gtest.h>
@@ -66,6 +68,9 @@ TEST_F(ToolOutput, FullStdoutExitsOneNamingTheError) {
         {toolPath("zerolab-train"), "--check-config", config()},
         {toolPath("zerolab-plan"), "--config", config()},
         {toolPath("zerolab-plan"), "--model", "nano", "--world", "2", "--json"},
+        {toolPath("zerolab-train"), "--version"},
+        {toolPath("zerolab-train"), "--help"},
+        {toolPath("zerolab-calibrate"), "--help"},
     };
     for (const auto& argv : commands) {
         std::string line;
@@ -79,6 +84,66 @@ TEST_F(ToolOutput, FullStdoutExitsOneNamingTheError) {
             full.err.find(fs::path(argv[0]).filename().string() + ": cannot write to stdout: "),
             std::string::npos)
             << line << full.err;
+    }
+}
+
+// A store of a newer schema is invalid input to every tool: exit 2, the store unchanged
+// (issue 40 §15). Before: 2 from zerolab-runs and zerolab-train, 1 from zerolab-sweep and
+// zerolab-calibrate (the calibrate also only after calibrating).
+TEST_F(ToolOutput, ANewerStoreIsExitTwoInEveryTool) {
+    {
+        RunStore store = RunStore::open(db());
+        store.db().exec("PRAGMA user_version = 99");
+    }
+    const std::string before = readBytes(db());
+    const std::vector<std::vector<std::string>> commands = {
+        {toolPath("zerolab-runs"), "--db", db(), "list"},
+        {toolPath("zerolab-sweep"), "list", "--db", db()},
+        {toolPath("zerolab-sweep"), "show", "1", "--db", db()},
+        {toolPath("zerolab-sweep"), "resume", "1", "--db", db()},
+        {toolPath("zerolab-train"), "--config", config(), "--db", db()},
+        {toolPath("zerolab-calibrate"), "--out", m_dir.file("profile.json"), "--db", db()},
+    };
+    for (const auto& argv : commands) {
+        std::string line;
+        for (const auto& a : argv)
+            line += fs::path(a).filename().string() + " ";
+        const ProcessResult r = runProcess(argv);
+        EXPECT_EQ(r.exit_code, 2) << line << r.err;
+        EXPECT_NE(r.err.find("newer than this build"), std::string::npos) << line << r.err;
+    }
+    EXPECT_EQ(readBytes(db()), before);
+    EXPECT_FALSE(fs::exists(m_dir.file("profile.json")));
+}
+
+// The GUI's printing modes: --print-forecast, and --run-lesson on a lesson of one plan
+// step (nothing launched). Before: exit 0 with the output lost (issue 40 §11).
+TEST_F(ToolOutput, GuiPrintingModesExitOneOnAFullStdout) {
+    if (!fs::exists(toolPath("zerolab")))
+        GTEST_SKIP() << "no GUI in this build";
+    nlohmann::json lesson = nlohmann::json::parse(R"({
+        "format": 1, "id": "plan-only", "order": 900,
+        "title": {"en": "A plan"}, "summary": {"en": "One plan step."},
+        "steps": [{
+            "id": "plan", "title": {"en": "Stage 1"}, "text": {"en": "The optimizer at N = 8."},
+            "plan": {"params": 1e9, "world": 8, "stage": 1},
+            "checks": [{"id": "optimizer", "label": {"en": "Optimizer states"}, "unit": "psi",
+                        "quantity": "optimizer_states", "run": "plan", "formula": "12/N"}]
+        }]})");
+    lesson["base_config"] = nlohmann::json::parse(readBytes(config()));
+    std::ofstream(m_dir.file("plan-only.json")) << lesson.dump();
+    const std::vector<std::vector<std::string>> commands = {
+        {toolPath("zerolab"), "--print-forecast", "--config", config()},
+        {toolPath("zerolab"), "--lesson", m_dir.file("plan-only.json"), "--run-lesson", "--db",
+         m_dir.file("lab.db")},
+    };
+    for (const auto& argv : commands) {
+        const ProcessResult fine = runProcessWithStdout(argv, "/dev/null");
+        EXPECT_EQ(fine.exit_code, 0) << argv[1] << fine.err;
+        const ProcessResult full = runProcessWithStdout(argv, "/dev/full");
+        EXPECT_EQ(full.exit_code, 1) << argv[1] << full.err;
+        EXPECT_NE(full.err.find("zerolab: cannot write to stdout: "), std::string::npos)
+            << argv[1] << full.err;
     }
 }
 

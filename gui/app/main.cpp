@@ -17,6 +17,7 @@
 #include "gui/widgets/font_zoom.h"
 #include "gui/widgets/style.h"
 #include "runtime/lab/lab_headless.h"
+#include "runtime/text/stdout_written.h"
 #include "storage/default_path.h"
 
 #include <QApplication>
@@ -461,7 +462,7 @@ int main(int argc, char** argv) {
         return language ? zerolab::catalogueTranslator(*language) : zerolab::MessageTranslator{};
     };
     if (const auto code = zerolab::runLessonFromArguments(argc, argv, translatorFor))
-        return *code;
+        return zerolab::exitAfterOutput("zerolab", *code);
     preferOffscreenForScreenshots(argc, argv);
     if (asksHelpOrVersion(argc, argv)) {
         QCoreApplication core(argc, argv);
@@ -495,7 +496,7 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "zerolab: --print-forecast needs --config FILE\n");
             return kExitInvalidInput;
         }
-        return printForecastOf(parser.value(flags.config));
+        return zerolab::exitAfterOutput("zerolab", printForecastOf(parser.value(flags.config)));
     }
     const std::optional<Request> request = parseRequest(parser, flags);
     if (!request)

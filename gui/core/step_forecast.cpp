@@ -1,6 +1,7 @@
 // The views' profile sources and their one call of the step-time model (step_forecast.h).
 #include "gui/core/step_forecast.h"
 
+#include "gui/core/display_text.h"
 #include "runtime/planner/cluster_presets.h"
 #include "runtime/planner/planner.h"
 
@@ -15,7 +16,7 @@ QString text(std::string_view s) {
 }
 
 QString calibratedOn(const MachineProfile& p) {
-    return QString::fromStdString(p.date.substr(0, 10));
+    return shownText(p.date.substr(0, 10), 10);
 }
 
 } // namespace
@@ -72,7 +73,7 @@ QString sourceName(const TimeSource& source) {
 QString sourceLabel(const TimeSource& source, const TrainConfig& config) {
     if (source.isMachine())
         return QCoreApplication::translate("StepForecast", "this machine, calibrated on %1 (%2)")
-            .arg(calibratedOn(*source.machine), QString::fromStdString(source.machine->name));
+            .arg(calibratedOn(*source.machine), shownText(source.machine->name, kShownNameChars));
     const int hosts = clusterFor(source, config).hosts;
     const GpuPreset* g = findGpuPreset(source.gpu);
     const LinkPreset* l = findLinkPreset(source.inter);

@@ -166,9 +166,9 @@ int runTool(int argc, char** argv) {
         std::cerr << e.what() << '\n';
         return 2;
     } catch (const zerolab::StoreError& e) {
+        // A bad, damaged or newer store, no such sweep: invalid input; the disk failing: 1.
         std::cerr << "zerolab-sweep: " << e.what() << '\n';
-        const std::string what = e.what();
-        return what.find("no such sweep") != std::string::npos ? 2 : 1;
+        return e.isIo() ? 1 : 2;
     } catch (const std::exception& e) {
         std::cerr << "zerolab-sweep: " << e.what() << '\n';
         return 1;

@@ -80,6 +80,36 @@ private slots:
         QCOMPARE(dock.proxy()->rowCount(), 5);
     }
 
+    // Issue 39 item 6: names alike at the start read whole in the runs panel (before: the
+    // name column stayed 104 px, "stage1-op…" for each), and one longer than the cap is
+    // elided, not widening the dock.
+    void runNamesReadWhole() {
+        const QString db = m_dir.filePath(QStringLiteral("names.db"));
+        const auto ids = writeFixtureStore(
+            db.toStdString(), {FixtureRun{"stage1-optimizer-states", 1, 2, 3, false, {}},
+                               FixtureRun{"stage1-optimizer-master", 1, 2, 3, false, {}},
+                               FixtureRun{std::string(200, 'n'), 1, 2, 3, false, {}}});
+        StoreClient store;
+        RunsDock dock(&store);
+        openStore(store, db);
+        dock.resize(350, 600);
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        QTableView* table = dock.table();
+        const QFontMetrics metrics(table->font());
+        for (int i = 0; i < 2; ++i) {
+            const QString name =
+                dock.model()->index(dock.model()->rowOf(ids[i]), RunsModel::Name).data().toString();
+            QVERIFY2(table->columnWidth(RunsModel::Name) >= metrics.horizontalAdvance(name) + 8,
+                     qPrintable(QStringLiteral("%1: %2 px")
+                                    .arg(name)
+                                    .arg(table->columnWidth(RunsModel::Name))));
+        }
+        QVERIFY(table->columnWidth(RunsModel::Name) <= 240);
+        QVERIFY2(dock.minimumSizeHint().width() < 400,
+                 qPrintable(QString::number(dock.minimumSizeHint().width())));
+    }
+
     void runViewLoadsAndExportsCsv() {
         StoreClient store;
         RunView view(&store);

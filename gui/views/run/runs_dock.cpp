@@ -18,6 +18,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace zerolab {
 
 RunsDock::RunsDock(StoreClient* store, QWidget* parent)
@@ -97,6 +99,7 @@ RunsDock::RunsDock(StoreClient* store, QWidget* parent)
             [this] { emit compareRequested(selectedRunIds()); });
     connect(store, &StoreClient::runsListed, this, [this](const QVector<RunSummary>& runs) {
         m_model->setRuns(runs, m_store->silentRuns());
+        fitNameColumn();
         m_stack->setCurrentWidget(runs.isEmpty() ? static_cast<QWidget*>(m_empty) : m_table);
         if (m_wanted >= 0)
             selectRun(m_wanted);
@@ -183,6 +186,16 @@ void RunsDock::retranslate() {
     if (ids.size() != 1)
         m_detailTitle->setText(ids.isEmpty() ? tr("No run selected")
                                              : tr("%1 runs selected").arg(ids.size()));
+}
+
+void RunsDock::fitNameColumn() {
+    constexpr int kLeast = 104, kMost = 240, kPadding = 16;
+    int widest = 0;
+    const QFontMetrics metrics(m_table->font());
+    for (int r = 0; r < m_model->rowCount(); ++r)
+        widest = std::max(widest, metrics.horizontalAdvance(
+                                      m_model->index(r, RunsModel::Name).data().toString()));
+    m_table->setColumnWidth(RunsModel::Name, std::clamp(widest + kPadding, kLeast, kMost));
 }
 
 void RunsDock::changeEvent(QEvent* event) {

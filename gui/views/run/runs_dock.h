@@ -51,6 +51,9 @@ private:
     void onSelection();
     // Details, tags, notes and the Compare button for the current selection.
     void showSelection();
+    // The name column as wide as the longest listed name (from its default up to a cap), so
+    // that names alike at the start ("stage1-optimizer", "stage1-opt-b") read whole.
+    void fitNameColumn();
     void saveDetails();
     void confirmDelete();
 

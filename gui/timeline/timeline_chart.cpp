@@ -440,14 +440,25 @@ void TimelineChart::rebuild() {
 void TimelineChart::resetZoom() {
     if (m_layout.empty())
         return;
-    m_plot->xAxis->setRange(0, std::max(m_layout.endUs() / 1000 * 1.01, kMinRangeMs));
+    m_plot->xAxis->setRange(0, std::max(axisEndMs() * 1.01, kMinRangeMs));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 bool TimelineChart::zoomed() const {
     if (m_layout.empty())
         return false;
-    return m_plot->xAxis->range().size() < m_layout.endUs() / 1000 * 1.005;
+    return m_plot->xAxis->range().size() < axisEndMs() * 1.005;
+}
+
+void TimelineChart::setAxisEndMs(double ms) {
+    const bool wasZoomed = zoomed();
+    m_axisEndMs = std::max(0.0, ms);
+    if (!wasZoomed)
+        resetZoom();
+}
+
+double TimelineChart::axisEndMs() const {
+    return std::max(m_layout.endUs() / 1000, m_axisEndMs);
 }
 
 QCPRange TimelineChart::xRange() const {
@@ -459,11 +470,11 @@ void TimelineChart::setXRange(double lowerMs, double upperMs) {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-// Time stays within the step (plus a little air) and never narrower than 5 us.
+// Time stays within the axis (the step plus a little air) and never narrower than 5 us.
 void TimelineChart::clampRange(const QCPRange& range) {
     if (m_layout.empty())
         return;
-    const double end = m_layout.endUs() / 1000;
+    const double end = axisEndMs();
     const double lo = -0.01 * end, hi = end * 1.01;
     QCPRange r = range;
     if (r.size() < kMinRangeMs)

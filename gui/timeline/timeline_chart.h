@@ -53,6 +53,12 @@ public:
     // The spans outlined now (the hovered one and its linked collective).
     const std::vector<int>& highlighted() const { return m_highlighted; }
 
+    // The time axis reaches at least `ms` (0: the step's own end): fitted and clamped to
+    // the longer of the two, so that a shorter step drawn under a longer one (the forecast
+    // under the measured step) is on the same scale. A chart not zoomed in is fitted again.
+    void setAxisEndMs(double ms);
+    // The end of the whole time axis, in ms: the step's end or the set one, the longer.
+    double axisEndMs() const;
     // Visible time, in ms since the step's start.
     QCPRange xRange() const;
     void setXRange(double lowerMs, double upperMs);
@@ -87,6 +93,7 @@ private:
     QString m_hoverText;
     std::vector<int> m_highlighted;
     long long m_noSpansStep = -1; // the step whose timeline had no span, while shown
+    double m_axisEndMs = 0;       // setAxisEndMs
 };
 
 } // namespace zerolab

@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
+#include <qcustomplot.h>
 
 #include <algorithm>
 
@@ -50,6 +51,17 @@ TimelinePanel::TimelinePanel(QWidget* parent)
     layout->addWidget(m_forecastLabel);
     layout->addWidget(m_forecastChart);
 
+    // One time axis: a zoom or pan of either chart is the other's.
+    for (const auto& [from, to] :
+         {std::pair{m_chart, m_forecastChart}, std::pair{m_forecastChart, m_chart}})
+        connect(from->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+                [this, to](const QCPRange& r) {
+                    if (m_syncing || !showsForecast())
+                        return;
+                    m_syncing = true;
+                    to->setXRange(r.lower, r.upper);
+                    m_syncing = false;
+                });
     connect(m_combo, &QComboBox::activated, this, [this](int i) {
         if (i >= 0 && i < int(m_steps.size()))
             pickStep(m_steps[std::size_t(i)]);
@@ -185,8 +197,10 @@ void TimelinePanel::showForecast() {
     const bool shown = showsForecast();
     m_forecastLabel->setVisible(shown);
     m_forecastChart->setVisible(shown);
-    if (!shown)
+    if (!shown) {
+        shareTimeAxis();
         return;
+    }
     StepTimeline forecast = *m_forecast;
     forecast.step = m_shown;
     // The lanes of the ranks it forecasts (rank 0's), not empty rows for the others.
@@ -199,6 +213,35 @@ void TimelinePanel::showForecast() {
            "profile): %1 a step, against %2 measured.")
             .arg(formatMicros(m_forecastChart->layout().endUs()),
                  formatMicros(m_chart->layout().endUs())));
+    shareTimeAxis();
+}
+
+void TimelinePanel::shareTimeAxis() {
+    const bool shared = showsForecast();
+    const double end =
+        shared ? std::max(m_chart->layout().endUs(), m_forecastChart->layout().endUs()) / 1000 : 0;
+    for (TimelineChart* c : {m_chart, m_forecastChart}) {
+        c->setAxisEndMs(end);
+        c->plot()->axisRect()->setMinimumMargins(QMargins());
+    }
+    if (!shared)
+        return;
+    {
+        const QSignalBlocker block(m_forecastChart->plot()->xAxis);
+        m_forecastChart->setXRange(m_chart->xRange().lower, m_chart->xRange().upper);
+    }
+    // The plot areas from the same pixel to the same pixel: each chart's margins laid out
+    // (its lane names decide the left one), then both at the wider.
+    int left = 0, right = 0;
+    for (TimelineChart* c : {m_chart, m_forecastChart}) {
+        c->plot()->replot(QCustomPlot::rpImmediateRefresh);
+        left = std::max(left, c->plot()->axisRect()->margins().left());
+        right = std::max(right, c->plot()->axisRect()->margins().right());
+    }
+    for (TimelineChart* c : {m_chart, m_forecastChart}) {
+        c->plot()->axisRect()->setMinimumMargins(QMargins(left, 0, right, 0));
+        c->plot()->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 void TimelinePanel::setFailed(long long step, const QString& message) {

@@ -53,8 +53,10 @@ public:
     QString summary() const;
     TimelineChart* chart() const { return m_chart; }
     // The step-time model's forecast of the run's step (StepTimeForecast::timeline, rank
-    // 0's compute and comm lanes): drawn under the measured chart in the same lanes, while
-    // a measured step is shown. nullopt: none.
+    // 0's compute and comm lanes): drawn under the measured chart in the same lanes and on
+    // one time axis with it (the longer step's; the plot areas start and end at the same
+    // pixel, and a zoom or pan of one is the other's), while a measured step is shown.
+    // nullopt: none.
     void setForecast(const std::optional<StepTimeline>& forecast);
     TimelineChart* forecastChart() const { return m_forecastChart; }
     bool showsForecast() const;
@@ -75,6 +77,9 @@ private:
     void selectInCombo(long long step);
     // The forecast chart for the shown step (hidden without a forecast or a shown step).
     void showForecast();
+    // Both charts on the longer step's time axis, their plot areas aligned; or, without a
+    // forecast, the measured chart on its own.
+    void shareTimeAxis();
 
     QComboBox* m_combo;
     QCheckBox* m_follow;
@@ -87,6 +92,7 @@ private:
     std::vector<long long> m_steps;
     long long m_requested = -1;
     long long m_shown = -1;
+    bool m_syncing = false; // a range passed from one chart to the other
 };
 
 } // namespace zerolab

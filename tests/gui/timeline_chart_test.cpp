@@ -342,6 +342,57 @@ private slots:
         QCOMPARE(collectiveColors.size(), kCollectiveCount);
     }
 
+    // Issue 39 item 8: the forecast under the measured step shares its time axis: both fit
+    // the longer step, a millisecond is the same pixel on both, and a zoom or pan of one is
+    // the other's. Before: each fitted its own step, so a forecast of three quarters of the
+    // step was drawn as wide as the step.
+    void forecastSharesTheTimeAxis() {
+        TimelinePanel panel;
+        QObject::connect(&panel, &TimelinePanel::stepRequested, &panel, [&panel](long long s) {
+            panel.setTimeline(stage2NoOverlapTimeline(2, 2, false, s));
+        });
+        panel.setSteps({100});
+        StepTimeline forecast = stage2NoOverlapTimeline(2, 2, false, 100);
+        forecast.memory.clear();
+        std::erase_if(forecast.spans, [](const TimelineSpan& s) { return s.rank != 0; });
+        for (TimelineSpan& s : forecast.spans) {
+            s.issue_us *= 0.75;
+            s.start_us *= 0.75;
+            s.end_us *= 0.75;
+        }
+        panel.setForecast(forecast);
+        panel.resize(1200, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(panel.showsForecast());
+        TimelineChart* measured = panel.chart();
+        TimelineChart* predicted = panel.forecastChart();
+        measured->plot()->replot();
+        predicted->plot()->replot();
+        const double end = measured->layout().endUs() / 1000;
+        QVERIFY(predicted->layout().endUs() / 1000 < 0.8 * end);
+        const auto sameAxis = [&] {
+            const QCPRange a = measured->xRange(), b = predicted->xRange();
+            return std::fabs(a.lower - b.lower) < 1e-9 && std::fabs(a.upper - b.upper) < 1e-9;
+        };
+        QVERIFY(sameAxis());
+        QVERIFY(measured->xRange().upper >= end);
+        for (const double ms : {0.0, 0.5 * end, predicted->layout().endUs() / 1000, end})
+            QCOMPARE(qRound(measured->plot()->xAxis->coordToPixel(ms)),
+                     qRound(predicted->plot()->xAxis->coordToPixel(ms)));
+        QCOMPARE(measured->plot()->axisRect()->left(), predicted->plot()->axisRect()->left());
+        QCOMPARE(measured->plot()->axisRect()->width(), predicted->plot()->axisRect()->width());
+        measured->setXRange(0.1 * end, 0.4 * end);
+        QVERIFY(sameAxis());
+        predicted->setXRange(0.5 * end, 0.9 * end);
+        QVERIFY(sameAxis());
+        QVERIFY(std::fabs(measured->xRange().lower - 0.5 * end) < 1e-9);
+        predicted->resetZoom();
+        QVERIFY(sameAxis());
+        QVERIFY(measured->xRange().upper >= end);
+        panel.grab().save(QDir::temp().filePath(QStringLiteral("zerolab-timeline-forecast.png")));
+    }
+
     // Following requests each new latest step once; a pick of an older step stops
     // following; late answers are dropped.
     void panelFollowsTheLatestStep() {

@@ -8,6 +8,7 @@
 #include "gui/views/lab/lab_charts.h"
 #include "gui/views/lab/lab_memory_chart.h"
 #include "gui/views/lab/lab_step_time_chart.h"
+#include "gui/views/lab/lab_values.h"
 #include "gui/widgets/category_colors.h"
 #include "gui/widgets/grouped_bar_chart.h"
 #include "gui/widgets/memory_bar_chart.h"
@@ -204,7 +205,20 @@ private slots:
         QVERIFY(chart);
         QVERIFY(chart->plot()->legend->visible());
         QVERIFY(chart->plot()->legend->itemCount() >= 2);
-        QVERIFY(chart->tooltipHtml(0).contains(QStringLiteral(" ψ")));
+        // Issue 39 item 3: the unit is written as bytes per parameter, as in the table.
+        QVERIFY2(chart->tooltipHtml(0).contains(QStringLiteral(" B/ψ")),
+                 qPrintable(chart->tooltipHtml(0)));
+        QCOMPARE(labUnitLabel("psi"), QStringLiteral("B/ψ"));
+        // Every shipped lesson checks traffic in bytes per parameter, never in elements.
+        for (const LessonInfo& info : shippedLessons())
+            for (const LessonStep& step : shippedLesson(info.id).steps) {
+                for (const LessonCheck& c : step.checks)
+                    QVERIFY2(c.unit != "psi_elements",
+                             qPrintable(QString::fromStdString(info.id + "/" + c.id)));
+                for (const LessonPrediction& p : step.predictions)
+                    QVERIFY2(p.unit != "psi_elements",
+                             qPrintable(QString::fromStdString(info.id + "/" + p.id)));
+            }
     }
 
     // Lesson 8 sends int8/int4 blocks with fp32 scales: elements = bytes / 2 read 0.58ψ
@@ -292,6 +306,39 @@ private slots:
         // One step each: no spread, said so.
         const Built one = buildChart(5, ChartKind::StepTime, {{100}, {200}, {300}});
         QVERIFY(qobject_cast<LabStepTimeChart*>(one.widget.get())->warns());
+    }
+
+    // Issue 39 item 2: where the step checks its time (lesson 9) the forecast stands beside
+    // each measured bar, the left panel is the bytes across the link, and the note does not
+    // say time is never checked; lesson 5's chart (no time check) still says it is not.
+    void lessonNineDrawsTheForecastBesideTheMeasuredStep() {
+        LabStepTimeRun s1{QStringLiteral("stage 1"), 1, 1, {5, 250, 262, 300}};
+        s1.forecastMs = 240;
+        s1.measuredAcrossPsi = s1.plannedAcrossPsi = 2;
+        LabStepTimeRun s3{QStringLiteral("stage 3"), 1, 1, {5, 380, 401, 450}};
+        s3.forecastMs = 371;
+        s3.measuredAcrossPsi = s3.plannedAcrossPsi = 2.727;
+        LabStepTimeChart chart;
+        chart.resize(LabCharts::kPrintSize);
+        chart.setRuns({s1, s3});
+        QCOMPARE(chart.timeChart()->series().size(), 2);
+        QCOMPARE(chart.timeChart()->series()[0].values, (QVector<double>{262, 401}));
+        QCOMPARE(chart.timeChart()->series()[1].values, (QVector<double>{240, 371}));
+        QCOMPARE(chart.activationChart()->series()[0].values, (QVector<double>{2, 2.727}));
+        QVERIFY(chart.activationChart()->tooltipHtml(0).contains(QStringLiteral("B/ψ")));
+        QVERIFY2(!chart.noteText().contains(QStringLiteral("checked,")) &&
+                     !chart.noteText().contains(QStringLiteral("not checked")),
+                 qPrintable(chart.noteText()));
+        QVERIFY2(chart.noteText().contains(QStringLiteral("forecast")),
+                 qPrintable(chart.noteText()));
+        keepShot(&chart, QStringLiteral("lab-chart-lesson9.png"));
+
+        s1.forecastMs.reset();
+        s3.forecastMs.reset();
+        chart.setRuns({s1, s3});
+        QCOMPARE(chart.timeChart()->series().size(), 1);
+        QVERIFY2(chart.noteText().contains(QStringLiteral("not checked in this step")),
+                 qPrintable(chart.noteText()));
     }
 
     // Every shipped chart that can be drawn from runs has a legend at print size.

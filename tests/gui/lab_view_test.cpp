@@ -52,6 +52,7 @@ private slots:
     void wheelOverTheStepTabsKeepsTheStep();
     void aStepWithoutPredictionsAsksForNone();
     void formulaCanWaitUntilTheStepHasRun();
+    void aPlanStepSaysAskThePlannerAsItsButtonDoes();
     void everyCheckCellIsWholeAt1280x800InBothLanguages();
 
 private:
@@ -379,6 +380,24 @@ void LabViewTest::aStepWithoutPredictionsAsksForNone() {
         else if (label->isVisible() && label->text().startsWith(QStringLiteral("1 · ")))
             said = true;
     QVERIFY2(said, "the card does not say what to do");
+}
+
+// Issue 39 item 7: a planner-only step (lesson 7) tells the student to ask the planner, as
+// its button says, not to run an experiment it does not have.
+void LabViewTest::aPlanStepSaysAskThePlannerAsItsButtonDoes() {
+    LabView view;
+    QVERIFY(openShown(view, 7));
+    QVERIFY(!view.lesson()->steps.front().experiment);
+    auto* explain = view.findChild<QLabel*>(QStringLiteral("labExplain"));
+    QVERIFY(explain);
+    const auto buttons = view.findChildren<QPushButton*>();
+    QVERIFY(std::any_of(buttons.begin(), buttons.end(), [](QPushButton* b) {
+        return b->text().contains(QStringLiteral("Ask the planner"));
+    }));
+    QVERIFY2(explain->text().contains(QStringLiteral("ask the planner")),
+             qPrintable(explain->text()));
+    QVERIFY2(!explain->text().contains(QStringLiteral("run the experiment")),
+             qPrintable(explain->text()));
 }
 
 // Issue 27 item 10: "hide each step's formula until it has run" holds the formula back

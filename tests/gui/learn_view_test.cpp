@@ -13,10 +13,12 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QTableWidget>
 #include <QtTest>
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace zerolab;
 
@@ -120,6 +122,56 @@ private slots:
         QCOMPARE(in.params, 175e9);
         QVERIFY(in.convention == Convention::Chapter);
         QVERIFY(view.erratumRows() >= 1);
+    }
+
+    // Issue 39 items 3, 5 and 7: the 6.7B scenario's traffic is in bytes per parameter
+    // (bytes / ψ, not the ψ of elements that read "23.4 GB = 1.75 ψ"), its errata hold the chapter's
+    // "halves the gradients -> 70.3 GB" and "tens of seconds", and activations from the
+    // Korthikanti formula are said to come from it, not "given directly".
+    void scenario67BSaysBytesPerParameterAndEverySlip() {
+        LearnView view;
+        QVERIFY2(!view.explainText().contains(QStringLiteral("given directly")),
+                 qPrintable(view.explainText()));
+        QVERIFY2(view.explainText().contains(QStringLiteral("from Korthikanti et al. 2022")),
+                 qPrintable(view.explainText()));
+        view.showScenario(LearnView::Scenario::SixPointSevenOnEight);
+        QVERIFY2(view.explainText().contains(QStringLiteral("given directly: 10.00 GB")),
+                 qPrintable(view.explainText()));
+        const auto labels = view.findChildren<QLabel*>();
+        const auto detail = std::find_if(labels.begin(), labels.end(), [](QLabel* l) {
+            return l->text().contains(QStringLiteral("traffic per rank per step"));
+        });
+        QVERIFY(detail != labels.end());
+        const Plan p = plan(view.input());
+        const StagePlan& chosen = p.stages[std::size_t(view.input().stage)];
+        const double bytesPerPsi = chosen.traffic.total() / double(p.psi);
+        QVERIFY(std::fabs(bytesPerPsi - chosen.traffic_elements / double(p.psi)) > 0.5);
+        QVERIFY2((*detail)->text().contains(
+                     QStringLiteral("= %1 B/ψ").arg(bytesPerPsi, 0, 'f', 2)),
+                 qPrintable((*detail)->text()));
+        auto* errata = view.findChild<QTableWidget*>();
+        QVERIFY(errata);
+        QStringList claims;
+        for (int r = 0; r < errata->rowCount(); ++r)
+            claims << errata->item(r, 1)->text();
+        const QString all = claims.join(QLatin1Char('\n'));
+        QVERIFY2(all.contains(QStringLiteral("stage 1 needs 70.30 GB")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("tens of seconds")), qPrintable(all));
+        // The errata tab to look at, in both languages (temp folder; nothing is compared);
+        // in Chinese ψ, never ASCII psi.
+        view.resize(1280, 800);
+        view.showTab(1);
+        view.grab().save(QDir::temp().filePath(QStringLiteral("zerolab-learn-errata-en.png")));
+        QVERIFY(setLanguage(Language::Chinese));
+        QTRY_VERIFY(errata->item(0, 1)->text().contains(QStringLiteral("ψ")));
+        for (int r = 0; r < errata->rowCount(); ++r)
+            for (int c = 0; c < 3; ++c)
+                QVERIFY2(!errata->item(r, c)->text().contains(QStringLiteral("psi")),
+                         qPrintable(errata->item(r, c)->text()));
+        view.grab().save(QDir::temp().filePath(QStringLiteral("zerolab-learn-errata-zh_CN.png")));
+        view.showTab(0);
+        view.grab().save(QDir::temp().filePath(QStringLiteral("zerolab-learn-explain-zh_CN.png")));
+        QVERIFY(setLanguage(Language::English));
     }
 
     void scenario67BOnEightA100() {

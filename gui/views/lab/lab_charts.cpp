@@ -24,6 +24,24 @@ QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
 
+// The step-time model's forecast of a run's step (ms): the planner side of the step's
+// step_ms check on that run; nullopt where the step does not check its time.
+std::optional<double> stepTimeForecast(const LessonStep& step, const LabStepOutcome& o,
+                                       std::int64_t storeId) {
+    for (const auto& [id, stored] : o.run_ids) {
+        if (stored != storeId)
+            continue;
+        for (const LessonCheck& c : step.checks) {
+            if (c.quantity != "step_ms" || c.run != id)
+                continue;
+            for (const CheckResult& r : o.checks)
+                if (r.id == c.id && r.planner)
+                    return r.planner;
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 QString labRunLabel(const LessonStep& step, const std::string& runId, const std::string& lang) {
@@ -137,17 +155,27 @@ QWidget* LabCharts::build(const LessonStep& step, const LabStepOutcome* o, const
                 << plannedQuantity(run.plan, run.config.zero.stage, "traffic_bytes").value_or(NAN) /
                        psi;
         }
-        bars->setValueUnit(QStringLiteral("ψ"));
-        bars->setData(cats, {measured, planned}, tr("Traffic per rank per step (bytes / ψ)"));
+        bars->setValueUnit(QStringLiteral("B/ψ"));
+        bars->setData(cats, {measured, planned}, tr("Traffic per rank per step (B/ψ)"));
         return bars;
     }
     case ChartKind::StepTime: {
         auto* box = new LabStepTimeChart(parent);
         QVector<LabStepTimeRun> rows;
-        for (const LabRunData& run : runs)
-            rows.push_back(
-                {nameOf(run), measuredQuantity(run, "activations", 0).value_or(NAN) / 1048576.0,
-                 double(run.predicted.activation_bytes) / 1048576.0, stepTimeSpread(run.steps)});
+        for (const LabRunData& run : runs) {
+            LabStepTimeRun row{
+                nameOf(run), measuredQuantity(run, "activations", 0).value_or(NAN) / 1048576.0,
+                double(run.predicted.activation_bytes) / 1048576.0, stepTimeSpread(run.steps)};
+            row.forecastMs = stepTimeForecast(step, *o, run.run_id);
+            const double psi = std::max<double>(1, double(run.plan.psi));
+            row.measuredAcrossPsi =
+                measuredQuantity(run, "across_traffic_bytes", 0).value_or(NAN) / psi;
+            row.plannedAcrossPsi =
+                plannedQuantity(run.plan, run.config.zero.stage, "across_traffic_bytes")
+                    .value_or(NAN) /
+                psi;
+            rows.push_back(row);
+        }
         box->setRuns(rows);
         return box;
     }

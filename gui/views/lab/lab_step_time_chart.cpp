@@ -79,26 +79,44 @@ void LabStepTimeChart::rebuild() {
     QStringList cats;
     BarSeries actMeasured{tr("activations, measured"), kMeasuredSeries, {}};
     BarSeries actPlanned{tr("activations, planner"), kPlannerSeries, {}};
+    BarSeries acrossMeasured{tr("across the link, measured"), kMeasuredSeries, {}};
+    BarSeries acrossPlanned{tr("across the link, planner"), kPlannerSeries, {}};
     BarSeries time{tr("median step time"), kAccent, {}};
-    BarSpread spread{0, {}, {}, tr("fastest to slowest step")};
+    BarSeries forecast{tr("forecast (step-time model)"), kPlannerSeries, {}};
+    BarSpread spread{0, {}, {}, tr("fastest to slowest")};
     std::vector<StepTimeSpread> spreads;
     int fewest = -1;
+    const bool checked = std::any_of(m_runs.begin(), m_runs.end(), [](const LabStepTimeRun& r) {
+        return r.forecastMs.has_value();
+    });
     for (const LabStepTimeRun& r : m_runs) {
         cats << r.label;
         actMeasured.values << r.measuredActivationMiB;
         actPlanned.values << r.plannedActivationMiB;
+        acrossMeasured.values << r.measuredAcrossPsi;
+        acrossPlanned.values << r.plannedAcrossPsi;
         const bool known = r.time.steps > 0;
         time.values << (known ? r.time.median : NAN);
+        forecast.values << r.forecastMs.value_or(NAN);
         spread.low << (known ? r.time.min : NAN);
         spread.high << (known ? r.time.max : NAN);
         spreads.push_back(r.time);
         fewest = fewest < 0 ? r.time.steps : std::min(fewest, r.time.steps);
     }
-    m_activations->setValueUnit(QStringLiteral("MiB"));
-    m_activations->setData(cats, {actMeasured, actPlanned}, tr("Activations per rank (MiB)"));
+    // Lesson 9's point (time checked): the forecast beside each measured step, and the bytes
+    // across the slow link that make stage 3's step longer. Else activations (lesson 5).
+    if (checked) {
+        m_activations->setValueUnit(QStringLiteral("B/ψ"));
+        m_activations->setData(cats, {acrossMeasured, acrossPlanned},
+                               tr("Across the link per step (B/ψ)"));
+    } else {
+        m_activations->setValueUnit(QStringLiteral("MiB"));
+        m_activations->setData(cats, {actMeasured, actPlanned}, tr("Activations per rank (MiB)"));
+    }
     m_time->setValueUnit(tr("ms"));
     m_time->setSpread(spread);
-    m_time->setData(cats, {time}, tr("Step time per run (ms)"));
+    m_time->setData(cats, checked ? QVector<BarSeries>{time, forecast} : QVector<BarSeries>{time},
+                    tr("Step time per run (ms)"));
     const std::vector<StepTimeTie> ties = stepTimeTies(spreads);
     double widest = 0;
     for (const StepTimeSpread& t : spreads)
@@ -130,11 +148,15 @@ void LabStepTimeChart::rebuild() {
     }
     m_warning->setText(warning);
     m_warning->setVisible(m_warns);
+    const QString bars =
+        checked ? tr("Bars: the median over each run's logged steps (n = %1), whiskers its "
+                     "fastest to its slowest step, beside the step-time model's forecast. The "
+                     "checks above hold each forecast to its median within their tolerance.")
+                : tr("Bars: the median over each run's logged steps (n = %1); whiskers: its "
+                     "fastest to its slowest step. Time is charted, not checked in this step.");
     m_note->setText(
         (m_warns ? QString() : tr("The differences exceed the spread of each run's own steps. ")) +
-        tr("Bars: the median over each run's logged steps (n = %1); whiskers: its fastest to "
-           "its slowest step. Time is charted, never checked.")
-            .arg(std::max(0, fewest)));
+        bars.arg(std::max(0, fewest)));
 }
 
 void LabStepTimeChart::changeEvent(QEvent* event) {

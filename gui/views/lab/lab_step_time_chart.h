@@ -1,8 +1,10 @@
-// The Lab's step-time chart: activations per run beside the step time, drawn as the median
-// of the run's logged steps with a whisker from the fastest to the slowest step. Below it a
-// warning in words when two runs' step times differ by less than that spread, so noise is
-// not read as a result (three steps each on a shared machine: 165, 70 and 178 ms may all be
-// one speed).
+// The Lab's step-time chart: the step time per run, drawn as the median of the run's logged
+// steps with a whisker from the fastest to the slowest step, beside what explains it:
+// activations (lesson 5), or, where the step checks its time against the step-time model
+// (lesson 9), the bytes across the link and the forecast bar beside each measured one. Below
+// it a warning in words when two runs' step times differ by less than that spread, so noise
+// is not read as a result (three steps each on a shared machine: 165, 70 and 178 ms may all
+// be one speed), and whether time is checked or only charted.
 #pragma once
 
 #include "storage/records.h"
@@ -12,6 +14,7 @@
 #include <QVector>
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 class QLabel;
@@ -43,6 +46,11 @@ struct LabStepTimeRun {
     double measuredActivationMiB = 0;
     double plannedActivationMiB = 0;
     StepTimeSpread time;
+    // The step-time model's forecast (ms) where the step checks this run's time; a run
+    // with one is drawn beside it, with the bytes across the link instead of activations.
+    std::optional<double> forecastMs;
+    double measuredAcrossPsi = 0; // bytes across the link per step / ψ
+    double plannedAcrossPsi = 0;
 };
 
 // UI thread only.
@@ -52,6 +60,7 @@ public:
     explicit LabStepTimeChart(QWidget* parent = nullptr);
     void setRuns(const QVector<LabStepTimeRun>& runs);
 
+    // The left panel: activations, or the bytes across the link where time is checked.
     GroupedBarChart* activationChart() const { return m_activations; }
     GroupedBarChart* timeChart() const { return m_time; }
     // The words under the chart: what the whiskers are and, when runs tie, the warning.

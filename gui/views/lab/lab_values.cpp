@@ -98,22 +98,76 @@ QString answerText(const CheckResult& check, double prediction, const Prediction
         .arg(formatLabValue(prediction, check.unit), sides.join(QStringLiteral(" · ")));
 }
 
-// "✓ formula = planner = run", "✗ planner ≠ run": the sides a check compares.
+QString percentApart(double d) {
+    return QString::number(d * 100, 'g', 2);
+}
+
+// Two sides of a value check: "planner = run" when exact, "planner ≈ run (12% apart)"
+// within the check's tolerance, "planner ≠ run (31% apart)" beyond it.
+QString pairText(const QString& a, double x, const QString& b, double y, double tolerance) {
+    const double d = relativeDifference(x, y);
+    if (d <= kExactDifference)
+        return a + QStringLiteral(" = ") + b;
+    const QString op = d <= tolerance ? QStringLiteral(" ≈ ") : QStringLiteral(" ≠ ");
+    return QCoreApplication::translate("LabReport", "%1 (%2% apart)")
+        .arg(a + op + b, percentApart(d));
+}
+
+// A value check: the sides it compares and how close each pair is, computed from the
+// values, so that "formula = planner = run" is said only where all three are equal and a
+// formula the engine beats reads "planner = run, 5.7% below the formula".
+QString valueAgreement(const CheckResult& check) {
+    const QString formula = QCoreApplication::translate("LabReport", "formula");
+    const QString planner = QCoreApplication::translate("LabReport", "planner");
+    const QString run = QCoreApplication::translate("LabReport", "run");
+    QString text;
+    QString reference; // what the formula is held against
+    std::optional<double> value;
+    if (check.planner && check.measured) {
+        text = pairText(planner, *check.planner, run, *check.measured, check.tolerance);
+        reference = text;
+        value = check.planner;
+    } else if (check.planner || check.measured) {
+        text = check.planner ? planner : run;
+        reference = text;
+        value = check.planner ? check.planner : check.measured;
+    }
+    if (!check.formula)
+        return text;
+    if (!value)
+        return formula;
+    const double d = relativeDifference(*check.formula, *value);
+    const bool exactPair = !check.planner || !check.measured ||
+                           relativeDifference(*check.planner, *check.measured) <= kExactDifference;
+    if (d <= kExactDifference && exactPair)
+        return formula + QStringLiteral(" = ") + reference;
+    if (d <= kExactDifference)
+        return QCoreApplication::translate("LabReport", "%1, equal to the formula").arg(text);
+    const QString off = *value < *check.formula
+                            ? QCoreApplication::translate("LabReport", "%1, %2% below the formula")
+                            : QCoreApplication::translate("LabReport", "%1, %2% above the formula");
+    const QString said = off.arg(text, percentApart(d));
+    return d <= check.formula_tolerance
+               ? said
+               : QCoreApplication::translate("LabReport", "%1 (beyond its %2%)")
+                     .arg(said, percentApart(check.formula_tolerance));
+}
+
+// "✓ formula = planner = run", "✓ planner = run, 5.7% below the formula", "✗ planner ≠ run
+// (31% apart)": the sides a check compares and what agrees with what.
 QString agreementText(const CheckResult& check) {
+    if (check.kind == CheckKind::Value)
+        return tick(check.agrees) + QLatin1Char(' ') + valueAgreement(check);
     QStringList sides;
     if (check.formula)
         sides << QCoreApplication::translate("LabReport", "formula");
     if (check.kind == CheckKind::Erratum) {
         sides << QCoreApplication::translate("LabReport", "correct sum");
     } else {
-        const bool planned = check.kind == CheckKind::Relation
-                                 ? std::any_of(check.points.begin(), check.points.end(),
-                                               [](const RelationPoint& p) { return p.planner; })
-                                 : check.planner.has_value();
-        const bool measured = check.kind == CheckKind::Relation
-                                  ? std::any_of(check.points.begin(), check.points.end(),
-                                                [](const RelationPoint& p) { return p.measured; })
-                                  : check.measured.has_value();
+        const bool planned = std::any_of(check.points.begin(), check.points.end(),
+                                         [](const RelationPoint& p) { return p.planner; });
+        const bool measured = std::any_of(check.points.begin(), check.points.end(),
+                                          [](const RelationPoint& p) { return p.measured; });
         if (planned)
             sides << QCoreApplication::translate("LabReport", "planner");
         if (measured)

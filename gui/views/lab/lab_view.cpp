@@ -660,9 +660,13 @@ void LabView::renderChecks() {
     m_checks->setVisible(o != nullptr);
     m_checksHeading->setVisible(true);
     if (!o) {
-        m_explain->setText(m_lesson ? tr("Type your predictions, then run the experiment: "
-                                         "the checks appear here.")
-                                    : QString());
+        const bool planOnly = m_lesson && !m_lesson->steps[std::size_t(m_step)].experiment;
+        m_explain->setText(!m_lesson ? QString()
+                           : planOnly
+                               ? tr("Type your predictions, then ask the planner: the checks "
+                                    "appear here.")
+                               : tr("Type your predictions, then run the experiment: the checks "
+                                    "appear here."));
         return;
     }
     if (!o->error.isEmpty() && o->checks.empty()) {

@@ -383,8 +383,19 @@ PlanInput LearnView::input() const {
     in.stage = m_stage;
     in.precision = m_precision->currentIndex() == 0 ? Precision::Bf16Mixed : Precision::Fp32;
     in.convention = m_convention->currentIndex() == 0 ? Convention::ZeroPaper : Convention::Chapter;
-    if (const auto a = activations(in.params); a)
+    if (const auto a = activations(in.params); a) {
         in.activation_bytes = static_cast<long long>(std::llround(a->bytes));
+        // Not typed in: "How it adds up" names the formula it comes from.
+        if (m_activationSource->currentIndex() >= kPaper) {
+            const std::string_view mode =
+                kRecomputeNames[std::size_t(m_activationSource->currentIndex() - kPaper)];
+            in.activation_origin = Message(
+                ZEROLAB_TR("PlanExplain", "Korthikanti et al. 2022, L x %1 (%2, micro-batch %3, "
+                                          "recompute %4)"),
+                {a->per_layer, std::string(paperModelFor(in.params)->name),
+                 std::to_string(m_microBatch->value()), std::string(mode)});
+        }
+    }
     in.device = m_forecast->device(in.world);
     in.offload_optimizer = m_offload;
     return in;

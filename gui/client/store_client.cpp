@@ -189,8 +189,10 @@ void StoreWorker::loadCommsSummary(qint64 runId) {
     guarded([&] {
         try {
             const StoredCommsSummary summary = storedCommsSummary(*m_reader, runId);
+            const std::string both =
+                summary.split.empty() ? summary.table : summary.table + "\n" + summary.split;
             emit commsSummaryLoaded(runId, qint64(summary.sampled_steps),
-                                    QString::fromStdString(summary.table), QString());
+                                    QString::fromStdString(both), QString());
         } catch (const StoreError& e) {
             emit commsSummaryLoaded(runId, 0, QString(), QString::fromStdString(e.what()));
         }

@@ -34,17 +34,26 @@ std::vector<TimeSource> clusterPresets() {
     return out;
 }
 
+namespace {
+
+// A preset's hosts for `world` ranks: the fewest of at most ranks_per_host each that divide it.
+int presetHosts(const TimeSource& source, int world) {
+    const int per = std::max(1, source.ranks_per_host);
+    int hosts = (world + per - 1) / per;
+    while (world % hosts != 0)
+        ++hosts;
+    return hosts;
+}
+
+} // namespace
+
 ClusterShape clusterFor(const TimeSource& source, const TrainConfig& config) {
     const int world = std::max(1, config.batch.world);
     if (source.isMachine()) {
         const int per = config.run.ranks_per_host;
         return {per > 0 && per < world && world % per == 0 ? world / per : 1};
     }
-    const int per = std::max(1, source.ranks_per_host);
-    int hosts = (world + per - 1) / per;
-    while (world % hosts != 0)
-        ++hosts;
-    return {hosts};
+    return {presetHosts(source, world)};
 }
 
 MachineProfile profileFor(const TimeSource& source, Precision precision) {
@@ -58,16 +67,27 @@ StepTimeForecast forecastStep(const TrainConfig& config, const TimeSource& sourc
                            clusterFor(source, config));
 }
 
-QString sourceName(const TimeSource& source) {
+QString sourceName(const TimeSource& source, int world) {
     if (source.isMachine())
         return QCoreApplication::translate("StepForecast", "This machine (calibrated %1)")
             .arg(calibratedOn(*source.machine));
     const GpuPreset* g = findGpuPreset(source.gpu);
     const LinkPreset* l = findLinkPreset(source.inter);
-    return QCoreApplication::translate("StepForecast", "%1 × %2 · %3")
-        .arg(source.ranks_per_host)
-        .arg(g ? text(g->label) : QString::fromStdString(source.gpu),
-             l ? text(l->label) : QString::fromStdString(source.inter));
+    const QString gpu = g ? text(g->label) : QString::fromStdString(source.gpu);
+    const QString link = l ? text(l->label) : QString::fromStdString(source.inter);
+    if (world < 1)
+        return QCoreApplication::translate("StepForecast", "%1 × %2 · %3")
+            .arg(source.ranks_per_host)
+            .arg(gpu, link);
+    const int hosts = presetHosts(source, world);
+    if (hosts == 1)
+        return QCoreApplication::translate("StepForecast", "%1 × %2 (one host)")
+            .arg(world)
+            .arg(gpu);
+    return QCoreApplication::translate("StepForecast", "%1 hosts × %2 %3 · %4")
+        .arg(hosts)
+        .arg(world / hosts)
+        .arg(gpu, link);
 }
 
 QString sourceLabel(const TimeSource& source, const TrainConfig& config) {

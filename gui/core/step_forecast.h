@@ -45,8 +45,11 @@ StepTimeForecast forecastStep(const TrainConfig& config, const TimeSource& sourc
 // "this machine, calibrated on 2026-12-01" or "cluster preset: 8 hosts × 8 A100 80 GB,
 // InfiniBand HDR (200 Gb/s) between them" (translated; world decides the hosts).
 QString sourceLabel(const TimeSource& source, const TrainConfig& config);
-// The combo's short name: "this machine (calibrated 2026-12-01)", "8 × A100 80 GB · IB HDR".
-QString sourceName(const TimeSource& source);
+// The combo's short name: "this machine (calibrated 2026-12-01)"; a preset for a world of
+// `world` ranks as sourceLabel shapes it, "2 × A100 80 GB (one host)" or "2 hosts × 8
+// A100 80 GB · InfiniBand HDR (200 Gb/s)"; world 0 (none known): its hosts' size, "8 ×
+// A100 80 GB · InfiniBand HDR (200 Gb/s)".
+QString sourceName(const TimeSource& source, int world = 0);
 
 } // namespace zerolab
 

@@ -91,6 +91,7 @@ void StepTimeCard::setTitle(const QString& title) {
 
 void StepTimeCard::setConfig(const std::optional<TrainConfig>& config) {
     m_config = config;
+    m_source->setWorld(config ? std::max(1, config->batch.world) : 0);
     reforecast();
 }
 

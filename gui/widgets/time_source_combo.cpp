@@ -30,7 +30,7 @@ void TimeSourceCombo::fill() {
         addItem(sourceName(s), kMachine);
     }
     for (int i = 0; i < int(m_presets.size()); ++i)
-        addItem(sourceName(m_presets[std::size_t(i)]), i);
+        addItem(sourceName(m_presets[std::size_t(i)], m_world), i);
     const int at = findData(kept);
     setCurrentIndex(at >= 0 ? at : 0);
 }
@@ -62,6 +62,13 @@ void TimeSourceCombo::setRanksPerHost(int ranks) {
         p.ranks_per_host = std::max(1, ranks);
     fill();
     emit currentIndexChanged(currentIndex());
+}
+
+void TimeSourceCombo::setWorld(int world) {
+    if (world == m_world)
+        return;
+    m_world = world;
+    fill(); // the same item stays chosen: its source, and so the forecast, is unchanged
 }
 
 TimeSource TimeSourceCombo::source() const {

@@ -26,6 +26,9 @@ public:
     bool selectPreset(const std::string& gpu);
     // GPUs on each host of every preset (8 by default), named in the items.
     void setRanksPerHost(int ranks);
+    // The ranks of the config forecast (0: none): each preset's item then names the cluster
+    // the forecast uses for them, as its text below does ("2 × A100 40 GB (one host)").
+    void setWorld(int world);
     TimeSource source() const;
 
 protected:
@@ -36,6 +39,7 @@ private:
 
     std::optional<MachineProfile> m_machine;
     std::vector<TimeSource> m_presets;
+    int m_world = 0;
 };
 
 } // namespace zerolab

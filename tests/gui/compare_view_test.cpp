@@ -4,10 +4,12 @@
 #include "fixture_store.h"
 #include "gui/client/store_client.h"
 #include "gui/core/config_validation.h"
+#include "gui/core/ema_smooth.h"
 #include "gui/core/units.h"
 #include "gui/views/compare/compare_view.h"
 #include "gui/widgets/memory_bar_chart.h"
 #include "gui/widgets/time_series_plot.h"
+#include "runtime/planner/planner_units.h"
 #include "storage/run_reader.h"
 
 #include <qcustomplot.h>
@@ -148,6 +150,78 @@ private slots:
             QCOMPARE(table->item(row, int(columns.indexOf(QStringLiteral("Across"))))->text(),
                      formatBytes(steps.front().traffic.link.across));
         }
+    }
+
+    // Issue 39: what a reviewer compares, per run: median tokens/s, step time and exposed
+    // communication of the logged steps, peak memory per rank, and the step-time model's
+    // forecast (here none: the store has no profile, and the cell says why).
+    void runTableSummarisesThroughputStepTimeAndForecast() {
+        StoreClient store;
+        CompareView view(&store);
+        load(store, view, {m_ids[2], m_ids[0]});
+        RunReader reader(RunStore::open(m_db.toStdString()));
+        QTableWidget* table = view.runTable();
+        const QStringList columns = headers(table);
+        for (const char* name : {"Tokens/s", "Step", "Exposed", "Forecast", "Peak/rank"})
+            QVERIFY2(columns.contains(QString::fromLatin1(name)), name);
+        const auto median = [](std::vector<double> v) {
+            std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+            return v[v.size() / 2];
+        };
+        for (int row = 0; row < 2; ++row) {
+            std::vector<double> tokens, step, exposed;
+            for (const StepRecord& s : reader.steps(row == 0 ? m_ids[2] : m_ids[0])) {
+                tokens.push_back(s.tokens_per_s);
+                step.push_back(s.step_ms);
+                exposed.push_back(s.comm.exposed_ms);
+            }
+            const auto text = [&](const char* column) {
+                return table->item(row, int(columns.indexOf(QString::fromLatin1(column))))->text();
+            };
+            QCOMPARE(text("Tokens/s"), formatCount(median(tokens)));
+            QCOMPARE(text("Step"), QString::fromStdString(formatSeconds(median(step) / 1e3)));
+            QCOMPARE(text("Exposed"), QString::fromStdString(formatSeconds(median(exposed) / 1e3)));
+            QCOMPARE(text("Forecast"), QStringLiteral("—"));
+            QVERIFY(table->item(row, int(columns.indexOf(QStringLiteral("Forecast"))))
+                        ->toolTip()
+                        .contains(QStringLiteral("no calibrated profile")));
+        }
+    }
+
+    // Issue 39: five runs in a 1280 px window (the tab is 1000 px beside the zh Runs panel):
+    // every run's config column in view, and an overlay tall enough to read, smoothed as the
+    // Run view's loss chart is.
+    void fiveRunsFitTheConfigDiffAndTheOverlayIsSmoothed() {
+        StoreClient store;
+        CompareView view(&store);
+        view.resize(1000, 760);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        load(store, view, {m_ids[0], m_ids[1], m_ids[2], m_ids[3], m_ids[4]});
+        QTableWidget* diff = view.diffTable();
+        QCOMPARE(diff->columnCount(), 6);
+        QTRY_VERIFY2(diff->columnViewportPosition(5) + diff->columnWidth(5) <=
+                         diff->viewport()->width() + 1,
+                     qPrintable(QStringLiteral("last column at %1 + %2 px of %3")
+                                    .arg(diff->columnViewportPosition(5))
+                                    .arg(diff->columnWidth(5))
+                                    .arg(diff->viewport()->width())));
+        QVERIFY(diff->columnWidth(0) >= 120);
+        QVERIFY2(view.plot()->height() >= 220, qPrintable(QString::number(view.plot()->height())));
+        // Each run's line is the EMA of its values (0.9 by default); 0 draws them raw.
+        QCOMPARE(view.smoothing(), 0.9);
+        RunReader reader(RunStore::open(m_db.toStdString()));
+        QVector<double> steps, losses;
+        for (const StepRecord& r : reader.steps(m_ids[0])) {
+            steps << double(r.step);
+            losses << r.loss;
+        }
+        QCustomPlot* plot = view.plot()->plot();
+        QCOMPARE(plot->graph(0)->data()->size(), int(steps.size()));
+        QCOMPARE(plot->graph(0)->data()->at(10)->value, emaSmoothSteps(steps, losses, 0.9)[10]);
+        view.setSmoothing(0);
+        QCOMPARE(plot->graph(0)->data()->at(10)->value, losses[10]);
+        QVERIFY(losses[10] != emaSmoothSteps(steps, losses, 0.9)[10]);
     }
 
     // Keys changed by the restart differ between the run's own segments.

@@ -109,6 +109,24 @@ private slots:
         QCOMPARE(chart->highlighted(), config->zero.stage);
     }
 
+    // Issue 39: a config that runs on "cuda" is forecast on a GPU, not on host RAM; back on
+    // "cpu", host RAM again. A device picked by hand stays while run.device does not change.
+    void memoryForecastFollowsTheRunDevice() {
+        SetupView view;
+        QCOMPARE(view.forecast()->deviceKey(), QStringLiteral("host"));
+        QString text = SetupView::defaultConfigText();
+        text.replace(QStringLiteral("\"device\": \"cpu\""), QStringLiteral("\"device\": \"cuda\""));
+        view.setText(text);
+        QCOMPARE(view.validation().config->run.device, Device::Cuda);
+        QCOMPARE(view.forecast()->deviceKey(), QStringLiteral("a100-80"));
+        QVERIFY(view.forecast()->chart()->capacityCaption().contains(QStringLiteral("A100 80 GB")));
+        view.forecast()->setDeviceKey(QStringLiteral("h100-80"));
+        view.setText(text + QStringLiteral(" "));
+        QCOMPARE(view.forecast()->deviceKey(), QStringLiteral("h100-80"));
+        view.setText(SetupView::defaultConfigText());
+        QCOMPARE(view.forecast()->deviceKey(), QStringLiteral("host"));
+    }
+
     // The Recompute combo writes model.recompute, and the forecast's activation
     // segment follows at once: the arena of that mode, exactly.
     void recomputeComboDrivesJsonAndForecast() {

@@ -15,6 +15,7 @@
 #include "gui/views/learn/bandwidth_card.h"
 #include "gui/views/learn/learn_view.h"
 #include "gui/views/run/run_view.h"
+#include "gui/views/setup/config_form.h"
 #include "gui/views/setup/setup_view.h"
 #include "gui/widgets/forecast_panel.h"
 #include "gui/widgets/step_time_card.h"
@@ -119,6 +120,15 @@ private slots:
                                                              "H100 80 GB")),
                  qPrintable(card->profileText()));
         QVERIFY(card->profileText().contains(QStringLiteral("No profile of this machine")));
+        // Issue 39: the combo names the cluster its text describes, not "8 × H100 80 GB".
+        QCOMPARE(card->sourceCombo()->currentText(), QStringLiteral("2 × H100 80 GB (one host)"));
+        view.form()->setWorld(16);
+        view.validateNow();
+        QCOMPARE(view.validation().config->batch.world, 16);
+        QCOMPARE(card->sourceCombo()->currentText(),
+                 QStringLiteral("2 hosts × 8 H100 80 GB · InfiniBand NDR (400 Gb/s)"));
+        QVERIFY2(card->profileText().contains(QStringLiteral("2 hosts × 8 H100 80 GB")),
+                 qPrintable(card->profileText()));
     }
 
     // The memory forecast's comm time reads in the CLI's unit (formatSeconds: "65.2 us"),
@@ -178,6 +188,45 @@ private slots:
         QCOMPARE(overlay[0].y[1], want.step_s * 1e3);
         QCOMPARE(overlay[0].x.front(), view.shownSteps()[Metric::Step].front());
         QCOMPARE(overlay[0].x.back(), view.shownSteps()[Metric::Step].back());
+    }
+
+    // Issue 39: a profile calibrated at 2 ranks has no collective fit for an 8-rank run: no
+    // forecast line, and the breakdown card's hint says why (the model's own error).
+    void runViewSaysWhyARunHasNoForecastLine() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString db = dir.filePath(QStringLiteral("runs.db"));
+        const auto ids = writeFixtureStore(db.toStdString(), defaultFixtureRuns());
+        MachineProfile p = fixtureMachineProfile();
+        p.intra_link.reset();
+        for (const Collective c : {Collective::AllReduce, Collective::ReduceScatter,
+                                   Collective::AllGather, Collective::Broadcast})
+            p.fits.push_back(CollectiveFit{c, LinkClass::IntraHost, 2, 1e-5, 1e9, 0, {}});
+        {
+            RunStore store = RunStore::open(db.toStdString());
+            addMachineProfile(store, p.name, p.source, toJson(p).dump());
+        }
+        StoreClient store;
+        RunView view(&store);
+        QSignalSpy opened(&store, &StoreClient::opened);
+        store.open(db);
+        QVERIFY(opened.wait(10000));
+        QSignalSpy profile(&store, &StoreClient::profileChanged);
+        store.loadProfile();
+        QVERIFY(profile.wait(10000));
+        QVERIFY2(store.machineProfile(), qPrintable(store.machineProfileMissing()));
+        QSignalSpy loaded(&view, &RunView::loaded);
+        view.openRun(ids[1]); // zero1-n8: 8 ranks
+        QVERIFY(loaded.wait(10000));
+        QVERIFY(!view.stepForecasts()[0]);
+        QVERIFY(view.breakdownPlot()->overlay().isEmpty());
+        const QString hint = view.breakdownHint();
+        QVERIFY2(hint.contains(QStringLiteral("no forecast line: this machine's profile cannot "
+                                              "forecast this run")),
+                 qPrintable(hint));
+        QVERIFY2(hint.contains(QStringLiteral("over 8 ranks")) &&
+                     hint.contains(QStringLiteral("(it has 2 ranks)")),
+                 qPrintable(hint));
     }
 
     // The timeline: the forecast's lanes under the measured chart for the shown step,

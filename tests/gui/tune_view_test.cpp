@@ -242,6 +242,13 @@ void TuneViewTest::previewPlansWithoutRunningAndPrunesWhatDoesNotFit() {
     QCOMPARE((*doc)["axis_order"],
              nlohmann::json({"zero_optimization.stage", "train_micro_batch_size_per_gpu"}));
     const auto combos = view.findChildren<QComboBox*>();
+    // Issue 39: the device presets are offered, and a sweep for one plans against it.
+    for (QComboBox* c : combos)
+        if (c->findData(QStringLiteral("a100-80")) >= 0) {
+            c->setCurrentIndex(c->findData(QStringLiteral("a100-80")));
+            QCOMPARE(c->currentText(), QStringLiteral("A100 80 GB"));
+        }
+    QCOMPARE((*view.sweepDocument(nullptr))["capacity"], nlohmann::json("a100-80"));
     for (QComboBox* c : combos)
         if (c->findData(QStringLiteral("bytes")) >= 0)
             c->setCurrentIndex(c->findData(QStringLiteral("bytes")));

@@ -486,10 +486,6 @@
         <source>The chart</source>
         <translation>图表</translation>
     </message>
-</context>
-<context>
-    <name>LabUnits</name>
-    <message>
     <message>
         <source>%1 (%2% apart)</source>
         <translation>%1（相差 %2%）</translation>
@@ -510,6 +506,10 @@
         <source>%1 (beyond its %2%)</source>
         <translation>%1（超出其 %2% 容差）</translation>
     </message>
+</context>
+<context>
+    <name>LabUnits</name>
+    <message>
         <source>ψ (elements)</source>
         <translation>ψ（元素数）</translation>
     </message>
@@ -753,10 +753,6 @@
         <source>DeepSpeed all-gathers the shards (allgather_partitions: true); a series of broadcasts only when allgather_partitions is false</source>
         <translation>DeepSpeed 对各分片做全收集 (all-gather)（allgather_partitions: true）；只有 allgather_partitions 为 false 时才是一系列广播</translation>
     </message>
-</context>
-<context>
-    <name>PlanExplain</name>
-    <message>
     <message>
         <source>%1 psi + %2 psi / N = %1 x %3 + %2 x %3 / %4 = %5</source>
         <translation>%1ψ + %2ψ / N = %1 x %3 + %2 x %3 / %4 = %5</translation>
@@ -785,6 +781,10 @@
         <source>%1 / 600 GB/s = %2 over NVLink, %1 / 25 GB/s = %3 over InfiniBand: well under a second to a few seconds, not tens</source>
         <translation>NVLink 上 %1 / 600 GB/s = %2，InfiniBand 上 %1 / 25 GB/s = %3：从远不到一秒到几秒，而不是数十秒</translation>
     </message>
+</context>
+<context>
+    <name>PlanExplain</name>
+    <message>
         <source>ZeRO paper convention (the chapter defines stages 0 and 1 only; stages 2 and 3 are shown as ZeRO shards them)</source>
         <translation>ZeRO 论文的约定（本章只定义了阶段 0 和 1；阶段 2 和 3 按 ZeRO 的分片方式显示）</translation>
     </message>
@@ -1032,10 +1032,6 @@
         <source>  this engine, per optimizer step: across hosts %1 against plain stage 3&apos;s %2 (%3x), within hosts %4 against %5; scales and the reduce-scattered fallback units included</source>
         <translation>  本引擎，每个优化器步：跨主机 %1，普通阶段 3 为 %2（%3 倍）；主机内 %4，普通阶段 3 为 %5；已计入缩放因子和回退为 reduce-scatter 的单元</translation>
     </message>
-</context>
-<context>
-    <name>Status</name>
-    <message>
     <message>
         <source>Korthikanti et al. 2022, L x %1 (%2, micro-batch %3, recompute %4)</source>
         <translation>Korthikanti 等人 2022 年的公式，L x %1（%2，微批次 %3，重计算 %4）</translation>
@@ -1044,6 +1040,10 @@
         <source>  from %1: %2</source>
         <translation>  来自 %1：%2</translation>
     </message>
+</context>
+<context>
+    <name>Status</name>
+    <message>
         <source>running</source>
         <translation>运行中</translation>
     </message>
@@ -1125,6 +1125,14 @@
     <message>
         <source>cluster preset: %1 hosts × %2 %3, %4 between them (datasheet peaks at %5% of the matmul peak)</source>
         <translation>集群预设：%1 台主机 × %2 块 %3，主机间为 %4（数据手册峰值，矩阵乘法按峰值的 %5% 计）</translation>
+    </message>
+    <message>
+        <source>%1 × %2 (one host)</source>
+        <translation>%1 × %2（一台主机）</translation>
+    </message>
+    <message>
+        <source>%1 hosts × %2 %3 · %4</source>
+        <translation>%1 台主机 × %2 块 %3 · %4</translation>
     </message>
 </context>
 <context>
@@ -1570,9 +1578,9 @@
         <translation>这个运行没有存储步骤时间线（run.timeline_every 为 0），因此没有可汇总的集合通信。</translation>
     </message>
     <message numerus="yes">
-        <source>Rank 0&apos;s collectives in the %n sampled step(s) of this run (run.timeline_every), as the comms logger&apos;s log_summary prints them.</source>
+        <source>Rank 0&apos;s collectives in the %n sampled step(s) of this run (run.timeline_every), as the comms logger&apos;s log_summary prints them. Below it the same rows split: Wait is the time until the last rank entered the collective (a rank that arrives early waits inside the call: skew, not a slow link), Transfer the rest, and busbw_xfer the bus bandwidth of the transfer alone.</source>
         <translation>
-            <numerusform>进程 0 在这个运行的 %n 个采样步骤中的集合通信（run.timeline_every），与 comms_logger 的 log_summary 打印的一样。</numerusform>
+            <numerusform>进程 0 在这个运行的 %n 个采样步骤中的集合通信（run.timeline_every），与 comms_logger 的 log_summary 打印的一样。其下是拆分后的同样各行：Wait 是直到最后一个进程进入该集合通信的时间（早到的进程在调用里等待：这是进程间的时间差，不是链路慢），Transfer 是其余部分，busbw_xfer 是只按传输部分计算的总线带宽。</numerusform>
         </translation>
     </message>
 </context>
@@ -1681,10 +1689,6 @@ seg %2</source>
         <translation>模型状态：该段最后记录的一步中占用最大的进程的参数、主参数、梯度和优化器 m、v</translation>
     </message>
     <message>
-        <source>Peak memory of the largest rank at the segment&apos;s last logged step</source>
-        <translation>该段最后记录的一步中占用最大的进程的峰值内存</translation>
-    </message>
-    <message>
         <source>Overlay</source>
         <translation>叠加</translation>
     </message>
@@ -1729,6 +1733,58 @@ stage %3, N=%4</source>
     <message>
         <source>Across</source>
         <translation>跨主机</translation>
+    </message>
+    <message>
+        <source>no calibrated profile in the store (zerolab-calibrate --db)</source>
+        <translation>存储中没有校准的配置档（zerolab-calibrate --db）</translation>
+    </message>
+    <message>
+        <source>the run&apos;s stored config cannot be read</source>
+        <translation>无法读取这个运行存储的配置</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>Exposed</source>
+        <translation>暴露的通信</translation>
+    </message>
+    <message>
+        <source>Forecast</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Throughput: median tokens/s of the logged steps</source>
+        <translation>吞吐量：已记录各步词元/秒的中位数</translation>
+    </message>
+    <message>
+        <source>Median step time of the logged steps (rank 0)</source>
+        <translation>已记录各步步骤时间的中位数（进程 0）</translation>
+    </message>
+    <message>
+        <source>Exposed communication: median time a step&apos;s compute waited on collectives (mean over ranks)</source>
+        <translation>暴露通信：一步中计算等待集合通信的时间的中位数（各进程的平均）</translation>
+    </message>
+    <message>
+        <source>The step-time model&apos;s step for this config on this machine&apos;s calibrated profile; a cell&apos;s tooltip says why one is missing</source>
+        <translation>步骤时间模型在本机校准配置档上对这个配置预测的一步时间；缺少时单元格的提示说明原因</translation>
+    </message>
+    <message>
+        <source>Peak memory per rank: the largest rank&apos;s at the segment&apos;s last logged step</source>
+        <translation>每个进程的峰值内存：该段最后记录的一步中占用最大的进程的峰值</translation>
+    </message>
+    <message>
+        <source>Smoothing</source>
+        <translation>平滑</translation>
+    </message>
+    <message>
+        <source>Exponential moving average of each run&apos;s line, as on the Run view&apos;s loss chart; 0 shows the raw values.</source>
+        <translation>每个运行曲线的指数滑动平均，与运行视图的损失图相同；0 表示显示原始值。</translation>
+    </message>
+    <message>
+        <source>%1, EMA %2</source>
+        <translation>%1，EMA %2</translation>
     </message>
 </context>
 <context>
@@ -2093,6 +2149,10 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <source> · offloaded per rank: host memory %1, NVMe %2 (per node %3) · PCIe per step %4 (%5 at %6 GB/s); forecast, zerolab does not offload</source>
         <translation> · 每个进程卸载：主机内存 %1，NVMe %2（每节点 %3）· 每步 PCIe 流量 %4（%6 GB/s 下 %5）；仅为预测，zerolab 并不卸载</translation>
     </message>
+    <message>
+        <source>ψ = %1 parameters · model states %2 · activations %3 · traffic per rank per step %4 = %5 B/ψ (%6 at %7 GB/s)</source>
+        <translation>ψ = %1 个参数 · 模型状态 %2 · 激活值 %3 · 每进程每步通信量 %4 = %5 B/ψ（%7 GB/s 下 %6）</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::LabMemoryChart</name>
@@ -2153,10 +2213,6 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     </message>
     <message>
         <source>median step time</source>
-    <message>
-        <source>ψ = %1 parameters · model states %2 · activations %3 · traffic per rank per step %4 = %5 B/ψ (%6 at %7 GB/s)</source>
-        <translation>ψ = %1 个参数 · 模型状态 %2 · 激活值 %3 · 每进程每步通信量 %4 = %5 B/ψ（%7 GB/s 下 %6）</translation>
-    </message>
         <translation>步时间中位数</translation>
     </message>
     <message>
@@ -2190,6 +2246,34 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>Step time per run (ms)</source>
         <translation>每个运行的步时间（毫秒）</translation>
+    </message>
+    <message>
+        <source>across the link, measured</source>
+        <translation>跨链路，实测</translation>
+    </message>
+    <message>
+        <source>across the link, planner</source>
+        <translation>跨链路，规划器</translation>
+    </message>
+    <message>
+        <source>forecast (step-time model)</source>
+        <translation>预测（单步时间模型）</translation>
+    </message>
+    <message>
+        <source>fastest to slowest</source>
+        <translation>最快到最慢</translation>
+    </message>
+    <message>
+        <source>Across the link per step (B/ψ)</source>
+        <translation>每步跨链路字节数（B/ψ）</translation>
+    </message>
+    <message>
+        <source>Bars: the median over each run&apos;s logged steps (n = %1), whiskers its fastest to its slowest step, beside the step-time model&apos;s forecast. The checks above hold each forecast to its median within their tolerance.</source>
+        <translation>柱条：每个运行所记录各步的中位数（n = %1），须线为其最快到最慢的步，旁边是单步时间模型的预测。上方的检查要求每个预测与其中位数之差在容差以内。</translation>
+    </message>
+    <message>
+        <source>Bars: the median over each run&apos;s logged steps (n = %1); whiskers: its fastest to its slowest step. Time is charted, not checked in this step.</source>
+        <translation>柱条：每个运行所记录各步的中位数（n = %1）；须线：其最快到最慢的步。本步只把时间作图，不检查。</translation>
     </message>
 </context>
 <context>
@@ -2251,34 +2335,6 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>导出实验报告 (PDF)…</translation>
     </message>
     <message>
-    <message>
-        <source>across the link, measured</source>
-        <translation>跨链路，实测</translation>
-    </message>
-    <message>
-        <source>across the link, planner</source>
-        <translation>跨链路，规划器</translation>
-    </message>
-    <message>
-        <source>forecast (step-time model)</source>
-        <translation>预测（单步时间模型）</translation>
-    </message>
-    <message>
-        <source>fastest to slowest</source>
-        <translation>最快到最慢</translation>
-    </message>
-    <message>
-        <source>Across the link per step (B/ψ)</source>
-        <translation>每步跨链路字节数（B/ψ）</translation>
-    </message>
-    <message>
-        <source>Bars: the median over each run&apos;s logged steps (n = %1), whiskers its fastest to its slowest step, beside the step-time model&apos;s forecast. The checks above hold each forecast to its median within their tolerance.</source>
-        <translation>柱条：每个运行所记录各步的中位数（n = %1），须线为其最快到最慢的步，旁边是单步时间模型的预测。上方的检查要求每个预测与其中位数之差在容差以内。</translation>
-    </message>
-    <message>
-        <source>Bars: the median over each run&apos;s logged steps (n = %1); whiskers: its fastest to its slowest step. Time is charted, not checked in this step.</source>
-        <translation>柱条：每个运行所记录各步的中位数（n = %1）；须线：其最快到最慢的步。本步只把时间作图，不检查。</translation>
-    </message>
         <source>An experiment is running: stop it before opening another lesson.</source>
         <translation>实验正在运行：请先停止，再打开其他课程。</translation>
     </message>
@@ -2406,6 +2462,10 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <source>Formula hidden until the step has run</source>
         <translation>公式已隐藏，步骤运行后显示</translation>
     </message>
+    <message>
+        <source>Type your predictions, then ask the planner: the checks appear here.</source>
+        <translation>先输入你的预测，再询问规划器：检查结果会显示在这里。</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::LearnView</name>
@@ -2466,10 +2526,6 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation> B 参数</translation>
     </message>
     <message>
-    <message>
-        <source>Type your predictions, then ask the planner: the checks appear here.</source>
-        <translation>先输入你的预测，再询问规划器：检查结果会显示在这里。</translation>
-    </message>
         <source>ψ = %1 × 10⁹ parameters</source>
         <translation>ψ = %1 × 10⁹ 个参数</translation>
     </message>
@@ -3504,6 +3560,24 @@ On the Pareto frontier</source>
     <message>
         <source>forecast step time</source>
         <translation>预测步时间</translation>
+    </message>
+    <message>
+        <source>step &lt;b&gt;%1&lt;/b&gt; of %2</source>
+        <translation>第 &lt;b&gt;%1&lt;/b&gt; 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source>; no forecast line: this machine&apos;s profile cannot forecast this run: %1</source>
+        <translation>；无预测线：本机的配置档无法预测这个运行：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>measured (median of %n step(s))</source>
+        <translation>
+            <numerusform>实测（%n 步的中位数）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Time per step (ms)</source>
+        <translation>每步时间（ms）</translation>
     </message>
 </context>
 <context>

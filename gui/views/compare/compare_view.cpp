@@ -6,12 +6,16 @@
 #include "gui/client/store_client.h"
 #include "gui/core/config_validation.h"
 #include "gui/core/display_text.h"
+#include "gui/core/ema_smooth.h"
 #include "gui/core/json_path.h"
+#include "gui/core/step_forecast.h"
 #include "gui/core/units.h"
 #include "gui/widgets/category_colors.h"
 #include "gui/widgets/memory_bar_chart.h"
 #include "gui/widgets/style.h"
 #include "gui/widgets/time_series_plot.h"
+#include "runtime/planner/planner.h"
+#include "runtime/planner/planner_units.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -21,6 +25,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QSignalBlocker>
+#include <QSlider>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableWidget>
@@ -136,14 +141,65 @@ double partMedian(const RunPart& p, Metric m) {
     return in[in.size() / 2];
 }
 
-void fillRunTable(QTableWidget* table, const QVector<RunPart>& parts) {
+// The run table's columns, in order.
+enum RunColumn {
+    NameColumn,
+    SegmentColumn,
+    StageColumn,
+    WorldColumn,
+    AccumColumn,
+    MicroColumn,
+    TokensColumn,
+    StepColumn,
+    ExposedColumn,
+    ForecastColumn,
+    StatesColumn,
+    PeakColumn,
+    WithinColumn,
+    AcrossColumn,
+    kRunColumns
+};
+
+QString dash() {
+    return QStringLiteral("—");
+}
+
+// "123 ms", "1.2 s": a time in ms as the planner writes seconds.
+QString millis(double ms) {
+    return std::isnan(ms) ? dash() : QString::fromStdString(formatSeconds(ms / 1e3));
+}
+
+// The step-time model's step for the part's config on this machine's profile; NaN (in
+// `why`, the reason) where there is no profile or the model cannot forecast it.
+double forecastMs(const RunPart& p, const std::optional<MachineProfile>& profile, QString* why) {
+    if (!profile) {
+        *why = CompareView::tr("no calibrated profile in the store (zerolab-calibrate --db)");
+        return kUnknown;
+    }
+    const auto config = storedConfig(p.configJson(), p.world());
+    if (!config) {
+        *why = CompareView::tr("the run's stored config cannot be read");
+        return kUnknown;
+    }
+    TimeSource machine;
+    machine.machine = profile;
+    try {
+        return forecastStep(*config, machine).step_s * 1e3;
+    } catch (const PlanError& e) {
+        *why = QString::fromStdString(e.what());
+        return kUnknown;
+    }
+}
+
+void fillRunTable(QTableWidget* table, const QVector<RunPart>& parts,
+                  const std::optional<MachineProfile>& profile) {
     table->setRowCount(int(parts.size()));
     for (int r = 0; r < parts.size(); ++r) {
         const RunPart& p = parts[r];
         auto* name = cell(p.runName(), Qt::AlignLeft);
         name->setData(Qt::DecorationRole, kRunColors[std::size_t(p.runIndex) % kRunColors.size()]);
-        table->setItem(r, 0, name);
-        QString segment = QStringLiteral("—");
+        table->setItem(r, NameColumn, name);
+        QString segment = dash();
         if (p.segmented())
             segment = p.ranks ? CompareView::tr("seg %1: %2–%3")
                                     .arg(p.segment->index)
@@ -152,13 +208,21 @@ void fillRunTable(QTableWidget* table, const QVector<RunPart>& parts) {
                               : CompareView::tr("seg %1: from %2")
                                     .arg(p.segment->index)
                                     .arg(p.segment->start_step);
-        table->setItem(r, 1, cell(segment, Qt::AlignLeft));
-        table->setItem(r, 2, cell(QString::number(p.stage())));
-        table->setItem(r, 3, cell(QString::number(p.world())));
-        table->setItem(
-            r, 4, cell(p.segment ? QString::number(p.segment->grad_accum) : QStringLiteral("—")));
-        table->setItem(
-            r, 5, cell(p.segment ? QString::number(p.segment->micro_batch) : QStringLiteral("—")));
+        table->setItem(r, SegmentColumn, cell(segment, Qt::AlignLeft));
+        table->setItem(r, StageColumn, cell(QString::number(p.stage())));
+        table->setItem(r, WorldColumn, cell(QString::number(p.world())));
+        table->setItem(r, AccumColumn,
+                       cell(p.segment ? QString::number(p.segment->grad_accum) : dash()));
+        table->setItem(r, MicroColumn,
+                       cell(p.segment ? QString::number(p.segment->micro_batch) : dash()));
+        const double tokens = partMedian(p, Metric::TokensPerS);
+        table->setItem(r, TokensColumn, cell(std::isnan(tokens) ? dash() : formatCount(tokens)));
+        table->setItem(r, StepColumn, cell(millis(partMedian(p, Metric::StepMs))));
+        table->setItem(r, ExposedColumn, cell(millis(partMedian(p, Metric::ExposedMs))));
+        QString why;
+        auto* forecast = cell(millis(forecastMs(p, profile, &why)));
+        forecast->setToolTip(why);
+        table->setItem(r, ForecastColumn, forecast);
         long long states = 0;
         std::int64_t peak = 0;
         if (p.ranks)
@@ -166,14 +230,18 @@ void fillRunTable(QTableWidget* table, const QVector<RunPart>& parts) {
                 states = std::max(states, rr.mem.modelStatesOnly().total());
                 peak = std::max(peak, rr.peak);
             }
-        table->setItem(r, 6, cell(states > 0 ? formatBytes(double(states)) : QStringLiteral("—")));
-        table->setItem(r, 7, cell(peak > 0 ? formatBytes(double(peak)) : QStringLiteral("—")));
-        for (const auto& [column, metric] :
-             {std::pair{8, Metric::WithinTrafficBytes}, std::pair{9, Metric::AcrossTrafficBytes}}) {
+        table->setItem(r, StatesColumn, cell(states > 0 ? formatBytes(double(states)) : dash()));
+        table->setItem(r, PeakColumn, cell(peak > 0 ? formatBytes(double(peak)) : dash()));
+        for (const auto& [column, metric] : {std::pair{WithinColumn, Metric::WithinTrafficBytes},
+                                             std::pair{AcrossColumn, Metric::AcrossTrafficBytes}}) {
             const double v = partMedian(p, metric);
-            table->setItem(r, column, cell(std::isnan(v) ? QStringLiteral("—") : formatBytes(v)));
+            table->setItem(r, column, cell(std::isnan(v) ? dash() : formatBytes(v)));
         }
     }
+    // A segment column only where a run was restarted: its width goes to the run's name.
+    table->setColumnHidden(
+        SegmentColumn,
+        std::none_of(parts.begin(), parts.end(), [](const RunPart& p) { return p.segmented(); }));
     fitHeight(table);
 }
 
@@ -187,6 +255,26 @@ QVector<MemoryBarGroup> memoryGroups(const QVector<RunPart>& parts) {
              p.ranks->ranks.front().mem, predictedTotal(p.run->record.info, p.segment)});
     }
     return groups;
+}
+
+// Every run's column in view (at 1280 px five runs showed two): the values share what the
+// key's least width (120 px) leaves, each at most 110 px and at least 56 px (the run's
+// "#id" header, a cut value ends in "…"); the key takes the rest and, where that is short,
+// loses its start (the table's ElideLeft), never its leaf. Again on every resize.
+void fitDiffColumns(QTableWidget* table) {
+    constexpr int kKeyMin = 120, kValueMin = 56, kValueMax = 110;
+    const int runs = table->columnCount() - 1;
+    if (runs < 1)
+        return;
+    table->resizeColumnsToContents();
+    const int room = table->viewport()->width();
+    const int cap = std::clamp((room - kKeyMin) / runs, kValueMin, kValueMax);
+    int values = 0;
+    for (int c = 1; c < table->columnCount(); ++c) {
+        table->setColumnWidth(c, std::min(table->columnWidth(c), cap));
+        values += table->columnWidth(c);
+    }
+    table->setColumnWidth(0, std::min(table->columnWidth(0), std::max(kKeyMin, room - values)));
 }
 
 void fillDiff(QTableWidget* table, const QVector<RunPart>& parts, bool differencesOnly) {
@@ -237,18 +325,8 @@ void fillDiff(QTableWidget* table, const QVector<RunPart>& parts, bool differenc
         }
     }
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    // Values may be cut at 110 px, the run's name in the header never. The key takes what
-    // the values leave of the panel (at least 160 px); where even that is short, it loses
-    // its start (the table's ElideLeft), never its leaf.
-    table->resizeColumnsToContents();
-    int values = 0;
-    for (int c = 1; c < table->columnCount(); ++c) {
-        table->setColumnWidth(c, std::min(table->columnWidth(c), 110));
-        values += table->columnWidth(c);
-    }
-    table->setColumnWidth(
-        0, std::min(table->columnWidth(0), std::max(160, table->viewport()->width() - values)));
     table->horizontalHeader()->setStretchLastSection(true);
+    fitDiffColumns(table);
 }
 
 } // namespace
@@ -319,11 +397,24 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     controlRow->addWidget(m_metric);
     controlRow->addWidget(m_xLabel);
     controlRow->addWidget(m_xAxis);
+    // Smoothing as on the Run view's loss chart: five noisy step times read as five lines.
+    m_smoothingLabel = new QLabel;
+    m_smoothingLabel->setObjectName(QStringLiteral("muted"));
+    m_smoothingSlider = new QSlider(Qt::Horizontal);
+    m_smoothingSlider->setRange(0, 999);
+    m_smoothingSlider->setValue(int(m_smoothing * 1000));
+    m_smoothingSlider->setFixedWidth(110);
+    m_smoothingValue = new QLabel(QString::number(m_smoothing, 'f', 2));
+    controlRow->addWidget(m_smoothingLabel);
+    controlRow->addWidget(m_smoothingSlider);
+    controlRow->addWidget(m_smoothingValue);
     auto* overlay = new QWidget;
     auto* overlayLayout = new QVBoxLayout(overlay);
     overlayLayout->setContentsMargins(0, 0, 0, 0);
+    // Tall enough to tell five runs apart at 1280x800 (it was about 100 px).
+    m_plot->setMinimumHeight(kOverlayMinHeight);
     overlayLayout->addWidget(m_plot, 1);
-    m_runTable->setColumnCount(10);
+    m_runTable->setColumnCount(kRunColumns);
     m_runTable->verticalHeader()->setVisible(false);
     m_runTable->verticalHeader()->setDefaultSectionSize(20);
     m_runTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -352,6 +443,7 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     m_diff->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_diff->horizontalHeader()->setTextElideMode(Qt::ElideRight);
     m_diffOnly->setChecked(true);
+    m_diff->viewport()->installEventFilter(this); // its columns refit to its width
     bottom->addWidget(titled(m_configTitle, m_diff, m_diffOnly));
     auto* memBody = new QWidget;
     auto* memLayout = new QVBoxLayout(memBody);
@@ -359,9 +451,10 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     memLayout->addWidget(m_memory, 1);
     memLayout->addWidget(new CategoryLegend(memBody, 2));
     bottom->addWidget(titled(m_memoryTitle, memBody));
-    bottom->setStretchFactor(0, 1);
+    // The config diff has a column per run: it gets the larger share.
+    bottom->setStretchFactor(0, 2);
     bottom->setStretchFactor(1, 1);
-    bottom->setSizes({480, 480});
+    bottom->setSizes({640, 320});
     content->addWidget(bottom);
     content->setStretchFactor(0, 3);
     content->setStretchFactor(1, 2);
@@ -387,7 +480,26 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     connect(m_metric, &QComboBox::currentIndexChanged, this, &CompareView::refresh);
     connect(m_xAxis, &QComboBox::currentIndexChanged, this, &CompareView::refresh);
     connect(m_diffOnly, &QCheckBox::toggled, this, &CompareView::refresh);
+    connect(m_smoothingSlider, &QSlider::valueChanged, this,
+            [this](int v) { setSmoothing(v / 1000.0); });
+    connect(store, &StoreClient::profileChanged, this, &CompareView::refresh);
     retranslate();
+}
+
+bool CompareView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_diff->viewport() && event->type() == QEvent::Resize)
+        fitDiffColumns(m_diff);
+    return QWidget::eventFilter(watched, event);
+}
+
+void CompareView::setSmoothing(double alpha) {
+    m_smoothing = std::clamp(alpha, 0.0, 0.999);
+    m_smoothingValue->setText(QString::number(m_smoothing, 'f', 2));
+    if (m_smoothingSlider->value() != int(std::lround(m_smoothing * 1000))) {
+        const QSignalBlocker block(m_smoothingSlider);
+        m_smoothingSlider->setValue(int(std::lround(m_smoothing * 1000)));
+    }
+    refresh();
 }
 
 void CompareView::retranslate() {
@@ -411,19 +523,37 @@ void CompareView::retranslate() {
     m_metricLabel->setText(tr("Metric"));
     m_xLabel->setText(tr("x axis"));
     m_runTable->setHorizontalHeaderLabels({tr("Run"), tr("Segment"), tr("Stage"), tr("N"),
-                                           tr("Accum."), tr("Micro"), tr("States/rank"),
+                                           tr("Accum."), tr("Micro"), tr("Tokens/s"), tr("Step"),
+                                           tr("Exposed"), tr("Forecast"), tr("States/rank"),
                                            tr("Peak/rank"), tr("Within"), tr("Across")});
-    m_runTable->horizontalHeaderItem(5)->setToolTip(
-        tr("Micro-batch: samples per rank per micro-step"));
-    m_runTable->horizontalHeaderItem(6)->setToolTip(tr(
-        "Model states: params, master params, grads and optimizer m, v of the largest rank at the "
-        "segment's last logged step"));
-    m_runTable->horizontalHeaderItem(7)->setToolTip(
-        tr("Peak memory of the largest rank at the segment's last logged step"));
-    m_runTable->horizontalHeaderItem(8)->setToolTip(
-        tr("Bytes a rank sent per step to ranks of its own host (median of the logged steps)"));
-    m_runTable->horizontalHeaderItem(9)->setToolTip(
-        tr("Bytes a rank sent per step to ranks of other hosts (median of the logged steps)"));
+    m_runTable->horizontalHeaderItem(MicroColumn)
+        ->setToolTip(tr("Micro-batch: samples per rank per micro-step"));
+    m_runTable->horizontalHeaderItem(TokensColumn)
+        ->setToolTip(tr("Throughput: median tokens/s of the logged steps"));
+    m_runTable->horizontalHeaderItem(StepColumn)
+        ->setToolTip(tr("Median step time of the logged steps (rank 0)"));
+    m_runTable->horizontalHeaderItem(ExposedColumn)
+        ->setToolTip(tr("Exposed communication: median time a step's compute waited on "
+                        "collectives (mean over ranks)"));
+    m_runTable->horizontalHeaderItem(ForecastColumn)
+        ->setToolTip(tr("The step-time model's step for this config on this machine's "
+                        "calibrated profile; a cell's tooltip says why one is missing"));
+    m_runTable->horizontalHeaderItem(StatesColumn)
+        ->setToolTip(tr("Model states: params, master params, grads and optimizer m, v of the "
+                        "largest rank at the segment's last logged step"));
+    m_runTable->horizontalHeaderItem(PeakColumn)
+        ->setToolTip(tr("Peak memory per rank: the largest rank's at the segment's last "
+                        "logged step"));
+    m_runTable->horizontalHeaderItem(WithinColumn)
+        ->setToolTip(
+            tr("Bytes a rank sent per step to ranks of its own host (median of the logged steps)"));
+    m_runTable->horizontalHeaderItem(AcrossColumn)
+        ->setToolTip(
+            tr("Bytes a rank sent per step to ranks of other hosts (median of the logged steps)"));
+    m_smoothingLabel->setText(tr("Smoothing"));
+    m_smoothingSlider->setToolTip(
+        tr("Exponential moving average of each run's line, as on the Run view's loss chart; 0 "
+           "shows the raw values."));
     m_overlayTitle->setText(tr("Overlay"));
     m_configTitle->setText(tr("Config"));
     m_diffOnly->setText(tr("Differences only"));
@@ -519,14 +649,19 @@ void CompareView::refresh() {
     QVector<PlotSeries> series;
     for (int i = 0; i < runs.size(); ++i) {
         const RunChunk& c = *runs[i];
-        series.push_back({displayName(c), kRunColors[std::size_t(i) % kRunColors.size()],
-                          c.steps[x], c.steps[metric]});
+        series.push_back(
+            {displayName(c), kRunColors[std::size_t(i) % kRunColors.size()], c.steps[x],
+             m_smoothing > 0 ? emaSmoothSteps(c.steps[Metric::Step], c.steps[metric], m_smoothing)
+                             : c.steps[metric]});
     }
     m_plot->setLines(series);
-    m_plot->setAxisLabels(metricAxisTitle(x), metricAxisTitle(metric));
+    m_plot->setAxisLabels(
+        metricAxisTitle(x),
+        m_smoothing > 0 ? tr("%1, EMA %2").arg(metricAxisTitle(metric)).arg(m_smoothing, 0, 'f', 2)
+                        : metricAxisTitle(metric));
 
     const QVector<RunPart> parts = runParts(runs);
-    fillRunTable(m_runTable, parts);
+    fillRunTable(m_runTable, parts, m_store->machineProfile());
     m_memory->setGroups(memoryGroups(parts));
     fillDiff(m_diff, parts, m_diffOnly->isChecked());
 }

@@ -17,6 +17,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QListWidget;
+class QSlider;
 class QStackedWidget;
 class QTableWidget;
 class QTimer;
@@ -48,6 +49,9 @@ public:
     QList<qint64> runIds() const { return m_ids; }
     void setMetric(Metric m);
     void setDifferencesOnly(bool on);
+    // The overlay's EMA smoothing, as on the Run view's loss chart (0: raw values).
+    void setSmoothing(double alpha);
+    double smoothing() const { return m_smoothing; }
     QTableWidget* diffTable() const { return m_diff; }
     // One row per run, or per segment of a run that has several.
     QTableWidget* runTable() const { return m_runTable; }
@@ -60,6 +64,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     // Every text of the view in the current language; the checklist, tables, plot (zoom
@@ -72,6 +77,11 @@ private:
 
     StoreClient* m_store;
     QList<qint64> m_ids;
+    static constexpr int kOverlayMinHeight = 220;
+    double m_smoothing = 0.9;
+    QLabel* m_smoothingLabel = nullptr;
+    QSlider* m_smoothingSlider = nullptr;
+    QLabel* m_smoothingValue = nullptr;
     static constexpr int kPartialRefreshMs = 150;
     QTimer* m_partialRefresh;
     QMap<qint64, RunChunk> m_chunks;

@@ -1,12 +1,16 @@
 // CommsSummaryDialog: a note and the table in a fixed-pitch read-only text box (the
-// columns are 20 characters wide, as DeepSpeed's).
+// columns are 20 characters wide, as DeepSpeed's), widened to its widest line.
 #include "gui/views/run/comms_summary_dialog.h"
 
 #include <QDialogButtonBox>
 #include <QFontDatabase>
+#include <QFontMetrics>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace zerolab {
 
@@ -37,9 +41,24 @@ void CommsSummaryDialog::setSummary(const QString& runName, qint64 sampledSteps,
                            "are no collectives to summarise."));
     else
         m_note->setText(tr("Rank 0's collectives in the %n sampled step(s) of this run "
-                           "(run.timeline_every), as the comms logger's log_summary prints them.",
+                           "(run.timeline_every), as the comms logger's log_summary prints them. "
+                           "Below it the same rows split: Wait is the time until the last rank "
+                           "entered the collective (a rank that arrives early waits inside the "
+                           "call: skew, not a slow link), Transfer the rest, and busbw_xfer the "
+                           "bus bandwidth of the transfer alone.",
                            nullptr, int(sampledSteps)));
     m_table->setPlainText(error.isEmpty() ? table : QString());
+    // Every column in view (the last header was cut at 1000 px): the widest line, the
+    // frame, a vertical scroll bar and the layout's margins.
+    const QFontMetrics metrics(m_table->font());
+    int widest = 0;
+    for (const QString& line : m_table->toPlainText().split(QLatin1Char('\n')))
+        widest = std::max(widest, metrics.horizontalAdvance(line));
+    const QMargins margins = layout()->contentsMargins();
+    const int wanted =
+        widest + 2 * m_table->frameWidth() + int(2 * m_table->document()->documentMargin()) +
+        m_table->verticalScrollBar()->sizeHint().width() + margins.left() + margins.right() + 8;
+    resize(std::max(width(), wanted), height());
 }
 
 QString CommsSummaryDialog::table() const {

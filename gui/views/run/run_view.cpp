@@ -47,14 +47,32 @@ namespace zerolab {
 
 namespace {
 
+// The "run" section of the run's resolved config; an empty object when there is none.
+nlohmann::json runSection(const RunInfo& info) {
+    const auto doc = nlohmann::json::parse(info.config_json, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("run") || !doc["run"].is_object())
+        return nlohmann::json::object();
+    return doc["run"];
+}
+
 // run.device of the run's resolved config ("cpu" or "cuda"), empty when unknown.
 QString runDevice(const RunInfo& info) {
-    const auto doc = nlohmann::json::parse(info.config_json, nullptr, false);
-    if (doc.is_discarded() || !doc.contains("run") || !doc["run"].contains("device") ||
-        !doc["run"]["device"].is_string())
+    const nlohmann::json run = runSection(info);
+    if (!run.contains("device") || !run["device"].is_string())
         return {};
-    return QString::fromStdString(doc["run"]["device"].get<std::string>());
+    return QString::fromStdString(run["device"].get<std::string>());
 }
+
+// run.steps of the run's resolved config: the step it runs to; nullopt when unknown.
+std::optional<long long> runSteps(const RunInfo& info) {
+    const nlohmann::json run = runSection(info);
+    if (!run.contains("steps") || !run["steps"].is_number_integer())
+        return std::nullopt;
+    return run["steps"].get<long long>();
+}
+
+// The stored end message in the header: a line, not an essay.
+constexpr int kShownEndChars = 160;
 
 const QColor kLossRaw(0xB8, 0xC4, 0xD6);
 const QColor kFwd(0x4C, 0x78, 0xA8);
@@ -71,31 +89,6 @@ double commTotal(const CommTimes& c) {
 }
 
 } // namespace
-
-QVector<double> emaSmoothSteps(const QVector<double>& steps, const QVector<double>& y,
-                               double alpha) {
-    double interval = 0;
-    for (qsizetype i = 1; i < steps.size(); ++i) {
-        const double d = steps[i] - steps[i - 1];
-        if (d > 0 && (interval == 0 || d < interval))
-            interval = d;
-    }
-    QVector<double> out(y.size());
-    double ema = 0, weight = 0;
-    for (int i = 0; i < y.size(); ++i) {
-        if (std::isnan(y[i])) {
-            out[i] = weight > 0 ? ema / weight : y[i];
-            continue;
-        }
-        const double a = i > 0 && interval > 0 && i < steps.size()
-                             ? std::pow(alpha, (steps[i] - steps[i - 1]) / interval)
-                             : alpha;
-        ema = a * ema + (1 - a) * y[i];
-        weight = a * weight + (1 - a);
-        out[i] = ema / weight;
-    }
-    return out;
-}
 
 RunView::RunView(StoreClient* store, QWidget* parent)
     : QWidget(parent), m_store(store), m_stack(new QStackedWidget(this)),
@@ -560,6 +553,14 @@ void RunView::showRanksProblem(const QString& problem) {
     m_ranksProblem->setVisible(!problem.isEmpty());
 }
 
+QString RunView::factsText() const {
+    return m_facts->text();
+}
+
+QString RunView::breakdownHint() const {
+    return m_cardHints[BreakdownCard]->text();
+}
+
 QString RunView::ranksProblem() const {
     return m_ranksProblem->text();
 }
@@ -589,8 +590,15 @@ void RunView::updateHeader() {
     const QString device = runDevice(info);
     if (!device.isEmpty())
         facts << (device == QLatin1String("cuda") ? tr("<b>GPU</b> (cuda)") : device);
-    facts << tr("ψ = %1").arg(formatCount(double(info.params)))
-          << tr("%1 steps logged").arg(m_loggedSteps);
+    facts << tr("ψ = %1").arg(formatCount(double(info.params)));
+    // How far it got: the last logged step of the step it runs to ("step 20 of 40").
+    const std::optional<long long> planned = runSteps(info);
+    if (planned && !m_steps.isEmpty())
+        facts << tr("step <b>%1</b> of %2")
+                     .arg(qint64(m_steps.last(Metric::Step)))
+                     .arg(qint64(*planned));
+    else
+        facts << tr("%1 steps logged").arg(m_loggedSteps);
     if (!m_steps.isEmpty())
         facts << tr("last loss <b>%1</b>").arg(m_steps.last(Metric::Loss), 0, 'f', 4);
     if (!std::isnan(duration))
@@ -600,7 +608,12 @@ void RunView::updateHeader() {
     const Segment* last = m_segments.empty() ? nullptr : &m_segments.back();
     if (const auto predicted = predictedTotal(m_record.info, last))
         facts << tr("planner: %1 per rank").arg(formatBytes(*predicted));
-    m_facts->setText(facts.join(QStringLiteral("  ·  ")));
+    // Why it ended, as stored ("stopped by request (the Stop command) after step 20 of 40").
+    QString ended;
+    if (m_record.status != RunStatus::Running && !m_record.end_message.empty())
+        ended = QStringLiteral("<br>") +
+                shownText(m_record.end_message, kShownEndChars).toHtmlEscaped();
+    m_facts->setText(facts.join(QStringLiteral("  ·  ")) + ended);
 }
 
 void RunView::setXAxis(Metric m) {
@@ -682,6 +695,7 @@ void RunView::replotLinkTraffic() {
 void RunView::updateStepForecast() {
     m_stepForecasts.assign(m_segments.size(), std::nullopt);
     const auto& profile = m_store->machineProfile();
+    QString refused; // why the last segment the profile cannot forecast has no line
     if (profile) {
         TimeSource machine;
         machine.machine = profile;
@@ -693,8 +707,10 @@ void RunView::updateStepForecast() {
                 continue;
             try {
                 m_stepForecasts[i] = forecastStep(*config, machine);
-            } catch (const PlanError&) {
-                // A config the profile cannot forecast (a kernel it did not measure): no line.
+            } catch (const PlanError& e) {
+                // A config the profile cannot forecast (a world it has no collective fit
+                // for, a kernel it did not measure): no line, and the hint says why.
+                refused = QString::fromStdString(e.what());
             }
         }
     }
@@ -712,6 +728,9 @@ void RunView::updateStepForecast() {
     else if (!profile)
         hint +=
             tr("; no forecast line: no calibrated profile in the store (zerolab-calibrate --db)");
+    else if (!refused.isEmpty())
+        hint += tr("; no forecast line: this machine's profile cannot forecast this run: %1")
+                    .arg(shownText(refused.toStdString(), kShownMessageChars));
     m_cardHints[BreakdownCard]->setText(hint);
 }
 

@@ -5,6 +5,7 @@
 // for the steps after its last one (StoreClient polls data_version).
 #pragma once
 
+#include "gui/core/ema_smooth.h"
 #include "gui/core/events_model.h"
 #include "gui/core/run_data.h"
 #include "gui/core/step_forecast.h"
@@ -69,6 +70,12 @@ public:
     CommsSummaryDialog* commsSummaryDialog() const { return m_commsDialog; }
     // What the shown step's rank rows left out (empty: they are its world's), for tests.
     QString ranksProblem() const;
+    // The header's facts under the title (rich text): stage, N, how far the run got of its
+    // steps, why it ended.
+    QString factsText() const;
+    // The step-time breakdown card's hint: what the chart shows, and why it has no forecast
+    // line when it has none.
+    QString breakdownHint() const;
 
     TimeSeriesPlot* lossPlot() const { return m_loss; }
     TimeSeriesPlot* breakdownPlot() const { return m_breakdown; }
@@ -212,12 +219,5 @@ private:
     GroupedBarChart* m_rss;
     EventsModel* m_events;
 };
-
-// Exponential moving average with bias correction (as TensorBoard's smoothing) over
-// samples at ascending `steps`, decaying by alpha per logging interval (the smallest
-// step difference): evenly logged steps decay by alpha each, a level of detail's spans
-// by alpha to their width. Empty `steps`: alpha per sample.
-QVector<double> emaSmoothSteps(const QVector<double>& steps, const QVector<double>& y,
-                               double alpha);
 
 } // namespace zerolab

@@ -11,6 +11,7 @@
 #include "gui/widgets/step_time_card.h"
 #include "gui/widgets/style.h"
 #include "runtime/config/bounded_file.h"
+#include "runtime/planner/plan_devices.h"
 
 #include <QEvent>
 #include <QFile>
@@ -287,6 +288,18 @@ void SetupView::adoptImpliedWorld(const OrderedJson& doc) {
         m_form->setWorld(int(std::clamp<long long>(tbs / (micro * accum), 1, 1024)));
 }
 
+void SetupView::followRunDevice(Device device) {
+    if (m_runDevice == device)
+        return;
+    m_runDevice = device;
+    const bool onHost = m_forecast->deviceKey() == QLatin1String("host");
+    if (device == Device::Cuda && onHost)
+        m_forecast->setDeviceKey(
+            QString::fromUtf8(kDefaultGpuKey.data(), int(kDefaultGpuKey.size())));
+    else if (device == Device::Cpu && !onHost)
+        m_forecast->setDeviceKey(QStringLiteral("host"));
+}
+
 void SetupView::onFormEdited(const QString& path) {
     // Typing not yet validated: the patch must start from the text as it is now.
     if (m_debounce.isActive()) {
@@ -349,6 +362,7 @@ void SetupView::applyValidation(bool updateForm) {
                               .arg(kTextMuted.name()));
     m_forecast->setStale(errors > 0 || !m_validation.config);
     if (m_validation.config && errors == 0) {
+        followRunDevice(m_validation.config->run.device);
         PlanInput in = planInputFromConfig(*m_validation.config);
         m_forecast->setInput(in);
     }

@@ -9,6 +9,8 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <optional>
+
 class QLabel;
 class QListWidget;
 class QPushButton;
@@ -73,6 +75,10 @@ private:
     void onTextChanged();
     void applyValidation(bool updateForm);
     void adoptImpliedWorld(const OrderedJson& doc);
+    // The memory forecast's device follows the config's run.device when that changes: a
+    // GPU preset (zerolab-plan's default, A100 80 GB) for "cuda" while it shows host RAM,
+    // host RAM for "cpu" while it shows a GPU. A device picked by hand stays otherwise.
+    void followRunDevice(Device device);
     void openDialog(bool import);
     void saveAsDialog();
     void startCalibration();
@@ -98,6 +104,7 @@ private:
     QString m_path;
     QString m_importedFrom; // the file name an unsaved import came from
     bool m_settingText = false;
+    std::optional<Device> m_runDevice; // the last valid config's run.device
 };
 
 } // namespace zerolab

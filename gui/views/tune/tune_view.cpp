@@ -9,6 +9,7 @@
 #include "gui/widgets/pareto_chart.h"
 #include "gui/widgets/style.h"
 #include "gui/widgets/time_source_combo.h"
+#include "runtime/planner/plan_devices.h"
 #include "runtime/planner/planner_units.h"
 #include "runtime/tune/sweep_candidates.h"
 #include "runtime/tune/sweep_driver.h"
@@ -256,16 +257,21 @@ QWidget* TuneView::buildEditor() {
     m_strategy = new QComboBox;
     m_strategy->addItem(QString(), QStringLiteral("guided"));
     m_strategy->addItem(QString(), QStringLiteral("grid"));
+    // Host RAM / N, a fixed size, then the device presets (their memory less the default
+    // reserve: a sweep planned for a GPU cluster from this machine).
     m_capacityKind = new QComboBox;
     m_capacityKind->addItem(QString(), QStringLiteral("host"));
     m_capacityKind->addItem(QString(), QStringLiteral("bytes"));
+    for (const DevicePreset& d : kDevicePresets)
+        m_capacityKind->addItem(QString::fromUtf8(d.label.data(), int(d.label.size())),
+                                QString::fromUtf8(d.key.data(), int(d.key.size())));
     m_capacityGb = new QDoubleSpinBox;
     m_capacityGb->setRange(0.001, 100000);
     m_capacityGb->setDecimals(3);
     m_capacityGb->setValue(1.0);
     m_capacityGb->setEnabled(false);
     connect(m_capacityKind, &QComboBox::currentIndexChanged, this,
-            [this](int i) { m_capacityGb->setEnabled(i == 1); });
+            [this] { m_capacityGb->setEnabled(m_capacityKind->currentData() == "bytes"); });
     m_capacityRow = new QWidget;
     auto* capacity = new QHBoxLayout(m_capacityRow);
     capacity->setContentsMargins(0, 0, 0, 0);
@@ -501,10 +507,11 @@ std::optional<nlohmann::json> TuneView::sweepDocument(QString* error) const {
         {"measure_steps", m_measure->value()},
         {"trial_timeout_s", m_timeout->value()},
         {"hold_global_batch", m_holdBatch->isChecked()}};
-    if (m_capacityKind->currentIndex() == 1)
+    const QString capacity = m_capacityKind->currentData().toString();
+    if (capacity == QLatin1String("bytes"))
         doc["capacity"] = std::llround(m_capacityGb->value() * 1e9);
     else
-        doc["capacity"] = "host";
+        doc["capacity"] = capacity.toStdString(); // "host" or a device preset's key
     // Plain json sorts keys: axis_order keeps the rows' order (the last varies fastest).
     nlohmann::ordered_json order = nlohmann::ordered_json::array();
     for (const auto& [name, values] : axes.items())

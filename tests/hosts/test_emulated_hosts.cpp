@@ -1,7 +1,8 @@
 // scripts/emulated-hosts as a tool (docs/hosts.md): up makes the hosts, their links and
 // rate limits and a hostfile; down, a failing `up -- CMD` and a killed one leave nothing
-// behind (no namespace, no state folder); a bad rate is refused naming it; two sets of
-// hosts coexist under their own names. Root only (skipped elsewhere, with the reason).
+// behind (no namespace, no state folder), and what an `up` killed with KILL left, `sweep`
+// removes; bad rates, numbers and names are refused naming them; two sets of hosts coexist
+// under their own names, a '.' in a name matching only a '.'. Root only (skipped elsewhere).
 #include "tests/support/netns_hosts.h"
 #include "tests/support/process.h"
 
@@ -15,6 +16,8 @@
 #include <string>
 #include <thread>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 namespace zerolab {
 namespace {
@@ -125,6 +128,99 @@ TEST_F(EmulatedHosts, KillingUpWithACommandRemovesTheHosts) {
     ASSERT_NE(namespacesOf(m_name), "");
     ::kill(job.pid(), SIGTERM);
     job.finish();
+    expectNothingLeft(m_name);
+}
+
+TEST_F(EmulatedHosts, ADotInANameIsADotNotAWildcard) {
+    ASSERT_EQ(up({"--hosts", "2", "--rate", "1gbit"}).exit_code, 0);
+    ASSERT_EQ(up({"--hosts", "3", "--rate", "1gbit"}, m_name + "x").exit_code, 0);
+    // "zleh-t123." once matched the namespaces of zleh-t1234 (and, as a prefix, of zleh-t1234x).
+    const std::string pattern = m_name.substr(0, m_name.size() - 1) + ".";
+    const test::ProcessResult r =
+        test::runProcess({test::NetnsHosts::tool(), "down", "--name", pattern});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("nothing to remove"), std::string::npos) << r.err;
+    for (const char* host : {"-a ", "-b "})
+        EXPECT_NE(namespacesOf(m_name).find(m_name + host), std::string::npos);
+    EXPECT_NE(namespacesOf(m_name + "x").find(m_name + "x-sw"), std::string::npos);
+    const test::ProcessResult run =
+        test::runProcess({test::NetnsHosts::tool(), "run", "--name", m_name + "x", ".", "true"});
+    EXPECT_EQ(run.exit_code, 1);
+    EXPECT_NE(run.err.find("no host '.'"), std::string::npos) << run.err;
+}
+
+TEST_F(EmulatedHosts, RatesTcCannotHoldAreRefusedNamingThem) {
+    // tc refuses the first and the last ("the rate parameter is mandatory"); at 1kbit its
+    // 64 KiB bucket overflows the kernel's ticks (burst 31176b, lat 275s).
+    for (const char* rate : {"0.001kbit", "1kbit", "99999999999999999gbit", "1000gbit"}) {
+        const test::ProcessResult r = up({"--hosts", "2", "--rate", rate});
+        EXPECT_EQ(r.exit_code, 2) << rate << ": " << r.err;
+        EXPECT_NE(r.err.find("--rate '" + std::string(rate) + "': from 8kbit to 100gbit"),
+                  std::string::npos)
+            << r.err;
+        expectNothingLeft(m_name);
+    }
+    const test::ProcessResult slow = up({"--hosts", "2", "--rate", "8kbit"});
+    EXPECT_EQ(slow.exit_code, 0) << slow.err;
+}
+
+TEST_F(EmulatedHosts, NumbersAreWholeAndBoundedNamingTheFlag) {
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"--hosts", "08", "--rate", "1gbit"}, "--hosts '08': a whole number from 2 to 16"},
+        {{"--hosts", "2", "--rate", "1gbit", "--slots", "99999999999"},
+         "--slots '99999999999': a whole number from 1 to 1024"},
+        {{"--hosts", "2", "--rate", "1gbit", "--owner", "-1"}, "--owner '-1': a whole number"},
+        {{"--hosts", "2", "--rate", "1gbit", "--owner", "x y"}, "--owner 'x y': a whole number"},
+    };
+    for (const auto& [args, message] : cases) {
+        const test::ProcessResult r = up(args);
+        EXPECT_EQ(r.exit_code, 2) << message << ": " << r.err;
+        EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+        expectNothingLeft(m_name);
+    }
+    ASSERT_EQ(up({"--hosts", "2", "--rate", "1gbit"}).exit_code, 0);
+    for (const char* np : {"08", "12345678901234567890"}) {
+        const test::ProcessResult r = test::runProcess(
+            {test::NetnsHosts::tool(), "mpirun", "--name", m_name, "-np", np, "true"});
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_NE(r.err.find("-np '" + std::string(np) + "': a whole number from 1 to 4096"),
+                  std::string::npos)
+            << r.err;
+        EXPECT_EQ(r.err.find("Illegal number"), std::string::npos) << r.err;
+    }
+}
+
+TEST_F(EmulatedHosts, ANameOutsideTheStateFolderIsRefused) {
+    for (const char* name : {"../..", ".."}) {
+        const test::ProcessResult r =
+            test::runProcess({test::NetnsHosts::tool(), "hostfile", "--name", name});
+        EXPECT_EQ(r.exit_code, 2) << name;
+        EXPECT_EQ(r.out, "") << name;
+        EXPECT_NE(r.err.find("--name '" + std::string(name) + "'"), std::string::npos) << r.err;
+    }
+}
+
+TEST_F(EmulatedHosts, SweepRemovesWhatAnUpKilledWithKillLeft) {
+    // No --owner: only the `up` itself owned the hosts while it made them.
+    test::BackgroundProcess job(
+        {test::NetnsHosts::tool(), "up", "--name", m_name, "--hosts", "16", "--rate", "1gbit"});
+    // Wait (bounded, not timed) until it is half-way: some hosts made, not all.
+    for (int i = 0; i < 400 && namespacesOf(m_name).find(m_name + "-c ") == std::string::npos; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ::kill(job.pid(), SIGKILL);
+    job.finish();
+    const std::string left = namespacesOf(m_name);
+    ASSERT_NE(left, "");
+    ASSERT_EQ(left.find(m_name + "-p "), std::string::npos) << "up finished before the kill";
+    // `list` names the hosts that exist, and says whose they are.
+    const test::ProcessResult list = test::runProcess({test::NetnsHosts::tool(), "list"});
+    std::istringstream made(left);
+    for (std::string ns; made >> ns;)
+        if (ns != m_name + "-sw") {
+            EXPECT_NE(list.out.find(ns + " "), std::string::npos) << ns << " in " << list.out;
+        }
+    EXPECT_NE(list.out.find("left by a killed up"), std::string::npos) << list.out;
+    EXPECT_EQ(test::runProcess({test::NetnsHosts::tool(), "sweep"}).exit_code, 0);
     expectNothingLeft(m_name);
 }
 

@@ -5,6 +5,7 @@
 #include "runtime/planner/step_schedule.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 namespace zerolab {
@@ -80,7 +81,21 @@ Stage3Gathers stage3Gathers(const ParamLayout& layout, int blockSlots, int accum
     g.backward.assign(units, 0);
     GatherSlots slots(layout.unitCount(), blockSlots);
     const std::vector<UnitCall> calls = gpt2UnitCalls(layout, Recompute::None);
+    std::optional<Stage3Gathers> before; // the counts where the micro-step before began
+    std::optional<GatherSlots> slotsBefore;
     for (int micro = 0; micro < accumulation; ++micro) {
+        if (slotsBefore && *slotsBefore == slots) {
+            // This micro-step starts as the one before did: it and the rest repeat it.
+            const long long left = accumulation - micro;
+            for (std::size_t u = 0; u < units; ++u) {
+                g.forward[u] += static_cast<int>(left * (g.forward[u] - before->forward[u]));
+                g.backward[u] += static_cast<int>(left * (g.backward[u] - before->backward[u]));
+            }
+            break;
+        }
+        before = g;
+        slotsBefore = slots;
+        ++g.replayed_micro_steps;
         bool backward = false;
         slots.setBackward(false);
         for (const UnitCall& c : calls) {

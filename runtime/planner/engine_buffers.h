@@ -67,9 +67,12 @@ EngineBufferPlan planEngineBuffers(const ParamLayout& layout, int world, int sta
 std::int64_t stage3GatherElements(const ParamLayout& layout, int blockSlots, int accumulation);
 // The same schedule unit by unit: how many times each unit is all-gathered in forward
 // and in backward in one optimizer step (ZeRO++'s hpZ gathers backward's on the host).
+// Its cost does not grow with the accumulation count: once a micro-step starts with the
+// slots as the one before it did, it and the rest repeat that one, and are counted so.
 struct Stage3Gathers {
     std::vector<int> forward;
     std::vector<int> backward;
+    int replayed_micro_steps = 0; // the micro-steps replayed; the others repeat one
 };
 Stage3Gathers stage3Gathers(const ParamLayout& layout, int blockSlots, int accumulation);
 

@@ -2,13 +2,17 @@
 // micro-step replayed once and multiplied gives what replaying every micro-step gives, at
 // every stage, precision and overlap_comm; and its cost (calls into the costs, spans,
 // collectives) stays the same from a handful of micro-steps to a million.
+#include "runtime/model/param_layout.h"
+#include "runtime/planner/engine_buffers.h"
 #include "runtime/planner/machine_profile.h"
 #include "runtime/planner/step_time.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 namespace zerolab {
 namespace {
@@ -164,6 +168,41 @@ TEST(StepTimeRepeat, UndrawnMicroStepsKeepTheIssueNumbers) {
     expectClose(repeated.step_s, replayed.step_s, "step_s");
     expectClose(repeated.comm_exposed_s, replayed.comm_exposed_s, "comm_exposed_s");
     expectClose(repeated.comm_in_flight_s, replayed.comm_in_flight_s, "comm_in_flight_s");
+}
+
+// The memory plan's stage-3 gathers (engine_buffers.h, stage3Gathers) repeat the steady
+// micro-step the same way: per unit, as many all-gathers as simulateStep's replay of every
+// micro-step issues, and a million micro-steps replayed as few as six.
+TEST(StepTimeRepeat, StageThreeGatherCountsRepeatTheSteadyMicroStep) {
+    for (bool overlap : {false, true}) { // one gather slot, two (prefetch)
+        const ParamLayout layout = makeParamLayout(*findModelPreset("nano"), 2);
+        const int slots = std::max(
+            1, planEngineBuffers(layout, 2, 3, Precision::Fp32, overlap).gather_block_slots);
+        for (int a = 1; a <= 6; ++a) {
+            const Stage3Gathers g = stage3Gathers(layout, slots, a);
+            long long calls = 0;
+            const StepTimeForecast f =
+                simulateStep(nano(3, false, overlap, a), costs(&calls), true);
+            std::vector<int> gathered(layout.units.size(), 0);
+            for (const CollectiveForecast& x : f.collectives)
+                if (x.collective == Collective::AllGather)
+                    ++gathered[static_cast<std::size_t>(x.unit)];
+            for (std::size_t u = 0; u < gathered.size(); ++u)
+                EXPECT_EQ(g.forward[u] + g.backward[u], gathered[u])
+                    << "unit " << u << " accumulation " << a << (overlap ? " two slots" : "");
+        }
+        const Stage3Gathers five = stage3Gathers(layout, slots, 5);
+        const Stage3Gathers six = stage3Gathers(layout, slots, 6);
+        const Stage3Gathers million = stage3Gathers(layout, slots, 1000000);
+        EXPECT_LE(six.replayed_micro_steps, 3);
+        EXPECT_EQ(million.replayed_micro_steps, six.replayed_micro_steps);
+        for (std::size_t u = 0; u < layout.units.size(); ++u) {
+            EXPECT_EQ(million.forward[u],
+                      six.forward[u] + 999994 * (six.forward[u] - five.forward[u]));
+            EXPECT_EQ(million.backward[u],
+                      six.backward[u] + 999994 * (six.backward[u] - five.backward[u]));
+        }
+    }
 }
 
 } // namespace

@@ -35,6 +35,25 @@ std::int64_t intOr(const SqliteStatement& s, int col) {
     return s.isNull(col) ? -1 : s.int64(col);
 }
 
+// Binds a trial to ?1 (sweep_id), ?2 (idx) and ?3 to ?19 in the order of the columns
+// after idx in kTrialColumns: for the INSERT of addTrials and the UPDATE of updateTrial.
+void bindTrial(SqliteStatement& s, std::int64_t sweep_id, const TrialRecord& t) {
+    s.bind(1, sweep_id).bind(2, t.idx).bind(3, t.phase);
+    if (t.repeat_of < 0)
+        s.bindNull(4);
+    else
+        s.bind(4, t.repeat_of);
+    s.bind(5, t.axes_json).bind(6, t.config_json).bind(7, t.world);
+    s.bind(8, trialStatusName(t.status)).bind(9, t.reason);
+    bindOptional(s, 10, t.forecast_bytes);
+    bindOptional(s, 11, t.capacity_bytes);
+    bindOptional(s, 12, t.run_id);
+    bindOptional(s, 13, t.pid);
+    s.bind(14, t.tokens_per_s).bind(15, t.spread_tokens_per_s);
+    bindOptional(s, 16, t.peak_bytes);
+    s.bind(17, t.exposed_ms).bind(18, t.started_at).bind(19, t.ended_at);
+}
+
 constexpr std::string_view kTrialColumns =
     "idx, phase, repeat_of, axes, config, world, status, reason, forecast_bytes, "
     "capacity_bytes, run_id, pid, tokens_per_s, spread_tokens_per_s, peak_bytes, exposed_ms, "
@@ -73,6 +92,29 @@ struct SweepStore::Impl {
         if (!q->step())
             throw StoreError(context(sweep_id) + ": no such sweep");
     }
+    // Appends trials after the sweep's last, every field as given (within the caller's
+    // write transaction); sets their idx.
+    void insertTrials(std::int64_t sweep_id, std::vector<TrialRecord>& trials) {
+        std::int64_t next = 0;
+        {
+            auto q =
+                db.cached("SELECT coalesce(max(idx) + 1, 0) FROM sweep_trials WHERE sweep_id = ?1");
+            q->bind(1, sweep_id);
+            q->step();
+            next = q->int64(0);
+        }
+        for (TrialRecord& t : trials) {
+            t.idx = static_cast<int>(next++);
+            auto ins = db.cached(
+                "INSERT INTO sweep_trials (sweep_id, idx, phase, repeat_of, axes, config, world, "
+                "status, reason, forecast_bytes, capacity_bytes, run_id, pid, tokens_per_s, "
+                "spread_tokens_per_s, peak_bytes, exposed_ms, started_at, ended_at) VALUES (?1, "
+                "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
+                "?19)");
+            bindTrial(*ins, sweep_id, t);
+            ins->run();
+        }
+    }
     SweepRecord readSweep(const SqliteStatement& q) const {
         SweepRecord r;
         r.id = q.int64(0);
@@ -100,13 +142,17 @@ RunStore& SweepStore::store() {
     return m_impl->store;
 }
 
-std::int64_t SweepStore::createSweep(const SweepRecord& sweep) {
+std::int64_t SweepStore::createSweep(const SweepRecord& sweep, std::vector<TrialRecord> trials) {
     SqliteDb& db = m_impl->db;
+    Transaction tx(db, Transaction::Kind::Write);
     auto ins = db.cached("INSERT INTO sweeps (name, source, definition, status, created_at) "
                          "VALUES (?1, ?2, ?3, 'running', ?4)");
     ins->bind(1, sweep.name).bind(2, sweep.source).bind(3, sweep.definition).bind(4, unixNow());
     ins->run();
-    return db.lastInsertRowid();
+    const std::int64_t id = db.lastInsertRowid();
+    m_impl->insertTrials(id, trials);
+    tx.commit();
+    return id;
 }
 
 std::vector<SweepRecord> SweepStore::listSweeps() {
@@ -190,25 +236,8 @@ void SweepStore::addTrials(std::int64_t sweep_id, std::vector<TrialRecord> trial
     SqliteDb& db = m_impl->db;
     Transaction tx(db, Transaction::Kind::Write);
     m_impl->requireSweep(sweep_id);
-    std::int64_t next = 0;
-    {
-        auto q =
-            db.cached("SELECT coalesce(max(idx) + 1, 0) FROM sweep_trials WHERE sweep_id = ?1");
-        q->bind(1, sweep_id);
-        q->step();
-        next = q->int64(0);
-    }
-    for (TrialRecord& t : trials) {
-        t.idx = static_cast<int>(next++);
-        auto ins = db.cached("INSERT INTO sweep_trials (sweep_id, idx, phase, axes, config, world, "
-                             "status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending')");
-        ins->bind(1, sweep_id).bind(2, t.idx).bind(3, t.phase).bind(4, t.axes_json);
-        ins->bind(5, t.config_json).bind(6, t.world);
-        ins->run();
-    }
+    m_impl->insertTrials(sweep_id, trials);
     tx.commit();
-    for (const TrialRecord& t : trials)
-        updateTrial(sweep_id, t);
 }
 
 std::vector<TrialRecord> SweepStore::trials(std::int64_t sweep_id) {
@@ -255,20 +284,7 @@ void SweepStore::updateTrial(std::int64_t sweep_id, const TrialRecord& t) {
         "status = ?8, reason = ?9, forecast_bytes = ?10, capacity_bytes = ?11, run_id = ?12, "
         "pid = ?13, tokens_per_s = ?14, spread_tokens_per_s = ?15, peak_bytes = ?16, "
         "exposed_ms = ?17, started_at = ?18, ended_at = ?19 WHERE sweep_id = ?1 AND idx = ?2");
-    up->bind(1, sweep_id).bind(2, t.idx).bind(3, t.phase);
-    if (t.repeat_of < 0)
-        up->bindNull(4);
-    else
-        up->bind(4, t.repeat_of);
-    up->bind(5, t.axes_json).bind(6, t.config_json).bind(7, t.world);
-    up->bind(8, trialStatusName(t.status)).bind(9, t.reason);
-    bindOptional(*up, 10, t.forecast_bytes);
-    bindOptional(*up, 11, t.capacity_bytes);
-    bindOptional(*up, 12, t.run_id);
-    bindOptional(*up, 13, t.pid);
-    up->bind(14, t.tokens_per_s).bind(15, t.spread_tokens_per_s);
-    bindOptional(*up, 16, t.peak_bytes);
-    up->bind(17, t.exposed_ms).bind(18, t.started_at).bind(19, t.ended_at);
+    bindTrial(*up, sweep_id, t);
     up->run();
     if (m_impl->db.changes() == 0)
         throw StoreError(m_impl->context(sweep_id) + ": no trial " + std::to_string(t.idx));

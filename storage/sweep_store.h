@@ -98,7 +98,9 @@ public:
 
     RunStore& store();
 
-    std::int64_t createSweep(const SweepRecord& sweep);
+    // The sweep (status running) and its first trials, in one transaction: a sweep is
+    // never stored without them.
+    std::int64_t createSweep(const SweepRecord& sweep, std::vector<TrialRecord> trials = {});
     // Newest first.
     std::vector<SweepRecord> listSweeps();
     SweepRecord sweep(std::int64_t sweep_id);
@@ -116,7 +118,8 @@ public:
     // The recorded driver; nullopt when none.
     std::optional<SweepDriver> driver(std::int64_t sweep_id);
 
-    // Appends trials (their idx is assigned: one more than the last) in one transaction.
+    // Appends trials (their idx is assigned: one more than the last), every field as given,
+    // in one transaction.
     void addTrials(std::int64_t sweep_id, std::vector<TrialRecord> trials);
     std::vector<TrialRecord> trials(std::int64_t sweep_id);
     // Writes every field of trial.idx.

@@ -37,14 +37,40 @@ std::string sweepWorkDir(const std::string& db_path, std::int64_t sweep_id) {
 }
 
 std::int64_t createSweep(SweepStore& store, const SweepSpec& spec) {
-    std::vector<TrialRecord> trials = initialTrials(spec);
+    return *createSweep(store, spec, nullptr, nullptr);
+}
+
+std::optional<std::int64_t> createSweep(SweepStore& store, const SweepSpec& spec,
+                                        std::ostream* progress, const std::atomic<bool>* stop) {
+    using Clock = std::chrono::steady_clock;
+    auto last = Clock::now();
+    std::size_t planned = 0, total = 0;
+    std::optional<std::vector<TrialRecord>> trials =
+        initialTrials(spec, [&](std::size_t done, std::size_t all) {
+            planned = done;
+            total = all;
+            if (stop && stop->load())
+                return false;
+            if (progress && done < all &&
+                std::chrono::duration<double>(Clock::now() - last).count() >= kPlanningReportS) {
+                last = Clock::now();
+                *progress << "zerolab-sweep: planned " << done << " of " << all << " candidates\n"
+                          << std::flush;
+            }
+            return true;
+        });
+    if (!trials) {
+        if (progress)
+            *progress << "zerolab-sweep: stopped by request while planning (" << planned << " of "
+                      << total << " candidates planned); nothing was stored\n"
+                      << std::flush;
+        return std::nullopt;
+    }
     SweepRecord r;
     r.name = spec.name;
     r.source = spec.source;
     r.definition = spec.toJson().dump();
-    const std::int64_t id = store.createSweep(r);
-    store.addTrials(id, std::move(trials));
-    return id;
+    return store.createSweep(r, std::move(*trials));
 }
 
 SweepSpec storedSweepSpec(SweepStore& store, std::int64_t sweep_id) {

@@ -31,8 +31,15 @@ enum class SweepOutcome { Finished, Stopped, Failed };
 // from the store and the id, so a resume from any terminal finds them.
 std::string sweepWorkDir(const std::string& db_path, std::int64_t sweep_id);
 
-// Stores the sweep (status running) and its planned candidates; returns its id.
+// Stores the sweep (status running) and its planned candidates, in one transaction;
+// returns its id.
 std::int64_t createSweep(SweepStore& store, const SweepSpec& spec);
+// createSweep telling `progress` how far the planning is (a line every kPlanningReportS
+// seconds: "zerolab-sweep: planned 41000 of 100000 candidates"), and giving up when *stop
+// is set while it plans: then it says so on `progress`, stores nothing and returns nullopt.
+std::optional<std::int64_t> createSweep(SweepStore& store, const SweepSpec& spec,
+                                        std::ostream* progress, const std::atomic<bool>* stop);
+inline constexpr double kPlanningReportS = 2.0;
 // The spec of a stored sweep. Throws SweepError (an unknown id: StoreError).
 SweepSpec storedSweepSpec(SweepStore& store, std::int64_t sweep_id);
 

@@ -102,21 +102,27 @@ int runTool(int argc, char** argv) {
         return 2;
     }
 
+    // From here on Ctrl-C and SIGTERM stop a sweep wherever it is: reading the file,
+    // planning, storing, between trials or in one (docs/tune.md).
+    if (run->parsed() || resume->parsed()) {
+        std::signal(SIGINT, onStop);
+        std::signal(SIGTERM, onStop);
+    }
     try {
         if (db.empty())
             db = zerolab::defaultStorePath();
         if (run->parsed()) {
             const zerolab::SweepSpec spec = zerolab::parseSweepFile(file); // SweepError: exit 2
-            const std::int64_t created = [&] {
+            const std::optional<std::int64_t> created = [&] {
                 zerolab::SweepStore store(zerolab::RunStore::open(db));
-                return zerolab::createSweep(store, spec);
+                return zerolab::createSweep(store, spec, &std::cerr, &g_stop);
             }();
-            std::cerr << "zerolab-sweep: sweep " << created << " in " << db << '\n';
-            std::signal(SIGINT, onStop);
-            std::signal(SIGTERM, onStop);
-            const auto outcome = zerolab::driveSweep(created, {db, program, &std::cerr, &g_stop});
+            if (!created)
+                return 3; // createSweep said so
+            std::cerr << "zerolab-sweep: sweep " << *created << " in " << db << '\n';
+            const auto outcome = zerolab::driveSweep(*created, {db, program, &std::cerr, &g_stop});
             zerolab::SweepStore store(zerolab::RunStore::open(db));
-            return finish(store, created, outcome, program, out_dir);
+            return finish(store, *created, outcome, program, out_dir);
         }
         if (resume->parsed()) {
             const bool finished = [&] {
@@ -127,8 +133,6 @@ int runTool(int argc, char** argv) {
             if (finished) {
                 std::cerr << "zerolab-sweep: sweep " << id << " has finished; nothing to resume\n";
             } else {
-                std::signal(SIGINT, onStop);
-                std::signal(SIGTERM, onStop);
                 outcome = zerolab::driveSweep(id, {db, program, &std::cerr, &g_stop});
             }
             zerolab::SweepStore store(zerolab::RunStore::open(db));

@@ -125,9 +125,19 @@ bool hasPhase(const std::vector<TrialRecord>& trials, const char* phase) {
 } // namespace
 
 std::vector<TrialRecord> initialTrials(const SweepSpec& spec) {
+    return *initialTrials(spec, [](std::size_t, std::size_t) { return true; });
+}
+
+std::optional<std::vector<TrialRecord>> initialTrials(const SweepSpec& spec,
+                                                      const PlanningProgress& progress) {
+    const std::vector<nlohmann::json> points = gridPoints(searchAxes(spec));
     std::vector<TrialRecord> out;
-    for (const nlohmann::json& p : gridPoints(searchAxes(spec)))
+    out.reserve(points.size());
+    for (const nlohmann::json& p : points) {
         out.push_back(planTrial(spec, p, kSearch));
+        if (!progress(out.size(), points.size()))
+            return std::nullopt;
+    }
     return out;
 }
 

@@ -10,6 +10,8 @@
 #include "runtime/tune/sweep_spec.h"
 #include "storage/sweep_store.h"
 
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -17,6 +19,12 @@ namespace zerolab {
 
 // The candidates a sweep starts with, planned (pending, pruned or invalid).
 std::vector<TrialRecord> initialTrials(const SweepSpec& spec);
+// Told after each candidate is planned: how many are planned, of how many; false stops
+// the planning.
+using PlanningProgress = std::function<bool(std::size_t planned, std::size_t total)>;
+// initialTrials, telling `progress` after each candidate; nullopt when it said stop.
+std::optional<std::vector<TrialRecord>> initialTrials(const SweepSpec& spec,
+                                                      const PlanningProgress& progress);
 
 struct SweepStep {
     std::vector<TrialRecord> updates;   // existing trials whose status changes (skipped)

@@ -1,7 +1,8 @@
 // A sweep file is untrusted input (issue 29 §2, §5): its candidates are capped before
 // anything is planned or stored, a repeated axis value is found in one pass, and its
 // name follows the run name's rules when the file is read; a name stored before (or by
-// hand) is printed repaired by list and show.
+// hand) is printed repaired by list and show. A sweep at the cap reports its planning and
+// stops on SIGTERM in every phase (issue 40).
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
@@ -12,8 +13,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 namespace zerolab {
 namespace {
@@ -63,7 +67,7 @@ TEST_F(SweepBounds, CandidatesBeyondTheCapAreRefusedBeforeAnythingIsStored) {
     const std::string e = errorOf(doc);
     EXPECT_NE(e.find("s.json: axes: 10100 candidates (the product of the axes' lengths) is more "
                      "than the cap of 10000: remove values, or raise \"max_candidates\" (at most "
-                     "1000000)"),
+                     "100000)"),
               std::string::npos)
         << e;
     doc["max_candidates"] = 10100;
@@ -72,11 +76,11 @@ TEST_F(SweepBounds, CandidatesBeyondTheCapAreRefusedBeforeAnythingIsStored) {
     // The raised cap is part of the stored definition: a resume reads it back.
     EXPECT_EQ(parseSweepJson(parseSweepJson(doc, "s.json").toJson(), "s.json").max_candidates,
               10100);
-    for (const nlohmann::json bad : {nlohmann::json(0), nlohmann::json(1000001),
-                                     nlohmann::json("many"), nlohmann::json(2.5)}) {
+    for (const nlohmann::json& bad :
+         {nlohmann::json(0), nlohmann::json(100001), nlohmann::json("many"), nlohmann::json(2.5)}) {
         doc["max_candidates"] = bad;
         EXPECT_NE(errorOf(doc).find("s.json: max_candidates: expected an integer from 1 to "
-                                    "1000000, got "),
+                                    "100000, got "),
                   std::string::npos)
             << bad;
     }
@@ -94,15 +98,15 @@ TEST_F(SweepBounds, CandidatesBeyondTheCapAreRefusedBeforeAnythingIsStored) {
     EXPECT_FALSE(fs::exists(db())) << "the store was created for a refused sweep";
 }
 
-// 200,000 values with one repeat at the end: found, naming its index (each value was
-// compared with every earlier one: 200,000 values took 64 s).
+// The most values an axis may have, with one repeat at the end: found, naming its index
+// (each value was compared with every earlier one: 200,000 values took 64 s).
 TEST_F(SweepBounds, RepeatedValueIsFoundOnALongAxis) {
-    nlohmann::json v = values(200'000);
+    nlohmann::json v = values(int(kMaxCandidatesLimit));
     v.back() = 17;
     const nlohmann::json doc = {
-        {"base", base()}, {"axes", {{"run.seed", v}}}, {"max_candidates", 1'000'000}};
+        {"base", base()}, {"axes", {{"run.seed", v}}}, {"max_candidates", kMaxCandidatesLimit}};
     const std::string e = errorOf(doc);
-    EXPECT_EQ(e, "s.json: axes.run.seed[199999]: repeats the value 17");
+    EXPECT_EQ(e, "s.json: axes.run.seed[99999]: repeats the value 17");
     // 1 and 1.0 are the same value; a string "1" is not.
     EXPECT_NE(errorOf({{"base", base()}, {"axes", {{"run.seed", {1, 1.0}}}}})
                   .find("axes.run.seed[1]: repeats the value 1.0"),
@@ -168,6 +172,53 @@ TEST_F(SweepBounds, StoredNameWithControlCharactersIsPrintedRepaired) {
     EXPECT_NE(resume.err.find("sweep 1: its stored name cannot name its trials' runs"),
               std::string::npos)
         << resume.err;
+}
+
+// A sweep at the most candidates a file may ask for, stopped with SIGTERM at three
+// moments: as it starts planning, after its first progress line, and later (planning,
+// storing or a trial, as fast as this machine is). Each ends exit 3 with a message; the
+// store holds either nothing or the sweep `stopped` with every candidate (before: SIGTERM
+// while planning killed it, exit 143, silent; once the sweep row was stored, while its
+// trials were, it stayed `running` with 0 trials).
+TEST_F(SweepBounds, SigtermAtTheMaximumStopsInEveryPhase) {
+    const nlohmann::json doc = {{"base", base()},
+                                {"axes", {{"run.seed", values(int(kMaxCandidatesLimit))}}},
+                                {"max_candidates", kMaxCandidatesLimit}};
+    std::ofstream(m_dir / "max.json") << doc.dump();
+    for (const double after_s : {0.0, kPlanningReportS + 1.0, 20.0}) {
+        SCOPED_TRACE("SIGTERM " + std::to_string(after_s) + " s after the store appears");
+        fs::remove(db());
+        test::BackgroundProcess job({std::string(ZEROLAB_BIN_DIR) + "/zerolab-sweep", "run",
+                                     (m_dir / "max.json").string(), "--db", db()});
+        // The store is opened just before the planning starts (bounded wait, not timed).
+        for (int i = 0; i < 1000 && !fs::exists(db()); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        std::this_thread::sleep_for(std::chrono::duration<double>(after_s));
+        ::kill(job.pid(), SIGTERM);
+        const test::ProcessResult r = job.finish();
+        EXPECT_EQ(r.exit_code, 3) << r.err.substr(0, 2000);
+        SweepStore store(RunStore::open(db(), OpenMode::ReadOnly));
+        const std::vector<SweepRecord> sweeps = store.listSweeps();
+        if (sweeps.empty()) {
+            EXPECT_NE(r.err.find("zerolab-sweep: stopped by request while planning ("),
+                      std::string::npos)
+                << r.err.substr(0, 2000);
+            EXPECT_NE(r.err.find("candidates planned); nothing was stored"), std::string::npos)
+                << r.err.substr(0, 2000);
+            if (after_s > kPlanningReportS) {
+                EXPECT_NE(r.err.find("zerolab-sweep: planned "), std::string::npos)
+                    << "no progress while planning: " << r.err.substr(0, 2000);
+            }
+            continue;
+        }
+        EXPECT_NE(after_s, 0.0) << "100,000 candidates planned at once";
+        ASSERT_EQ(sweeps.size(), 1u);
+        EXPECT_EQ(sweeps[0].status, SweepStatus::Stopped) << sweeps[0].message;
+        EXPECT_EQ(store.trials(sweeps[0].id).size(), std::size_t(kMaxCandidatesLimit));
+        EXPECT_NE(r.err.find("zerolab-sweep: stopped; continue with: zerolab-sweep resume"),
+                  std::string::npos)
+            << r.err.substr(0, 2000);
+    }
 }
 
 } // namespace

@@ -1,16 +1,22 @@
 // Beacons in POSIX shared memory (shm_open + mmap), one page per process.
 #include "runtime/comm/collective_beacon.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
 #include <new>
 
 namespace zerolab {
 
 namespace {
+
+constexpr const char* kBeaconStem = "zerolab-beacon-"; // + pid, in /dev/shm
 
 BeaconReading readPage(const BeaconPage& p) {
     BeaconReading r;
@@ -30,10 +36,32 @@ std::int64_t monotonicNs() {
 }
 
 std::string beaconName(std::int64_t pid) {
-    return "/zerolab-beacon-" + std::to_string(pid);
+    return "/" + std::string(kBeaconStem) + std::to_string(pid);
+}
+
+int sweepStaleBeacons() {
+    DIR* d = ::opendir("/dev/shm");
+    if (d == nullptr)
+        return 0;
+    const std::string prefix = kBeaconStem;
+    int removed = 0;
+    while (const dirent* e = ::readdir(d)) {
+        const std::string name = e->d_name;
+        if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size() ||
+            name.size() - prefix.size() > 9 ||
+            name.find_first_not_of("0123456789", prefix.size()) != std::string::npos)
+            continue;
+        const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+        if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH &&
+            ::shm_unlink(("/" + name).c_str()) == 0)
+            ++removed;
+    }
+    ::closedir(d);
+    return removed;
 }
 
 CollectiveBeacon::CollectiveBeacon() {
+    sweepStaleBeacons();
     const std::string name = beaconName(getpid());
     const int fd = shm_open(name.c_str(), O_CREAT | O_RDWR | O_TRUNC, 0600);
     if (fd >= 0) {

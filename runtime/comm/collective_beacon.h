@@ -83,6 +83,11 @@ private:
 // The shared-memory name of process `pid`'s beacon.
 std::string beaconName(std::int64_t pid);
 
+// Removes the beacons (in /dev/shm) whose process is gone: a rank killed with SIGKILL (a
+// sweep trial's timeout) cannot remove its own. Every new beacon sweeps first. Returns how
+// many were removed.
+int sweepStaleBeacons();
+
 // Another process's beacon on this host, read-only; nullopt where it has none.
 class BeaconView {
 public:

@@ -5,6 +5,7 @@
 #include "runtime/train/stall_report.h"
 #include "runtime/train/telemetry.h"
 #include "runtime/train/trainer.h"
+#include "storage/run_reader.h"
 #include "storage/store_clock.h"
 
 #include <algorithm>
@@ -25,6 +26,9 @@ namespace {
 constexpr std::size_t kStepWindow = 101;
 // A pause of the watch's own loop this long (or 10 periods) means rank 0 was not running.
 constexpr double kOwnPauseS = 2;
+// The next writer settles runs whose processes are gone after this silence, as
+// zerolab-runs does (RunReader::markLostRuns).
+constexpr double kLostAfterS = 30;
 
 } // namespace
 
@@ -35,6 +39,9 @@ RankWatch::RankWatch(std::string db_path, std::int64_t run_id, std::vector<RankP
       m_own(own), m_options(options), m_lastStep(completed) {
     m_writer.emplace(RunStore::open(m_db));
     m_writer->attachRun(m_run);
+    // Runs left running by jobs that were killed (SIGKILL, a lost host) are settled by
+    // whoever comes next: the GUI, zerolab-runs, and this run as it starts.
+    RunReader(RunStore::open(m_db)).markLostRuns(kLostAfterS);
     m_lastBeat = unixNow();
     for (const auto& r : m_ranks)
         if (r.rank != 0 && r.host == m_host)
@@ -76,6 +83,7 @@ void RankWatch::loop() {
             lastNs = monotonicNs();
             beat();
             checkStall();
+            checkSignalled();
         } catch (const std::exception& e) {
             // The store is busy or gone: the training loop meets it too and says so.
             std::fprintf(stderr, "zerolab-train: rank 0's watch: %s\n", e.what());
@@ -177,6 +185,17 @@ void RankWatch::checkStall() {
     if (m_options.on_stall == OnStall::Kill)
         endJob(report.message + "; run.on_stall is kill: rank 0 ends the job");
     m_stalledIn = me.entered;
+}
+
+void RankWatch::checkSignalled() {
+    if (m_signalRecorded || !g_stopRequested.load())
+        return;
+    m_signalRecorded = true;
+    // No step number: the step in flight may still be stored after this, or not.
+    m_writer->finish(RunStatus::Stopped,
+                     "stopped by a signal; the ranks were ended before their stop was done "
+                     "(mpirun kills its ranks 1 s after passing its own SIGINT or SIGTERM on "
+                     "to them): every stored step is whole, no checkpoint of the stop");
 }
 
 void RankWatch::endJob(const std::string& message) {

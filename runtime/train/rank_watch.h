@@ -4,12 +4,16 @@
 //   down and rank 0, blocked in a collective, never gets to record why. The watch notices
 //   the dead process first and marks the run failed, naming the rank, its pid and host;
 // - the heartbeat: refreshed every few seconds whatever run.log_every is, so that a live
-//   run is never marked lost (RunReader::markLostRuns);
+//   run is never marked lost (RunReader::markLostRuns, which the watch itself runs once as
+//   it starts: the next writer settles runs whose processes are gone);
 // - a stall: rank 0's collective beacon inside one collective for longer than
 //   run.collective_timeout_s. The run is marked stalled with an event naming the ranks
 //   that have not arrived (stall_report.h); then run.on_stall decides: kill ends the job
 //   (failed), flag waits (running again if the collective completes, failed if the job
-//   is ended meanwhile).
+//   is ended meanwhile);
+// - a stop signal: rank 0's stop after the current step may not get to the store (mpirun
+//   kills its ranks 1 s after passing its own SIGINT or SIGTERM on to them), so the watch
+//   records the run stopped as soon as the signal arrives; the stop's own end replaces it.
 #pragma once
 
 #include "runtime/comm/collective_beacon.h"
@@ -83,6 +87,9 @@ private:
     void noticeOwnPause(std::int64_t lastNs);
     void beat();
     void checkStall();
+    // Once a stop signal reached rank 0: the run recorded stopped, before anything is
+    // written to stdout (mpirun no longer reads it once it was signalled itself).
+    void checkSignalled();
     // Records the run failed with `message`, prints the `end` line and ends this process
     // (exit 1); mpirun then ends the other ranks.
     [[noreturn]] void endJob(const std::string& message);
@@ -103,6 +110,7 @@ private:
     std::uint64_t m_stalledIn = 0;   // the collective a recorded stall is in; 0: none
     std::int64_t m_awakeSinceNs = 0; // monotonicNs after rank 0's own last pause
     double m_lastBeat = 0;
+    bool m_signalRecorded = false;
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_fired{false};
     std::thread m_thread;

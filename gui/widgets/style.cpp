@@ -10,6 +10,8 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 namespace zerolab {
 
 namespace {
@@ -127,8 +129,45 @@ void stylePlot(QCustomPlot* plot) {
     plot->legend->setFont(tickFont);
 }
 
+namespace {
+
+constexpr int kLegendColumns = 6;
+
+// The most columns (up to kLegendColumns) whose widest items fit the plot's width: a narrow
+// card wraps its legend onto more rows rather than cutting the names ("forwa", "backwa").
+void fitLegendColumns(QCustomPlot* plot) {
+    QCPLegend* legend = plot->legend;
+    QVector<int> widths; // the items' least widths, in order (a wrapped grid has empty cells)
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const QCPAbstractLegendItem* item = legend->item(i))
+            widths << item->minimumOuterSizeHint().width();
+    const int count = int(widths.size());
+    if (count == 0)
+        return;
+    const QMargins margins = legend->margins();
+    // The legend's row: its own margins (8 px on the right) and the spacer's column.
+    const int available = plot->viewport().width() - 8 - margins.left() - margins.right();
+    int columns = std::min(kLegendColumns, count);
+    for (; columns > 1; --columns) {
+        int width = (columns - 1) * legend->columnSpacing();
+        for (int c = 0; c < columns; ++c) {
+            int widest = 0;
+            for (int i = c; i < count; i += columns)
+                widest = std::max(widest, widths[i]);
+            width += widest;
+        }
+        if (width <= available)
+            break;
+    }
+    if (legend->wrap() != columns) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
+}
+
+} // namespace
+
 void placeLegendAbove(QCustomPlot* plot) {
-    constexpr int kLegendColumns = 6;
     plot->axisRect()->insetLayout()->take(plot->legend);
     // A spacer with all the stretch keeps the legend as narrow as its items.
     auto* row = new QCPLayoutGrid;
@@ -143,6 +182,7 @@ void placeLegendAbove(QCustomPlot* plot) {
     plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     plot->legend->setWrap(kLegendColumns);
     plot->legend->setBrush(Qt::NoBrush);
+    QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot] { fitLegendColumns(plot); });
 }
 
 void repolish(QWidget* w) {

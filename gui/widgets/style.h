@@ -15,7 +15,9 @@ void applyAppStyle(QApplication& app);
 // Axis pens, fonts, grid and margins for a plot; call right after creating it.
 void stylePlot(QCustomPlot* plot);
 // Moves the legend out of the axis rect into a row of its own above it, items side
-// by side and flush right, so a legend never covers data. Call once, after stylePlot.
+// by side and flush right, so a legend never covers data; as many columns as the plot's
+// width holds (at most six), wrapping onto more rows, never cutting a name. Call once,
+// after stylePlot.
 void placeLegendAbove(QCustomPlot* plot);
 // Re-applies the style sheet after a widget's objectName or a property changed.
 void repolish(QWidget* w);

@@ -14,6 +14,7 @@
 #include "gui/core/step_detail.h"
 #include "gui/core/units.h"
 #include "gui/timeline/timeline_panel.h"
+#include "gui/views/run/step_parts.h"
 #include "gui/widgets/category_colors.h"
 #include "gui/widgets/file_dialog.h"
 #include "gui/widgets/grouped_bar_chart.h"
@@ -94,8 +95,8 @@ RunView::RunView(StoreClient* store, QWidget* parent)
     : QWidget(parent), m_store(store), m_stack(new QStackedWidget(this)),
       m_loss(new TimeSeriesPlot), m_throughput(new TimeSeriesPlot), m_breakdown(new TimeSeriesPlot),
       m_traffic(new TimeSeriesPlot), m_linkTraffic(new TimeSeriesPlot),
-      m_memory(new MemoryBarChart), m_comm(new GroupedBarChart), m_busbw(new GroupedBarChart),
-      m_rss(new GroupedBarChart), m_events(new EventsModel(this)) {
+      m_memory(new MemoryBarChart), m_comm(new GroupedBarChart), m_parts(new GroupedBarChart),
+      m_busbw(new GroupedBarChart), m_rss(new GroupedBarChart), m_events(new EventsModel(this)) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(m_stack);
@@ -131,7 +132,7 @@ QGridLayout* RunView::buildCards() {
     m_traffic->setMinimumHeight(200);
     grid->addWidget(card(LossCard, buildLossCard()), 0, 0);
     grid->addWidget(card(ThroughputCard, m_throughput), 0, 1);
-    grid->addWidget(card(BreakdownCard, m_breakdown), 1, 0);
+    grid->addWidget(card(BreakdownCard, buildBreakdownCard()), 1, 0);
     grid->addWidget(card(CommCard, m_comm), 1, 1);
     grid->addWidget(card(MemoryCard, buildMemoryCard()), 2, 0, 1, 2);
     grid->addWidget(card(BusbwCard, m_busbw), 3, 0);
@@ -148,6 +149,20 @@ QGridLayout* RunView::buildCards() {
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
     return grid;
+}
+
+// The stacked step-time breakdown, and under it its parts measured beside the forecast's.
+QWidget* RunView::buildBreakdownCard() {
+    auto* body = new QWidget;
+    auto* layout = new QVBoxLayout(body);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    layout->addWidget(m_breakdown, 1);
+    m_parts->setValueUnit(QStringLiteral("ms"));
+    m_parts->setMinimumHeight(170);
+    m_parts->hide();
+    layout->addWidget(m_parts);
+    return body;
 }
 
 // The loss plot under its smoothing slider.
@@ -760,6 +775,33 @@ void RunView::drawForecastLine() {
     if (!x.isEmpty())
         overlay.push_back({tr("forecast step time"), kForecastSeries, x, y, true});
     m_breakdown->setOverlay(overlay);
+    drawForecastParts();
+}
+
+void RunView::drawForecastParts() {
+    // The newest segment with a forecast, and the steps it logged.
+    std::size_t i = std::min(m_segments.size(), m_stepForecasts.size());
+    while (i > 0 && !m_stepForecasts[i - 1])
+        --i;
+    const StepParts measured =
+        i > 0 ? measuredParts(m_steps, double(m_segments[i - 1].start_step),
+                              i < m_segments.size() ? double(m_segments[i].start_step)
+                                                    : std::numeric_limits<double>::infinity())
+              : StepParts{};
+    m_parts->setVisible(measured.steps > 0);
+    if (measured.steps == 0)
+        return;
+    const StepParts forecast = forecastParts(*m_stepForecasts[i - 1]);
+    QVector<double> measuredMs, forecastMs;
+    for (int p = 0; p < kStepPartCount; ++p) {
+        measuredMs << measured.ms[std::size_t(p)];
+        forecastMs << forecast.ms[std::size_t(p)];
+    }
+    m_parts->setData(
+        {tr("forward"), tr("backward"), tr("exposed comm"), tr("optimizer")},
+        {{tr("measured (median of %n step(s))", nullptr, measured.steps), kAccent, measuredMs},
+         {tr("forecast"), kForecastSeries, forecastMs}},
+        tr("Time per step (ms)"));
 }
 
 void RunView::updateMarkers() {

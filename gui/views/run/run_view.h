@@ -79,6 +79,9 @@ public:
 
     TimeSeriesPlot* lossPlot() const { return m_loss; }
     TimeSeriesPlot* breakdownPlot() const { return m_breakdown; }
+    // The breakdown's parts (forward, backward, exposed comm, optimizer): the median of
+    // the newest forecast segment's steps beside the forecast's; hidden without a forecast.
+    GroupedBarChart* partsChart() const { return m_parts; }
     // Traffic per rank per step within a host and across hosts, in MB.
     TimeSeriesPlot* linkTrafficPlot() const { return m_linkTraffic; }
     // The step-time model's forecast for each segment (m_segments' order) on this
@@ -125,6 +128,7 @@ private:
     QWidget* buildHeader();
     QGridLayout* buildCards();
     QWidget* buildLossCard();
+    QWidget* buildBreakdownCard();
     QWidget* buildMemoryCard();
     QTableView* buildEventsTable();
     void connectStore();
@@ -145,6 +149,8 @@ private:
     // lanes, and the breakdown's dashed forecast line.
     void updateStepForecast();
     void drawForecastLine();
+    // The breakdown's parts measured and forecast side by side (partsChart()).
+    void drawForecastParts();
     // A plot's x range changed: refine that range of a level-of-detail run.
     void onXRange(double lower, double upper);
     void onDetail(qint64 runId, qint64 firstStep, qint64 lastStep, const StepColumns& steps);
@@ -215,6 +221,7 @@ private:
     std::optional<double> m_heldTop; // the held top of the memory axis, in bytes
     MemoryBarChart* m_memory;
     GroupedBarChart* m_comm;
+    GroupedBarChart* m_parts;
     GroupedBarChart* m_busbw;
     GroupedBarChart* m_rss;
     EventsModel* m_events;

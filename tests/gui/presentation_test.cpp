@@ -285,6 +285,7 @@ private slots:
         layout->addWidget(chart);
         home.show();
         QCustomPlot* plot = chart->plot();
+        const int place = chart->layout()->indexOf(plot); // under the drop marker's note
         showChartFullScreen(plot);
         QCOMPARE(fullScreenChart(), plot);
         QVERIFY(plot->window() != &home);
@@ -295,7 +296,7 @@ private slots:
         QCOMPARE(fullScreenChart(), nullptr);
         QCOMPARE(plot->window(), &home);
         QCOMPARE(plot->parentWidget(), chart);
-        QCOMPARE(chart->layout()->indexOf(plot), 0);
+        QCOMPARE(chart->layout()->indexOf(plot), place);
 
         QTest::mouseDClick(plot, Qt::LeftButton, {}, QPoint(30, 30));
         QTRY_COMPARE(fullScreenChart(), plot);

@@ -27,6 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Absolute: the runs start in it (JobRequest::cwd), and their arguments name files in it.
 std::string workDir(const LabEnvironment& env) {
     if (!env.work_dir.empty()) {
         std::error_code ec;
@@ -34,7 +35,7 @@ std::string workDir(const LabEnvironment& env) {
         if (ec)
             throw LessonError(env.work_dir +
                               ": cannot create the Lab's work directory: " + ec.message());
-        return env.work_dir;
+        return fs::absolute(env.work_dir).string();
     }
     std::string tmpl = (fs::temp_directory_path() / "zerolab-lab-XXXXXX").string();
     if (!::mkdtemp(tmpl.data()))
@@ -258,9 +259,13 @@ LabStepRuns runStepExperiment(const Lesson& lesson, const LessonStep& step,
         ls.kind = LauncherKind::Mpirun;
         ls.launcher = env.launcher;
         ls.np = run.world;
-        ls.program = env.train_program;
-        ls.program_args = {"--config",  stem + ".json", "--db",
-                           env.db_path, "--run-name",   lessonRunName(lesson, step, run)};
+        // Absolute: the run starts in the Lab's folder (request.cwd).
+        ls.program = env.train_program.find('/') == std::string::npos
+                         ? env.train_program // found on PATH
+                         : fs::absolute(env.train_program).string();
+        ls.program_args = {"--config",   stem + ".json",
+                           "--db",       fs::absolute(env.db_path).string(),
+                           "--run-name", lessonRunName(lesson, step, run)};
         JobRequest request;
         if (hosts) {
             // mpirun inside host a over the hosts' hostfile (scripts/emulated-hosts mpirun).
@@ -276,6 +281,7 @@ LabStepRuns runStepExperiment(const Lesson& lesson, const LessonStep& step,
             request.env.emplace_back("ZEROLAB_MPIEXEC", env.launcher);
         request.stdout_path = stem + ".out";
         request.stderr_path = stem + ".err";
+        request.cwd = dir; // a run's relative defaults (checkpoints/) stay in the Lab's folder
         request.timeout_s = env.run_timeout_s;
         request.stop = env.stop;
         LabProgress p{static_cast<int>(i),   static_cast<int>(runs.size()), run.id, run.label, 0,

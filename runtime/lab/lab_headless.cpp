@@ -4,6 +4,7 @@
 
 #include "runtime/lab/lab_check.h"
 #include "runtime/lab/lab_experiment.h"
+#include "runtime/lab/lab_work_dir.h"
 #include "runtime/lab/lesson_parse.h"
 #include "storage/default_path.h"
 #include "storage/store_error.h"
@@ -79,11 +80,11 @@ std::string executableDir(const char* argv0) {
 } // namespace
 
 int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::ostream& err) {
-    Lesson lesson;
     // A progress line in the options' language (its arguments as they are).
     const auto say = [&](MessageSource s, std::vector<Message> args) {
         err << renderMessage(Message(s, std::move(args)), o.translate) << '\n';
     };
+    Lesson lesson;
     try {
         lesson = loadLesson(o.lesson);
     } catch (const LessonError& e) {
@@ -94,13 +95,12 @@ int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::os
     env.train_program = o.train_program;
     env.db_path = o.db_path.empty() ? defaultStorePath() : o.db_path;
     env.stop = &g_stop;
-    char dir[] = "/tmp/zerolab-lesson-XXXXXX";
-    if (!::mkdtemp(dir)) {
-        err << "zerolab: /tmp: cannot create the lesson's work directory: " << std::strerror(errno)
-            << '\n';
+    try {
+        env.work_dir = makeLessonWorkDir(); // what a killed runner left goes first
+    } catch (const LessonError& e) {
+        err << "zerolab: " << e.what() << '\n';
         return kExitFailed;
     }
-    env.work_dir = dir;
     LabRunIds made; // each distinct run once: later steps reuse it (LessonRun::origin)
     env.made = &made;
     int checks = 0, agree = 0, skipped = 0, reported = 0;
@@ -156,6 +156,7 @@ int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::os
             out.flush();
         }
     } catch (const LessonError& e) {
+        keepLessonWorkDir(env.work_dir);
         err << "zerolab: " << e.what() << "\nzerolab: run configs and logs are in " << env.work_dir
             << '\n';
         return kExitFailed;
@@ -168,6 +169,7 @@ int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::os
         std::error_code ec;
         std::filesystem::remove_all(env.work_dir, ec);
     } else {
+        keepLessonWorkDir(env.work_dir);
         say(ZEROLAB_TR("LabHeadless", "zerolab: run configs and logs are in %1"), {env.work_dir});
     }
     out << nlohmann::ordered_json({{"lesson", lesson.id},
@@ -235,10 +237,10 @@ std::optional<int> runLessonFromArguments(int argc, char** argv,
         std::cerr << "zerolab: --lang: 'en' or 'zh_CN', got '" << o.lang << "'\n";
         return kExitInvalid;
     }
-    o.train_program = (std::filesystem::path(executableDir(argv[0])) / "zerolab-train").string();
-    struct sigaction sa {};
     if (translatorFor)
         o.translate = translatorFor(o.lang);
+    o.train_program = (std::filesystem::path(executableDir(argv[0])) / "zerolab-train").string();
+    struct sigaction sa {};
     sa.sa_handler = onSignal;
     ::sigaction(SIGINT, &sa, nullptr);
     ::sigaction(SIGTERM, &sa, nullptr);

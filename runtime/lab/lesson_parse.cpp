@@ -5,6 +5,7 @@
 
 #include "runtime/config/bounded_file.h"
 #include "runtime/config/config_choices.h"
+#include "runtime/config/config_paths.h"
 #include "runtime/config/json_text.h"
 #include "runtime/lab/lab_expr.h"
 #include "runtime/lab/lab_quantity.h"
@@ -191,6 +192,18 @@ double tolerance(const Node& parent, const std::string& key) {
     return t;
 }
 
+// A lesson is a stranger's file and the Lab may run as root (emulated hosts): its runs
+// may not name a file or folder to write or read (config_paths.h). They run in the
+// Lab's own folder, so the defaults (checkpoints/, DeepSpeedJobName/) land there.
+void refuseConfigPaths(const Node& config) {
+    const std::vector<std::string> found = configPathsIn(config.value(), true);
+    if (!found.empty())
+        throw LessonError(config.ctx().source + ": " + config.path() + "." + found.front() +
+                          ": a lesson may not choose where its runs write files or what they "
+                          "read: remove it (they run in the Lab's own folder, on synthetic "
+                          "data)");
+}
+
 // What every lesson run is launched with on top of its config: the experiment's steps,
 // a store row and a timeline at every step, no checkpoints; on emulated hosts, the ranks
 // of a host for the traffic's link classes.
@@ -234,6 +247,7 @@ LessonRun parseRun(const Node& n, const RunLaunch& launch, RunPool& pool) {
         const Node c = n.at("config");
         if (!c.value().is_object())
             c.fail("expected an object of overrides (a JSON merge patch onto base_config)");
+        refuseConfigPaths(c);
         config.merge_patch(c.value());
     }
     if (!config.is_object())
@@ -660,6 +674,7 @@ Lesson parseLesson(const std::string& source_text, const std::string& source,
     const Node base = root.required("base_config");
     if (!base.value().is_object())
         base.fail("expected a zerolab config object");
+    refuseConfigPaths(base);
     l.base_config = base.value();
     const Node steps = root.required("steps");
     steps.requireArray();

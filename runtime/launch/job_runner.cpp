@@ -172,6 +172,7 @@ JobOutcome runJob(const JobRequest& request) {
     const std::vector<char*> cenv = pointers(env);
     const std::string program = resolveProgram(request.argv.front(), env);
     const std::string not_found = request.argv.front() + ": cannot execute: ";
+    const std::string no_cwd = request.cwd + ": cannot enter the job's folder\n";
 
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
@@ -185,6 +186,10 @@ JobOutcome runJob(const JobRequest& request) {
         ::dup2(in_fd, 0);
         ::dup2(out_fd, 1);
         ::dup2(err_fd, 2);
+        if (!request.cwd.empty() && ::chdir(request.cwd.c_str()) != 0) {
+            (void)!::write(2, no_cwd.data(), no_cwd.size());
+            ::_exit(127);
+        }
         ::execve(program.c_str(), cargv.data(), cenv.data());
         const char* why = errno == ENOENT   ? "No such file or directory\n"
                           : errno == EACCES ? "Permission denied\n"

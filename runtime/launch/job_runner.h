@@ -32,6 +32,10 @@ struct JobRequest {
     std::vector<std::pair<std::string, std::string>> env; // added (launchEnvironment)
     std::string stdout_path;                              // created / truncated
     std::string stderr_path;
+    // The job's working directory; empty: the caller's. The Lab's runs and the sweep's
+    // trials start in their own folder, where their relative defaults (checkpoints/,
+    // DeepSpeedJobName/) land.
+    std::string cwd;
     double timeout_s = 0; // > 0: the group is SIGKILLed past it
     // Set (by a signal handler or another thread) to stop: SIGTERM to the group, SIGKILL
     // after stop_grace_s.

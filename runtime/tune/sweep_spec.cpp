@@ -1,6 +1,7 @@
 // Parsing a sweep file: every problem collected, then one SweepError naming file and path.
 #include "runtime/tune/sweep_spec.h"
 
+#include "runtime/config/config_paths.h"
 #include "runtime/config/json_text.h"
 #include "runtime/planner/plan_devices.h"
 #include "storage/stored_text.h"
@@ -23,6 +24,11 @@ const std::set<std::string> kKeys = {"name",         "base",          "axes",
                                      "strategy",     "capacity",      "hold_global_batch",
                                      "warmup_steps", "measure_steps", "trial_timeout_s",
                                      "repeat_best",  "launcher",      "max_candidates"};
+
+// A sweep's trials write only in the sweep's folder (config_paths.h); they may read data.
+constexpr const char* kChoosesWhereFilesGo =
+    "a sweep's trials may not choose where they write files: remove it (they run in the "
+    "sweep's folder)";
 
 std::string readText(const std::string& path, const std::string& what) {
     std::error_code ec;
@@ -223,6 +229,8 @@ SweepSpec parseSweepJson(const nlohmann::json& doc, const std::string& source) {
     } else {
         p.add("base", "expected a config object or a path, got " + describeJson(doc["base"]));
     }
+    for (const std::string& key : configPathsIn(s.base, false))
+        p.add("base." + key, kChoosesWhereFilesGo);
     if (!doc.contains("axes") || !doc["axes"].is_object() || doc["axes"].empty()) {
         p.add("axes", "required: an object of at least one axis, each a list of values");
     } else {
@@ -248,6 +256,18 @@ SweepSpec parseSweepJson(const nlohmann::json& doc, const std::string& source) {
             if (!v.is_array() || v.empty()) {
                 p.add(path, "expected a non-empty list of values, got " + describeJson(v));
                 continue;
+            }
+            for (std::size_t i = 0; i < v.size(); ++i) {
+                nlohmann::json placed = v[i]; // the value where the axis puts it
+                for (std::size_t end = k.size(); end != std::string::npos && end > 0;) {
+                    const std::size_t dot = k.rfind('.', end - 1);
+                    const std::size_t begin = dot == std::string::npos ? 0 : dot + 1;
+                    placed = nlohmann::json{{k.substr(begin, end - begin), std::move(placed)}};
+                    end = dot;
+                }
+                for (const std::string& key : configPathsIn(placed, false))
+                    p.add(path + "[" + std::to_string(i) + "]",
+                          "sets " + key + ": " + std::string(kChoosesWhereFilesGo));
             }
             SweepAxis axis{k, {}};
             addAxisValues(axis, v, path, p);

@@ -156,9 +156,14 @@ TrialRecord runTrial(const SweepSpec& spec, const TrialEnvironment& env, TrialRe
     }
     const std::string run_name =
         spec.name + " #" + std::to_string(env.sweep_id) + " trial " + std::to_string(t.idx);
-    const LaunchSpec ls = trialLaunchSpec(
-        spec.launcher, env.program, t.world,
-        {"--config", config_path.string(), "--db", env.db_path, "--run-name", run_name});
+    // Absolute: the trial starts in the sweep's folder (request.cwd).
+    const auto anchored = [](const std::string& p) {
+        return p.find('/') == std::string::npos ? p : fs::absolute(p).string();
+    };
+    const LaunchSpec ls =
+        trialLaunchSpec(anchored(spec.launcher), anchored(env.program), t.world,
+                        {"--config", fs::absolute(config_path).string(), "--db",
+                         fs::absolute(env.db_path).string(), "--run-name", run_name});
 
     t.status = TrialStatus::Running;
     t.reason.clear();
@@ -170,6 +175,7 @@ TrialRecord runTrial(const SweepSpec& spec, const TrialEnvironment& env, TrialRe
     request.env = launchEnvironment(ls, ::geteuid() == 0);
     request.stdout_path = out_path.string();
     request.stderr_path = err_path.string();
+    request.cwd = env.work_dir; // a trial's relative defaults stay in the sweep's folder
     request.timeout_s = spec.trial_timeout_s;
     request.stop = env.stop;
     request.stop_grace_s = kStopGraceS;

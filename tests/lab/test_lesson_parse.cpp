@@ -1,6 +1,7 @@
 // The lesson format: a valid lesson parses; each kind of mistake is an error naming the
 // file and the JSON path; every shipped lesson parses with both languages everywhere.
 #include "lab_test_util.h"
+#include "runtime/config/config_paths.h"
 #include "runtime/lab/shipped_lessons.h"
 
 #include <gtest/gtest.h>
@@ -302,7 +303,7 @@ TEST(LessonParse, RunsLaunchedAlikeShareOneConfig) {
 // A distinct run's merged config is held whole: capped at 16 KiB of JSON, naming the run.
 TEST(LessonParse, ARunsConfigIsBounded) {
     auto doc = minimalLesson();
-    doc["base_config"]["run"] = {{"checkpoint_dir", std::string(17000, 'c')}};
+    doc["base_config"]["run"] = {{"on_stall", std::string(17000, 'c')}};
     const std::string msg = parseError(doc);
     EXPECT_NE(msg.find("t.json: steps[0].experiment.runs[0]: its config (base_config + config) "
                        "is "),
@@ -310,6 +311,44 @@ TEST(LessonParse, ARunsConfigIsBounded) {
         << msg;
     EXPECT_NE(msg.find("more than the 16384 a lesson run's config may hold"), std::string::npos)
         << msg;
+}
+
+// Every config key that names a file or folder, in base_config or in a run's overrides, is
+// refused naming the lesson file and its JSON path: a lesson's runs may not write outside
+// the Lab's folder (flops_profiler.output_file overwrote a file as root) or read elsewhere.
+TEST(LessonParse, ARunMayNotChooseWhereItWritesOrWhatItReads) {
+    const std::vector<std::string> expected = {"run.checkpoint_dir",
+                                               "tensorboard.output_path",
+                                               "csv_monitor.output_path",
+                                               "flops_profiler.output_file",
+                                               "zero_optimization.offload_optimizer.nvme_path",
+                                               "zero_optimization.offload_param.nvme_path",
+                                               "data.path",
+                                               "model.init_from"};
+    std::vector<std::string> seen;
+    for (const ConfigPathKey& k : kConfigPathKeys) {
+        nlohmann::json patch = "/etc/passwd";
+        std::string path;
+        for (auto it = k.keys.rbegin(); it != k.keys.rend(); ++it)
+            if (!it->empty()) {
+                patch = nlohmann::json{{std::string(*it), patch}};
+                path = std::string(*it) + (path.empty() ? "" : ".") + path;
+            }
+        seen.push_back(path);
+        auto inBase = minimalLesson();
+        inBase["base_config"].merge_patch(patch);
+        EXPECT_NE(parseError(inBase).find("t.json: base_config." + path +
+                                          ": a lesson may not choose where its runs write"),
+                  std::string::npos)
+            << parseError(inBase);
+        auto inRun = minimalLesson();
+        inRun["steps"][0]["experiment"]["runs"][0]["config"] = patch;
+        EXPECT_NE(parseError(inRun).find("t.json: steps[0].experiment.runs[0].config." + path +
+                                         ": a lesson may not choose"),
+                  std::string::npos)
+            << parseError(inRun);
+    }
+    EXPECT_EQ(seen, expected);
 }
 
 // A time check: on a step that calibrates, with its tolerance stated.

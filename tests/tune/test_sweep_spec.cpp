@@ -2,6 +2,7 @@
 // batch rule when the micro-batch moves; the guided order's decisions over recorded trials.
 #include "tests/support/temp_dir.h"
 
+#include "runtime/config/config_paths.h"
 #include "runtime/tune/sweep_candidates.h"
 #include "runtime/tune/sweep_report.h"
 #include "runtime/tune/sweep_spec.h"
@@ -54,6 +55,46 @@ TEST(SweepSpec, NamesFileAndPathOfEveryProblem) {
     EXPECT_NE(e.find("s.json: capacity: expected \"host\""), std::string::npos) << e;
     EXPECT_NE(e.find("s.json: measure_steps: expected an integer from 1"), std::string::npos) << e;
     EXPECT_NE(e.find("s.json: trial_timout_s: unknown key"), std::string::npos) << e;
+}
+
+// A sweep's trials may not choose where they write (csv_monitor.output_path as root
+// overwrote a file): every written path key, in the base or set by an axis, is refused
+// naming the file and the JSON path; data they read stays allowed.
+TEST(SweepSpec, TrialsMayNotChooseWhereTheyWrite) {
+    for (const ConfigPathKey& k : kConfigPathKeys) {
+        nlohmann::json base = nanoBase();
+        nlohmann::json value = "/etc/passwd";
+        std::string path;
+        for (auto it = k.keys.rbegin(); it != k.keys.rend(); ++it)
+            if (!it->empty()) {
+                value = nlohmann::json{{std::string(*it), value}};
+                path = std::string(*it) + (path.empty() ? "" : ".") + path;
+            }
+        base.merge_patch(value);
+        const std::string inBase = errorOf({{"base", base}, {"axes", {{"world", {1}}}}});
+        const std::string inAxis = errorOf(
+            {{"base", nanoBase()},
+             {"axes",
+              {{path.substr(0, path.find('.')), {value[path.substr(0, path.find('.'))]}}}}});
+        if (k.read) {
+            EXPECT_EQ(inBase.find("may not choose"), std::string::npos) << inBase;
+            EXPECT_EQ(inAxis.find("may not choose"), std::string::npos) << inAxis;
+            continue;
+        }
+        EXPECT_NE(inBase.find("s.json: base." + path +
+                              ": a sweep's trials may not choose where they write files"),
+                  std::string::npos)
+            << inBase;
+        EXPECT_NE(inAxis.find("s.json: axes." + path.substr(0, path.find('.')) + "[0]: sets " +
+                              path + ": a sweep's trials may not choose"),
+                  std::string::npos)
+            << inAxis;
+    }
+    const std::string dotted =
+        errorOf({{"base", nanoBase()}, {"axes", {{"run.checkpoint_dir", {"a", "/tmp/b"}}}}});
+    EXPECT_NE(dotted.find("s.json: axes.run.checkpoint_dir[1]: sets run.checkpoint_dir"),
+              std::string::npos)
+        << dotted;
 }
 
 TEST(SweepSpec, BaseFileRelativeToTheSweepAndItsErrorsNamed) {

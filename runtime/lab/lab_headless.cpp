@@ -7,6 +7,7 @@
 #include "runtime/lab/lab_work_dir.h"
 #include "runtime/lab/lesson_parse.h"
 #include "storage/default_path.h"
+#include "storage/run_store.h"
 #include "storage/store_error.h"
 
 #include <signal.h>
@@ -95,6 +96,14 @@ int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::os
     env.train_program = o.train_program;
     env.db_path = o.db_path.empty() ? defaultStorePath() : o.db_path;
     env.stop = &g_stop;
+    // The store is checked before anything runs: one that is damaged or of a newer schema
+    // is refused here, exit 2 as in every other tool, not after a first run failed on it.
+    try {
+        RunStore::open(env.db_path);
+    } catch (const StoreError& e) {
+        err << "zerolab: " << e.what() << '\n';
+        return e.isIo() ? kExitFailed : kExitInvalid;
+    }
     try {
         env.work_dir = makeLessonWorkDir(); // what a killed runner left goes first
     } catch (const LessonError& e) {
@@ -162,7 +171,7 @@ int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::os
         return kExitFailed;
     } catch (const StoreError& e) {
         err << "zerolab: " << env.db_path << ": " << e.what() << '\n';
-        return kExitFailed;
+        return e.isIo() ? kExitFailed : kExitInvalid;
     }
     // The run configs and logs are kept only when something needs looking at.
     if (failed.empty()) {

@@ -56,7 +56,7 @@ protected:
 };
 
 TEST_F(ToolOutput, FullStdoutExitsOneNamingTheError) {
-    const std::vector<std::vector<std::string>> commands = {
+    std::vector<std::vector<std::string>> commands = {
         {toolPath("zerolab-runs"), "--db", db(), "list"},
         {toolPath("zerolab-runs"), "--db", db(), "list", "--json"},
         {toolPath("zerolab-runs"), "--db", db(), "show", "1"},
@@ -87,6 +87,21 @@ TEST_F(ToolOutput, FullStdoutExitsOneNamingTheError) {
     }
 }
 
+// A lesson of one plan step over the test's config: --run-lesson launches nothing for it.
+void writePlanOnlyLesson(const std::string& config_path, const std::string& lesson_path) {
+    nlohmann::json lesson = nlohmann::json::parse(R"({
+        "format": 1, "id": "plan-only", "order": 900,
+        "title": {"en": "A plan"}, "summary": {"en": "One plan step."},
+        "steps": [{
+            "id": "plan", "title": {"en": "Stage 1"}, "text": {"en": "The optimizer at N = 8."},
+            "plan": {"params": 1e9, "world": 8, "stage": 1},
+            "checks": [{"id": "optimizer", "label": {"en": "Optimizer states"}, "unit": "psi",
+                        "quantity": "optimizer_states", "run": "plan", "formula": "12/N"}]
+        }]})");
+    lesson["base_config"] = nlohmann::json::parse(readBytes(config_path));
+    std::ofstream(lesson_path) << lesson.dump();
+}
+
 // A store of a newer schema is invalid input to every tool: exit 2, the store unchanged
 // (issue 40 §15). Before: 2 from zerolab-runs and zerolab-train, 1 from zerolab-sweep and
 // zerolab-calibrate (the calibrate also only after calibrating).
@@ -96,7 +111,7 @@ TEST_F(ToolOutput, ANewerStoreIsExitTwoInEveryTool) {
         store.db().exec("PRAGMA user_version = 99");
     }
     const std::string before = readBytes(db());
-    const std::vector<std::vector<std::string>> commands = {
+    std::vector<std::vector<std::string>> commands = {
         {toolPath("zerolab-runs"), "--db", db(), "list"},
         {toolPath("zerolab-sweep"), "list", "--db", db()},
         {toolPath("zerolab-sweep"), "show", "1", "--db", db()},
@@ -104,6 +119,11 @@ TEST_F(ToolOutput, ANewerStoreIsExitTwoInEveryTool) {
         {toolPath("zerolab-train"), "--config", config(), "--db", db()},
         {toolPath("zerolab-calibrate"), "--out", m_dir.file("profile.json"), "--db", db()},
     };
+    if (fs::exists(toolPath("zerolab"))) { // checked before the lesson runs anything
+        writePlanOnlyLesson(config(), m_dir.file("plan-only.json"));
+        commands.push_back({toolPath("zerolab"), "--lesson", m_dir.file("plan-only.json"),
+                            "--run-lesson", "--db", db()});
+    }
     for (const auto& argv : commands) {
         std::string line;
         for (const auto& a : argv)
@@ -121,17 +141,7 @@ TEST_F(ToolOutput, ANewerStoreIsExitTwoInEveryTool) {
 TEST_F(ToolOutput, GuiPrintingModesExitOneOnAFullStdout) {
     if (!fs::exists(toolPath("zerolab")))
         GTEST_SKIP() << "no GUI in this build";
-    nlohmann::json lesson = nlohmann::json::parse(R"({
-        "format": 1, "id": "plan-only", "order": 900,
-        "title": {"en": "A plan"}, "summary": {"en": "One plan step."},
-        "steps": [{
-            "id": "plan", "title": {"en": "Stage 1"}, "text": {"en": "The optimizer at N = 8."},
-            "plan": {"params": 1e9, "world": 8, "stage": 1},
-            "checks": [{"id": "optimizer", "label": {"en": "Optimizer states"}, "unit": "psi",
-                        "quantity": "optimizer_states", "run": "plan", "formula": "12/N"}]
-        }]})");
-    lesson["base_config"] = nlohmann::json::parse(readBytes(config()));
-    std::ofstream(m_dir.file("plan-only.json")) << lesson.dump();
+    writePlanOnlyLesson(config(), m_dir.file("plan-only.json"));
     const std::vector<std::vector<std::string>> commands = {
         {toolPath("zerolab"), "--print-forecast", "--config", config()},
         {toolPath("zerolab"), "--lesson", m_dir.file("plan-only.json"), "--run-lesson", "--db",

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -284,7 +285,8 @@ LessonRun parseRun(const Node& n, const RunLaunch& launch, RunPool& pool) {
     return r;
 }
 
-// "unlimited", or bits per second as scripts/emulated-hosts takes them: 200mbit, 1gbit.
+// "unlimited", or bits per second as scripts/emulated-hosts takes them (200mbit, 1gbit):
+// a number with kbit, mbit or gbit from 8kbit to 100gbit, what tc can hold (docs/hosts.md).
 bool validRate(const std::string& rate) {
     if (rate == "unlimited")
         return true;
@@ -294,10 +296,11 @@ bool validRate(const std::string& rate) {
         ++digits;
     const std::string unit = rate.substr(digits);
     const std::string number = rate.substr(0, digits);
-    return digits > 0 && number.back() != '.' &&
-           std::count(number.begin(), number.end(), '.') <= 1 &&
-           number.find_first_of("123456789") != std::string::npos &&
-           (unit == "kbit" || unit == "mbit" || unit == "gbit");
+    if (digits == 0 || number.back() == '.' || std::count(number.begin(), number.end(), '.') > 1)
+        return false;
+    const double scale = unit == "kbit" ? 1e3 : unit == "mbit" ? 1e6 : unit == "gbit" ? 1e9 : 0.0;
+    const double bits_per_s = std::strtod(number.c_str(), nullptr) * scale;
+    return bits_per_s >= 8e3 && bits_per_s <= 100e9;
 }
 
 LessonExperiment parseExperiment(const Node& n, const json& base_config, const std::string& step_id,
@@ -312,7 +315,7 @@ LessonExperiment parseExperiment(const Node& n, const json& base_config, const s
         if (!validRate(e.rate))
             n.at("rate").fail("'" + e.rate +
                               "': unlimited, or bits per second with kbit, mbit or gbit "
-                              "(200mbit, 1gbit)");
+                              "from 8kbit to 100gbit (200mbit, 1gbit)");
         if (e.hosts < 2)
             n.at("rate").fail("a link rate needs \"hosts\": 2 or more");
     } else if (e.hosts > 1) {

@@ -119,6 +119,19 @@ TEST(LessonParse, ErrorsNameFileAndJsonPath) {
              d["steps"][0]["experiment"]["rate"] = "200";
          },
          "steps[0].experiment.rate: '200': unlimited, or bits per second with kbit, mbit or gbit"},
+        {"rate tc cannot hold",
+         [](auto& d) {
+             d["steps"][0]["experiment"]["hosts"] = 2;
+             d["steps"][0]["experiment"]["rate"] = "1kbit";
+         },
+         "steps[0].experiment.rate: '1kbit': unlimited, or bits per second with kbit, mbit or "
+         "gbit from 8kbit to 100gbit"},
+        {"rate past what tc holds",
+         [](auto& d) {
+             d["steps"][0]["experiment"]["hosts"] = 2;
+             d["steps"][0]["experiment"]["rate"] = "1000gbit";
+         },
+         "steps[0].experiment.rate: '1000gbit': unlimited"},
         {"hosts", [](auto& d) { d["steps"][0]["experiment"]["hosts"] = 17; },
          "steps[0].experiment.hosts: must be in 1..16, got 17"},
         {"world over hosts",

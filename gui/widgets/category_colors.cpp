@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 
+#include <algorithm>
 #include <array>
 
 namespace zerolab {
@@ -111,6 +112,18 @@ void CategoryLegend::setCategories(const QVector<MemCategory>& shown) {
             shown.contains(static_cast<MemCategory>(i)));
 }
 
+void CategoryLegend::wrapLabels(int width) {
+    m_wrapWidth = width;
+    for (QLabel* label : m_labels) {
+        label->setWordWrap(true);
+        QLayout* row = label->parentWidget()->layout();
+        for (int i = 0; i < row->count(); ++i)
+            if (QWidget* w = row->itemAt(i)->widget())
+                row->setAlignment(w, Qt::AlignTop);
+    }
+    retranslate();
+}
+
 QStringList CategoryLegend::shownLabels() const {
     QStringList out;
     for (const QLabel* l : m_labels)
@@ -122,7 +135,13 @@ QStringList CategoryLegend::shownLabels() const {
 void CategoryLegend::retranslate() {
     for (std::size_t i = 0; i < kMemCategoryCount; ++i) {
         const auto c = static_cast<MemCategory>(i);
-        m_labels[qsizetype(i)]->setText(memCategoryLabel(c));
+        QLabel* label = m_labels[qsizetype(i)];
+        label->setText(memCategoryLabel(c));
+        // A wrapping label is as wide as its text up to the wrap width: short ones never
+        // break ("Master / params"), long ones break at that width.
+        if (m_wrapWidth > 0)
+            label->setFixedWidth(
+                std::min(label->fontMetrics().horizontalAdvance(label->text()) + 2, m_wrapWidth));
         m_labels[qsizetype(i)]->parentWidget()->setToolTip(
             QStringLiteral("<b>%1</b> (%2)<br>%3")
                 .arg(memCategoryLabel(c),

@@ -32,6 +32,9 @@ public:
     // Only these categories' entries (a chart that draws some of them); default: all. In a
     // grid a hidden entry leaves its cell empty; use columns 0 to pack them.
     void setCategories(const QVector<MemCategory>& shown);
+    // Labels wider than `width` px wrap onto more lines, the swatch beside the first: a
+    // one-column legend beside a chart, whatever the language's longest label.
+    void wrapLabels(int width);
     // The labels of the entries shown, in category order (for tests).
     QStringList shownLabels() const;
 
@@ -43,6 +46,7 @@ private:
     void retranslate();
 
     QVector<QLabel*> m_labels; // indexed by MemCategory; each one's parent cell has the tooltip
+    int m_wrapWidth = 0;       // wrapLabels' width; 0: labels on one line
 };
 
 } // namespace zerolab

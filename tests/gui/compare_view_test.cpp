@@ -2,18 +2,22 @@
 // order of the compared runs, one column and one bar per segment of a restarted run
 // with that segment's own prediction, and checklist entries and headers shown whole.
 #include "fixture_store.h"
+#include "gui/app/main_window.h"
 #include "gui/client/store_client.h"
 #include "gui/core/config_validation.h"
 #include "gui/core/ema_smooth.h"
+#include "gui/core/language.h"
 #include "gui/core/units.h"
 #include "gui/views/compare/compare_view.h"
 #include "gui/widgets/memory_bar_chart.h"
+#include "gui/widgets/style.h"
 #include "gui/widgets/time_series_plot.h"
 #include "runtime/planner/planner_units.h"
 #include "storage/run_reader.h"
 
 #include <qcustomplot.h>
 
+#include <QApplication>
 #include <QHeaderView>
 #include <QListWidget>
 #include <QSignalSpy>
@@ -41,6 +45,53 @@ private:
         QSignalSpy loaded(&view, &CompareView::loaded);
         view.setRuns(ids);
         QVERIFY(loaded.wait(10000));
+    }
+
+    // Every shown column of `table` lies inside its viewport, the viewport inside `window`,
+    // and each column is as wide as its header and its cells (text, the run's swatch).
+    static void checkColumnsWhole(const QTableWidget* table, const QWidget* window,
+                                  const char* what) {
+        const QWidget* viewport = table->viewport();
+        const QRect inWindow(viewport->mapTo(window, QPoint(0, 0)), viewport->size());
+        QVERIFY2(window->rect().contains(inWindow),
+                 qPrintable(QStringLiteral("%1: viewport %2,%3 %4x%5 outside the window")
+                                .arg(what)
+                                .arg(inWindow.x())
+                                .arg(inWindow.y())
+                                .arg(inWindow.width())
+                                .arg(inWindow.height())));
+        const QFontMetrics header(table->horizontalHeader()->font());
+        const int icon = table->style()->pixelMetric(QStyle::PM_SmallIconSize);
+        for (int c = 0; c < table->columnCount(); ++c) {
+            if (table->isColumnHidden(c))
+                continue;
+            const QString name = table->horizontalHeaderItem(c)->text();
+            const int left = table->columnViewportPosition(c), width = table->columnWidth(c);
+            QVERIFY2(left >= 0 && left + width <= viewport->width() + 1,
+                     qPrintable(QStringLiteral("%1 column '%2' at %3 + %4 px of %5")
+                                    .arg(what, name)
+                                    .arg(left)
+                                    .arg(width)
+                                    .arg(viewport->width())));
+            int need = header.horizontalAdvance(name) + 8;
+            for (int r = 0; r < table->rowCount(); ++r) {
+                const QTableWidgetItem* item = table->item(r, c);
+                if (!item)
+                    continue;
+                QFont f = table->font();
+                f.setBold(item->font().bold());
+                // The key column may lose a long key's start (ElideLeft, the key as tooltip).
+                if (table->textElideMode() == Qt::ElideLeft && c == 0)
+                    continue;
+                const bool swatch = item->data(Qt::DecorationRole).isValid();
+                need = std::max(need, QFontMetrics(f).horizontalAdvance(item->text()) + 6 +
+                                          (swatch ? icon + 4 : 0));
+            }
+            QVERIFY2(width >= need, qPrintable(QStringLiteral("%1 column '%2': %3 px, needs %4")
+                                                   .arg(what, name)
+                                                   .arg(width)
+                                                   .arg(need)));
+        }
     }
 
     static QStringList headers(const QTableWidget* table) {
@@ -298,6 +349,51 @@ private slots:
                  qPrintable(QStringLiteral("key column %1 px, widest key %2 px")
                                 .arg(diff->columnWidth(0))
                                 .arg(widest)));
+    }
+
+    // Issue 39: the whole main window at 1280x800 with five runs, in English and in zh_CN
+    // (whose Runs panel is wider): the window keeps its size, every run table column and
+    // every config diff column and row is in view and as wide as its header and values.
+    void fiveRunsFitTheMainWindowAt1280x800_data() {
+        QTest::addColumn<bool>("chinese");
+        QTest::newRow("en") << false;
+        QTest::newRow("zh_CN") << true;
+    }
+    void fiveRunsFitTheMainWindowAt1280x800() {
+        QFETCH(bool, chinese);
+        applyAppStyle(*qApp); // as the app looks
+        QVERIFY(setLanguage(chinese ? Language::Chinese : Language::English));
+        MainWindow window(false);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        CompareView* view = window.compareView();
+        QSignalSpy loaded(view, &CompareView::loaded);
+        window.openStore(m_db);
+        window.compareRuns({m_ids[0], m_ids[1], m_ids[2], m_ids[3], m_ids[4]});
+        window.setTab(MainWindow::Tab::Compare);
+        QVERIFY(loaded.wait(10000));
+        QTRY_COMPARE(view->diffTable()->columnCount(), 6);
+        QTest::qWait(100); // the splitters settle
+        QCOMPARE(view->runTable()->rowCount(), 5);
+        checkColumnsWhole(view->diffTable(), &window, "config diff");
+        if (QTest::currentTestFailed())
+            return;
+        checkColumnsWhole(view->runTable(), &window, "run table");
+        if (QTest::currentTestFailed())
+            return;
+        // Not grown past 800 px by a minimum height the screen lacks.
+        QCOMPARE(window.size(), QSize(1280, 800));
+        QTableWidget* diff = view->diffTable();
+        const int last = diff->rowCount() - 1;
+        QVERIFY2(diff->rowViewportPosition(last) + diff->rowHeight(last) <=
+                     diff->viewport()->height() + 1,
+                 qPrintable(QStringLiteral("last diff row at %1 of %2")
+                                .arg(diff->rowViewportPosition(last))
+                                .arg(diff->viewport()->height())));
+        QVERIFY2(view->plot()->height() >= 220,
+                 qPrintable(QString::number(view->plot()->height())));
+        QVERIFY(setLanguage(Language::English));
     }
 };
 

@@ -24,6 +24,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSplitter>
@@ -260,9 +261,11 @@ QVector<MemoryBarGroup> memoryGroups(const QVector<RunPart>& parts) {
 // Every run's column in view (at 1280 px five runs showed two): the values share what the
 // key's least width (120 px) leaves, each at most 110 px and at least 56 px (the run's
 // "#id" header, a cut value ends in "…"); the key takes the rest and, where that is short,
-// loses its start (the table's ElideLeft), never its leaf. Again on every resize.
+// loses its start (the table's ElideLeft), never its leaf. Again on every resize. The table
+// asks for the key's and every run's least width, so that its card is never narrower.
+constexpr int kKeyMin = 120, kValueMin = 56, kValueMax = 110;
+
 void fitDiffColumns(QTableWidget* table) {
-    constexpr int kKeyMin = 120, kValueMin = 56, kValueMax = 110;
     const int runs = table->columnCount() - 1;
     if (runs < 1)
         return;
@@ -325,7 +328,9 @@ void fillDiff(QTableWidget* table, const QVector<RunPart>& parts, bool differenc
         }
     }
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    table->horizontalHeader()->setStretchLastSection(true);
+    table->horizontalHeader()->setStretchLastSection(false);
+    table->setMinimumWidth(kKeyMin + int(parts.size()) * kValueMin + 2 * table->frameWidth() +
+                           table->verticalScrollBar()->sizeHint().width());
     fitDiffColumns(table);
 }
 
@@ -359,8 +364,16 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
       m_runList(new QListWidget), m_metric(new QComboBox), m_xAxis(new QComboBox),
       m_diffOnly(new QCheckBox), m_plot(new TimeSeriesPlot), m_runTable(new QTableWidget),
       m_diff(new QTableWidget), m_memory(new MemoryBarChart) {
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(12, 12, 12, 12);
+    // The checklist sits beside the overlay only: the run table and the config diff below
+    // take the view's whole width (beside the zh Runs panel, at 1280 px, the diff showed
+    // 3.5 of 5 run columns and the run table cut its last column).
+    auto* layout = new QVBoxLayout(this);
+    // Thin margins and handles: at 1280x800 the overlay, the run table and the seven rows
+    // of a five-run diff share about 700 px.
+    layout->setContentsMargins(12, 8, 12, 8);
+    auto* content = new QSplitter(Qt::Vertical);
+    content->setHandleWidth(6);
+    content->setChildrenCollapsible(false);
     auto* split = new QSplitter(Qt::Horizontal);
     split->setHandleWidth(10);
     split->setChildrenCollapsible(false);
@@ -381,8 +394,6 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     m_empty->setAlignment(Qt::AlignCenter);
     m_stack->addWidget(m_empty);
 
-    auto* content = new QSplitter(Qt::Vertical);
-    content->setHandleWidth(10);
     auto* controls = new QWidget;
     auto* controlRow = new QHBoxLayout(controls);
     controlRow->setContentsMargins(0, 0, 0, 0);
@@ -425,8 +436,17 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     // Numbers at their width; the run's name takes the rest and elides when short of room.
     m_runTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_runTable->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    overlayLayout->addWidget(m_runTable);
-    content->addWidget(titled(m_overlayTitle, overlay, controls));
+    m_stack->addWidget(titled(m_overlayTitle, overlay, controls));
+    split->addWidget(m_stack);
+    split->setStretchFactor(1, 1);
+    content->addWidget(split);
+    // The run table's swatches are the overlay's colours; its own card, the view's width.
+    m_runCard = new QFrame;
+    m_runCard->setProperty("card", true);
+    auto* runLayout = new QVBoxLayout(m_runCard);
+    runLayout->setContentsMargins(12, 4, 12, 4);
+    runLayout->addWidget(m_runTable);
+    content->addWidget(m_runCard);
 
     auto* bottom = new QSplitter(Qt::Horizontal);
     bottom->setHandleWidth(10);
@@ -438,6 +458,8 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     m_diff->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_diff->setAlternatingRowColors(true);
     m_diff->setShowGrid(false);
+    // fitDiffColumns fits every column to the width (a long key loses its start).
+    m_diff->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_diff->verticalHeader()->setDefaultSectionSize(22);
     // Left-aligned and elided on the right, so a narrow column keeps the run's "#id".
     m_diff->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
@@ -446,22 +468,27 @@ CompareView::CompareView(StoreClient* store, QWidget* parent)
     m_diff->viewport()->installEventFilter(this); // its columns refit to its width
     bottom->addWidget(titled(m_configTitle, m_diff, m_diffOnly));
     auto* memBody = new QWidget;
-    auto* memLayout = new QVBoxLayout(memBody);
+    auto* memLayout = new QHBoxLayout(memBody);
     memLayout->setContentsMargins(0, 0, 0, 0);
     memLayout->addWidget(m_memory, 1);
-    memLayout->addWidget(new CategoryLegend(memBody, 2));
+    // One column beside the bars, long labels wrapped ("CPU engine workspace (not in
+    // DeepSpeed)", longer in zh): the chart keeps the card's height at 1280x800, and no
+    // label holds the card wide.
+    m_legend = new CategoryLegend(memBody, 1);
+    m_legend->wrapLabels(kLegendWidth);
+    memLayout->addWidget(m_legend, 0, Qt::AlignVCenter);
     bottom->addWidget(titled(m_memoryTitle, memBody));
-    // The config diff has a column per run: it gets the larger share.
-    bottom->setStretchFactor(0, 2);
+    // The config diff at every run's column at its least width (fitDiffColumns), the memory
+    // bars and their legend take the rest: side by side they need the room.
+    bottom->setChildrenCollapsible(false);
+    bottom->setStretchFactor(0, 0);
     bottom->setStretchFactor(1, 1);
-    bottom->setSizes({640, 320});
+    m_bottom = bottom;
     content->addWidget(bottom);
-    content->setStretchFactor(0, 3);
-    content->setStretchFactor(1, 2);
-    m_stack->addWidget(content);
-    split->addWidget(m_stack);
-    split->setStretchFactor(1, 1);
-    layout->addWidget(split);
+    content->setStretchFactor(0, 1);
+    content->setStretchFactor(1, 0);
+    content->setStretchFactor(2, 1);
+    layout->addWidget(content);
 
     m_partialRefresh = new QTimer(this);
     m_partialRefresh->setSingleShot(true);
@@ -643,7 +670,10 @@ void CompareView::refresh() {
     for (qint64 id : m_ids)
         if (m_chunks.contains(id))
             runs << &m_chunks[id];
-    m_stack->setCurrentIndex(m_ids.size() >= 2 ? 1 : 0);
+    const bool comparing = m_ids.size() >= 2;
+    m_stack->setCurrentIndex(comparing ? 1 : 0);
+    m_runCard->setVisible(comparing);
+    m_bottom->setVisible(comparing);
     const auto metric = static_cast<Metric>(m_metric->currentData().toInt());
     const auto x = static_cast<Metric>(m_xAxis->currentData().toInt());
     QVector<PlotSeries> series;
@@ -662,7 +692,16 @@ void CompareView::refresh() {
 
     const QVector<RunPart> parts = runParts(runs);
     fillRunTable(m_runTable, parts, m_store->machineProfile());
-    m_memory->setGroups(memoryGroups(parts));
+    const QVector<MemoryBarGroup> groups = memoryGroups(parts);
+    m_memory->setGroups(groups);
+    // The legend names only what a bar draws: no "CPU engine workspace" row beside
+    // DeepSpeed-like runs.
+    QVector<MemCategory> drawn;
+    for (std::size_t i = 0; i < kMemCategoryCount; ++i)
+        if (std::any_of(groups.begin(), groups.end(),
+                        [i](const MemoryBarGroup& g) { return g.bytes.bytes[i] != 0; }))
+            drawn << static_cast<MemCategory>(i);
+    m_legend->setCategories(drawn);
     fillDiff(m_diff, parts, m_diffOnly->isChecked());
 }
 

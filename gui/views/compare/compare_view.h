@@ -15,15 +15,18 @@
 
 class QCheckBox;
 class QComboBox;
+class QFrame;
 class QLabel;
 class QListWidget;
 class QSlider;
+class QSplitter;
 class QStackedWidget;
 class QTableWidget;
 class QTimer;
 
 namespace zerolab {
 
+class CategoryLegend;
 class MemoryBarChart;
 class StoreClient;
 class TimeSeriesPlot;
@@ -78,6 +81,7 @@ private:
     StoreClient* m_store;
     QList<qint64> m_ids;
     static constexpr int kOverlayMinHeight = 220;
+    static constexpr int kLegendWidth = 155; // the memory legend's labels wrap beyond it
     double m_smoothing = 0.9;
     QLabel* m_smoothingLabel = nullptr;
     QSlider* m_smoothingSlider = nullptr;
@@ -101,8 +105,11 @@ private:
     QCheckBox* m_diffOnly;
     TimeSeriesPlot* m_plot;
     QTableWidget* m_runTable;
+    QFrame* m_runCard = nullptr;   // the run table, the view's width
+    QSplitter* m_bottom = nullptr; // the config diff beside the memory bars
     QTableWidget* m_diff;
     MemoryBarChart* m_memory;
+    CategoryLegend* m_legend = nullptr; // the categories the bars draw
 };
 
 } // namespace zerolab

@@ -8,12 +8,16 @@
 
 #include "pdf_ink.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTextDocument>
+#include <QTextFrame>
+#include <QTextTable>
 #include <QtTest>
 
 using namespace zerolab;
@@ -26,6 +30,7 @@ private slots:
     void answerIsGradedOnWhatTheStepAsksAndColouredInThePdf();
     void eachStepOnItsPageWithItsTitledChartAndWholeWords();
     void agreementSaysWhichSidesAreEqual();
+    void eachCheckTableOnOnePageWhereItFits();
 };
 
 static LabReport sampleReport() {
@@ -182,6 +187,67 @@ void LabReportTest::agreementSaysWhichSidesAreEqual() {
     plan.agrees = true;
     QCOMPARE(labReportRow(plan, std::nullopt, "en").agreement,
              QStringLiteral("✓ formula = planner"));
+}
+
+// Issue 39 item 6: lesson 3's PDF had pages holding a table's last one or two rows. Steps
+// whose text leaves their table less room on the page each time: every table that fits on
+// a page is on one page; one longer than a page repeats its heading row on each.
+void LabReportTest::eachCheckTableOnOnePageWhereItFits() {
+    const LabReport sample = sampleReport();
+    LabReport r = sample;
+    r.steps.clear();
+    LabReportStep step = sample.steps.front();
+    step.rows.clear();
+    for (int i = 0; i < 8; ++i)
+        step.rows.push_back({QStringLiteral("Traffic per rank per step at stage %1").arg(i),
+                             {},
+                             QStringLiteral("3 B/ψ"),
+                             QStringLiteral("2.829 B/ψ"),
+                             QStringLiteral("2.829 B/ψ"),
+                             true,
+                             {},
+                             std::nullopt,
+                             QStringLiteral("✓ planner = run, 5.7% below the formula")});
+    QString text;
+    for (int i = 0; i < 24; ++i) {
+        text += QStringLiteral("Stage 3 gathers each layer before its forward and again before "
+                               "its backward, and reduce-scatters the gradients.\n\n");
+        step.text = text;
+        r.steps.push_back(step);
+    }
+    LabReportStep longer = step;
+    longer.text.clear();
+    for (int i = 0; i < 6; ++i)
+        longer.rows += step.rows;
+    r.steps.push_back(longer);
+
+    QTextDocument doc;
+    const QSizeF page(600, 848);
+    layOutLabReport(r, page, &doc);
+    const qreal room = page.height() - 2 * doc.documentMargin();
+    int tables = 0, fitting = 0;
+    for (QTextFrame* frame : doc.rootFrame()->childFrames()) {
+        auto* table = qobject_cast<QTextTable*>(frame);
+        if (!table)
+            continue;
+        ++tables;
+        const QRectF box = doc.documentLayout()->frameBoundingRect(table);
+        const int first = int(box.top() / page.height());
+        const int last = int(box.bottom() / page.height());
+        QCOMPARE(table->format().headerRowCount(), 1);
+        if (box.height() <= room) {
+            ++fitting;
+            QVERIFY2(first == last, qPrintable(QStringLiteral("table %1: pages %2 to %3 (%4 px)")
+                                                   .arg(tables)
+                                                   .arg(first + 1)
+                                                   .arg(last + 1)
+                                                   .arg(box.height())));
+        } else {
+            QVERIFY2(table->rows() > 40, qPrintable(QString::number(table->rows())));
+        }
+    }
+    QCOMPARE(tables, r.steps.size());
+    QCOMPARE(fitting, r.steps.size() - 1);
 }
 
 // The text of page `page` (1-based) of a PDF, by pdftotext; null when the tool is missing.

@@ -5,6 +5,7 @@
 // the Export button and its dialog, listing the store's own folder, followed by a run of
 // lesson 4 that still shows its checks and its finished runs (issue 27 item 1).
 // ZEROLAB_SHOT_DIR=DIR keeps DIR/lab-report-lesson2.png to look at.
+#include "gui/app/main_window.h"
 #include "gui/client/store_client.h"
 #include "gui/core/language.h"
 #include "gui/core/runtime_text.h"
@@ -54,6 +55,7 @@ private slots:
     void formulaCanWaitUntilTheStepHasRun();
     void aPlanStepSaysAskThePlannerAsItsButtonDoes();
     void everyCheckCellIsWholeAt1280x800InBothLanguages();
+    void lessonThreeOnALectureScreenShowsItsChecksWholeAndItsChart();
 
 private:
     std::string lessonWithOrder(int order) const;
@@ -424,6 +426,46 @@ void LabViewTest::formulaCanWaitUntilTheStepHasRun() {
     QCOMPARE(formula->text(), shown);
 }
 
+// Every cell of the checks table whole: its column holds its longest word, its row its
+// wrapped lines, the columns fit the table and the table its rows.
+static void checkCellsWhole(QTableWidget* table, const char* lang) {
+    QTRY_VERIFY(table->isVisible());
+    int columns = 0;
+    for (int c = 0; c < table->columnCount(); ++c)
+        columns += table->columnWidth(c);
+    QVERIFY2(columns <= table->viewport()->width(),
+             qPrintable(QStringLiteral("%1: columns %2 px in %3 px")
+                            .arg(QLatin1String(lang))
+                            .arg(columns)
+                            .arg(table->viewport()->width())));
+    const QFontMetrics fm = table->fontMetrics();
+    int rows = table->horizontalHeader()->height();
+    for (int r = 0; r < table->rowCount(); ++r) {
+        rows += table->rowHeight(r);
+        for (int c = 0; c < table->columnCount(); ++c) {
+            const QString text = table->item(r, c)->text();
+            // What the item delegate draws the text in: the cell less its text margins
+            // (QCommonStyle: PM_FocusFrameHMargin + 1 on each side) and the grid line.
+            const int margin =
+                table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1;
+            const int inner = table->columnWidth(c) - 2 * margin - 1;
+            for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+                QVERIFY2(fm.horizontalAdvance(word) <= inner,
+                         qPrintable(QStringLiteral("%1: '%2' wider than column %3")
+                                        .arg(QLatin1String(lang), word)
+                                        .arg(c)));
+            const QRect need = fm.boundingRect(QRect(0, 0, inner, 100000), Qt::TextWordWrap, text);
+            QVERIFY2(need.height() <= table->rowHeight(r),
+                     qPrintable(QStringLiteral("%1: row %2 column %3 cut: '%4'")
+                                    .arg(QLatin1String(lang))
+                                    .arg(r)
+                                    .arg(c)
+                                    .arg(text)));
+        }
+    }
+    QVERIFY2(rows <= table->height(), qPrintable(QString::number(rows)));
+}
+
 // Issue 27 items 3 and 9: at 1280x800 (the Lab beside the runs panel) every cell of the
 // checks table is whole: its column holds its longest word, its row its wrapped lines, the
 // columns fit the table; lesson 7's errata read in Chinese in zh_CN, from the planner's
@@ -436,52 +478,18 @@ void LabViewTest::everyCheckCellIsWholeAt1280x800InBothLanguages() {
     auto* table = view.findChild<QTableWidget*>(QStringLiteral("labChecks"));
     QVERIFY(table);
     QVERIFY(table->rowCount() > 0);
-    const auto checkWhole = [&](const char* lang) {
-        QTRY_VERIFY(table->isVisible());
-        int columns = 0;
-        for (int c = 0; c < table->columnCount(); ++c)
-            columns += table->columnWidth(c);
-        QVERIFY2(columns <= table->viewport()->width(),
-                 qPrintable(QStringLiteral("%1: columns %2 px in %3 px")
-                                .arg(QLatin1String(lang))
-                                .arg(columns)
-                                .arg(table->viewport()->width())));
-        const QFontMetrics fm = table->fontMetrics();
-        int rows = table->horizontalHeader()->height();
-        for (int r = 0; r < table->rowCount(); ++r) {
-            rows += table->rowHeight(r);
-            for (int c = 0; c < table->columnCount(); ++c) {
-                const QString text = table->item(r, c)->text();
-                // What the item delegate draws the text in: the cell less its text margins
-                // (QCommonStyle: PM_FocusFrameHMargin + 1 on each side) and the grid line.
-                const int margin =
-                    table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1;
-                const int inner = table->columnWidth(c) - 2 * margin - 1;
-                for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
-                    QVERIFY2(fm.horizontalAdvance(word) <= inner,
-                             qPrintable(QStringLiteral("%1: '%2' wider than column %3")
-                                            .arg(QLatin1String(lang), word)
-                                            .arg(c)));
-                const QRect need =
-                    fm.boundingRect(QRect(0, 0, inner, 100000), Qt::TextWordWrap, text);
-                QVERIFY2(need.height() <= table->rowHeight(r),
-                         qPrintable(QStringLiteral("%1: row %2 column %3 cut: '%4'")
-                                        .arg(QLatin1String(lang))
-                                        .arg(r)
-                                        .arg(c)
-                                        .arg(text)));
-            }
-        }
-        QVERIFY2(rows <= table->height(), qPrintable(QString::number(rows)));
-    };
-    checkWhole("en");
+    checkCellsWhole(table, "en");
+    if (QTest::currentTestFailed())
+        return;
     auto* explain = view.findChild<QLabel*>(QStringLiteral("labExplain"));
     QVERIFY(explain);
     QVERIFY(explain->text().contains(QStringLiteral("the table&#x27;s total")) ||
             explain->text().contains(QStringLiteral("the table's total")));
     QVERIFY(setLanguage(Language::Chinese));
     QTRY_VERIFY(!explain->text().contains(QStringLiteral("the table")));
-    checkWhole("zh_CN");
+    checkCellsWhole(table, "zh_CN");
+    if (QTest::currentTestFailed())
+        return;
     // The planner's erratum in Chinese, as Learn shows it: "原书表格合计…" (its template
     // up to the first value).
     const QString zh = QCoreApplication::translate("PlanErrata", "the table's total: %1")
@@ -489,6 +497,89 @@ void LabViewTest::everyCheckCellIsWholeAt1280x800InBothLanguages() {
                            .trimmed();
     QVERIFY2(!zh.isEmpty() && zh != QStringLiteral("the table's total:"), qPrintable(zh));
     QVERIFY2(explain->text().contains(zh.toHtmlEscaped()), qPrintable(explain->text()));
+    QVERIFY(setLanguage(Language::English));
+}
+
+// Issue 39 item 6: lesson 3 step 2 in a 1280x800 main window (the runs panel beside the
+// Lab) as a lecturer projects it: the checks whole, the longer "agrees" texts ("✓ planner
+// = run, 5.7% below the formula") included, and, without scrolling, the step's text and
+// most of its chart on the screen, in English and Chinese. ZEROLAB_SHOT_DIR=DIR keeps
+// DIR/lab-lesson3-1280x800-<lang>.png to look at.
+void LabViewTest::lessonThreeOnALectureScreenShowsItsChecksWholeAndItsChart() {
+    const QString store = m_dir.filePath(QStringLiteral("lesson3.db"));
+    const QString lesson = QString::fromStdString(lessonWithOrder(3));
+    QString error;
+    {
+        LabView run;
+        run.setTrainProgram(QStringLiteral(ZEROLAB_BIN_DIR "/zerolab-train"));
+        run.setStorePath(store);
+        QVERIFY2(run.openLesson(lesson, &error), qPrintable(error));
+        run.waitIdle();
+        QVERIFY(run.showStep(QStringLiteral("2")));
+        QVERIFY(run.runCurrentStep());
+        run.waitIdle();
+        QVERIFY(run.outcome(1));
+    }
+    // The GUI opened on that store, as after `zerolab --lesson ID --run-lesson`.
+    MainWindow window(false);
+    window.resize(1280, 800);
+    window.show();
+    window.openStore(store);
+    window.setTab(MainWindow::Tab::Lab);
+    LabView* view = window.labView();
+    QVERIFY2(view->openLesson(lesson, &error), qPrintable(error));
+    QVERIFY(view->showStep(QStringLiteral("2")));
+    QTRY_VERIFY_WITH_TIMEOUT(view->outcome(1), 20000);
+    // The paper's answer typed: the answer's column then holds both verdicts.
+    for (const LessonPrediction& p : view->lesson()->steps[1].predictions)
+        QVERIFY(view->setPredictionText(QString::fromStdString(p.id), QStringLiteral("3")));
+    auto* table = view->findChild<QTableWidget*>(QStringLiteral("labChecks"));
+    QVERIFY(table);
+    QVERIFY(table->rowCount() > 0);
+    const auto onScreen = [&](const char* lang) {
+        QTRY_VERIFY(view->findChild<QWidget*>(QStringLiteral("labChart")));
+        QWidget* chart = view->findChild<QWidget*>(QStringLiteral("labChart"));
+        auto* text = view->findChild<QWidget*>(QStringLiteral("labStepText"));
+        QVERIFY(text);
+        // What of a widget the window shows: its rect clipped by every parent (the scroll
+        // areas' viewports, the splitter's panes), in the window's coordinates.
+        const auto shown = [&](QWidget* w) {
+            QRect r(w->mapTo(&window, QPoint(0, 0)), w->size());
+            for (QWidget* p = w->parentWidget(); p && p != &window; p = p->parentWidget())
+                r &= QRect(p->mapTo(&window, QPoint(0, 0)), p->size());
+            return r & window.rect();
+        };
+        QTRY_VERIFY2(chart->isVisible() && shown(chart).height() >= 250,
+                     qPrintable(QStringLiteral("%1: %2 of the chart's %3 px shown")
+                                    .arg(QLatin1String(lang))
+                                    .arg(shown(chart).height())
+                                    .arg(chart->height())));
+        // The step's prose from its first line, a few lines of it.
+        QVERIFY2(shown(text).top() == text->mapTo(&window, QPoint(0, 0)).y() &&
+                     shown(text).height() >= std::min(60, text->height()),
+                 qPrintable(QStringLiteral("%1: %2 of the step's text shown")
+                                .arg(QLatin1String(lang))
+                                .arg(shown(text).height())));
+        const QString shots = qEnvironmentVariable("ZEROLAB_SHOT_DIR");
+        if (!shots.isEmpty())
+            window.grab().save(QDir(shots).filePath(
+                QStringLiteral("lab-lesson3-1280x800-%1.png").arg(QLatin1String(lang))));
+    };
+    QVERIFY2(table->item(0, 5)->text().contains(QStringLiteral("=")),
+             qPrintable(table->item(0, 5)->text()));
+    checkCellsWhole(table, "en");
+    if (QTest::currentTestFailed())
+        return;
+    onScreen("en");
+    if (QTest::currentTestFailed())
+        return;
+    const QString english = table->horizontalHeaderItem(5)->text();
+    QVERIFY(setLanguage(Language::Chinese));
+    QTRY_VERIFY(table->horizontalHeaderItem(5)->text() != english);
+    checkCellsWhole(table, "zh_CN");
+    if (QTest::currentTestFailed())
+        return;
+    onScreen("zh_CN");
     QVERIFY(setLanguage(Language::English));
 }
 

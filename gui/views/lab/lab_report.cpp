@@ -5,6 +5,7 @@
 
 #include "gui/widgets/style.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QCoreApplication>
 #include <QLocale>
 #include <QPageLayout>
@@ -12,7 +13,9 @@
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QTextDocument>
+#include <QTextFrame>
 #include <QTextOption>
+#include <QTextTable>
 #include <QUrl>
 
 namespace zerolab {
@@ -137,6 +140,35 @@ QString labReportHtml(const LabReport& report) {
     return html;
 }
 
+void layOutLabReport(const LabReport& report, const QSizeF& page, QTextDocument* doc) {
+    // Lines break between words (and between CJK characters), never inside a word.
+    QTextOption wrap = doc->defaultTextOption();
+    wrap.setWrapMode(QTextOption::WordWrap);
+    doc->setDefaultTextOption(wrap);
+    for (int i = 0; i < report.steps.size(); ++i)
+        if (!report.steps[i].chart.isNull())
+            doc->addResource(QTextDocument::ImageResource, QUrl(chartName(i)),
+                             report.steps[i].chart);
+    doc->setHtml(labReportHtml(report));
+    doc->setPageSize(page);
+    // A check table that would run over a page's end starts on the next page when it fits
+    // on one (no page holding a table's last row or two); a longer one repeats its heading
+    // row on each page. In document order: a break moves what follows it.
+    const qreal room = page.height() - 2 * doc->documentMargin();
+    for (QTextFrame* frame : doc->rootFrame()->childFrames()) {
+        auto* table = qobject_cast<QTextTable*>(frame);
+        if (!table)
+            continue;
+        QTextTableFormat format = table->format();
+        format.setHeaderRowCount(1);
+        const QRectF box = doc->documentLayout()->frameBoundingRect(table);
+        const bool splits = int(box.top() / page.height()) != int(box.bottom() / page.height());
+        if (splits && box.height() <= room)
+            format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+        table->setFormat(format);
+    }
+}
+
 bool writeLabReportPdf(const LabReport& report, const QString& path, QString* error) {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
@@ -154,19 +186,10 @@ bool writeLabReportPdf(const LabReport& report, const QString& path, QString* er
         writer.setResolution(300);
 
         QTextDocument doc;
-        // Lines break between words (and between CJK characters), never inside a word.
-        QTextOption wrap = doc.defaultTextOption();
-        wrap.setWrapMode(QTextOption::WordWrap);
-        doc.setDefaultTextOption(wrap);
-        for (int i = 0; i < report.steps.size(); ++i)
-            if (!report.steps[i].chart.isNull())
-                doc.addResource(QTextDocument::ImageResource, QUrl(chartName(i)),
-                                report.steps[i].chart);
-        doc.setHtml(labReportHtml(report));
         // Lay the text out on a 600 px wide page so that fonts and the chart width in
         // the HTML keep their proportions whatever the writer's resolution.
         const QSizeF page = writer.pageLayout().paintRectPoints().size();
-        doc.setPageSize(QSizeF(600, 600 * page.height() / page.width()));
+        layOutLabReport(report, QSizeF(600, 600 * page.height() / page.width()), &doc);
         doc.print(&writer);
     }
     if (!file.commit()) {

@@ -6,11 +6,14 @@
 #include <QDateTime>
 #include <QImage>
 #include <QLocale>
+#include <QSizeF>
 #include <QString>
 #include <QStringList>
 #include <QVector>
 
 #include <optional>
+
+class QTextDocument;
 
 namespace zerolab {
 
@@ -56,6 +59,11 @@ struct LabReport {
 
 // The report as HTML for QTextDocument, images referenced as "chart:<step>".
 QString labReportHtml(const LabReport& report);
+
+// The report in `doc` on pages of `page` (document pixels, the PDF's 600 px wide page):
+// the HTML with its charts, each check table on one page where it fits on one (a page
+// break before a table that would split), its heading row repeated where it does not.
+void layOutLabReport(const LabReport& report, const QSizeF& page, QTextDocument* doc);
 
 // Writes the PDF atomically (a temporary file renamed over `path` only when complete,
 // so a failed export keeps an older report). False with `error` naming the file.

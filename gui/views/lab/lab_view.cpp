@@ -63,6 +63,11 @@ protected:
 constexpr double kValueColumnsShare = 0.66;
 // A cell's margins and grid line around its text, in pixels.
 constexpr int kCellPadding = 14;
+// The heights of the step's page and of its chart's pane, in parts of the view's.
+constexpr int kPageShare = 9;
+constexpr int kChartShare = 11;
+// A chart's least height in its pane: below it the pane scrolls.
+constexpr int kChartMinHeight = 280;
 
 } // namespace
 
@@ -90,15 +95,28 @@ void LabView::buildUi() {
     pageLayout->addWidget(buildStepCard());
     pageLayout->addWidget(buildPredictCard());
     pageLayout->addWidget(buildChecksCard());
-    pageLayout->addWidget(buildChartCard());
     pageLayout->addLayout(buildFooter());
     pageLayout->addStretch(1);
 
-    auto* scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(page);
-    layOutWithSidePane(this, buildLessonList(), scroll)->setSizes({260, 1000});
+    // The step's chart in a pane of its own under the page, so that a lecture screen
+    // (1280x800) shows the step and its chart together without scrolling; the splitter
+    // between them moves, and each pane scrolls where its part is taller.
+    const auto scrolled = [](QWidget* w) {
+        auto* scroll = new QScrollArea;
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        scroll->setWidget(w);
+        return scroll;
+    };
+    QSplitter* split = makeSplitter(Qt::Vertical);
+    split->addWidget(scrolled(page));
+    m_chartPane = scrolled(buildChartCard());
+    split->addWidget(m_chartPane);
+    split->setChildrenCollapsible(false);
+    split->setStretchFactor(0, kPageShare);
+    split->setStretchFactor(1, kChartShare);
+    split->setSizes({kPageShare * 100, kChartShare * 100});
+    layOutWithSidePane(this, buildLessonList(), split)->setSizes({260, 1000});
     connectUi();
 }
 
@@ -239,8 +257,7 @@ QWidget* LabView::buildChartCard() {
     m_chartHeading = new QLabel;
     m_chartHeading->setObjectName(QStringLiteral("cardTitle"));
     m_chartBox->addWidget(m_chartHeading);
-    m_chartCard = makeCard(chartBox);
-    return m_chartCard;
+    return makeCard(chartBox);
 }
 
 // Previous and next step, the student's name, Compare and the report.
@@ -782,20 +799,25 @@ void LabView::renderChart() {
     const std::string lang = language();
     const LessonStep* step = m_lesson ? &m_lesson->steps[std::size_t(m_step)] : nullptr;
     const bool hasChart = step && step->chart;
-    m_chartCard->setVisible(hasChart);
+    m_chartPane->setVisible(hasChart);
     if (!hasChart)
         return;
     const QString title = qs(step->chart->title.in(lang));
     m_chartHeading->setText(title.isEmpty() ? tr("4 · The chart") : title);
     m_chart = LabCharts::build(*step, outcome(m_step), lang);
-    if (!m_chart) {
+    const bool charted = m_chart != nullptr;
+    if (!charted) {
         auto* empty = new QLabel(tr("The chart appears once the experiment has run."));
         empty->setObjectName(QStringLiteral("muted"));
         m_chart = empty;
     } else {
-        m_chart->setMinimumHeight(std::max(340, m_chart->minimumSizeHint().height()));
+        m_chart->setObjectName(QStringLiteral("labChart"));
+        m_chart->setMinimumHeight(std::max(kChartMinHeight, m_chart->minimumSizeHint().height()));
     }
     m_chartBox->addWidget(m_chart);
+    // Until there is a chart its pane holds one line, and the step's page takes the rest.
+    m_chartPane->setMaximumHeight(charted ? QWIDGETSIZE_MAX
+                                          : m_chartPane->widget()->sizeHint().height());
 }
 
 LabReport LabView::report() const {

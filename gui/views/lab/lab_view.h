@@ -2,7 +2,8 @@
 // time: its text and formula, the predictions the student types, one click that runs
 // the real experiment into the open store (LabClient runs the lesson's runs off the UI
 // thread), the
-// checks side by side (your answer, formula, planner, measured) and the step's chart.
+// checks side by side (your answer, formula, planner, measured) and, in a pane under
+// them that a lecture screen shows with the step, the step's chart.
 // A finished lesson exports as one PDF (gui/views/lab/lab_report.h). Opening a lesson shows the
 // newest stored results of its steps, so a lesson run earlier (or headless) is reviewable.
 #pragma once
@@ -27,6 +28,7 @@ class QLineEdit;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QTabBar;
 class QTableWidget;
 class QVBoxLayout;
@@ -140,7 +142,7 @@ private:
     QTableWidget* m_checks;
     QLabel* m_explain;
     QLabel* m_chartHeading;
-    QWidget* m_chartCard;
+    QScrollArea* m_chartPane; // the chart's card in its scroll area, under the page
     QVBoxLayout* m_chartBox;
     QWidget* m_chart = nullptr;
     QLineEdit* m_student;

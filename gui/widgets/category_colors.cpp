@@ -116,12 +116,13 @@ void CategoryLegend::wrapLabels(int width) {
     m_wrapWidth = width;
     for (QLabel* label : m_labels) {
         label->setWordWrap(true);
+        label->installEventFilter(this); // a new font (the font zoom) changes its width
         QLayout* row = label->parentWidget()->layout();
         for (int i = 0; i < row->count(); ++i)
             if (QWidget* w = row->itemAt(i)->widget())
                 row->setAlignment(w, Qt::AlignTop);
     }
-    retranslate();
+    fitLabelWidths();
 }
 
 QStringList CategoryLegend::shownLabels() const {
@@ -135,13 +136,7 @@ QStringList CategoryLegend::shownLabels() const {
 void CategoryLegend::retranslate() {
     for (std::size_t i = 0; i < kMemCategoryCount; ++i) {
         const auto c = static_cast<MemCategory>(i);
-        QLabel* label = m_labels[qsizetype(i)];
-        label->setText(memCategoryLabel(c));
-        // A wrapping label is as wide as its text up to the wrap width: short ones never
-        // break ("Master / params"), long ones break at that width.
-        if (m_wrapWidth > 0)
-            label->setFixedWidth(
-                std::min(label->fontMetrics().horizontalAdvance(label->text()) + 2, m_wrapWidth));
+        m_labels[qsizetype(i)]->setText(memCategoryLabel(c));
         m_labels[qsizetype(i)]->parentWidget()->setToolTip(
             QStringLiteral("<b>%1</b> (%2)<br>%3")
                 .arg(memCategoryLabel(c),
@@ -149,6 +144,23 @@ void CategoryLegend::retranslate() {
                                        int(kMemCategoryNames[i].size())),
                      memCategoryHint(c)));
     }
+    fitLabelWidths();
+}
+
+void CategoryLegend::fitLabelWidths() {
+    if (m_wrapWidth <= 0)
+        return;
+    // A wrapping label is as wide as its text up to the wrap width: short ones never break
+    // ("Master / params"), long ones break at that width.
+    for (QLabel* label : m_labels)
+        label->setFixedWidth(
+            std::min(label->fontMetrics().horizontalAdvance(label->text()) + 2, m_wrapWidth));
+}
+
+bool CategoryLegend::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::FontChange && m_labels.contains(qobject_cast<QLabel*>(watched)))
+        fitLabelWidths();
+    return QWidget::eventFilter(watched, event);
 }
 
 void CategoryLegend::changeEvent(QEvent* event) {

@@ -40,10 +40,13 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     // Each category's label and tooltip in the current language.
     void retranslate();
+    // wrapLabels' label widths for the current texts and font.
+    void fitLabelWidths();
 
     QVector<QLabel*> m_labels; // indexed by MemCategory; each one's parent cell has the tooltip
     int m_wrapWidth = 0;       // wrapLabels' width; 0: labels on one line

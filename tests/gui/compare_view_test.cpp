@@ -19,6 +19,7 @@
 
 #include <QApplication>
 #include <QHeaderView>
+#include <QLabel>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -349,6 +350,34 @@ private slots:
                  qPrintable(QStringLiteral("key column %1 px, widest key %2 px")
                                 .arg(diff->columnWidth(0))
                                 .arg(widest)));
+    }
+
+    // The memory legend's labels wrap only when longer than the legend's width, at any font
+    // size: after a larger font (the font zoom) a short label is still on one line.
+    void memoryLegendLabelsKeepTheirWidthUnderAFontZoom() {
+        StoreClient store;
+        CompareView view(&store);
+        view.resize(1280, 760);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QFont larger = view.font();
+        larger.setPointSizeF(larger.pointSizeF() * 1.5);
+        view.setFont(larger);
+        QCoreApplication::processEvents();
+        int shortLabels = 0;
+        for (const QLabel* label : view.findChildren<QLabel*>(QStringLiteral("legendLabel"))) {
+            QVERIFY(label->wordWrap());
+            const int advance = label->fontMetrics().horizontalAdvance(label->text());
+            if (advance >= 100)
+                continue;
+            ++shortLabels;
+            QVERIFY2(label->width() >= advance,
+                     qPrintable(QStringLiteral("'%1': %2 px for %3 px of text")
+                                    .arg(label->text())
+                                    .arg(label->width())
+                                    .arg(advance)));
+        }
+        QVERIFY(shortLabels >= 4);
     }
 
     // Issue 39: the whole main window at 1280x800 with five runs, in English and in zh_CN

@@ -1,5 +1,5 @@
 // zerolab-lab-shots STORE DIR [LESSON]: the Lab's charts of lessons 1, 3, 5 and 8 (or LESSON alone)
-// as the window shows them at 1280x800, the page scrolled to the chart, in English and Chinese,
+// as the window shows them at 1280x800, each pane scrolled to its end, in English and Chinese,
 // from the runs that `zerolab --lesson ID --run-lesson --db STORE` left in STORE; into
 // DIR/lab-chart-<lesson>-<lang>.png, and each lesson's report into
 // DIR/lab-report-<lesson>-<lang>.pdf. Uses Qt's offscreen platform without a display (docs/lab.md).
@@ -47,7 +47,8 @@ void settle(MainWindow& window) {
         QApplication::processEvents(QEventLoop::AllEvents, 50);
 }
 
-// Scrolls the Lab's page so that the chart's card sits at the bottom of the window.
+// Scrolls each of the Lab's panes to its end: the step's page to its checks, the chart's
+// pane to the chart's legend and note.
 void scrollToChart(LabView* lab) {
     for (QScrollArea* area : lab->findChildren<QScrollArea*>())
         if (area->widget() && area->widget()->height() > area->viewport()->height())

@@ -12,12 +12,14 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <fstream>
+#include <limits>
 
 using namespace zerolab;
 
@@ -60,6 +62,32 @@ private slots:
             view.form()->fieldFor(QStringLiteral("gradient_accumulation_steps")));
         QVERIFY(accum);
         QCOMPARE(accum->value(), 4);
+    }
+
+    // Issue 39: the form's batch fields stopped at 4096, so a config with accumulation
+    // 100,000 showed 4,096 and a wrong global batch beside JSON that said 100000. Their
+    // bound is the config's: each up to 2^31-1 (docs/config.md).
+    void batchFieldsHoldWhatTheConfigAllows() {
+        SetupView view;
+        auto doc = nlohmann::json::parse(view.text().toStdString());
+        doc.erase("train_batch_size");
+        doc["train_micro_batch_size_per_gpu"] = 5000;
+        doc["gradient_accumulation_steps"] = 100000;
+        view.setText(QString::fromStdString(doc.dump(2)));
+        auto* micro = qobject_cast<QSpinBox*>(
+            view.form()->fieldFor(QStringLiteral("train_micro_batch_size_per_gpu")));
+        auto* accum = qobject_cast<QSpinBox*>(
+            view.form()->fieldFor(QStringLiteral("gradient_accumulation_steps")));
+        QVERIFY(micro && accum);
+        QCOMPARE(micro->maximum(), std::numeric_limits<int>::max());
+        QCOMPARE(accum->maximum(), std::numeric_limits<int>::max());
+        QCOMPARE(micro->value(), 5000);
+        QCOMPARE(accum->value(), 100000);
+        const QString global = QString::number(5000LL * 100000 * view.form()->world());
+        bool shown = false;
+        for (const QLabel* label : view.form()->findChildren<QLabel*>())
+            shown = shown || label->text().startsWith(global + QLatin1Char(' '));
+        QVERIFY2(shown, qPrintable(global));
     }
 
     void typingIsDebouncedThenValidated() {

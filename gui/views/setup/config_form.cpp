@@ -22,6 +22,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <limits>
+
 namespace zerolab {
 
 namespace {
@@ -178,8 +180,10 @@ QWidget* ConfigForm::buildBatchGroup() {
     QFormLayout* form = nullptr;
     m_batchBox = group(form);
     m_world = intSpin(1, 1024, 2);
-    m_micro = intSpin(1, 4096, 8);
-    m_accum = intSpin(1, 4096, 1);
+    // The config's bound on each batch number (docs/config.md): up to 2^31-1; a product
+    // past it is the config's validation error, said under the JSON.
+    m_micro = intSpin(1, std::numeric_limits<int>::max(), 8);
+    m_accum = intSpin(1, std::numeric_limits<int>::max(), 1);
     m_globalBatch = new QLabel;
     m_globalBatch->setObjectName(QStringLiteral("muted"));
     m_precision = new QComboBox;

@@ -3501,16 +3501,6 @@ On the Pareto frontier</source>
         <source>Time per step (ms) · rank</source>
         <translation>每步时间 (ms) · 进程</translation>
     </message>
-    <message numerus="yes">
-        <source>measured (median of %n step(s))</source>
-        <translation>
-            <numerusform>实测（%n 步的中位数）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Time per step (ms)</source>
-        <translation>每步时间（ms）</translation>
-    </message>
     <message>
         <source>Bus bandwidth (GB/s) · rank</source>
         <translation>总线带宽 (GB/s) · 进程</translation>

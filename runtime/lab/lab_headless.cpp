@@ -96,10 +96,13 @@ int runLessonHeadless(const HeadlessLessonOptions& o, std::ostream& out, std::os
     env.train_program = o.train_program;
     env.db_path = o.db_path.empty() ? defaultStorePath() : o.db_path;
     env.stop = &g_stop;
-    // The store is checked before anything runs: one that is damaged or of a newer schema
-    // is refused here, exit 2 as in every other tool, not after a first run failed on it.
+    // An existing store is checked before anything runs: one that is damaged or of a newer
+    // schema is refused here, exit 2 as in every other tool, not after a first run failed
+    // on it. A missing one is left to the first run to create (a plan-only lesson makes none).
     try {
-        RunStore::open(env.db_path);
+        std::error_code ec;
+        if (std::filesystem::exists(env.db_path, ec))
+            RunStore::open(env.db_path);
     } catch (const StoreError& e) {
         err << "zerolab: " << e.what() << '\n';
         return e.isIo() ? kExitFailed : kExitInvalid;

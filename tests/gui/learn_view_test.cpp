@@ -125,8 +125,8 @@ private slots:
     }
 
     // Issue 39 items 3, 5 and 7: the 6.7B scenario's traffic is in bytes per parameter
-    // (bytes / ψ, not the ψ of elements that read "23.4 GB = 1.75 ψ"), its errata hold the chapter's
-    // "halves the gradients -> 70.3 GB" and "tens of seconds", and activations from the
+    // (bytes / ψ, not the ψ of elements that read "23.4 GB = 1.75 ψ"), its errata hold the
+    // chapter's "halves the gradients -> 70.3 GB" and "tens of seconds", and activations from the
     // Korthikanti formula are said to come from it, not "given directly".
     void scenario67BSaysBytesPerParameterAndEverySlip() {
         LearnView view;
@@ -146,8 +146,7 @@ private slots:
         const StagePlan& chosen = p.stages[std::size_t(view.input().stage)];
         const double bytesPerPsi = chosen.traffic.total() / double(p.psi);
         QVERIFY(std::fabs(bytesPerPsi - chosen.traffic_elements / double(p.psi)) > 0.5);
-        QVERIFY2((*detail)->text().contains(
-                     QStringLiteral("= %1 B/ψ").arg(bytesPerPsi, 0, 'f', 2)),
+        QVERIFY2((*detail)->text().contains(QStringLiteral("= %1 B/ψ").arg(bytesPerPsi, 0, 'f', 2)),
                  qPrintable((*detail)->text()));
         auto* errata = view.findChild<QTableWidget*>();
         QVERIFY(errata);

@@ -97,12 +97,12 @@ private slots:
         view.showScenario(LearnView::Scenario::SixPointSevenOnEight);
         const QString text = view.explainText();
         QVERIFY2(text.startsWith(QStringLiteral("ZeRO 阶段 1，本章的布局，bf16\n"
-                                                "psi = 6.7e9 个参数，N = 8 个进程；十进制单位，"
+                                                "ψ = 6.7e9 个参数，N = 8 个进程；十进制单位，"
                                                 "1 GB = 1e9 字节\n")),
                  qPrintable(text));
-        QVERIFY2(text.contains(
-                     QStringLiteral("每个进程的模型状态（每参数字节数 x psi，分片的再 / N）：")),
-                 qPrintable(text));
+        QVERIFY2(
+            text.contains(QStringLiteral("每个进程的模型状态（每参数字节数 x ψ，分片的再 / N）：")),
+            qPrintable(text));
         QVERIFY2(text.contains(
                      QStringLiteral("每个进程合计 = 模型状态 + 激活值 + 通信缓冲区 + 工作区 = ")),
                  qPrintable(text));
@@ -111,7 +111,7 @@ private slots:
         QVERIFY(errata->rowCount() >= 4);
         QCOMPARE(errata->item(0, 0)->text(), QStringLiteral("阶段 1 合计"));
         QVERIFY2(errata->item(0, 1)->text().startsWith(QStringLiteral(
-                     "表中的合计：14 psi + 4 psi / N = 14 x 6.7e9 + 4 x 6.7e9 / 8 = 97.15 GB")),
+                     "表中的合计：14ψ + 4ψ / N = 14 x 6.7e9 + 4 x 6.7e9 / 8 = 97.15 GB")),
                  qPrintable(errata->item(0, 1)->text()));
         QCOMPARE(errata->item(1, 0)->text(), QStringLiteral("节省上限"));
         QVERIFY2(errata->item(1, 2)->text().contains(QStringLiteral("趋于 8/18 = 44.4%")),

@@ -97,7 +97,8 @@ private slots:
         view.stepTime()->setMachineProfile(p);
         view.validateNow();
         const QString text = view.stepTime()->profileText();
-        QVERIFY2(text.contains(QStringLiteral("this machine, calibrated on 2026-11\uFFFD30 (box\uFFFD[2Jn")),
+        QVERIFY2(text.contains(
+                     QStringLiteral("this machine, calibrated on 2026-11\uFFFD30 (box\uFFFD[2Jn")),
                  qPrintable(text.left(200)));
         QVERIFY2(text.size() < 1000, qPrintable(QString::number(text.size())));
         QVERIFY(!text.contains(QChar(0x1b)));

@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/process.h"
 #include <fcntl.h>
 #include <sys/mman.h>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,15 +19,6 @@ namespace zerolab {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A pid that was a process and is no more: a child that exited and was reaped.
-pid_t deadPid() {
-    const pid_t pid = ::fork();
-    if (pid == 0)
-        ::_exit(0);
-    ::waitpid(pid, nullptr, 0);
-    return pid;
-}
 
 void leaveName(const std::string& name) {
     const int fd = ::shm_open(name.c_str(), O_CREAT | O_RDWR, 0600);
@@ -38,7 +31,7 @@ bool exists(const std::string& name) {
 }
 
 TEST(BeaconSweep, ANewBeaconRemovesThoseOfGoneProcessesOnly) {
-    const std::string stale = beaconName(deadPid());
+    const std::string stale = beaconName(test::deadPid());
     const std::string live = beaconName(::getppid()); // a process that runs on
     const std::string other = "/zerolab-beacon-x1";   // not a beacon's name
     leaveName(stale);

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/process.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,14 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-pid_t deadPid() {
-    const pid_t pid = ::fork();
-    if (pid == 0)
-        ::_exit(0);
-    ::waitpid(pid, nullptr, 0);
-    return pid;
-}
-
 fs::path folderWithLog(const fs::path& p) {
     fs::create_directories(p);
     std::ofstream(p / "run.out") << "log\n";
@@ -36,7 +30,7 @@ fs::path folderWithLog(const fs::path& p) {
 TEST(LabWorkDir, TheNextRunRemovesWhatAGoneRunnerLeftAndNothingElse) {
     const test::TempDir temp("lesson-dirs");
     const fs::path tmp = temp.path();
-    const std::string dead = std::to_string(deadPid());
+    const std::string dead = std::to_string(test::deadPid());
     const fs::path left = folderWithLog(tmp / ("zerolab-lesson-" + dead + "-aaaaaa"));
     const fs::path kept = folderWithLog(tmp / ("zerolab-lesson-" + dead + "-bbbbbb"));
     keepLessonWorkDir(kept.string());

@@ -106,4 +106,12 @@ std::vector<std::string> mpirunTrain(int n, const std::vector<std::string>& args
     return mpirun(n, toolPath("zerolab-train"), args);
 }
 
+int deadPid() {
+    const pid_t pid = ::fork();
+    if (pid == 0)
+        ::_exit(0);
+    ::waitpid(pid, nullptr, 0);
+    return pid;
+}
+
 } // namespace zerolab::test

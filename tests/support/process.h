@@ -49,4 +49,8 @@ std::vector<std::string> mpirun(int n, const std::string& program,
 // mpirun -np n --oversubscribe <bin_dir>/zerolab-train args...
 std::vector<std::string> mpirunTrain(int n, const std::vector<std::string>& args);
 
+// A pid that was a process and is no more: a child that exited and was reaped (for the
+// sweeps of what gone processes left).
+int deadPid();
+
 } // namespace zerolab::test

@@ -6,6 +6,7 @@
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/tmpfs_mount.h"
+#include "tests/train/short_calibration.h"
 
 #include "storage/profile_store.h"
 
@@ -26,26 +27,6 @@ namespace zerolab {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The smallest calibration (as test_calibrate_progress.cpp's): one model, one micro-batch,
-// two ranks, sizes up to 64 KiB.
-std::vector<std::string> shortCalibration(const std::string& out) {
-    return {test::toolPath("zerolab-calibrate"),
-            "--out",
-            out,
-            "--model",
-            "micro",
-            "--micro",
-            "1",
-            "--ranks",
-            "2",
-            "--reps",
-            "1",
-            "--rounds",
-            "2",
-            "--max-bytes",
-            "65536"};
-}
 
 std::vector<std::string> with(std::vector<std::string> argv, const std::string& flag,
                               const std::string& value) {
@@ -92,7 +73,8 @@ TEST(CalibrateFaults, FlagsNoMachineCanHonourExitTwoNamingTheFlag) {
     for (const auto& [flag, value] : bad) {
         SCOPED_TRACE(flag + " " + value);
         const auto t0 = std::chrono::steady_clock::now();
-        const test::ProcessResult r = test::runProcess(with(shortCalibration(out), flag, value));
+        const test::ProcessResult r =
+            test::runProcess(with(test::shortCalibration(out), flag, value));
         const double s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         EXPECT_EQ(r.exit_code, 2) << r.err;
@@ -103,7 +85,7 @@ TEST(CalibrateFaults, FlagsNoMachineCanHonourExitTwoNamingTheFlag) {
     }
     // The bounds themselves are accepted: the refusal names the next problem, not them.
     const test::ProcessResult edge = test::runProcess(
-        with(with(with(shortCalibration(dir.file("none/profile.json")), "--ranks", "64"),
+        with(with(with(test::shortCalibration(dir.file("none/profile.json")), "--ranks", "64"),
                   "--max-call-s", "60"),
              "--emulated-hosts", "zl-probe_1.a"));
     EXPECT_EQ(edge.exit_code, 1) << edge.err;
@@ -131,7 +113,7 @@ TEST(CalibrateFaults, AnOutThatCannotBeWrittenIsExitOneBeforeMeasuring) {
                                                       ": Read-only file system (errno 30)"});
     for (const Case& c : cases) {
         SCOPED_TRACE(c.out);
-        auto argv = shortCalibration(c.out);
+        auto argv = test::shortCalibration(c.out);
         argv.insert(argv.end(), {"--db", db});
         const test::ProcessResult r = test::runProcess(argv);
         EXPECT_EQ(r.exit_code, 1) << r.err;
@@ -167,7 +149,7 @@ TEST(CalibrateFaults, AFullDiskAtTheWriteIsExitOneAndStoresNothing) {
     test::TempDir dir("calibrate-full");
     const std::string db = dir.file("runs.db");
     const std::string out = disk.file("profile.json");
-    auto argv = shortCalibration(out);
+    auto argv = test::shortCalibration(out);
     argv.insert(argv.end(), {"--db", db});
     const test::ProcessResult r = test::runProcess(argv);
     EXPECT_EQ(r.exit_code, 1) << r.err;
@@ -196,7 +178,7 @@ TEST(CalibrateFaults, ANewerStoreIsRefusedBeforeCalibrating) {
     ASSERT_EQ(sqlite3_exec(handle, "PRAGMA user_version = 99", nullptr, nullptr, nullptr),
               SQLITE_OK);
     sqlite3_close(handle);
-    auto argv = shortCalibration(dir.file("profile.json"));
+    auto argv = test::shortCalibration(dir.file("profile.json"));
     argv.insert(argv.end(), {"--db", db});
     const test::ProcessResult r = test::runProcess(argv);
     EXPECT_EQ(r.exit_code, 2) << r.err;
@@ -213,7 +195,7 @@ TEST(CalibrateFaults, AKilledCalibrationLeavesNoJobAndTheNextSweepsItsFolder) {
     test::TempDir dir("calibrate-kill");
     // Sizes up to 16 MiB: the job takes seconds, long enough to be caught running.
     test::BackgroundProcess calibration(
-        with(shortCalibration(dir.file("profile.json")), "--max-bytes", "16777216"));
+        with(test::shortCalibration(dir.file("profile.json")), "--max-bytes", "16777216"));
     const std::string folder = "/zerolab-calibrate-" + std::to_string(calibration.pid()) + "/";
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(180);
     bool jobRunning = false;
@@ -239,7 +221,7 @@ TEST(CalibrateFaults, AKilledCalibrationLeavesNoJobAndTheNextSweepsItsFolder) {
 
     // The next calibration sweeps it first, whatever then stops it (here its --out).
     const test::ProcessResult next =
-        test::runProcess(shortCalibration(dir.file("missing/profile.json")));
+        test::runProcess(test::shortCalibration(dir.file("missing/profile.json")));
     EXPECT_EQ(next.exit_code, 1) << next.err;
     EXPECT_NE(next.err.find("swept " + left.substr(0, left.size() - 1)), std::string::npos)
         << next.err;
@@ -252,7 +234,7 @@ TEST(CalibrateFaults, TheSweepKeepsTheFolderOfALiveCalibration) {
     const std::string mine =
         (fs::temp_directory_path() / ("zerolab-calibrate-" + std::to_string(::getpid()))).string();
     fs::create_directories(mine);
-    const test::ProcessResult r = test::runProcess(shortCalibration(dir.file("none/p.json")));
+    const test::ProcessResult r = test::runProcess(test::shortCalibration(dir.file("none/p.json")));
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_TRUE(fs::exists(mine)) << r.err;
     fs::remove_all(mine);
@@ -268,7 +250,7 @@ TEST(CalibrateFaults, AFullStdoutIsExitOneNamingIt) {
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.err.find(said), std::string::npos) << r.err;
 
-    auto argv = shortCalibration(dir.file("profile.json"));
+    auto argv = test::shortCalibration(dir.file("profile.json"));
     argv.push_back("--progress-json");
     r = test::runProcessWithStdout(argv, "/dev/full");
     EXPECT_EQ(r.exit_code, 1) << r.err;
@@ -276,7 +258,8 @@ TEST(CalibrateFaults, AFullStdoutIsExitOneNamingIt) {
     EXPECT_TRUE(measuredNothing(r)) << r.err;
     EXPECT_FALSE(fs::exists(dir.file("profile.json")));
 
-    const test::ProcessResult made = test::runProcess(shortCalibration(dir.file("made.json")));
+    const test::ProcessResult made =
+        test::runProcess(test::shortCalibration(dir.file("made.json")));
     ASSERT_EQ(made.exit_code, 0) << made.err;
     r = test::runProcessWithStdout(
         {test::toolPath("zerolab-calibrate"), "--check", dir.file("made.json"), "--rounds", "1"},

@@ -6,6 +6,7 @@
 #include "runtime/model/param_layout.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
+#include "tests/train/short_calibration.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,25 +21,6 @@
 namespace zerolab {
 namespace {
 
-// The smallest calibration: one model, one micro-batch, two ranks, sizes up to 64 KiB.
-std::vector<std::string> shortCalibration(const std::string& out) {
-    return {test::toolPath("zerolab-calibrate"),
-            "--out",
-            out,
-            "--model",
-            "micro",
-            "--micro",
-            "1",
-            "--ranks",
-            "2",
-            "--reps",
-            "1",
-            "--rounds",
-            "2",
-            "--max-bytes",
-            "65536"};
-}
-
 std::vector<nlohmann::json> lines(const std::string& out) {
     std::vector<nlohmann::json> all;
     std::istringstream in(out);
@@ -49,7 +31,7 @@ std::vector<nlohmann::json> lines(const std::string& out) {
 
 TEST(CalibrateProgress, FractionsCountThePlannedMeasurementsFromZeroToOne) {
     test::TempDir dir("calibrate-progress");
-    auto argv = shortCalibration(dir.file("profile.json"));
+    auto argv = test::shortCalibration(dir.file("profile.json"));
     argv.push_back("--progress-json");
     const test::ProcessResult r = test::runProcess(argv);
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -103,7 +85,7 @@ TEST(CalibrateProgress, FractionsCountThePlannedMeasurementsFromZeroToOne) {
 // profile entry per micro-batch; the sharing is timed within the 2-rank job.
 TEST(CalibrateProgress, PiecesComeInRoundsOfEveryMicroBatch) {
     test::TempDir dir("calibrate-progress");
-    auto argv = shortCalibration(dir.file("profile.json"));
+    auto argv = test::shortCalibration(dir.file("profile.json"));
     const auto at = [&](const char* option) {
         return std::find(argv.begin(), argv.end(), option) + 1;
     };
@@ -141,7 +123,7 @@ TEST(CalibrateProgress, PiecesComeInRoundsOfEveryMicroBatch) {
 // two sizes 4x apart was 2.2x a run's own reduce-scatter (collectiveSizes).
 TEST(CalibrateProgress, CollectivesAreTimedAtTheSizesTheModelCalls) {
     test::TempDir dir("calibrate-sizes");
-    auto argv = shortCalibration(dir.file("profile.json"));
+    auto argv = test::shortCalibration(dir.file("profile.json"));
     *(std::find(argv.begin(), argv.end(), "--max-bytes") + 1) = "4194304";
     argv.push_back("--progress-json");
     const test::ProcessResult r = test::runProcess(argv);
@@ -168,7 +150,7 @@ TEST(CalibrateProgress, CollectivesAreTimedAtTheSizesTheModelCalls) {
 TEST(CalibrateProgress, CheckTimesTheReferencePassAgain) {
     test::TempDir dir("calibrate-progress");
     const std::string profile = dir.file("profile.json");
-    const test::ProcessResult made = test::runProcess(shortCalibration(profile));
+    const test::ProcessResult made = test::runProcess(test::shortCalibration(profile));
     ASSERT_EQ(made.exit_code, 0) << made.err;
     EXPECT_NE(made.err.find("reference pass (micro, micro-batch 1): "), std::string::npos)
         << made.err;
@@ -204,7 +186,8 @@ TEST(CalibrateProgress, CheckTimesTheReferencePassAgain) {
 
 TEST(CalibrateProgress, WithoutTheFlagStdoutStaysEmpty) {
     test::TempDir dir("calibrate-progress");
-    const test::ProcessResult r = test::runProcess(shortCalibration(dir.file("profile.json")));
+    const test::ProcessResult r =
+        test::runProcess(test::shortCalibration(dir.file("profile.json")));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "");
     EXPECT_NE(r.err.find("profile written to"), std::string::npos) << r.err;
@@ -212,13 +195,13 @@ TEST(CalibrateProgress, WithoutTheFlagStdoutStaysEmpty) {
 
 TEST(CalibrateProgress, ABadOptionStillExitsTwoNamingIt) {
     test::TempDir dir("calibrate-progress");
-    auto argv = shortCalibration(dir.file("profile.json"));
+    auto argv = test::shortCalibration(dir.file("profile.json"));
     argv.insert(argv.end(), {"--progress-json", "--bogus"});
     test::ProcessResult r = test::runProcess(argv);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("--bogus"), std::string::npos) << r.err;
 
-    argv = shortCalibration(dir.file("profile.json"));
+    argv = test::shortCalibration(dir.file("profile.json"));
     *(std::find(argv.begin(), argv.end(), "--rounds") + 1) = "0";
     argv.push_back("--progress-json");
     r = test::runProcess(argv);
@@ -226,7 +209,7 @@ TEST(CalibrateProgress, ABadOptionStillExitsTwoNamingIt) {
     EXPECT_NE(r.err.find("--rounds"), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "");
 
-    argv = shortCalibration(dir.file("profile.json"));
+    argv = test::shortCalibration(dir.file("profile.json"));
     argv.insert(argv.end(), {"--progress-json", "--ranks", "1"});
     r = test::runProcess(argv);
     EXPECT_EQ(r.exit_code, 2);

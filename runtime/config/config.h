@@ -95,7 +95,7 @@ struct ZeroConfig {
 
 // "model": a preset, a custom shape, or the shape of an llm.c model file.
 struct ModelConfig {
-    std::string preset;    // a kModelPresets name, or empty for a custom shape
+    std::string preset;    // a modelPresets() name (model_shape.h), or empty for a custom shape
     ModelShape shape;      // shape.seq_len is the maximum context (llm.c's maxT)
     int seq_len = 0;       // T used for training, 1..shape.seq_len
     std::string init_from; // llm.c fp32 model file to start from, or empty

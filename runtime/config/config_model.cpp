@@ -3,7 +3,7 @@
 // sequence length. The parameter count itself lives in runtime/model/model_shape.h.
 #include "runtime/config/config_schema.h"
 #include "runtime/config/config_sections.h"
-#include "runtime/model/llmc_model_file.h"
+#include "runtime/model/gpt2/llmc_model_file.h"
 
 #include <array>
 #include <cstdint>
@@ -74,7 +74,7 @@ void parseModel(const nlohmann::json* section, Diagnostics& diags, ModelConfig& 
         init_from.reset();
     if (preset && !findModelPreset(*preset)) {
         std::vector<std::string_view> names;
-        for (const auto& p : kModelPresets)
+        for (const auto& p : modelPresets())
             names.push_back(p.name);
         std::string list;
         for (auto n : names)

@@ -10,7 +10,7 @@
 
 #include "runtime/engine/checkpoint_shard.h"
 #include "runtime/engine/fnv1a.h"
-#include "runtime/model/llmc_model_file.h"
+#include "runtime/model/gpt2/llmc_model_file.h"
 
 #include <cerrno>
 #include <cstdio>

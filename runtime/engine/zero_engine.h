@@ -10,7 +10,7 @@
 #include "runtime/config/config.h"
 #include "runtime/engine/param_gather.h"
 #include "runtime/memory/ledger.h"
-#include "runtime/model/gpt2.h"
+#include "runtime/model/network.h"
 #include "runtime/model/param_layout.h"
 #include "runtime/planner/engine_buffers.h"
 #include "runtime/planner/step_schedule.h"
@@ -54,7 +54,7 @@ public:
     const ZeroPPOptions& zeropp() const { return m_zpp; }
     const std::vector<std::string>& notes() const { return m_notes; }
 
-    // GPT-2 initialisation (initUnitParams): identical values for any N and stage.
+    // The family's initialisation (initUnitParams): identical values for any N and stage.
     void initParams(std::uint64_t seed);
     // Loads parameters from a full fp32 flat HOST buffer in this engine's padded layout
     // (every rank passes the same values); the master copy (bf16) gets the fp32 values.

@@ -1,6 +1,9 @@
-// Cuts the flat parameter buffer into padded gather units (param_layout.h).
-// Element counts come from model_shape.h so that psi has one definition.
+// Cuts the flat parameter buffer into padded gather units (param_layout.h). The
+// tensors and their element counts come from the family (family.h) so that psi has
+// one definition per family.
 #include "runtime/model/param_layout.h"
+
+#include "runtime/model/family.h"
 
 #include <stdexcept>
 #include <string>
@@ -9,28 +12,20 @@ namespace zerolab {
 
 namespace {
 
-UnitLayout makeUnit(const ModelShape& s, int index, std::int64_t offset, int pad,
-                    bool (*member)(ParamTensor)) {
+UnitLayout makeUnit(const std::vector<TensorSpec>& tensors, int index, std::int64_t offset,
+                    int pad, UnitRole role) {
     UnitLayout u;
     u.index = index;
     u.offset = offset;
     u.tensor_offsets.fill(-1);
-    for (int i = 0; i < kParamTensorCount; ++i) {
-        const auto t = static_cast<ParamTensor>(i);
-        if (!member(t))
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        if (tensors[i].role != role)
             continue;
         u.tensor_offsets[i] = u.elems;
-        u.elems += paramTensorElements(s, t);
+        u.elems += tensors[i].elements();
     }
     u.padded_elems = (u.elems + pad - 1) / pad * pad;
     return u;
-}
-
-bool isEmbedding(ParamTensor t) {
-    return t == ParamTensor::Wte || t == ParamTensor::Wpe;
-}
-bool isFinalNorm(ParamTensor t) {
-    return t == ParamTensor::Lnfw || t == ParamTensor::Lnfb;
 }
 
 } // namespace
@@ -43,25 +38,27 @@ ParamLayout makeParamLayout(const ModelShape& s, int pad_multiple) {
         throw std::invalid_argument("param layout: the model shape is empty");
     ParamLayout p;
     p.shape = s;
+    p.tensors = familyOf(s).tensors(s);
     p.pad_multiple = pad_multiple;
     std::int64_t offset = 0;
-    auto push = [&](bool (*member)(ParamTensor)) {
-        p.units.push_back(makeUnit(s, p.unitCount(), offset, pad_multiple, member));
+    auto push = [&](UnitRole role) {
+        p.units.push_back(makeUnit(p.tensors, p.unitCount(), offset, pad_multiple, role));
         offset += p.units.back().padded_elems;
         p.total_elems += p.units.back().elems;
     };
-    push(isEmbedding);
+    push(UnitRole::Embedding);
     for (int l = 0; l < s.n_layer; ++l)
-        push(isPerLayer);
-    push(isFinalNorm);
+        push(UnitRole::Block);
+    push(UnitRole::Final);
     p.padded_total = offset;
     return p;
 }
 
-std::int64_t ParamLayout::flatOffset(ParamTensor t, int layer) const {
-    const UnitLayout& u = isPerLayer(t)    ? units[blockUnit(layer)]
-                          : isFinalNorm(t) ? units[finalNormUnit()]
-                                           : units[embeddingUnit()];
+std::int64_t ParamLayout::flatOffset(int t, int layer) const {
+    const UnitRole role = tensors[static_cast<std::size_t>(t)].role;
+    const UnitLayout& u = role == UnitRole::Block   ? units[blockUnit(layer)]
+                          : role == UnitRole::Final ? units[finalNormUnit()]
+                                                    : units[embeddingUnit()];
     return u.offset + u.tensorOffset(t);
 }
 

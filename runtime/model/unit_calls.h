@@ -1,7 +1,8 @@
-// The order in which a Gpt2 forward and backward call its UnitAccess (gpt2.h), with the
-// compute between the calls, as data: what the engine's schedule sees of the model. The
-// planner's step-time model and stage-3 gather count replay it; a model test checks it
-// against the calls a real Gpt2 makes.
+// The order in which a network's forward and backward call its UnitAccess (network.h),
+// with the compute between the calls, as data: what the engine's schedule sees of the
+// model. The planner's step-time model and stage-3 gather count replay it; a model test
+// checks it against the calls a real network makes. The kinds of compute are common to
+// every family; each family lists its own calls (family.h).
 #pragma once
 
 #include "runtime/model/param_layout.h"
@@ -27,7 +28,7 @@ enum class ModelCompute {
     EncoderForward, // token + position embedding
     BlockForward,   // one transformer block's forward
     FinalNormForward,
-    HeadForward,  // the tied lm-head matmul and the softmax/cross-entropy
+    HeadForward,  // the lm-head matmul and the softmax/cross-entropy
     HeadBackward, // the cross-entropy backward and the lm-head matmul backward
     FinalNormBackward,
     BlockRecompute, // the forward the recompute mode recomputes for one block
@@ -56,36 +57,8 @@ struct UnitCall {
     bool operator==(const UnitCall&) const = default;
 };
 
-// Forward then backward of one micro-batch (gpt2.h's "Calls a Gpt2 makes"). The
-// cross-entropy backward runs before backward's first call; it is counted with
-// HeadBackward.
-inline std::vector<UnitCall> gpt2UnitCalls(const ParamLayout& layout, Recompute recompute) {
-    using K = UnitCallKind;
-    using C = ModelCompute;
-    const int U = layout.finalNormUnit();
-    std::vector<UnitCall> calls = {{K::Params, 0, C::EncoderForward}, {K::Release, 0}};
-    for (int u = 1; u < U; ++u)
-        calls.insert(calls.end(), {{K::Params, u, C::BlockForward}, {K::Release, u}});
-    calls.insert(calls.end(), {{K::Params, U, C::FinalNormForward},
-                               {K::Release, U},
-                               {K::Params, 0, C::HeadForward},
-                               {K::Release, 0},
-                               {K::Params, U},
-                               {K::Params, 0},
-                               {K::Grads, 0},
-                               {K::Grads, U, C::HeadBackward},
-                               {K::Release, 0, C::FinalNormBackward},
-                               {K::Release, U},
-                               {K::GradsReady, U}});
-    for (int u = U - 1; u >= 1; --u) {
-        calls.push_back({K::Params, u});
-        if (recompute != Recompute::None)
-            calls.push_back({K::Recomputing, u, C::BlockRecompute});
-        calls.insert(calls.end(),
-                     {{K::Grads, u, C::BlockBackward}, {K::Release, u}, {K::GradsReady, u}});
-    }
-    calls.insert(calls.end(), {{K::Grads, 0, C::EncoderBackward}, {K::GradsReady, 0}});
-    return calls;
-}
+// Forward then backward of one micro-batch, as the family's network makes its calls
+// (family.h): gpt2/gpt2_unit_calls.h for GPT-2.
+std::vector<UnitCall> modelUnitCalls(const ParamLayout& layout, Recompute recompute);
 
 } // namespace zerolab

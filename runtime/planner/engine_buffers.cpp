@@ -80,7 +80,7 @@ Stage3Gathers stage3Gathers(const ParamLayout& layout, int blockSlots, int accum
     g.forward.assign(units, 0);
     g.backward.assign(units, 0);
     GatherSlots slots(layout.unitCount(), blockSlots);
-    const std::vector<UnitCall> calls = gpt2UnitCalls(layout, Recompute::None);
+    const std::vector<UnitCall> calls = modelUnitCalls(layout, Recompute::None);
     std::optional<Stage3Gathers> before; // the counts where the micro-step before began
     std::optional<GatherSlots> slotsBefore;
     for (int micro = 0; micro < accumulation; ++micro) {

@@ -6,6 +6,7 @@
 // naming the file and the JSON path. Pure: no MPI.
 #pragma once
 
+#include "runtime/model/kernel_ops.h"
 #include "runtime/model/model_shape.h"
 #include "runtime/model/unit_calls.h"
 #include "storage/comm_traffic.h"
@@ -22,55 +23,6 @@ namespace zerolab {
 
 inline constexpr std::string_view kMachineProfileFormat = "zerolab-machine-profile";
 inline constexpr int kMachineProfileVersion = 1;
-
-// The kernels whose time the model counts, and their work unit: FLOPs for the matmuls and
-// attention (step_ops.h counts them), elements for the others.
-enum class OpKind : int {
-    MatmulForward = 0,
-    MatmulBackward,
-    AttentionForward,
-    AttentionBackward,
-    LayernormForward,
-    LayernormBackward,
-    GeluForward,
-    GeluBackward,
-    Residual,
-    EncoderForward,
-    EncoderBackward,
-    SoftmaxCrossEntropy,
-    CrossEntropyBackward,
-    Adamw,      // fp32 params
-    AdamwMixed, // bf16 params with the fp32 master
-    Cast,       // bf16 <-> fp32, per element
-    Zero,
-    Axpy, // and bf16 accumulate
-    SumSquares,
-};
-inline constexpr std::size_t kOpKindCount = 19;
-inline constexpr std::array<std::string_view, kOpKindCount> kOpKindNames = {
-    "matmul_forward",
-    "matmul_backward",
-    "attention_forward",
-    "attention_backward",
-    "layernorm_forward",
-    "layernorm_backward",
-    "gelu_forward",
-    "gelu_backward",
-    "residual",
-    "encoder_forward",
-    "encoder_backward",
-    "softmax_cross_entropy",
-    "cross_entropy_backward",
-    "adamw",
-    "adamw_mixed",
-    "cast",
-    "zero",
-    "axpy",
-    "sum_squares"};
-inline constexpr bool opCountsFlops(OpKind k) {
-    return k == OpKind::MatmulForward || k == OpKind::MatmulBackward ||
-           k == OpKind::AttentionForward || k == OpKind::AttentionBackward;
-}
 
 // Within a host (shared memory, NVLink) or between hosts (TCP, InfiniBand, Ethernet).
 enum class LinkClass : int { IntraHost = 0, InterHost };
@@ -124,7 +76,7 @@ struct LinkSpec {
     double latency_s = 0;
 };
 
-// The model's compute pieces (unit_calls.h's ModelCompute) timed in situ: a real Gpt2's
+// The model's compute pieces (unit_calls.h's ModelCompute) timed in situ: a real network's
 // forward and backward at one shape and micro-batch, clocked between the model's calls
 // to the engine, so that every kernel, the model's own zeroing and the caches as a step
 // leaves them are in them. Seconds per call of each piece (BlockForward: one block's),

@@ -4,6 +4,8 @@
 // the rank's parameter shard off the device, fetched for each gather. What moves keeps
 // its size: device + offloaded is the ledger's (offload is forecast, not run).
 #include "runtime/planner/planner_offload.h"
+
+#include "runtime/model/model_flops.h"
 #include "runtime/planner/planner_units.h"
 
 #include <algorithm>
@@ -28,16 +30,10 @@ bool paramApplies(const PlanInput& in, int stage) {
     return in.offload_param != OffloadDevice::None && stage == 3;
 }
 
-// DeepSpeed's largest layer (model_to_params: the most parameters one module owns):
-// for GPT-2 the embedding or the MLP's fc; 0 without a shape.
+// DeepSpeed's largest layer (model_to_params: the most parameters one module owns), as
+// the family counts it (model_flops.h); 0 without a shape.
 double largestLayer(const PlanInput& in) {
-    if (!in.shape)
-        return 0;
-    const ModelShape& s = *in.shape;
-    const auto e = [&](ParamTensor t) { return static_cast<double>(paramTensorElements(s, t)); };
-    return std::max({e(ParamTensor::Wte), e(ParamTensor::Fcw) + e(ParamTensor::Fcb),
-                     e(ParamTensor::Fcprojw) + e(ParamTensor::Fcprojb),
-                     e(ParamTensor::Qkvw) + e(ParamTensor::Qkvb)});
+    return in.shape ? largestModuleParams(*in.shape) : 0;
 }
 
 } // namespace

@@ -2,7 +2,7 @@
 // with their work: FLOPs for matmuls and attention, elements for the rest, at a
 // micro-batch B and sequence length T. The step-time model prices them with a machine
 // profile's rates; zerolab-calibrate measures those rates on the same kernels and shapes.
-// Follows Gpt2's forward and backward (gpt2.cpp) kernel by kernel.
+// The family lists them (family.h: gpt2/gpt2_family.cpp follows gpt2.cpp kernel by kernel).
 #pragma once
 
 #include "runtime/model/model_shape.h"
@@ -14,21 +14,11 @@
 
 namespace zerolab {
 
-struct KernelOp {
-    OpKind kind = OpKind::Zero;
-    double work = 0;               // FLOPs or elements (opCountsFlops)
-    long long m = 0, k = 0, n = 0; // matmuls: out[m, n] = inp[m, k] weight[n, k]^T
-    bool operator==(const KernelOp&) const = default;
-};
-
-// Matmul FLOPs: forward 2 m k n; backward 4 m k n (the input's and the weight's
-// gradients). Attention (causal, llm.c's loops over t2 <= t): forward 2 B T^2 C,
-// backward twice that.
 std::vector<KernelOp> modelComputeOps(ModelCompute c, const ModelShape& shape, int B, int T,
                                       Recompute recompute);
 
-// The distinct matmul shapes the model runs at B, T (qkv, attention projection, fc,
-// fc projection, lm head): what zerolab-calibrate measures.
+// The distinct matmul shapes the model runs at B, T (GPT-2: qkv, attention projection,
+// fc, fc projection, lm head): what zerolab-calibrate measures.
 std::vector<KernelOp> modelMatmuls(const ModelShape& shape, int B, int T);
 
 // Seconds of `ops` on the profile, each at its own rate.

@@ -461,7 +461,7 @@ StepTimeForecast Replay::run() {
     // the control all-reduce before it is not counted): beginStep zeroes the gradients.
     engineOp(OpKind::Zero, static_cast<double>(m_plan.grads), SpanKind::Forward);
     const int A = m_config.batch.grad_accum;
-    const std::vector<UnitCall> calls = gpt2UnitCalls(m_layout, m_config.model.recompute);
+    const std::vector<UnitCall> calls = modelUnitCalls(m_layout, m_config.model.recompute);
     std::optional<Boundary> before; // where the micro-step before this one started
     for (int m = 0; m < A; ++m) {
         if (!m_replayEach && m < A - 1) {

@@ -4,7 +4,7 @@
 #include "runtime/train/calibrate_kernels.h"
 
 #include "runtime/memory/ledger.h"
-#include "runtime/model/gpt2.h"
+#include "runtime/model/network.h"
 #include "runtime/model/unit_calls.h"
 
 #include <algorithm>
@@ -70,11 +70,11 @@ private:
     float* m_grads = nullptr;
 };
 
-// A Gpt2 at B, T = shape.seq_len, its parameters and a batch of tokens.
+// A network at B, T = shape.seq_len, its parameters and a batch of tokens.
 struct Pass {
     Pass(Kernels& k, const ModelShape& shape, int B, Recompute recompute)
-        : kernels(k), model(shape, B, shape.seq_len, k, ledger, recompute),
-          access(k, shape, model.layout()), tokens(static_cast<std::size_t>(B) * shape.seq_len) {
+        : kernels(k), model(makeNetwork(shape, B, shape.seq_len, k, ledger, recompute)),
+          access(k, shape, model->layout()), tokens(static_cast<std::size_t>(B) * shape.seq_len) {
         for (std::size_t i = 0; i < tokens.size(); ++i)
             tokens[i] = static_cast<int>((i * 7919) % static_cast<std::size_t>(shape.vocab_size));
     }
@@ -84,17 +84,17 @@ struct Pass {
         access.marks.clear();
         kernels.synchronize();
         t[0] = Clock::now();
-        model.forward(tokens.data(), tokens.data(), access);
+        model->forward(tokens.data(), tokens.data(), access);
         kernels.synchronize();
         t[1] = t[2] = Clock::now();
-        model.backward(tokens.data(), tokens.data(), access, 1.0f);
+        model->backward(tokens.data(), tokens.data(), access, 1.0f);
         kernels.synchronize();
         t[3] = Clock::now();
         return t;
     }
     Kernels& kernels;
     MemoryLedger ledger;
-    Gpt2 model;
+    std::unique_ptr<Network> model;
     ClockedAccess access;
     std::vector<int> tokens;
 };
@@ -107,7 +107,7 @@ namespace {
 struct PieceRun {
     PieceRun(Kernels& k, const PieceSet& set)
         : set(set), pass(k, set.shape, set.micro_batch, Recompute::Full),
-          calls(gpt2UnitCalls(pass.model.layout(), Recompute::Full)) {
+          calls(modelUnitCalls(pass.model->layout(), Recompute::Full)) {
         while (forwardCalls < calls.size() && calls[forwardCalls].then != ModelCompute::HeadForward)
             ++forwardCalls;
         forwardCalls += 2; // the lm head's params and release end the forward
@@ -121,7 +121,7 @@ struct PieceRun {
         const auto& m = pass.access.marks;
         if (m.size() != calls.size())
             throw std::logic_error("calibrate: the model made " + std::to_string(m.size()) +
-                                   " calls to its access, gpt2UnitCalls lists " +
+                                   " calls to its access, modelUnitCalls lists " +
                                    std::to_string(calls.size()));
         if (!keep)
             return;

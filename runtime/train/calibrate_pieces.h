@@ -1,5 +1,5 @@
 // zerolab-calibrate's in-situ timing of the model (machine_profile.h, ModelPieceTimes): a
-// real Gpt2 forward and backward on this machine's kernels, clocked between the model's
+// real network's forward and backward on this machine's kernels, clocked between the model's
 // calls to its UnitAccess, each interval charged to the piece of compute unit_calls.h says
 // follows that call. What summing kernel rates misses (the model's own zeroing and
 // copies, caches as a step leaves them, a sustained rather than a burst clock) is in it.
@@ -28,7 +28,7 @@ struct PieceSet {
 // shared VM's neighbours come and go in seconds) over all of them alike, where timing one
 // set after another would give each the speed of its own few seconds. `roundDone(r)` after
 // each round, 0 the warm-up. Throws KernelError from the kernels, and std::logic_error if
-// the model's calls are not those of gpt2UnitCalls.
+// the model's calls are not those of modelUnitCalls.
 std::vector<ModelPieceTimes> measureModelPieces(Kernels& k, const std::vector<PieceSet>& sets,
                                                 int rounds,
                                                 const std::function<void(int)>& roundDone = {});

@@ -9,7 +9,7 @@
 // belongs to the last of them. Disarmed it only forwards.
 #pragma once
 
-#include "runtime/model/gpt2.h"
+#include "runtime/model/network.h"
 #include "runtime/train/timeline_recorder.h"
 
 namespace zerolab {
@@ -20,7 +20,7 @@ public:
     TimelineAccess(UnitAccess& engine, TimelineRecorder& recorder)
         : m_engine(engine), m_rec(recorder) {}
 
-    // Around each Gpt2::forward and Gpt2::backward.
+    // Around each Network::forward and Network::backward.
     void beginPass(bool backward) {
         m_backward = backward;
         m_acquiring = false;

@@ -6,7 +6,7 @@
 #include "runtime/config/config_check.h"
 #include "runtime/data/data_loader.h"
 #include "runtime/engine/checkpoint.h"
-#include "runtime/model/llmc_model_file.h"
+#include "runtime/model/gpt2/llmc_model_file.h"
 #include "runtime/text/stdout_written.h"
 #include "runtime/train/config_agreement.h"
 #include "runtime/train/link_hosts.h"

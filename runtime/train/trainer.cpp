@@ -10,8 +10,8 @@
 #include "runtime/engine/checkpoint.h"
 #include "runtime/engine/zero_engine.h"
 #include "runtime/memory/ledger.h"
-#include "runtime/model/gpt2.h"
-#include "runtime/model/llmc_model_file.h"
+#include "runtime/model/network.h"
+#include "runtime/model/gpt2/llmc_model_file.h"
 #include "runtime/model/model_flops.h"
 #include "runtime/monitor/run_monitors.h"
 #include "runtime/planner/planner.h"
@@ -248,7 +248,7 @@ private:
         }
     } m_monitorDetach{m_comm, m_monitors};
     std::unique_ptr<DataLoader> m_data;
-    Gpt2 m_model;
+    std::unique_ptr<Network> m_model;
     ZeroEngine m_engine;
     TimelineAccess m_access; // what the model calls: the engine, seen by the timeline
     std::unique_ptr<RankWatch> m_watch;
@@ -297,7 +297,8 @@ Trainer::Trainer(const TrainConfig& config, const TrainOptions& options, const R
       m_timeline(m_comm, m_ledger),
       m_data(makeDataLoader(std::string(toString(config.data.type)), config.data.path,
                             config.model.shape.vocab_size, config.run.seed)),
-      m_model(config.model.shape, m_micro, m_seqLen, m_kernels, m_ledger, config.model.recompute),
+      m_model(makeNetwork(config.model.shape, m_micro, m_seqLen, m_kernels, m_ledger,
+                          config.model.recompute)),
       m_engine(config, m_comm, m_kernels, m_ledger), m_access(m_engine, m_timeline),
       m_inputs(static_cast<std::size_t>(m_micro) * m_seqLen), m_targets(m_inputs.size()) {}
 
@@ -664,7 +665,7 @@ Trainer::StepResult Trainer::trainStep(long long step) {
         m_engine.beginMicroStep(a == m_accum - 1);
         const auto tf = Clock::now();
         m_access.beginPass(false);
-        const float loss = m_model.forward(m_inputs.data(), m_targets.data(), m_access);
+        const float loss = m_model->forward(m_inputs.data(), m_targets.data(), m_access);
         m_access.endPass();
         sampleDevice();
         const double fwd_exposed = exposedInPhase();
@@ -672,7 +673,7 @@ Trainer::StepResult Trainer::trainStep(long long step) {
         r.fwd_ms += msSince(tf) - fwd_exposed;
         const auto tb = Clock::now();
         m_access.beginPass(true);
-        m_model.backward(m_inputs.data(), m_targets.data(), m_access,
+        m_model->backward(m_inputs.data(), m_targets.data(), m_access,
                          1.0f / static_cast<float>(m_accum * m_world));
         m_engine.endMicroStep();
         m_kernels.synchronize(); // device work counts in the phase that issued it

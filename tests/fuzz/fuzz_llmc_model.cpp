@@ -1,7 +1,7 @@
 // libFuzzer target: an llm.c model file (model.init_from, a checkpoint's model.bin): its
 // header read (readLlmcModelHeader), then, for a header it accepts, every parameter
 // (readLlmcModel) into a layout of that shape, as the trainer does.
-#include "runtime/model/llmc_model_file.h"
+#include "runtime/model/gpt2/llmc_model_file.h"
 #include "tests/fuzz/fuzz_file.h"
 
 #include <vector>

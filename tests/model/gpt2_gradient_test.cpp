@@ -56,24 +56,24 @@ void checkGradient(const GradCase& c) {
         EXPECT_NEAR(g, fd, 1e-3 * std::abs(fd) + 1e-6) << what << " flat index " << flat;
     };
     for (const UnitLayout& u : layout.units)
-        for (int ti = 0; ti < kParamTensorCount; ++ti) {
-            const auto t = static_cast<ParamTensor>(ti);
+        for (int ti = 0; ti < kGpt2TensorCount; ++ti) {
+            const auto t = static_cast<Gpt2Tensor>(ti);
             if (!u.has(t))
                 continue;
-            std::uniform_int_distribution<std::int64_t> pick(0, paramTensorElements(s, t) - 1);
+            std::uniform_int_distribution<std::int64_t> pick(0, gpt2TensorElements(s, t) - 1);
             for (int i = 0; i < 6; ++i)
                 check(u.offset + u.tensorOffset(t) + pick(rng),
-                      "unit " + std::to_string(u.index) + " " + std::string(kParamTensorNames[ti]));
+                      "unit " + std::to_string(u.index) + " " + std::string(kGpt2TensorNames[ti]));
         }
     // wte rows of the inputs get both the encoder and the lm-head contribution.
     for (int i = 0; i < 4; ++i)
-        check(layout.flatOffset(ParamTensor::Wte) + std::int64_t{in[i]} * s.n_embd + i,
+        check(layout.flatOffset(Gpt2Tensor::Wte) + std::int64_t{in[i]} * s.n_embd + i,
               "wte input row");
     // Gradients never land in the units' padding.
     for (const UnitLayout& u : layout.units)
         for (std::int64_t i = u.elems; i < u.padded_elems; ++i)
             EXPECT_EQ(access.gradsFlat()[static_cast<std::size_t>(u.offset + i)], 0.0f);
-    EXPECT_GE(checked, 6 * kParamTensorCount);
+    EXPECT_GE(checked, 6 * kGpt2TensorCount);
     EXPECT_LT(std::sqrt(errSq / refSq), 1e-4); // measured ~6e-7
 }
 

@@ -30,29 +30,29 @@ TEST(Gpt2Init, FollowsGpt2Statistics) {
     const ParamLayout p = makeParamLayout(s, 1);
     std::vector<float> flat;
     initAllUnits(p, 42, flat);
-    auto at = [&](ParamTensor t, int l = 0) { return flat.data() + p.flatOffset(t, l); };
-    auto n = [&](ParamTensor t) { return paramTensorElements(s, t); };
+    auto at = [&](Gpt2Tensor t, int l = 0) { return flat.data() + p.flatOffset(t, l); };
+    auto n = [&](Gpt2Tensor t) { return gpt2TensorElements(s, t); };
 
-    for (ParamTensor t :
-         {ParamTensor::Wte, ParamTensor::Wpe, ParamTensor::Qkvw, ParamTensor::Fcw}) {
+    for (Gpt2Tensor t :
+         {Gpt2Tensor::Wte, Gpt2Tensor::Wpe, Gpt2Tensor::Qkvw, Gpt2Tensor::Fcw}) {
         const Stats st = stats(at(t, 1), n(t));
-        EXPECT_NEAR(st.mean, 0.0, 1e-3) << kParamTensorNames[static_cast<int>(t)];
-        EXPECT_NEAR(st.std, 0.02, 0.02 * 0.02) << kParamTensorNames[static_cast<int>(t)];
+        EXPECT_NEAR(st.mean, 0.0, 1e-3) << kGpt2TensorNames[static_cast<int>(t)];
+        EXPECT_NEAR(st.std, 0.02, 0.02 * 0.02) << kGpt2TensorNames[static_cast<int>(t)];
     }
     const double residualStd = 0.02 / std::sqrt(2.0 * s.n_layer);
-    for (ParamTensor t : {ParamTensor::Attprojw, ParamTensor::Fcprojw})
+    for (Gpt2Tensor t : {Gpt2Tensor::Attprojw, Gpt2Tensor::Fcprojw})
         EXPECT_NEAR(stats(at(t, 2), n(t)).std, residualStd, residualStd * 0.03);
-    for (ParamTensor t : {ParamTensor::Ln1w, ParamTensor::Ln2w, ParamTensor::Lnfw})
+    for (Gpt2Tensor t : {Gpt2Tensor::Ln1w, Gpt2Tensor::Ln2w, Gpt2Tensor::Lnfw})
         for (std::int64_t i = 0; i < n(t); ++i)
             ASSERT_EQ(at(t, 3)[i], 1.0f);
-    for (ParamTensor t :
-         {ParamTensor::Ln1b, ParamTensor::Qkvb, ParamTensor::Attprojb, ParamTensor::Ln2b,
-          ParamTensor::Fcb, ParamTensor::Fcprojb, ParamTensor::Lnfb})
+    for (Gpt2Tensor t :
+         {Gpt2Tensor::Ln1b, Gpt2Tensor::Qkvb, Gpt2Tensor::Attprojb, Gpt2Tensor::Ln2b,
+          Gpt2Tensor::Fcb, Gpt2Tensor::Fcprojb, Gpt2Tensor::Lnfb})
         for (std::int64_t i = 0; i < n(t); ++i)
             ASSERT_EQ(at(t, 0)[i], 0.0f);
     // Layers and tensors get different streams.
-    EXPECT_NE(at(ParamTensor::Qkvw, 0)[0], at(ParamTensor::Qkvw, 1)[0]);
-    EXPECT_NE(at(ParamTensor::Wte)[0], at(ParamTensor::Wpe)[0]);
+    EXPECT_NE(at(Gpt2Tensor::Qkvw, 0)[0], at(Gpt2Tensor::Qkvw, 1)[0]);
+    EXPECT_NE(at(Gpt2Tensor::Wte)[0], at(Gpt2Tensor::Wpe)[0]);
 }
 
 TEST(Gpt2Init, PaddedVocabularyRowsAndUnitPaddingAreZero) {
@@ -62,7 +62,7 @@ TEST(Gpt2Init, PaddedVocabularyRowsAndUnitPaddingAreZero) {
     std::vector<float> flat(static_cast<std::size_t>(p.padded_total), 7.0f);
     for (const UnitLayout& u : p.units)
         initUnitParams(s, u, 1, flat.data() + u.offset);
-    const float* wte = flat.data() + p.flatOffset(ParamTensor::Wte);
+    const float* wte = flat.data() + p.flatOffset(Gpt2Tensor::Wte);
     for (std::int64_t i = std::int64_t{200} * s.n_embd; i < std::int64_t{256} * s.n_embd; ++i)
         ASSERT_EQ(wte[i], 0.0f) << i;
     EXPECT_NE(wte[std::int64_t{199} * s.n_embd], 0.0f);
@@ -80,14 +80,14 @@ TEST(Gpt2Init, IsIndependentOfPadMultiple) {
         const ParamLayout pn = makeParamLayout(s, n);
         std::vector<float> flat;
         initAllUnits(pn, 7, flat);
-        for (int ti = 0; ti < kParamTensorCount; ++ti) {
-            const auto t = static_cast<ParamTensor>(ti);
+        for (int ti = 0; ti < kGpt2TensorCount; ++ti) {
+            const auto t = static_cast<Gpt2Tensor>(ti);
             for (int l = 0; l < (isPerLayer(t) ? s.n_layer : 1); ++l)
                 ASSERT_EQ(std::memcmp(ref.data() + p1.flatOffset(t, l),
                                       flat.data() + pn.flatOffset(t, l),
-                                      paramTensorElements(s, t) * sizeof(float)),
+                                      gpt2TensorElements(s, t) * sizeof(float)),
                           0)
-                    << "N=" << n << " " << kParamTensorNames[ti] << " layer " << l;
+                    << "N=" << n << " " << kGpt2TensorNames[ti] << " layer " << l;
         }
     }
 }

@@ -70,7 +70,7 @@ TEST(Gpt2, CallsUnitAccessInTheDocumentedOrder) {
     std::vector<std::string> both = {"p0", "r0", "p1", "r1", "p2", "r2", "p3", "r3", "p0", "r0"};
     both.insert(both.end(), access.log().begin(), access.log().end());
     std::vector<std::string> data;
-    for (const UnitCall& c : gpt2UnitCalls(access.layout(), Recompute::Full)) {
+    for (const UnitCall& c : modelUnitCalls(access.layout(), Recompute::Full)) {
         static const char* const kNames[] = {"p", "r", "g", "ready", nullptr};
         if (const char* name = kNames[static_cast<int>(c.kind)])
             data.push_back(name + std::to_string(c.unit));

@@ -1,5 +1,7 @@
 // Parameter units (padding, offsets, psi) and the activation footprint arithmetic.
 #include "runtime/model/activation_layout.h"
+#include "runtime/model/gpt2/gpt2_activations.h"
+#include "runtime/model/gpt2/gpt2_tensors.h"
 #include "runtime/model/param_layout.h"
 
 #include <gtest/gtest.h>
@@ -8,7 +10,7 @@ namespace zerolab {
 namespace {
 
 TEST(ParamLayout, UnitsArePaddedBackToBackForEveryWorldSize) {
-    for (const ModelPreset& preset : kModelPresets) {
+    for (const ModelPreset& preset : modelPresets()) {
         const ModelShape& s = preset.shape;
         for (int n = 1; n <= 4; ++n) {
             SCOPED_TRACE(std::string(preset.name) + " N=" + std::to_string(n));
@@ -35,24 +37,24 @@ TEST(ParamLayout, UnitsHoldTheirTensorsInLlmcOrder) {
     const ModelShape s = *findModelPreset("micro");
     const ParamLayout p = makeParamLayout(s, 3);
     const UnitLayout& emb = p.units[0];
-    EXPECT_EQ(emb.tensorOffset(ParamTensor::Wte), 0);
-    EXPECT_EQ(emb.tensorOffset(ParamTensor::Wpe), paramTensorElements(s, ParamTensor::Wte));
-    EXPECT_FALSE(emb.has(ParamTensor::Qkvw));
+    EXPECT_EQ(emb.tensorOffset(Gpt2Tensor::Wte), 0);
+    EXPECT_EQ(emb.tensorOffset(Gpt2Tensor::Wpe), gpt2TensorElements(s, Gpt2Tensor::Wte));
+    EXPECT_FALSE(emb.has(Gpt2Tensor::Qkvw));
     EXPECT_EQ(emb.elems,
-              paramTensorElements(s, ParamTensor::Wte) + paramTensorElements(s, ParamTensor::Wpe));
+              gpt2TensorElements(s, Gpt2Tensor::Wte) + gpt2TensorElements(s, Gpt2Tensor::Wpe));
     for (int l = 0; l < s.n_layer; ++l) {
         const UnitLayout& b = p.units[p.blockUnit(l)];
         EXPECT_EQ(b.elems, blockParamCount(s));
-        EXPECT_EQ(b.tensorOffset(ParamTensor::Ln1w), 0);
-        EXPECT_EQ(b.tensorOffset(ParamTensor::Fcprojb),
-                  b.elems - paramTensorElements(s, ParamTensor::Fcprojb));
-        EXPECT_FALSE(b.has(ParamTensor::Wte));
-        EXPECT_EQ(p.flatOffset(ParamTensor::Qkvw, l),
-                  b.offset + paramTensorElements(s, ParamTensor::Ln1w) * 2);
+        EXPECT_EQ(b.tensorOffset(Gpt2Tensor::Ln1w), 0);
+        EXPECT_EQ(b.tensorOffset(Gpt2Tensor::Fcprojb),
+                  b.elems - gpt2TensorElements(s, Gpt2Tensor::Fcprojb));
+        EXPECT_FALSE(b.has(Gpt2Tensor::Wte));
+        EXPECT_EQ(p.flatOffset(Gpt2Tensor::Qkvw, l),
+                  b.offset + gpt2TensorElements(s, Gpt2Tensor::Ln1w) * 2);
     }
     const UnitLayout& fin = p.units[p.finalNormUnit()];
     EXPECT_EQ(fin.elems, 2 * s.n_embd);
-    EXPECT_EQ(p.flatOffset(ParamTensor::Lnfb), fin.offset + s.n_embd);
+    EXPECT_EQ(p.flatOffset(Gpt2Tensor::Lnfb), fin.offset + s.n_embd);
 }
 
 TEST(ParamLayout, RejectsBadArguments) {
@@ -63,7 +65,7 @@ TEST(ParamLayout, RejectsBadArguments) {
 TEST(ActivationFootprint, MatchesTheArenaLayout) {
     const ModelShape s = *findModelPreset("micro");
     const int B = 8, T = 128;
-    const ActivationLayout a = makeActivationLayout(s, B, T);
+    const Gpt2ActivationLayout a = makeGpt2ActivationLayout(s, B, T);
     const ActivationFootprint f = activationFootprint(s, B, T);
     EXPECT_EQ(f.total(s.n_layer), a.total_floats * 4);
     EXPECT_EQ(f.per_layer_bytes, a.layer_stride * 4);
@@ -97,13 +99,13 @@ TEST(ActivationFootprint, RecomputeModesKeepWhatTheyClaim) {
     EXPECT_NEAR(none.total(s.n_layer) / 1e6, 94.5, 0.5);
     EXPECT_LT(full.total(s.n_layer), none.total(s.n_layer) / 2);
 
-    const ActivationLayout a = makeActivationLayout(s, B, T, Recompute::Full);
+    const Gpt2ActivationLayout a = makeGpt2ActivationLayout(s, B, T, Recompute::Full);
     EXPECT_TRUE(a.layer.residual3.per_layer);
     EXPECT_FALSE(a.layer.qkv.per_layer);
     EXPECT_EQ(a.layer.fch_gelu.offset, a.dwide_b);
     EXPECT_GE(a.layer.ln1.offset, a.recompute_block);
     EXPECT_LT(a.layer.fch.offset + 4 * BTC, a.other_floats + 1);
-    const ActivationLayout b = makeActivationLayout(s, B, T, Recompute::Selective);
+    const Gpt2ActivationLayout b = makeGpt2ActivationLayout(s, B, T, Recompute::Selective);
     EXPECT_EQ(b.layer.ln1.offset, b.recompute_ln1);
     EXPECT_EQ(b.layer.ln2.offset, b.recompute_ln2);
     EXPECT_FALSE(b.layer.ln1.per_layer);
@@ -112,7 +114,7 @@ TEST(ActivationFootprint, RecomputeModesKeepWhatTheyClaim) {
 
 TEST(ActivationFootprint, GrowsLinearlyInLayersAndAlignsBuffers) {
     ModelShape s = *findModelPreset("nano");
-    const ActivationLayout a = makeActivationLayout(s, 3, 7);
+    const Gpt2ActivationLayout a = makeGpt2ActivationLayout(s, 3, 7);
     EXPECT_EQ(a.layer_stride % 16, 0);
     EXPECT_EQ(a.other_floats % 16, 0);
     EXPECT_EQ(a.layer.att.offset % 16, 0);

@@ -1,7 +1,7 @@
 // llm.c fp32 model files: bit-identical export/import across layouts, llm.c's byte
 // layout, and a LlmcModelFileError naming the file for each malformed input.
 #include "model_test_util.h"
-#include "runtime/model/llmc_model_file.h"
+#include "runtime/model/gpt2/llmc_model_file.h"
 #include "tests/support/hostile_files.h"
 #include "tests/support/temp_dir.h"
 
@@ -85,20 +85,20 @@ TEST_F(LlmcModelFile, UsesLlmcHeaderAndTensorOrder) {
               (std::vector<std::int32_t>{20240326, 3, 16, 50, 2, 2, 32, 64}));
     // wte first, then wpe, then ln1w of layer 0 and of layer 1 back to back.
     std::size_t at = 1024;
-    auto expectTensor = [&](ParamTensor t, int l) {
-        const std::size_t n = static_cast<std::size_t>(paramTensorElements(s, t)) * 4;
+    auto expectTensor = [&](Gpt2Tensor t, int l) {
+        const std::size_t n = static_cast<std::size_t>(gpt2TensorElements(s, t)) * 4;
         EXPECT_EQ(std::memcmp(b.data() + at, src.data() + p.flatOffset(t, l), n), 0)
-            << kParamTensorNames[static_cast<int>(t)] << " layer " << l;
+            << kGpt2TensorNames[static_cast<int>(t)] << " layer " << l;
         at += n;
     };
-    expectTensor(ParamTensor::Wte, 0);
-    expectTensor(ParamTensor::Wpe, 0);
-    expectTensor(ParamTensor::Ln1w, 0);
-    expectTensor(ParamTensor::Ln1w, 1);
-    expectTensor(ParamTensor::Ln1b, 0);
+    expectTensor(Gpt2Tensor::Wte, 0);
+    expectTensor(Gpt2Tensor::Wpe, 0);
+    expectTensor(Gpt2Tensor::Ln1w, 0);
+    expectTensor(Gpt2Tensor::Ln1w, 1);
+    expectTensor(Gpt2Tensor::Ln1b, 0);
     // The file ends with lnfw, lnfb.
     const std::size_t C = 32 * 4;
-    EXPECT_EQ(std::memcmp(b.data() + b.size() - C, src.data() + p.flatOffset(ParamTensor::Lnfb), C),
+    EXPECT_EQ(std::memcmp(b.data() + b.size() - C, src.data() + p.flatOffset(Gpt2Tensor::Lnfb), C),
               0);
 }
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "kernels/kernels.h"
-#include "runtime/model/gpt2.h"
+#include "runtime/model/gpt2/gpt2.h"
 #include "runtime/model/param_layout.h"
 
 #include <cstdint>
@@ -31,14 +31,14 @@ inline void randomParams(const ParamLayout& layout, std::uint32_t seed, std::vec
     std::normal_distribution<float> d(0.0f, 0.1f);
     flat.assign(static_cast<std::size_t>(layout.padded_total), 0.0f);
     for (const UnitLayout& u : layout.units)
-        for (int ti = 0; ti < kParamTensorCount; ++ti) {
-            const auto t = static_cast<ParamTensor>(ti);
+        for (int ti = 0; ti < kGpt2TensorCount; ++ti) {
+            const auto t = static_cast<Gpt2Tensor>(ti);
             if (!u.has(t))
                 continue;
             const bool lnWeight =
-                t == ParamTensor::Ln1w || t == ParamTensor::Ln2w || t == ParamTensor::Lnfw;
+                t == Gpt2Tensor::Ln1w || t == Gpt2Tensor::Ln2w || t == Gpt2Tensor::Lnfw;
             float* p = flat.data() + u.offset + u.tensorOffset(t);
-            for (std::int64_t i = 0; i < paramTensorElements(layout.shape, t); ++i)
+            for (std::int64_t i = 0; i < gpt2TensorElements(layout.shape, t); ++i)
                 p[i] = (lnWeight ? 1.0f : 0.0f) + d(rng);
         }
 }

@@ -55,20 +55,20 @@ double referenceLoss(const ParamLayout& layout, const std::vector<double>& param
     const ModelShape& s = layout.shape;
     const int C = s.n_embd, NH = s.n_head, hs = C / NH, L = s.n_layer;
     const int V = s.vocab_size, Vp = s.padded_vocab_size, N = B * T;
-    auto P = [&](ParamTensor t, int l = 0) { return params.data() + layout.flatOffset(t, l); };
+    auto P = [&](Gpt2Tensor t, int l = 0) { return params.data() + layout.flatOffset(t, l); };
 
     Mat x(static_cast<std::size_t>(N) * C);
     for (int b = 0; b < B; ++b)
         for (int t = 0; t < T; ++t)
             for (int c = 0; c < C; ++c)
                 x[(static_cast<std::size_t>(b) * T + t) * C + c] =
-                    P(ParamTensor::Wte)[static_cast<std::size_t>(inputs[b * T + t]) * C + c] +
-                    P(ParamTensor::Wpe)[static_cast<std::size_t>(t) * C + c];
+                    P(Gpt2Tensor::Wte)[static_cast<std::size_t>(inputs[b * T + t]) * C + c] +
+                    P(Gpt2Tensor::Wpe)[static_cast<std::size_t>(t) * C + c];
 
     Mat h, qkv, y, proj, fc;
     for (int l = 0; l < L; ++l) {
-        layerNorm(h, x, P(ParamTensor::Ln1w, l), P(ParamTensor::Ln1b, l), N, C);
-        linear(qkv, h, P(ParamTensor::Qkvw, l), P(ParamTensor::Qkvb, l), N, C, 3 * C);
+        layerNorm(h, x, P(Gpt2Tensor::Ln1w, l), P(Gpt2Tensor::Ln1b, l), N, C);
+        linear(qkv, h, P(Gpt2Tensor::Qkvw, l), P(Gpt2Tensor::Qkvb, l), N, C, 3 * C);
         y.assign(static_cast<std::size_t>(N) * C, 0.0);
         for (int b = 0; b < B; ++b)
             for (int hd = 0; hd < NH; ++hd)
@@ -96,20 +96,20 @@ double referenceLoss(const ParamLayout& layout, const std::vector<double>& param
                                 score[u] / z * v[i];
                     }
                 }
-        linear(proj, y, P(ParamTensor::Attprojw, l), P(ParamTensor::Attprojb, l), N, C, C);
+        linear(proj, y, P(Gpt2Tensor::Attprojw, l), P(Gpt2Tensor::Attprojb, l), N, C, C);
         for (std::size_t i = 0; i < x.size(); ++i)
             x[i] += proj[i];
-        layerNorm(h, x, P(ParamTensor::Ln2w, l), P(ParamTensor::Ln2b, l), N, C);
-        linear(fc, h, P(ParamTensor::Fcw, l), P(ParamTensor::Fcb, l), N, C, 4 * C);
+        layerNorm(h, x, P(Gpt2Tensor::Ln2w, l), P(Gpt2Tensor::Ln2b, l), N, C);
+        linear(fc, h, P(Gpt2Tensor::Fcw, l), P(Gpt2Tensor::Fcb, l), N, C, 4 * C);
         for (double& e : fc)
             e = gelu(e);
-        linear(proj, fc, P(ParamTensor::Fcprojw, l), P(ParamTensor::Fcprojb, l), N, 4 * C, C);
+        linear(proj, fc, P(Gpt2Tensor::Fcprojw, l), P(Gpt2Tensor::Fcprojb, l), N, 4 * C, C);
         for (std::size_t i = 0; i < x.size(); ++i)
             x[i] += proj[i];
     }
-    layerNorm(h, x, P(ParamTensor::Lnfw), P(ParamTensor::Lnfb), N, C);
+    layerNorm(h, x, P(Gpt2Tensor::Lnfw), P(Gpt2Tensor::Lnfb), N, C);
     Mat logits;
-    linear(logits, h, P(ParamTensor::Wte), nullptr, N, C, Vp);
+    linear(logits, h, P(Gpt2Tensor::Wte), nullptr, N, C, Vp);
 
     double loss = 0.0;
     for (int n = 0; n < N; ++n) {

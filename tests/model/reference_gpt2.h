@@ -2,6 +2,7 @@
 // kernels, for finite-difference gradient checks of the model. Slow: test sizes only.
 #pragma once
 
+#include "runtime/model/gpt2/gpt2_tensors.h"
 #include "runtime/model/param_layout.h"
 
 #include <vector>

@@ -3,7 +3,7 @@
 // per params() call and poisons it with NaN on release(), plus a log of every call.
 #pragma once
 
-#include "runtime/model/gpt2.h"
+#include "runtime/model/gpt2/gpt2.h"
 #include "runtime/model/param_layout.h"
 
 #include <algorithm>

@@ -240,7 +240,7 @@ QWidget* ConfigForm::buildModelGroup() {
     QFormLayout* form = nullptr;
     m_modelBox = group(form);
     m_preset = new QComboBox;
-    for (const auto& p : kModelPresets)
+    for (const auto& p : modelPresets())
         m_preset->addItem(QString::fromUtf8(p.name.data(), int(p.name.size())));
     m_preset->addItem(kCustom);
     m_layers = intSpin(1, 1024, 4);

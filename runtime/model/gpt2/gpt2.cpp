@@ -1,7 +1,8 @@
 // GPT-2 forward and backward over the Kernels ops, one gather unit at a time, in
 // the call order documented in gpt2.h. Shapes: B, T micro-batch; C channels; NH heads.
-#include "runtime/model/gpt2.h"
+#include "runtime/model/gpt2/gpt2.h"
 
+#include <memory>
 #include <vector>
 
 namespace zerolab {
@@ -9,7 +10,7 @@ namespace zerolab {
 namespace {
 
 // A parameter (or gradient) tensor of a unit buffer laid out as `unit`.
-template <typename F> F* tensor(F* unit_base, const UnitLayout& unit, ParamTensor t) {
+template <typename F> F* tensor(F* unit_base, const UnitLayout& unit, Gpt2Tensor t) {
     return unit_base + unit.tensorOffset(t);
 }
 
@@ -18,7 +19,7 @@ template <typename F> F* tensor(F* unit_base, const UnitLayout& unit, ParamTenso
 Gpt2::Gpt2(const ModelShape& shape, int B, int T, Kernels& kernels, MemoryLedger& ledger,
            Recompute recompute)
     : m_shape(shape), m_layout(makeParamLayout(shape, 1)),
-      m_act(makeActivationLayout(shape, B, T, recompute)), m_kernels(kernels), m_ledger(ledger) {
+      m_act(makeGpt2ActivationLayout(shape, B, T, recompute)), m_kernels(kernels), m_ledger(ledger) {
     m_arena_bytes = static_cast<long long>(m_act.total_floats * sizeof(float));
     m_arena = static_cast<float*>(m_kernels.allocate(static_cast<std::size_t>(m_arena_bytes)));
     m_ledger.add(MemCategory::Activations, m_arena_bytes);
@@ -42,42 +43,42 @@ void Gpt2::uploadTokens(const int* inputs, const int* targets) {
 //   full       everything up to the GELU; fcproj and residual3 are not needed again.
 void Gpt2::blockForward(int l, const float* p, ForwardPass pass) {
     const UnitLayout& u = m_layout.units[m_layout.blockUnit(l)];
-    const LayerActivationOffsets& o = m_act.layer;
+    const Gpt2LayerActivations& o = m_act.layer;
     const int B = m_act.B, T = m_act.T, C = m_shape.n_embd, NH = m_shape.n_head, N = B * T;
     const std::size_t btc = static_cast<std::size_t>(N) * C;
     const float* residual = l == 0 ? act(m_act.encoded) : layerAct(l - 1, o.residual3);
     Kernels& k = m_kernels;
     if (pass == ForwardPass::Recompute && m_act.recompute == Recompute::Selective) {
         k.layernormForward(layerAct(l, o.ln1), layerAct(l, o.ln1_mean), layerAct(l, o.ln1_rstd),
-                           residual, tensor(p, u, ParamTensor::Ln1w),
-                           tensor(p, u, ParamTensor::Ln1b), N, C);
+                           residual, tensor(p, u, Gpt2Tensor::Ln1w),
+                           tensor(p, u, Gpt2Tensor::Ln1b), N, C);
         k.layernormForward(layerAct(l, o.ln2), layerAct(l, o.ln2_mean), layerAct(l, o.ln2_rstd),
-                           layerAct(l, o.residual2), tensor(p, u, ParamTensor::Ln2w),
-                           tensor(p, u, ParamTensor::Ln2b), N, C);
+                           layerAct(l, o.residual2), tensor(p, u, Gpt2Tensor::Ln2w),
+                           tensor(p, u, Gpt2Tensor::Ln2b), N, C);
         k.geluForward(layerAct(l, o.fch_gelu), layerAct(l, o.fch), 4 * btc);
         return;
     }
 
     k.layernormForward(layerAct(l, o.ln1), layerAct(l, o.ln1_mean), layerAct(l, o.ln1_rstd),
-                       residual, tensor(p, u, ParamTensor::Ln1w), tensor(p, u, ParamTensor::Ln1b),
+                       residual, tensor(p, u, Gpt2Tensor::Ln1w), tensor(p, u, Gpt2Tensor::Ln1b),
                        N, C);
-    k.matmulForward(layerAct(l, o.qkv), layerAct(l, o.ln1), tensor(p, u, ParamTensor::Qkvw),
-                    tensor(p, u, ParamTensor::Qkvb), N, C, 3 * C);
+    k.matmulForward(layerAct(l, o.qkv), layerAct(l, o.ln1), tensor(p, u, Gpt2Tensor::Qkvw),
+                    tensor(p, u, Gpt2Tensor::Qkvb), N, C, 3 * C);
     k.attentionForward(layerAct(l, o.atty), act(m_act.preatt), layerAct(l, o.att),
                        layerAct(l, o.qkv), B, T, C, NH);
-    k.matmulForward(act(m_act.proj), layerAct(l, o.atty), tensor(p, u, ParamTensor::Attprojw),
-                    tensor(p, u, ParamTensor::Attprojb), N, C, C);
+    k.matmulForward(act(m_act.proj), layerAct(l, o.atty), tensor(p, u, Gpt2Tensor::Attprojw),
+                    tensor(p, u, Gpt2Tensor::Attprojb), N, C, C);
     k.residualForward(layerAct(l, o.residual2), residual, act(m_act.proj), btc);
     k.layernormForward(layerAct(l, o.ln2), layerAct(l, o.ln2_mean), layerAct(l, o.ln2_rstd),
-                       layerAct(l, o.residual2), tensor(p, u, ParamTensor::Ln2w),
-                       tensor(p, u, ParamTensor::Ln2b), N, C);
-    k.matmulForward(layerAct(l, o.fch), layerAct(l, o.ln2), tensor(p, u, ParamTensor::Fcw),
-                    tensor(p, u, ParamTensor::Fcb), N, C, 4 * C);
+                       layerAct(l, o.residual2), tensor(p, u, Gpt2Tensor::Ln2w),
+                       tensor(p, u, Gpt2Tensor::Ln2b), N, C);
+    k.matmulForward(layerAct(l, o.fch), layerAct(l, o.ln2), tensor(p, u, Gpt2Tensor::Fcw),
+                    tensor(p, u, Gpt2Tensor::Fcb), N, C, 4 * C);
     k.geluForward(layerAct(l, o.fch_gelu), layerAct(l, o.fch), 4 * btc);
     if (pass == ForwardPass::Recompute)
         return;
-    k.matmulForward(act(m_act.proj), layerAct(l, o.fch_gelu), tensor(p, u, ParamTensor::Fcprojw),
-                    tensor(p, u, ParamTensor::Fcprojb), N, 4 * C, C);
+    k.matmulForward(act(m_act.proj), layerAct(l, o.fch_gelu), tensor(p, u, Gpt2Tensor::Fcprojw),
+                    tensor(p, u, Gpt2Tensor::Fcprojb), N, 4 * C, C);
     k.residualForward(layerAct(l, o.residual3), layerAct(l, o.residual2), act(m_act.proj), btc);
 }
 
@@ -92,8 +93,8 @@ float Gpt2::forward(const int* inputs, const int* targets, UnitAccess& access) {
     const int* dev_targets = tokens() + N;
 
     const float* pe = access.params(emb.index);
-    k.encoderForward(act(m_act.encoded), dev_inputs, tensor(pe, emb, ParamTensor::Wte),
-                     tensor(pe, emb, ParamTensor::Wpe), B, T, C);
+    k.encoderForward(act(m_act.encoded), dev_inputs, tensor(pe, emb, Gpt2Tensor::Wte),
+                     tensor(pe, emb, Gpt2Tensor::Wpe), B, T, C);
     access.release(emb.index);
 
     for (int l = 0; l < L; ++l) {
@@ -104,13 +105,13 @@ float Gpt2::forward(const int* inputs, const int* targets, UnitAccess& access) {
 
     const float* pf = access.params(fin.index);
     k.layernormForward(act(m_act.lnf), act(m_act.lnf_mean), act(m_act.lnf_rstd),
-                       layerAct(L - 1, m_act.layer.residual3), tensor(pf, fin, ParamTensor::Lnfw),
-                       tensor(pf, fin, ParamTensor::Lnfb), N, C);
+                       layerAct(L - 1, m_act.layer.residual3), tensor(pf, fin, Gpt2Tensor::Lnfw),
+                       tensor(pf, fin, Gpt2Tensor::Lnfb), N, C);
     access.release(fin.index);
 
     // Tied lm-head: logits = lnf * wte^T over all Vp rows; the loss reads the first V.
     pe = access.params(emb.index);
-    k.matmulForward(act(m_act.logits), act(m_act.lnf), tensor(pe, emb, ParamTensor::Wte), nullptr,
+    k.matmulForward(act(m_act.logits), act(m_act.lnf), tensor(pe, emb, Gpt2Tensor::Wte), nullptr,
                     N, C, Vp);
     access.release(emb.index);
     k.softmaxCrossEntropyForward(act(m_act.losses), act(m_act.probs), act(m_act.logits),
@@ -126,7 +127,7 @@ float Gpt2::forward(const int* inputs, const int* targets, UnitAccess& access) {
 
 void Gpt2::blockBackward(int l, const float* p, float* g) {
     const UnitLayout& u = m_layout.units[m_layout.blockUnit(l)];
-    const LayerActivationOffsets& o = m_act.layer;
+    const Gpt2LayerActivations& o = m_act.layer;
     const int B = m_act.B, T = m_act.T, C = m_shape.n_embd, NH = m_shape.n_head, N = B * T;
     const std::size_t btc = static_cast<std::size_t>(N) * C;
     const float* residual = l == 0 ? act(m_act.encoded) : layerAct(l - 1, o.residual3);
@@ -140,33 +141,33 @@ void Gpt2::blockBackward(int l, const float* p, float* g) {
 
     // MLP: residual3 = residual2 + fcproj(gelu(fc(ln2(residual2)))).
     k.zero(dfch_gelu, 4 * btc);
-    k.matmulBackward(dfch_gelu, tensor(g, u, ParamTensor::Fcprojw),
-                     tensor(g, u, ParamTensor::Fcprojb), dres, layerAct(l, o.fch_gelu),
-                     tensor(p, u, ParamTensor::Fcprojw), N, 4 * C, C);
+    k.matmulBackward(dfch_gelu, tensor(g, u, Gpt2Tensor::Fcprojw),
+                     tensor(g, u, Gpt2Tensor::Fcprojb), dres, layerAct(l, o.fch_gelu),
+                     tensor(p, u, Gpt2Tensor::Fcprojw), N, 4 * C, C);
     k.zero(dfch, 4 * btc);
     k.geluBackward(dfch, layerAct(l, o.fch), dfch_gelu, 4 * btc);
     k.zero(dln, btc);
-    k.matmulBackward(dln, tensor(g, u, ParamTensor::Fcw), tensor(g, u, ParamTensor::Fcb), dfch,
-                     layerAct(l, o.ln2), tensor(p, u, ParamTensor::Fcw), N, C, 4 * C);
-    k.layernormBackward(dres, tensor(g, u, ParamTensor::Ln2w), tensor(g, u, ParamTensor::Ln2b), dln,
-                        layerAct(l, o.residual2), tensor(p, u, ParamTensor::Ln2w),
+    k.matmulBackward(dln, tensor(g, u, Gpt2Tensor::Fcw), tensor(g, u, Gpt2Tensor::Fcb), dfch,
+                     layerAct(l, o.ln2), tensor(p, u, Gpt2Tensor::Fcw), N, C, 4 * C);
+    k.layernormBackward(dres, tensor(g, u, Gpt2Tensor::Ln2w), tensor(g, u, Gpt2Tensor::Ln2b), dln,
+                        layerAct(l, o.residual2), tensor(p, u, Gpt2Tensor::Ln2w),
                         layerAct(l, o.ln2_mean), layerAct(l, o.ln2_rstd), N, C);
 
     // Attention: residual2 = residual + attproj(attention(qkv(ln1(residual)))).
     float* datty = dfch;
     float* dqkv = dfch_gelu;
     k.zero(datty, btc);
-    k.matmulBackward(datty, tensor(g, u, ParamTensor::Attprojw),
-                     tensor(g, u, ParamTensor::Attprojb), dres, layerAct(l, o.atty),
-                     tensor(p, u, ParamTensor::Attprojw), N, C, C);
+    k.matmulBackward(datty, tensor(g, u, Gpt2Tensor::Attprojw),
+                     tensor(g, u, Gpt2Tensor::Attprojb), dres, layerAct(l, o.atty),
+                     tensor(p, u, Gpt2Tensor::Attprojw), N, C, C);
     k.zero(dqkv, 3 * btc);
     k.attentionBackward(dqkv, act(m_act.preatt), act(m_act.datt), datty, layerAct(l, o.qkv),
                         layerAct(l, o.att), B, T, C, NH);
     k.zero(dln, btc);
-    k.matmulBackward(dln, tensor(g, u, ParamTensor::Qkvw), tensor(g, u, ParamTensor::Qkvb), dqkv,
-                     layerAct(l, o.ln1), tensor(p, u, ParamTensor::Qkvw), N, C, 3 * C);
-    k.layernormBackward(dres, tensor(g, u, ParamTensor::Ln1w), tensor(g, u, ParamTensor::Ln1b), dln,
-                        residual, tensor(p, u, ParamTensor::Ln1w), layerAct(l, o.ln1_mean),
+    k.matmulBackward(dln, tensor(g, u, Gpt2Tensor::Qkvw), tensor(g, u, Gpt2Tensor::Qkvb), dqkv,
+                     layerAct(l, o.ln1), tensor(p, u, Gpt2Tensor::Qkvw), N, C, 3 * C);
+    k.layernormBackward(dres, tensor(g, u, Gpt2Tensor::Ln1w), tensor(g, u, Gpt2Tensor::Ln1b), dln,
+                        residual, tensor(p, u, Gpt2Tensor::Ln1w), layerAct(l, o.ln1_mean),
                         layerAct(l, o.ln1_rstd), N, C);
 }
 
@@ -196,14 +197,14 @@ void Gpt2::backward(const int* inputs, const int* targets, UnitAccess& access, f
     float* gf = access.grads(fin.index);
     float* dln = act(m_act.proj);
     k.zero(dln, btc);
-    k.matmulBackward(dln, tensor(ge, emb, ParamTensor::Wte), nullptr, dlogits, act(m_act.lnf),
-                     tensor(pe, emb, ParamTensor::Wte), N, C, Vp);
+    k.matmulBackward(dln, tensor(ge, emb, Gpt2Tensor::Wte), nullptr, dlogits, act(m_act.lnf),
+                     tensor(pe, emb, Gpt2Tensor::Wte), N, C, Vp);
     access.release(emb.index);
     float* dres = act(m_act.dresidual);
     k.zero(dres, btc);
-    k.layernormBackward(dres, tensor(gf, fin, ParamTensor::Lnfw),
-                        tensor(gf, fin, ParamTensor::Lnfb), dln,
-                        layerAct(L - 1, m_act.layer.residual3), tensor(pf, fin, ParamTensor::Lnfw),
+    k.layernormBackward(dres, tensor(gf, fin, Gpt2Tensor::Lnfw),
+                        tensor(gf, fin, Gpt2Tensor::Lnfb), dln,
+                        layerAct(L - 1, m_act.layer.residual3), tensor(pf, fin, Gpt2Tensor::Lnfw),
                         act(m_act.lnf_mean), act(m_act.lnf_rstd), N, C);
     access.release(fin.index);
     access.gradsReady(fin.index);
@@ -221,9 +222,14 @@ void Gpt2::backward(const int* inputs, const int* targets, UnitAccess& access, f
     }
 
     ge = access.grads(emb.index);
-    k.encoderBackward(tensor(ge, emb, ParamTensor::Wte), tensor(ge, emb, ParamTensor::Wpe), dres,
+    k.encoderBackward(tensor(ge, emb, Gpt2Tensor::Wte), tensor(ge, emb, Gpt2Tensor::Wpe), dres,
                       dev_inputs, B, T, C);
     access.gradsReady(emb.index);
+}
+
+std::unique_ptr<Network> makeGpt2Network(const ModelShape& shape, int B, int T, Kernels& kernels,
+                                         MemoryLedger& ledger, Recompute recompute) {
+    return std::make_unique<Gpt2>(shape, B, T, kernels, ledger, recompute);
 }
 
 } // namespace zerolab

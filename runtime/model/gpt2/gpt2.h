@@ -5,35 +5,15 @@
 
 #include "kernels/kernels.h"
 #include "runtime/memory/ledger.h"
-#include "runtime/model/activation_layout.h"
+#include "runtime/model/gpt2/gpt2_activations.h"
+#include "runtime/model/gpt2/gpt2_tensors.h"
 #include "runtime/model/model_shape.h"
+#include "runtime/model/network.h"
 #include "runtime/model/param_layout.h"
 
 #include <cstdint>
 
 namespace zerolab {
-
-// The engine decides where a unit's parameters and gradients live (replicated buffer,
-// gathered temporary for ZeRO-3, fp32 upcast of bf16); the model only asks. Units are
-// those of ParamLayout; pointers are Kernels device pointers laid out as the unit's
-// UnitLayout (tensor_offsets). Called from the model's one thread.
-class UnitAccess {
-public:
-    virtual ~UnitAccess() = default;
-    // The unit's full fp32 params, valid until release(unit).
-    virtual const float* params(int unit) = 0;
-    // The unit's full fp32 grad buffer; backward ACCUMULATES (+=) into it.
-    virtual float* grads(int unit) = 0;
-    // The model no longer needs this unit's params now.
-    virtual void release(int unit) {}
-    // This unit's grads are complete for this micro-batch.
-    virtual void gradsReady(int unit) {}
-    // For the step timeline (docs/metrics.md): the model is about to recompute `unit`'s
-    // forward inside backward (model.recompute). Call it after params(unit) has returned
-    // and before grads(unit), right before the recompute; the recompute lasts until the
-    // model's next params, grads, gradsReady or recomputing call. The engine ignores it.
-    virtual void recomputing(int unit) {}
-};
 
 // Calls a Gpt2 makes, with U = L+1 the final-layernorm unit:
 //   forward:  params(0) release(0), params(l) release(l) for l = 1..L,
@@ -44,7 +24,7 @@ public:
 //             needs no parameters, so the embedding is not gathered again at the end.
 // Not thread-safe; one micro-batch at a time. Throws KernelError from the kernels and
 // std::invalid_argument for a bad B, T.
-class Gpt2 {
+class Gpt2 final : public Network {
 public:
     // Allocates the activation arena through `kernels` and counts it in `ledger` as
     // MemCategory::Activations (activationFootprint(shape, B, T, recompute).total(L)
@@ -54,26 +34,27 @@ public:
     // kernels, so losses and gradients are bit-identical to None's.
     Gpt2(const ModelShape& shape, int B, int T, Kernels& kernels, MemoryLedger& ledger,
          Recompute recompute = Recompute::None);
-    ~Gpt2();
+    ~Gpt2() override;
     Gpt2(const Gpt2&) = delete;
     Gpt2& operator=(const Gpt2&) = delete;
 
     // inputs, targets: host (B,T) token ids, inputs in [0,Vp), targets in [0,V). Returns
     // the mean cross-entropy over the B*T positions; keeps activations for backward.
-    float forward(const int* inputs, const int* targets, UnitAccess& access);
+    float forward(const int* inputs, const int* targets, UnitAccess& access) override;
     // Backward of grad_scale * mean loss of the last forward, which must have had the
     // same inputs and targets; accumulates into the grads and calls gradsReady in
     // reverse order: final LN, blocks L..1, embedding last (the tied wte gets its lm-head
     // and encoder contributions before it is ready).
-    void backward(const int* inputs, const int* targets, UnitAccess& access, float grad_scale);
+    void backward(const int* inputs, const int* targets, UnitAccess& access,
+                  float grad_scale) override;
 
     // The unpadded layout (pad_multiple 1) of the units; the engine builds its own
     // padded ParamLayout, whose tensor offsets within each unit are the same.
-    const ParamLayout& layout() const { return m_layout; }
-    const ModelShape& shape() const { return m_shape; }
-    int batch() const { return m_act.B; }
-    int time() const { return m_act.T; }
-    Recompute recompute() const { return m_act.recompute; }
+    const ParamLayout& layout() const override { return m_layout; }
+    const ModelShape& shape() const override { return m_shape; }
+    int batch() const override { return m_act.B; }
+    int time() const override { return m_act.T; }
+    Recompute recompute() const override { return m_act.recompute; }
 
 private:
     float* act(std::int64_t offset) { return m_arena + offset; }
@@ -90,7 +71,7 @@ private:
 
     ModelShape m_shape;
     ParamLayout m_layout;
-    ActivationLayout m_act;
+    Gpt2ActivationLayout m_act;
     Kernels& m_kernels;
     MemoryLedger& m_ledger;
     float* m_arena = nullptr;
@@ -102,7 +83,11 @@ private:
 // V..Vp-1 and the unit's padding 0). Every value is a function of (seed, tensor, layer,
 // index in tensor) only: the same whatever pad_multiple/N is. unit_params is host memory
 // of unit.padded_elems floats.
-void initUnitParams(const ModelShape& shape, const UnitLayout& unit, std::uint64_t seed,
+void initGpt2UnitParams(const ModelShape& shape, const UnitLayout& unit, std::uint64_t seed,
                     float* unit_params);
+
+// The registry's entry (network.h, makeNetwork).
+std::unique_ptr<Network> makeGpt2Network(const ModelShape& shape, int B, int T, Kernels& kernels,
+                                         MemoryLedger& ledger, Recompute recompute);
 
 } // namespace zerolab

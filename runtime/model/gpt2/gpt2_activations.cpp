@@ -1,6 +1,6 @@
 // Builds the activation arena layout of activation_layout.h: the layer-independent
 // buffers and gradient scratch, then the forward activations of each layer.
-#include "runtime/model/activation_layout.h"
+#include "runtime/model/gpt2/gpt2_activations.h"
 
 #include <initializer_list>
 #include <stdexcept>
@@ -68,7 +68,7 @@ private:
 
 } // namespace
 
-ActivationLayout makeActivationLayout(const ModelShape& s, int B, int T, Recompute recompute) {
+Gpt2ActivationLayout makeGpt2ActivationLayout(const ModelShape& s, int B, int T, Recompute recompute) {
     if (B < 1 || T < 1 || T > s.seq_len || s.n_layer < 1 || s.n_head < 1 || s.n_embd < 1 ||
         s.padded_vocab_size < 1)
         throw std::invalid_argument(
@@ -80,7 +80,7 @@ ActivationLayout makeActivationLayout(const ModelShape& s, int B, int T, Recompu
     const std::int64_t att = bounded.product({B, NH, T, T});
     const std::int64_t wide = bounded.product({4, BTC}), BTVp = bounded.product({BT, Vp});
 
-    ActivationLayout a;
+    Gpt2ActivationLayout a;
     a.B = B;
     a.T = T;
     a.recompute = recompute;
@@ -117,7 +117,7 @@ ActivationLayout makeActivationLayout(const ModelShape& s, int B, int T, Recompu
         return full ? ActivationSlot{a.recompute_block + block.take(floats), false}
                     : ActivationSlot{layer.take(floats), true};
     };
-    LayerActivationOffsets& o = a.layer;
+    Gpt2LayerActivations& o = a.layer;
     o.ln1 = selective ? ActivationSlot{a.recompute_ln1, false} : keptOrBlock(BTC);
     o.ln1_mean = keptOrBlock(BT);
     o.ln1_rstd = keptOrBlock(BT);
@@ -142,8 +142,9 @@ ActivationLayout makeActivationLayout(const ModelShape& s, int B, int T, Recompu
     return a;
 }
 
-ActivationFootprint activationFootprint(const ModelShape& s, int B, int T, Recompute recompute) {
-    const ActivationLayout a = makeActivationLayout(s, B, T, recompute);
+ActivationFootprint gpt2ActivationFootprint(const ModelShape& s, int B, int T,
+                                            Recompute recompute) {
+    const Gpt2ActivationLayout a = makeGpt2ActivationLayout(s, B, T, recompute);
     return {static_cast<long long>(a.layer_stride * sizeof(float)),
             static_cast<long long>(a.other_floats * sizeof(float))};
 }

@@ -1,7 +1,9 @@
 // Reads and writes llm.c fp32 model files, mapping llm.c's tensor-major order
 // (all layers of ln1w, then all of ln1b, ...) onto zerolab's unit-major layout. A
 // header is checked against the file's length before its sizes are used.
-#include "runtime/model/llmc_model_file.h"
+#include "runtime/model/gpt2/llmc_model_file.h"
+
+#include "runtime/model/gpt2/gpt2_tensors.h"
 
 #include <array>
 #include <cerrno>
@@ -111,8 +113,8 @@ ModelShape readHeader(const ReadFile& rf, const std::string& path) {
 
 // Calls fn(tensor, layer) in llm.c's file order.
 template <typename Fn> void forEachFileTensor(const ModelShape& s, Fn fn) {
-    for (int ti = 0; ti < kParamTensorCount; ++ti) {
-        const auto t = static_cast<ParamTensor>(ti);
+    for (int ti = 0; ti < kGpt2TensorCount; ++ti) {
+        const auto t = static_cast<Gpt2Tensor>(ti);
         const int layers = isPerLayer(t) ? s.n_layer : 1;
         for (int l = 0; l < layers; ++l)
             fn(t, l);
@@ -136,8 +138,8 @@ void readLlmcModel(const std::string& path, const ParamLayout& layout, float* fl
         std::memset(flat + u.offset + u.elems, 0,
                     static_cast<std::size_t>(u.padded_elems - u.elems) * sizeof(float));
     std::int64_t read = 0;
-    forEachFileTensor(s, [&](ParamTensor t, int l) {
-        const auto n = static_cast<std::size_t>(paramTensorElements(s, t));
+    forEachFileTensor(s, [&](Gpt2Tensor t, int l) {
+        const auto n = static_cast<std::size_t>(gpt2TensorElements(s, t));
         const std::size_t got = std::fread(flat + layout.flatOffset(t, l), sizeof(float), n, f);
         read += static_cast<std::int64_t>(got);
         if (got != n)
@@ -166,8 +168,8 @@ void writeLlmcModel(const std::string& path, const ModelShape& shape, const Para
     File f = openFile(path, "wb");
     if (std::fwrite(h.data(), sizeof(std::int32_t), h.size(), f.get()) != h.size())
         fail(path, std::string("write failed: ") + std::strerror(errno));
-    forEachFileTensor(shape, [&](ParamTensor t, int l) {
-        const auto n = static_cast<std::size_t>(paramTensorElements(shape, t));
+    forEachFileTensor(shape, [&](Gpt2Tensor t, int l) {
+        const auto n = static_cast<std::size_t>(gpt2TensorElements(shape, t));
         if (std::fwrite(flat + layout.flatOffset(t, l), sizeof(float), n, f.get()) != n)
             fail(path, std::string("write failed: ") + std::strerror(errno));
     });

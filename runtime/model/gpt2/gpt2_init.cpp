@@ -1,7 +1,7 @@
 // GPT-2 initialisation of one gather unit. Counter-based: each value is hashed from
 // (seed, tensor, layer, element index), so that any split of the flat buffer into
 // units, slices or ranks reproduces exactly the same model.
-#include "runtime/model/gpt2.h"
+#include "runtime/model/gpt2/gpt2.h"
 
 #include <cmath>
 #include <numbers>
@@ -29,28 +29,28 @@ void normalPairAt(std::uint64_t key, std::uint64_t pair, double& even, double& o
     odd = r * std::sin(a);
 }
 
-bool isLayerNormWeight(ParamTensor t) {
-    return t == ParamTensor::Ln1w || t == ParamTensor::Ln2w || t == ParamTensor::Lnfw;
+bool isLayerNormWeight(Gpt2Tensor t) {
+    return t == Gpt2Tensor::Ln1w || t == Gpt2Tensor::Ln2w || t == Gpt2Tensor::Lnfw;
 }
-bool isMatrix(ParamTensor t) {
-    return t == ParamTensor::Wte || t == ParamTensor::Wpe || t == ParamTensor::Qkvw ||
-           t == ParamTensor::Attprojw || t == ParamTensor::Fcw || t == ParamTensor::Fcprojw;
+bool isMatrix(Gpt2Tensor t) {
+    return t == Gpt2Tensor::Wte || t == Gpt2Tensor::Wpe || t == Gpt2Tensor::Qkvw ||
+           t == Gpt2Tensor::Attprojw || t == Gpt2Tensor::Fcw || t == Gpt2Tensor::Fcprojw;
 }
 
 } // namespace
 
-void initUnitParams(const ModelShape& shape, const UnitLayout& unit, std::uint64_t seed,
+void initGpt2UnitParams(const ModelShape& shape, const UnitLayout& unit, std::uint64_t seed,
                     float* unit_params) {
     constexpr double kStd = 0.02;
     const int layer = unit.index - 1; // meaningful for block units only
     for (std::int64_t i = 0; i < unit.padded_elems; ++i)
         unit_params[i] = 0.0f;
-    for (int ti = 0; ti < kParamTensorCount; ++ti) {
-        const auto t = static_cast<ParamTensor>(ti);
+    for (int ti = 0; ti < kGpt2TensorCount; ++ti) {
+        const auto t = static_cast<Gpt2Tensor>(ti);
         if (!unit.has(t))
             continue;
         float* out = unit_params + unit.tensorOffset(t);
-        std::int64_t n = paramTensorElements(shape, t);
+        std::int64_t n = gpt2TensorElements(shape, t);
         if (isLayerNormWeight(t)) {
             for (std::int64_t i = 0; i < n; ++i)
                 out[i] = 1.0f;
@@ -59,9 +59,9 @@ void initUnitParams(const ModelShape& shape, const UnitLayout& unit, std::uint64
         if (!isMatrix(t))
             continue; // biases stay 0
         double std = kStd;
-        if (t == ParamTensor::Attprojw || t == ParamTensor::Fcprojw)
+        if (t == Gpt2Tensor::Attprojw || t == Gpt2Tensor::Fcprojw)
             std /= std::sqrt(2.0 * shape.n_layer);
-        if (t == ParamTensor::Wte) // padded vocabulary rows stay 0: never a target
+        if (t == Gpt2Tensor::Wte) // padded vocabulary rows stay 0: never a target
             n = static_cast<std::int64_t>(shape.vocab_size) * shape.n_embd;
         const std::uint64_t key =
             splitMix64(seed ^ splitMix64((static_cast<std::uint64_t>(ti) << 32) |

@@ -1,0 +1,98 @@
+// The GPT-2 family's description (family.h): its tensors, presets, activation
+// footprint, calls, FLOPs, and the kernels each piece of its compute runs, following
+// gpt2.cpp kernel by kernel.
+#include "runtime/model/family.h"
+#include "runtime/model/gpt2/gpt2_activations.h"
+#include "runtime/model/gpt2/gpt2_flops.h"
+#include "runtime/model/gpt2/gpt2_tensors.h"
+#include "runtime/model/gpt2/gpt2_unit_calls.h"
+
+namespace zerolab {
+
+namespace {
+
+// Matmul FLOPs: forward 2 m k n; backward 4 m k n. Attention (causal, llm.c's loops over
+// t2 <= t): forward 2 B T^2 C, backward twice that.
+std::vector<KernelOp> gpt2ComputeOps(ModelCompute c, const ModelShape& s, int B, int T,
+                                     Recompute recompute) {
+    const long long N = static_cast<long long>(B) * T, C = s.n_embd, Vp = s.padded_vocab_size;
+    const double btc = static_cast<double>(N) * C, logits = static_cast<double>(N) * Vp;
+    const double att = 2.0 * B * static_cast<double>(T) * T * C;
+    using K = OpKind;
+    switch (c) {
+    case ModelCompute::None:
+        return {};
+    case ModelCompute::EncoderForward:
+        return {elementsOp(K::EncoderForward, btc)};
+    case ModelCompute::BlockForward:
+        return {elementsOp(K::LayernormForward, btc), matmulOp(true, N, C, 3 * C),
+                {K::AttentionForward, att},      matmulOp(true, N, C, C),
+                elementsOp(K::Residual, btc),         elementsOp(K::LayernormForward, btc),
+                matmulOp(true, N, C, 4 * C),       elementsOp(K::GeluForward, 4 * btc),
+                matmulOp(true, N, 4 * C, C),       elementsOp(K::Residual, btc)};
+    case ModelCompute::BlockRecompute:
+        if (recompute == Recompute::Selective)
+            return {elementsOp(K::LayernormForward, btc), elementsOp(K::LayernormForward, btc),
+                    elementsOp(K::GeluForward, 4 * btc)};
+        if (recompute == Recompute::None)
+            return {};
+        return {elementsOp(K::LayernormForward, btc), matmulOp(true, N, C, 3 * C),
+                {K::AttentionForward, att},      matmulOp(true, N, C, C),
+                elementsOp(K::Residual, btc),         elementsOp(K::LayernormForward, btc),
+                matmulOp(true, N, C, 4 * C),       elementsOp(K::GeluForward, 4 * btc)};
+    case ModelCompute::FinalNormForward:
+        return {elementsOp(K::LayernormForward, btc)};
+    case ModelCompute::HeadForward:
+        return {matmulOp(true, N, C, Vp), elementsOp(K::SoftmaxCrossEntropy, logits)};
+    case ModelCompute::HeadBackward:
+        return {elementsOp(K::Zero, logits), elementsOp(K::CrossEntropyBackward, logits), elementsOp(K::Zero, btc),
+                matmulOp(false, N, C, Vp)};
+    case ModelCompute::FinalNormBackward:
+        return {elementsOp(K::Zero, btc), elementsOp(K::LayernormBackward, btc)};
+    case ModelCompute::BlockBackward:
+        return {elementsOp(K::Zero, 4 * btc),
+                matmulOp(false, N, 4 * C, C),
+                elementsOp(K::Zero, 4 * btc),
+                elementsOp(K::GeluBackward, 4 * btc),
+                elementsOp(K::Zero, btc),
+                matmulOp(false, N, C, 4 * C),
+                elementsOp(K::LayernormBackward, btc),
+                elementsOp(K::Zero, btc),
+                matmulOp(false, N, C, C),
+                elementsOp(K::Zero, 3 * btc),
+                {K::AttentionBackward, 2 * att},
+                elementsOp(K::Zero, btc),
+                matmulOp(false, N, C, 3 * C),
+                elementsOp(K::LayernormBackward, btc)};
+    case ModelCompute::EncoderBackward:
+        return {elementsOp(K::EncoderBackward, btc)};
+    }
+    return {};
+}
+
+std::vector<KernelOp> gpt2Matmuls(const ModelShape& s, int B, int T) {
+    const long long N = static_cast<long long>(B) * T, C = s.n_embd;
+    return {matmulOp(true, N, C, 3 * C), matmulOp(true, N, C, C), matmulOp(true, N, C, 4 * C),
+            matmulOp(true, N, 4 * C, C), matmulOp(true, N, C, s.padded_vocab_size)};
+}
+
+} // namespace
+
+extern const ModelFamily kGpt2Family;
+const ModelFamily kGpt2Family = {
+    .id = Family::Gpt2,
+    .name = "gpt2",
+    .label = "GPT-2 (llm.c)",
+    .presets = kGpt2Presets,
+    .tensors = gpt2Tensors,
+    .activations = gpt2ActivationFootprint,
+    .unit_calls = gpt2UnitCalls,
+    .model_flops_per_token = gpt2ModelFlopsPerToken,
+    .hardware_flops_per_token = gpt2HardwareFlopsPerToken,
+    .module_forward_flops = gpt2ModuleForwardFlops,
+    .largest_module_params = gpt2LargestModuleParams,
+    .compute_ops = gpt2ComputeOps,
+    .matmuls = gpt2Matmuls,
+};
+
+} // namespace zerolab

@@ -12,8 +12,8 @@ namespace zerolab {
 
 namespace {
 
-UnitLayout makeUnit(const std::vector<TensorSpec>& tensors, int index, std::int64_t offset,
-                    int pad, UnitRole role) {
+UnitLayout makeUnit(const std::vector<TensorSpec>& tensors, int index, std::int64_t offset, int pad,
+                    UnitRole role) {
     UnitLayout u;
     u.index = index;
     u.offset = offset;

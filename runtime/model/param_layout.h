@@ -48,15 +48,11 @@ struct UnitLayout {
     std::int64_t tensorOffset(int t) const { return tensor_offsets[static_cast<std::size_t>(t)]; }
     // A family's tensor enum (e.g. Gpt2Tensor) names its index.
     template <typename E>
-        requires std::is_enum_v<E>
-    bool has(E t) const {
-        return has(static_cast<int>(t));
-    }
+    requires std::is_enum_v<E>
+    bool has(E t) const { return has(static_cast<int>(t)); }
     template <typename E>
-        requires std::is_enum_v<E>
-    std::int64_t tensorOffset(E t) const {
-        return tensorOffset(static_cast<int>(t));
-    }
+    requires std::is_enum_v<E> std::int64_t tensorOffset(E t)
+    const { return tensorOffset(static_cast<int>(t)); }
 };
 
 struct ParamLayout {
@@ -74,10 +70,8 @@ struct ParamLayout {
     // Element offset of tensor t (of `layer` for Block tensors) in the flat buffer.
     std::int64_t flatOffset(int t, int layer = 0) const;
     template <typename E>
-        requires std::is_enum_v<E>
-    std::int64_t flatOffset(E t, int layer = 0) const {
-        return flatOffset(static_cast<int>(t), layer);
-    }
+    requires std::is_enum_v<E> std::int64_t flatOffset(E t, int layer = 0)
+    const { return flatOffset(static_cast<int>(t), layer); }
 };
 
 // pad_multiple is N, the data-parallel world size: each unit then splits into N

@@ -10,9 +10,9 @@
 #include "runtime/engine/checkpoint.h"
 #include "runtime/engine/zero_engine.h"
 #include "runtime/memory/ledger.h"
-#include "runtime/model/network.h"
 #include "runtime/model/gpt2/llmc_model_file.h"
 #include "runtime/model/model_flops.h"
+#include "runtime/model/network.h"
 #include "runtime/monitor/run_monitors.h"
 #include "runtime/planner/planner.h"
 #include "runtime/train/peer_watch.h"
@@ -674,7 +674,7 @@ Trainer::StepResult Trainer::trainStep(long long step) {
         const auto tb = Clock::now();
         m_access.beginPass(true);
         m_model->backward(m_inputs.data(), m_targets.data(), m_access,
-                         1.0f / static_cast<float>(m_accum * m_world));
+                          1.0f / static_cast<float>(m_accum * m_world));
         m_engine.endMicroStep();
         m_kernels.synchronize(); // device work counts in the phase that issued it
         m_access.endPass();

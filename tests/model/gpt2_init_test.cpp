@@ -33,8 +33,7 @@ TEST(Gpt2Init, FollowsGpt2Statistics) {
     auto at = [&](Gpt2Tensor t, int l = 0) { return flat.data() + p.flatOffset(t, l); };
     auto n = [&](Gpt2Tensor t) { return gpt2TensorElements(s, t); };
 
-    for (Gpt2Tensor t :
-         {Gpt2Tensor::Wte, Gpt2Tensor::Wpe, Gpt2Tensor::Qkvw, Gpt2Tensor::Fcw}) {
+    for (Gpt2Tensor t : {Gpt2Tensor::Wte, Gpt2Tensor::Wpe, Gpt2Tensor::Qkvw, Gpt2Tensor::Fcw}) {
         const Stats st = stats(at(t, 1), n(t));
         EXPECT_NEAR(st.mean, 0.0, 1e-3) << kGpt2TensorNames[static_cast<int>(t)];
         EXPECT_NEAR(st.std, 0.02, 0.02 * 0.02) << kGpt2TensorNames[static_cast<int>(t)];
@@ -45,9 +44,8 @@ TEST(Gpt2Init, FollowsGpt2Statistics) {
     for (Gpt2Tensor t : {Gpt2Tensor::Ln1w, Gpt2Tensor::Ln2w, Gpt2Tensor::Lnfw})
         for (std::int64_t i = 0; i < n(t); ++i)
             ASSERT_EQ(at(t, 3)[i], 1.0f);
-    for (Gpt2Tensor t :
-         {Gpt2Tensor::Ln1b, Gpt2Tensor::Qkvb, Gpt2Tensor::Attprojb, Gpt2Tensor::Ln2b,
-          Gpt2Tensor::Fcb, Gpt2Tensor::Fcprojb, Gpt2Tensor::Lnfb})
+    for (Gpt2Tensor t : {Gpt2Tensor::Ln1b, Gpt2Tensor::Qkvb, Gpt2Tensor::Attprojb, Gpt2Tensor::Ln2b,
+                         Gpt2Tensor::Fcb, Gpt2Tensor::Fcprojb, Gpt2Tensor::Lnfb})
         for (std::int64_t i = 0; i < n(t); ++i)
             ASSERT_EQ(at(t, 0)[i], 0.0f);
     // Layers and tensors get different streams.

@@ -19,7 +19,8 @@ template <typename F> F* tensor(F* unit_base, const UnitLayout& unit, Gpt2Tensor
 Gpt2::Gpt2(const ModelShape& shape, int B, int T, Kernels& kernels, MemoryLedger& ledger,
            Recompute recompute)
     : m_shape(shape), m_layout(makeParamLayout(shape, 1)),
-      m_act(makeGpt2ActivationLayout(shape, B, T, recompute)), m_kernels(kernels), m_ledger(ledger) {
+      m_act(makeGpt2ActivationLayout(shape, B, T, recompute)), m_kernels(kernels),
+      m_ledger(ledger) {
     m_arena_bytes = static_cast<long long>(m_act.total_floats * sizeof(float));
     m_arena = static_cast<float*>(m_kernels.allocate(static_cast<std::size_t>(m_arena_bytes)));
     m_ledger.add(MemCategory::Activations, m_arena_bytes);
@@ -50,8 +51,8 @@ void Gpt2::blockForward(int l, const float* p, ForwardPass pass) {
     Kernels& k = m_kernels;
     if (pass == ForwardPass::Recompute && m_act.recompute == Recompute::Selective) {
         k.layernormForward(layerAct(l, o.ln1), layerAct(l, o.ln1_mean), layerAct(l, o.ln1_rstd),
-                           residual, tensor(p, u, Gpt2Tensor::Ln1w),
-                           tensor(p, u, Gpt2Tensor::Ln1b), N, C);
+                           residual, tensor(p, u, Gpt2Tensor::Ln1w), tensor(p, u, Gpt2Tensor::Ln1b),
+                           N, C);
         k.layernormForward(layerAct(l, o.ln2), layerAct(l, o.ln2_mean), layerAct(l, o.ln2_rstd),
                            layerAct(l, o.residual2), tensor(p, u, Gpt2Tensor::Ln2w),
                            tensor(p, u, Gpt2Tensor::Ln2b), N, C);
@@ -60,8 +61,8 @@ void Gpt2::blockForward(int l, const float* p, ForwardPass pass) {
     }
 
     k.layernormForward(layerAct(l, o.ln1), layerAct(l, o.ln1_mean), layerAct(l, o.ln1_rstd),
-                       residual, tensor(p, u, Gpt2Tensor::Ln1w), tensor(p, u, Gpt2Tensor::Ln1b),
-                       N, C);
+                       residual, tensor(p, u, Gpt2Tensor::Ln1w), tensor(p, u, Gpt2Tensor::Ln1b), N,
+                       C);
     k.matmulForward(layerAct(l, o.qkv), layerAct(l, o.ln1), tensor(p, u, Gpt2Tensor::Qkvw),
                     tensor(p, u, Gpt2Tensor::Qkvb), N, C, 3 * C);
     k.attentionForward(layerAct(l, o.atty), act(m_act.preatt), layerAct(l, o.att),
@@ -111,8 +112,8 @@ float Gpt2::forward(const int* inputs, const int* targets, UnitAccess& access) {
 
     // Tied lm-head: logits = lnf * wte^T over all Vp rows; the loss reads the first V.
     pe = access.params(emb.index);
-    k.matmulForward(act(m_act.logits), act(m_act.lnf), tensor(pe, emb, Gpt2Tensor::Wte), nullptr,
-                    N, C, Vp);
+    k.matmulForward(act(m_act.logits), act(m_act.lnf), tensor(pe, emb, Gpt2Tensor::Wte), nullptr, N,
+                    C, Vp);
     access.release(emb.index);
     k.softmaxCrossEntropyForward(act(m_act.losses), act(m_act.probs), act(m_act.logits),
                                  dev_targets, B, T, V, Vp);
@@ -157,9 +158,8 @@ void Gpt2::blockBackward(int l, const float* p, float* g) {
     float* datty = dfch;
     float* dqkv = dfch_gelu;
     k.zero(datty, btc);
-    k.matmulBackward(datty, tensor(g, u, Gpt2Tensor::Attprojw),
-                     tensor(g, u, Gpt2Tensor::Attprojb), dres, layerAct(l, o.atty),
-                     tensor(p, u, Gpt2Tensor::Attprojw), N, C, C);
+    k.matmulBackward(datty, tensor(g, u, Gpt2Tensor::Attprojw), tensor(g, u, Gpt2Tensor::Attprojb),
+                     dres, layerAct(l, o.atty), tensor(p, u, Gpt2Tensor::Attprojw), N, C, C);
     k.zero(dqkv, 3 * btc);
     k.attentionBackward(dqkv, act(m_act.preatt), act(m_act.datt), datty, layerAct(l, o.qkv),
                         layerAct(l, o.att), B, T, C, NH);
@@ -202,10 +202,10 @@ void Gpt2::backward(const int* inputs, const int* targets, UnitAccess& access, f
     access.release(emb.index);
     float* dres = act(m_act.dresidual);
     k.zero(dres, btc);
-    k.layernormBackward(dres, tensor(gf, fin, Gpt2Tensor::Lnfw),
-                        tensor(gf, fin, Gpt2Tensor::Lnfb), dln,
-                        layerAct(L - 1, m_act.layer.residual3), tensor(pf, fin, Gpt2Tensor::Lnfw),
-                        act(m_act.lnf_mean), act(m_act.lnf_rstd), N, C);
+    k.layernormBackward(dres, tensor(gf, fin, Gpt2Tensor::Lnfw), tensor(gf, fin, Gpt2Tensor::Lnfb),
+                        dln, layerAct(L - 1, m_act.layer.residual3),
+                        tensor(pf, fin, Gpt2Tensor::Lnfw), act(m_act.lnf_mean), act(m_act.lnf_rstd),
+                        N, C);
     access.release(fin.index);
     access.gradsReady(fin.index);
 

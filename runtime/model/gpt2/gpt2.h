@@ -84,7 +84,7 @@ private:
 // index in tensor) only: the same whatever pad_multiple/N is. unit_params is host memory
 // of unit.padded_elems floats.
 void initGpt2UnitParams(const ModelShape& shape, const UnitLayout& unit, std::uint64_t seed,
-                    float* unit_params);
+                        float* unit_params);
 
 // The registry's entry (network.h, makeNetwork).
 std::unique_ptr<Network> makeGpt2Network(const ModelShape& shape, int B, int T, Kernels& kernels,

@@ -68,7 +68,8 @@ private:
 
 } // namespace
 
-Gpt2ActivationLayout makeGpt2ActivationLayout(const ModelShape& s, int B, int T, Recompute recompute) {
+Gpt2ActivationLayout makeGpt2ActivationLayout(const ModelShape& s, int B, int T,
+                                              Recompute recompute) {
     if (B < 1 || T < 1 || T > s.seq_len || s.n_layer < 1 || s.n_head < 1 || s.n_embd < 1 ||
         s.padded_vocab_size < 1)
         throw std::invalid_argument(

@@ -98,7 +98,7 @@ struct Gpt2ActivationLayout {
 // Throws std::invalid_argument when B < 1, T < 1, T > shape.seq_len, the shape is empty,
 // or the arena would exceed kMaxActivationFloats (sizes computed without overflow).
 Gpt2ActivationLayout makeGpt2ActivationLayout(const ModelShape& shape, int B, int T,
-                                      Recompute recompute = Recompute::None);
+                                              Recompute recompute = Recompute::None);
 
 // The GPT-2 family's footprint (activation_layout.h): makeGpt2ActivationLayout's bytes.
 ActivationFootprint gpt2ActivationFootprint(const ModelShape& shape, int B, int T,

@@ -26,10 +26,10 @@ std::vector<KernelOp> gpt2ComputeOps(ModelCompute c, const ModelShape& s, int B,
         return {elementsOp(K::EncoderForward, btc)};
     case ModelCompute::BlockForward:
         return {elementsOp(K::LayernormForward, btc), matmulOp(true, N, C, 3 * C),
-                {K::AttentionForward, att},      matmulOp(true, N, C, C),
+                {K::AttentionForward, att},           matmulOp(true, N, C, C),
                 elementsOp(K::Residual, btc),         elementsOp(K::LayernormForward, btc),
-                matmulOp(true, N, C, 4 * C),       elementsOp(K::GeluForward, 4 * btc),
-                matmulOp(true, N, 4 * C, C),       elementsOp(K::Residual, btc)};
+                matmulOp(true, N, C, 4 * C),          elementsOp(K::GeluForward, 4 * btc),
+                matmulOp(true, N, 4 * C, C),          elementsOp(K::Residual, btc)};
     case ModelCompute::BlockRecompute:
         if (recompute == Recompute::Selective)
             return {elementsOp(K::LayernormForward, btc), elementsOp(K::LayernormForward, btc),
@@ -37,16 +37,16 @@ std::vector<KernelOp> gpt2ComputeOps(ModelCompute c, const ModelShape& s, int B,
         if (recompute == Recompute::None)
             return {};
         return {elementsOp(K::LayernormForward, btc), matmulOp(true, N, C, 3 * C),
-                {K::AttentionForward, att},      matmulOp(true, N, C, C),
+                {K::AttentionForward, att},           matmulOp(true, N, C, C),
                 elementsOp(K::Residual, btc),         elementsOp(K::LayernormForward, btc),
-                matmulOp(true, N, C, 4 * C),       elementsOp(K::GeluForward, 4 * btc)};
+                matmulOp(true, N, C, 4 * C),          elementsOp(K::GeluForward, 4 * btc)};
     case ModelCompute::FinalNormForward:
         return {elementsOp(K::LayernormForward, btc)};
     case ModelCompute::HeadForward:
         return {matmulOp(true, N, C, Vp), elementsOp(K::SoftmaxCrossEntropy, logits)};
     case ModelCompute::HeadBackward:
-        return {elementsOp(K::Zero, logits), elementsOp(K::CrossEntropyBackward, logits), elementsOp(K::Zero, btc),
-                matmulOp(false, N, C, Vp)};
+        return {elementsOp(K::Zero, logits), elementsOp(K::CrossEntropyBackward, logits),
+                elementsOp(K::Zero, btc), matmulOp(false, N, C, Vp)};
     case ModelCompute::FinalNormBackward:
         return {elementsOp(K::Zero, btc), elementsOp(K::LayernormBackward, btc)};
     case ModelCompute::BlockBackward:

@@ -40,7 +40,7 @@ bool isMatrix(Gpt2Tensor t) {
 } // namespace
 
 void initGpt2UnitParams(const ModelShape& shape, const UnitLayout& unit, std::uint64_t seed,
-                    float* unit_params) {
+                        float* unit_params) {
     constexpr double kStd = 0.02;
     const int layer = unit.index - 1; // meaningful for block units only
     for (std::int64_t i = 0; i < unit.padded_elems; ++i)

@@ -63,6 +63,11 @@ __global__ void scaleKernel(float* x, float s, std::size_t n) {
         x[i] *= s;
 }
 
+__global__ void fillKernel(float* x, float value, std::size_t n) {
+    for (std::size_t i = globalIndex(); i < n; i += gridStride())
+        x[i] = value;
+}
+
 // Pass 1: block b sums the squares of its grid-stride share into partials[b].
 template <typename T>
 __global__ void sumSquaresPartialKernel(double* partials, const T* x, std::size_t n) {
@@ -143,6 +148,13 @@ void CudaKernels::scale(float* x, float s, std::size_t n) {
         return;
     scaleKernel<<<cuda::gridFor(n), cuda::kBlock, 0, m_stream>>>(x, s, n);
     ZEROLAB_CUDA_CHECK_LAUNCH("scaleKernel");
+}
+
+void CudaKernels::fill(float* x, float value, std::size_t n) {
+    if (n == 0)
+        return;
+    fillKernel<<<cuda::gridFor(n), cuda::kBlock, 0, m_stream>>>(x, value, n);
+    ZEROLAB_CUDA_CHECK_LAUNCH("fillKernel");
 }
 
 void CudaKernels::zero(float* x, std::size_t n) {

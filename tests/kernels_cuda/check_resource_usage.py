@@ -10,7 +10,8 @@ __global__ kernel found in the sources this checks, without a GPU:
   - no spill stores or loads (local memory traffic in the hot loop), and no stack frame;
   - static shared memory within the 48 KiB a block gets without opting in;
   - it appears in the report (a kernel missing there means the report went stale).
-Exit 0 when all hold, 1 naming each failure, 77 (ctest SKIP) when there are no
+A self-test on a planted source and report (one fault of each kind) runs first, so the
+check cannot pass by finding nothing. Exit 0 when all hold, 1 naming each failure, 77 (ctest SKIP) when there are no
 reports (a CPU-only build: no nvcc or NCCL).
 Usage: check_resource_usage.py REPORT_DIR SOURCE_DIR
 """
@@ -85,16 +86,9 @@ def parse_report(path):
     return functions
 
 
-def main():
-    if len(sys.argv) != 3:
-        print(__doc__)
-        return 2
-    report_dir, source_dir = sys.argv[1], sys.argv[2]
+def check(report_dir, source_dir):
+    """(failures, rows) over the reports in report_dir and the kernels of source_dir."""
     reports = sorted(glob.glob(os.path.join(report_dir, "*.sm_90.txt")))
-    if not os.path.isdir(report_dir) or not reports:
-        print(f"SKIP: no ptxas resource reports in {report_dir}: the CUDA library is not built "
-              "here (CPU-only build: nvcc or NCCL not found)")
-        return 77
     by_stem = {os.path.basename(r).split(".")[0]: parse_report(r) for r in reports}
     failures = []
     rows = []
@@ -135,6 +129,68 @@ def main():
             if r.get("smem", 0) > STATIC_SHARED_LIMIT:
                 failures.append(f"{w}: {r['smem']} bytes of static shared memory > "
                                 f"{STATIC_SHARED_LIMIT}")
+    if not rows:
+        failures.append("no kernel found in the sources and reports (the parser is broken)")
+    return failures, rows
+
+
+# A planted source tree and report with one fault of each kind: the check must name them.
+SELF_TEST_SOURCE = """
+__global__ void __launch_bounds__(kBig) fatKernel(float* x) {}
+__global__ void __launch_bounds__(256) spillKernel(float* x) {}
+__global__ void unboundKernel(float* x) {}
+__global__ void __launch_bounds__(256) missingKernel(float* x) {}
+constexpr int kBig = 1024;
+"""
+SELF_TEST_REPORT = """ptxas info    : Compiling entry function '_Z9fatKernelPf' for 'sm_90'
+ptxas info    : Function properties for _Z9fatKernelPf
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 72 registers, used 0 barriers, 128 bytes smem
+ptxas info    : Compiling entry function '_Z11spillKernelPf' for 'sm_90'
+ptxas info    : Function properties for _Z11spillKernelPf
+    16 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads
+ptxas info    : Used 255 registers, used 0 barriers
+ptxas info    : Compiling entry function '_Z13unboundKernelPf' for 'sm_90'
+ptxas info    : Function properties for _Z13unboundKernelPf
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 8 registers, used 0 barriers
+"""
+SELF_TEST_EXPECTED = ["fatKernel: 72 registers x 1024", "spillKernel: spills 8 bytes",
+                      "spillKernel: 16 bytes of stack", "unboundKernel: no __launch_bounds__",
+                      "missingKernel: not in planted.sm_90.txt"]
+
+
+def self_test():
+    import tempfile
+    with tempfile.TemporaryDirectory() as root:
+        os.makedirs(os.path.join(root, "src", "kernels", "cuda"))
+        os.makedirs(os.path.join(root, "reports"))
+        with open(os.path.join(root, "src", "kernels", "cuda", "planted.cu"), "w") as f:
+            f.write(SELF_TEST_SOURCE)
+        with open(os.path.join(root, "reports", "planted.sm_90.txt"), "w") as f:
+            f.write(SELF_TEST_REPORT)
+        failures, _ = check(os.path.join(root, "reports"), os.path.join(root, "src"))
+    missing = [e for e in SELF_TEST_EXPECTED if not any(e in f for f in failures)]
+    if missing or len(failures) != len(SELF_TEST_EXPECTED):
+        print("FAIL: the check's self-test: expected " + repr(SELF_TEST_EXPECTED) + ", got " +
+              repr(failures))
+        return False
+    return True
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__)
+        return 2
+    report_dir, source_dir = sys.argv[1], sys.argv[2]
+    if not self_test():
+        return 1
+    reports = glob.glob(os.path.join(report_dir, "*.sm_90.txt"))
+    if not os.path.isdir(report_dir) or not reports:
+        print(f"SKIP: no ptxas resource reports in {report_dir}: the CUDA library is not built "
+              "here (CPU-only build: nvcc or NCCL not found)")
+        return 77
+    failures, rows = check(report_dir, source_dir)
     print(f"{'file':<14} {'kernel':<44} {'bound':>5} {'regs':>4} {'regs*bound':>10} "
           f"{'spill st/ld':>11} {'stack':>5} {'smem':>5}")
     for stem, instance, bound, r in rows:
@@ -143,8 +199,6 @@ def main():
               f"{r['registers'] * bound:>10} "
               f"{str(r.get('spill_stores', 0)) + '/' + str(r.get('spill_loads', 0)):>11} "
               f"{r.get('stack', 0):>5} {r.get('smem', 0):>5}")
-    if not rows:
-        failures.append("no kernel found in the sources and reports (the parser is broken)")
     for f in failures:
         print("FAIL: " + f)
     print(f"{len(rows)} kernel instances checked, {len(failures)} failures")

@@ -39,7 +39,8 @@ std::vector<double> stepTimes(const std::string& args) {
     std::vector<double> out;
     if (r.exit_code != 0)
         return out;
-    for (const auto& s : nlohmann::json::parse(r.out)["time"]["stages"])
+    const nlohmann::json doc = nlohmann::json::parse(r.out); // outlives the loop below
+    for (const auto& s : doc["time"]["stages"])
         out.push_back(s["step_s"].get<double>());
     return out;
 }

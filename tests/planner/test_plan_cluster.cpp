@@ -211,6 +211,12 @@ TEST(PlanCluster, TimeWithoutMicroTriesEveryMicroBatchThatFits) {
     EXPECT_NE(text.out.find("Micro-batches tried (every one that fits, up to 256): stage 0: 1-"),
               std::string::npos)
         << text.out;
+    // A bare size (the assumed GPT-3 shape) is searched the same way.
+    const test::ProcessResult bare = plan("--params 1.3e9 --world 8 --device a100-80 --time");
+    ASSERT_EQ(bare.exit_code, 0) << bare.err;
+    EXPECT_NE(bare.out.find("Micro-batches tried (every one that fits, up to 256): stage 0: 1"),
+              std::string::npos)
+        << bare.out;
     // A given --micro is the only one forecast, and no search is reported.
     const test::ProcessResult given = plan(shape + " --micro 2");
     ASSERT_EQ(given.exit_code, 0) << given.err;

@@ -12,8 +12,9 @@ namespace zerolab {
 
 namespace {
 
-__global__ void adamKernel(float* params, const float* grads, float* m, float* v, std::size_t n,
-                           AdamScalars s) {
+__global__ void __launch_bounds__(cuda::kBlock)
+    adamKernel(float* params, const float* grads, float* m, float* v, std::size_t n,
+               AdamScalars s) {
     for (std::size_t i = cuda::globalIndex(); i < n; i += cuda::gridStride()) {
         float mi = m[i], vi = v[i];
         params[i] = adamElement(params[i], grads[i], mi, vi, s);
@@ -23,8 +24,9 @@ __global__ void adamKernel(float* params, const float* grads, float* m, float* v
 }
 
 template <typename G>
-__global__ void adamMixedKernel(float* master, Bf16* paramsOut, const G* grads, float* m, float* v,
-                                std::size_t n, AdamScalars s) {
+__global__ void __launch_bounds__(cuda::kBlock)
+    adamMixedKernel(float* master, Bf16* paramsOut, const G* grads, float* m, float* v,
+                    std::size_t n, AdamScalars s) {
     for (std::size_t i = cuda::globalIndex(); i < n; i += cuda::gridStride()) {
         float mi = m[i], vi = v[i];
         const float p = adamElement(master[i], cuda::loadFloat(grads, i), mi, vi, s);

@@ -16,7 +16,8 @@ namespace {
 constexpr int kSoftmaxBlock = 1024;
 
 // flag = the lowest position whose target is outside [0, V) (stays all-ones when none is).
-__global__ void checkTargetsKernel(unsigned* flag, const int* targets, std::size_t rows, int V) {
+__global__ void __launch_bounds__(cuda::kBlock)
+    checkTargetsKernel(unsigned* flag, const int* targets, std::size_t rows, int V) {
     for (std::size_t i = cuda::globalIndex(); i < rows; i += cuda::gridStride())
         if (targets[i] < 0 || targets[i] >= V)
             atomicMin(flag, static_cast<unsigned>(i));
@@ -24,8 +25,9 @@ __global__ void checkTargetsKernel(unsigned* flag, const int* targets, std::size
 
 // losses[r] = log(sum) - (x[target] - max), from the logits (log-sum-exp), not from the
 // rounded probability: exact for confident predictions whose probability underflows.
-__global__ void softmaxCrossEntropyKernel(float* losses, float* probs, const float* logits,
-                                          const int* targets, int V, int Vp) {
+__global__ void __launch_bounds__(kSoftmaxBlock)
+    softmaxCrossEntropyKernel(float* losses, float* probs, const float* logits, const int* targets,
+                              int V, int Vp) {
     __shared__ float shared[32];
     const std::size_t r = blockIdx.x;
     const float* x = logits + r * Vp;
@@ -46,8 +48,9 @@ __global__ void softmaxCrossEntropyKernel(float* losses, float* probs, const flo
 }
 
 // dlogits[r, j] += (probs[r, j] - [j == target]) * dlosses[r] for j < V.
-__global__ void crossEntropyBackwardKernel(float* dlogits, const float* dlosses, const float* probs,
-                                           const int* targets, std::size_t rows, int V, int Vp) {
+__global__ void __launch_bounds__(cuda::kBlock)
+    crossEntropyBackwardKernel(float* dlogits, const float* dlosses, const float* probs,
+                               const int* targets, std::size_t rows, int V, int Vp) {
     const std::size_t n = rows * V;
     for (std::size_t i = cuda::globalIndex(); i < n; i += cuda::gridStride()) {
         const std::size_t r = i / V;
@@ -91,8 +94,10 @@ void CudaKernels::softmaxCrossEntropyForward(float* losses, float* probs, const 
     if (rows == 0)
         return;
     checkTargets("softmaxCrossEntropyForward", targets, rows, V);
-    softmaxCrossEntropyKernel<<<static_cast<unsigned>(rows), kSoftmaxBlock, 0, m_stream>>>(
-        losses, probs, logits, targets, V, Vp);
+    const launch::Geometry g =
+        launch::blockPerRow(rows, kSoftmaxBlock, "softmaxCrossEntropyKernel");
+    softmaxCrossEntropyKernel<<<g.blocks, g.threads, 0, m_stream>>>(losses, probs, logits, targets,
+                                                                    V, Vp);
     ZEROLAB_CUDA_CHECK_LAUNCH("softmaxCrossEntropyKernel");
 }
 

@@ -5,7 +5,6 @@
 #include "kernels/cuda/cuda_check.h"
 
 #include <string>
-#include <vector>
 
 namespace zerolab {
 
@@ -144,11 +143,12 @@ Bf16* CudaKernels::bf16Scratch(int slot, std::size_t n) {
 }
 
 const float* CudaKernels::ones(std::size_t n) {
-    if (growDevice(m_ones, m_onesCount, n, m_stream)) {
-        const std::vector<float> host(n, 1.0f);
-        ZEROLAB_CUDA_CHECK(
-            cudaMemcpy(m_ones, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-    }
+    // The fill is a kernel on m_stream, ahead of the gemv that reads it on the same
+    // stream. A cudaMemcpy here ran on the legacy default stream, which a non-blocking
+    // stream does not wait for, and returns from pageable memory before its DMA lands:
+    // the first layernorm dweight/dbias or Linear dbias could read the buffer unfilled.
+    if (growDevice(m_ones, m_onesCount, n, m_stream))
+        fill(m_ones, 1.0f, n);
     return m_ones;
 }
 

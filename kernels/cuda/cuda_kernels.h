@@ -118,11 +118,11 @@ private:
     Bf16* bf16Scratch(int slot, std::size_t n);
     // The operand `x` (n floats) rounded into bf16 scratch `slot`.
     const Bf16* asBf16(int slot, const float* x, std::size_t n);
-    // C = alpha * op(A) op(B) + beta * C, column-major, bf16 A and B, fp32 C, fp32 compute.
-    void gemmBf16(cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, float alpha,
-                  const Bf16* A, int lda, const Bf16* B, int ldb, float beta, float* C, int ldc);
-    // A device vector of n ones (column sums as cuBLAS gemv).
+    // A device vector of n ones (column sums as cuBLAS gemv), filled on stream() so that
+    // the ops after it on that stream see it filled.
     const float* ones(std::size_t n);
+    // x[0, n) = value, a kernel on stream().
+    void fill(float* x, float value, std::size_t n);
     // Checks every target on the device and copies one flag back (a stream sync); throws
     // KernelError naming the first target outside [0, V) and its position.
     void checkTargets(const char* op, const int* targets, std::size_t rows, int V);

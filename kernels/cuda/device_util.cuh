@@ -1,23 +1,22 @@
-// Device-side helpers shared by the .cu files of kernels/cuda: launch geometry for
-// grid-stride loops, warp reductions, and bf16 conversions with the exact rounding
+// Device-side helpers shared by the .cu files of kernels/cuda: grid-stride and
+// warp-per-row indices, warp reductions, and bf16 conversions with the exact rounding
 // of kernels/bf16.h (so the CPU and CUDA kernels agree bit for bit on conversions).
 #pragma once
 
 #include "kernels/bf16.h"
+#include "kernels/launch_geometry.h"
 
 #include <cstddef>
 #include <cstdint>
 
 namespace zerolab::cuda {
 
-inline constexpr int kBlock = 256;
-// Grid-stride loops launch at most this many blocks: enough to fill an H200's 132 SMs
-// several times over; more only adds scheduling.
-inline constexpr std::size_t kMaxBlocks = 4096;
+// Launch geometry lives in kernels/launch_geometry.h (host-only, tested at real sizes).
+inline constexpr int kBlock = launch::kBlock;
 
+// Blocks for a grid-stride loop over n elements (launch::gridStride).
 inline unsigned gridFor(std::size_t n, int block = kBlock) {
-    const std::size_t blocks = (n + block - 1) / block;
-    return static_cast<unsigned>(blocks == 0 ? 1 : (blocks < kMaxBlocks ? blocks : kMaxBlocks));
+    return launch::gridStride(n, block).blocks;
 }
 
 __device__ inline std::size_t globalIndex() {
@@ -26,6 +25,12 @@ __device__ inline std::size_t globalIndex() {
 
 __device__ inline std::size_t gridStride() {
     return static_cast<std::size_t>(gridDim.x) * blockDim.x;
+}
+
+// The row of a warp-per-row kernel (launch::warpPerRow): warp w of block b has row
+// b * (blockDim.x / 32) + w, in 64 bits (rows * T and rows * C pass 2^31 at real sizes).
+__device__ inline std::size_t warpRow() {
+    return static_cast<std::size_t>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
 }
 
 __device__ inline float warpSum(float x) {

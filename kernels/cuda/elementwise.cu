@@ -12,27 +12,30 @@ namespace {
 using cuda::globalIndex;
 using cuda::gridStride;
 
-__global__ void geluForwardKernel(float* out, const float* inp, std::size_t n) {
+__global__ void __launch_bounds__(cuda::kBlock)
+    geluForwardKernel(float* out, const float* inp, std::size_t n) {
     for (std::size_t i = globalIndex(); i < n; i += gridStride()) {
         const float x = inp[i];
         out[i] = gelu::value(x, expf(gelu::twoU(x)));
     }
 }
 
-__global__ void geluBackwardKernel(float* dinp, const float* inp, const float* dout,
-                                   std::size_t n) {
+__global__ void __launch_bounds__(cuda::kBlock)
+    geluBackwardKernel(float* dinp, const float* inp, const float* dout, std::size_t n) {
     for (std::size_t i = globalIndex(); i < n; i += gridStride()) {
         const float x = inp[i];
         dinp[i] += gelu::derivative(x, expf(gelu::twoU(x))) * dout[i];
     }
 }
 
-__global__ void residualForwardKernel(float* out, const float* a, const float* b, std::size_t n) {
+__global__ void __launch_bounds__(cuda::kBlock)
+    residualForwardKernel(float* out, const float* a, const float* b, std::size_t n) {
     for (std::size_t i = globalIndex(); i < n; i += gridStride())
         out[i] = a[i] + b[i];
 }
 
-__global__ void residualBackwardKernel(float* da, float* db, const float* dout, std::size_t n) {
+__global__ void __launch_bounds__(cuda::kBlock)
+    residualBackwardKernel(float* da, float* db, const float* dout, std::size_t n) {
     for (std::size_t i = globalIndex(); i < n; i += gridStride()) {
         const float d = dout[i];
         da[i] += d;
@@ -41,8 +44,9 @@ __global__ void residualBackwardKernel(float* da, float* db, const float* dout, 
 }
 
 // out(B,T,C): element (bt, c) = wte[inp[bt], c] + wpe[t, c].
-__global__ void encoderForwardKernel(float* out, const int* inp, const float* wte, const float* wpe,
-                                     std::size_t rows, int T, int C) {
+__global__ void __launch_bounds__(cuda::kBlock)
+    encoderForwardKernel(float* out, const int* inp, const float* wte, const float* wpe,
+                         std::size_t rows, int T, int C) {
     const std::size_t n = rows * C;
     for (std::size_t i = globalIndex(); i < n; i += gridStride()) {
         const std::size_t bt = i / C, c = i % C, t = bt % T;
@@ -51,7 +55,8 @@ __global__ void encoderForwardKernel(float* out, const int* inp, const float* wt
 }
 
 // dwpe(T,C) += sum over b: each thread owns one (t, c) and adds the B terms in order.
-__global__ void encoderBackwardPositionKernel(float* dwpe, const float* dout, int B, int T, int C) {
+__global__ void __launch_bounds__(cuda::kBlock)
+    encoderBackwardPositionKernel(float* dwpe, const float* dout, int B, int T, int C) {
     const std::size_t n = static_cast<std::size_t>(T) * C;
     for (std::size_t i = globalIndex(); i < n; i += gridStride()) {
         float acc = 0.0f;
@@ -62,8 +67,9 @@ __global__ void encoderBackwardPositionKernel(float* dwpe, const float* dout, in
 }
 
 // dwte[inp[bt], c] += dout[bt, c]: positions with the same token collide, hence atomics.
-__global__ void encoderBackwardTokenKernel(float* dwte, const float* dout, const int* inp,
-                                           std::size_t rows, int C) {
+__global__ void __launch_bounds__(cuda::kBlock)
+    encoderBackwardTokenKernel(float* dwte, const float* dout, const int* inp, std::size_t rows,
+                               int C) {
     const std::size_t n = rows * C;
     for (std::size_t i = globalIndex(); i < n; i += gridStride()) {
         const std::size_t bt = i / C, c = i % C;

@@ -4,24 +4,26 @@
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/cuda_kernels.h"
 #include "kernels/cuda/device_util.cuh"
+#include "kernels/cuda/gemm_exec.h"
+#include "kernels/gemm_plan.h"
 
 namespace zerolab {
 
 namespace {
 
 constexpr float kLayernormEps = 1e-5f;
-constexpr int kRowsPerBlock = cuda::kBlock / 32;
 
-// Warp w of block b normalises row b*kRowsPerBlock + w. Two passes (mean, then centred
+// One warp per row (cuda::warpRow). Two passes (mean, then centred
 // squares) as on the CPU: no cancellation for large means.
-__global__ void layernormForwardKernel(float* out, float* mean, float* rstd, const float* inp,
-                                       const float* weight, const float* bias, int N, int C) {
-    const int row = blockIdx.x * kRowsPerBlock + threadIdx.x / 32;
+__global__ void __launch_bounds__(cuda::kBlock)
+    layernormForwardKernel(float* out, float* mean, float* rstd, const float* inp,
+                           const float* weight, const float* bias, int N, int C) {
+    const std::size_t row = cuda::warpRow();
     const int lane = threadIdx.x % 32;
-    if (row >= N)
+    if (row >= static_cast<std::size_t>(N))
         return;
-    const float* x = inp + static_cast<std::size_t>(row) * C;
-    float* o = out + static_cast<std::size_t>(row) * C;
+    const float* x = inp + row * C;
+    float* o = out + row * C;
     float sum = 0.0f;
     for (int c = lane; c < C; c += 32)
         sum += x[c];
@@ -40,14 +42,15 @@ __global__ void layernormForwardKernel(float* out, float* mean, float* rstd, con
 
 // Per row, xhat = (x - mean) rstd, g = weight dout:
 //   dinp += rstd (g - mean(g) - xhat mean(g xhat)); xhatDout = xhat dout (for dweight).
-__global__ void layernormBackwardKernel(float* dinp, float* xhatDout, const float* dout,
-                                        const float* inp, const float* weight, const float* mean,
-                                        const float* rstd, int N, int C) {
-    const int row = blockIdx.x * kRowsPerBlock + threadIdx.x / 32;
+__global__ void __launch_bounds__(cuda::kBlock)
+    layernormBackwardKernel(float* dinp, float* xhatDout, const float* dout, const float* inp,
+                            const float* weight, const float* mean, const float* rstd, int N,
+                            int C) {
+    const std::size_t row = cuda::warpRow();
     const int lane = threadIdx.x % 32;
-    if (row >= N)
+    if (row >= static_cast<std::size_t>(N))
         return;
-    const std::size_t off = static_cast<std::size_t>(row) * C;
+    const std::size_t off = row * C;
     const float* x = inp + off;
     const float* d = dout + off;
     const float m = mean[row], s = rstd[row];
@@ -72,9 +75,9 @@ void CudaKernels::layernormForward(float* out, float* mean, float* rstd, const f
                                    const float* weight, const float* bias, int N, int C) {
     if (N <= 0 || C <= 0)
         return;
-    const unsigned blocks = (N + kRowsPerBlock - 1) / kRowsPerBlock;
-    layernormForwardKernel<<<blocks, cuda::kBlock, 0, m_stream>>>(out, mean, rstd, inp, weight,
-                                                                  bias, N, C);
+    const launch::Geometry g = launch::warpPerRow(N, "layernormForwardKernel");
+    layernormForwardKernel<<<g.blocks, g.threads, 0, m_stream>>>(out, mean, rstd, inp, weight, bias,
+                                                                 N, C);
     ZEROLAB_CUDA_CHECK_LAUNCH("layernormForwardKernel");
 }
 
@@ -86,16 +89,19 @@ void CudaKernels::layernormBackward(float* dinp, float* dweight, float* dbias, c
     const std::size_t total = static_cast<std::size_t>(N) * C;
     float* xhatDout = scratchFloats(total);
     const float* one = ones(static_cast<std::size_t>(N));
-    const unsigned blocks = (N + kRowsPerBlock - 1) / kRowsPerBlock;
-    layernormBackwardKernel<<<blocks, cuda::kBlock, 0, m_stream>>>(dinp, xhatDout, dout, inp,
-                                                                   weight, mean, rstd, N, C);
+    const launch::Geometry g = launch::warpPerRow(N, "layernormBackwardKernel");
+    layernormBackwardKernel<<<g.blocks, g.threads, 0, m_stream>>>(dinp, xhatDout, dout, inp, weight,
+                                                                  mean, rstd, N, C);
     ZEROLAB_CUDA_CHECK_LAUNCH("layernormBackwardKernel");
-    // Row-major (N,C) is column-major (C,N) with leading dimension C: y(C) += A ones(N).
-    const float alpha = 1.0f, beta = 1.0f;
-    ZEROLAB_CUDA_CHECK(
-        cublasSgemv(m_blas, CUBLAS_OP_N, C, N, &alpha, xhatDout, C, one, 1, &beta, dweight, 1));
-    ZEROLAB_CUDA_CHECK(
-        cublasSgemv(m_blas, CUBLAS_OP_N, C, N, &alpha, dout, C, one, 1, &beta, dbias, 1));
+    // dweight, dbias: column sums as GEMVs against ones (kernels/gemm_plan.h).
+    const auto bufs = cuda::GemmBuffers<float>{}
+                          .input(gemm::Buffer::XhatDout, xhatDout)
+                          .input(gemm::Buffer::Dout, dout)
+                          .input(gemm::Buffer::Ones, one)
+                          .output(gemm::Buffer::Dweight, dweight)
+                          .output(gemm::Buffer::Dbias, dbias);
+    for (const gemm::GemvCall& call : gemm::layernormBackwardPlan(N, C))
+        cuda::runGemv(m_blas, call, bufs);
 }
 
 } // namespace zerolab

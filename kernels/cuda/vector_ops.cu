@@ -11,17 +11,21 @@ namespace {
 using cuda::globalIndex;
 using cuda::gridStride;
 
-__global__ void toBf16Kernel(Bf16* out, const float* in, std::size_t n) {
+__global__ void __launch_bounds__(cuda::kBlock)
+    toBf16Kernel(Bf16* out, const float* in, std::size_t n) {
     for (std::size_t i = globalIndex(); i < n; i += gridStride())
         out[i] = cuda::toBf16Device(in[i]);
 }
 
-__global__ void toFloatKernel(float* out, const Bf16* in, std::size_t n) {
+__global__ void __launch_bounds__(cuda::kBlock)
+    toFloatKernel(float* out, const Bf16* in, std::size_t n) {
     for (std::size_t i = globalIndex(); i < n; i += gridStride())
         out[i] = cuda::toFloatDevice(in[i]);
 }
 
-template <typename T> __global__ void accumulateKernel(Bf16* dst, const T* src, std::size_t n) {
+template <typename T>
+__global__ void __launch_bounds__(cuda::kBlock)
+    accumulateKernel(Bf16* dst, const T* src, std::size_t n) {
     for (std::size_t i = globalIndex(); i < n; i += gridStride())
         dst[i] = cuda::toBf16Device(cuda::toFloatDevice(dst[i]) + cuda::loadFloat(src, i));
 }
@@ -29,7 +33,7 @@ template <typename T> __global__ void accumulateKernel(Bf16* dst, const T* src, 
 constexpr std::size_t kNarrowHead = 1024;
 
 // One block: every thread reads its floats of [0, n) (n <= kNarrowHead) before any writes.
-__global__ void narrowHeadKernel(float* buf, std::size_t n) {
+__global__ void __launch_bounds__(cuda::kBlock) narrowHeadKernel(float* buf, std::size_t n) {
     constexpr int kPer = kNarrowHead / cuda::kBlock;
     float x[kPer];
     for (int k = 0; k < kPer; ++k) {
@@ -47,25 +51,33 @@ __global__ void narrowHeadKernel(float* buf, std::size_t n) {
 
 // Elements [begin, end) with end <= 2*begin: reads floats [begin, end), writes floats
 // [begin/2, end/2), which earlier launches have consumed.
-__global__ void narrowRangeKernel(float* buf, std::size_t begin, std::size_t end) {
+__global__ void __launch_bounds__(cuda::kBlock)
+    narrowRangeKernel(float* buf, std::size_t begin, std::size_t end) {
     Bf16* out = reinterpret_cast<Bf16*>(buf);
     for (std::size_t i = begin + globalIndex(); i < end; i += gridStride())
         out[i] = cuda::toBf16Device(buf[i]);
 }
 
-__global__ void axpyKernel(float* y, float alpha, const float* x, std::size_t n) {
+__global__ void __launch_bounds__(cuda::kBlock)
+    axpyKernel(float* y, float alpha, const float* x, std::size_t n) {
     for (std::size_t i = globalIndex(); i < n; i += gridStride())
         y[i] += alpha * x[i];
 }
 
-__global__ void scaleKernel(float* x, float s, std::size_t n) {
+__global__ void __launch_bounds__(cuda::kBlock) scaleKernel(float* x, float s, std::size_t n) {
     for (std::size_t i = globalIndex(); i < n; i += gridStride())
         x[i] *= s;
 }
 
+__global__ void __launch_bounds__(cuda::kBlock) fillKernel(float* x, float value, std::size_t n) {
+    for (std::size_t i = globalIndex(); i < n; i += gridStride())
+        x[i] = value;
+}
+
 // Pass 1: block b sums the squares of its grid-stride share into partials[b].
 template <typename T>
-__global__ void sumSquaresPartialKernel(double* partials, const T* x, std::size_t n) {
+__global__ void __launch_bounds__(cuda::kBlock)
+    sumSquaresPartialKernel(double* partials, const T* x, std::size_t n) {
     __shared__ double shared[32];
     double acc = 0.0;
     for (std::size_t i = globalIndex(); i < n; i += gridStride()) {
@@ -78,7 +90,8 @@ __global__ void sumSquaresPartialKernel(double* partials, const T* x, std::size_
 }
 
 // Pass 2: one block adds the partials in a fixed order.
-__global__ void sumPartialsKernel(double* total, const double* partials, int count) {
+__global__ void __launch_bounds__(cuda::kBlock)
+    sumPartialsKernel(double* total, const double* partials, int count) {
     __shared__ double shared[32];
     double acc = 0.0;
     for (int i = threadIdx.x; i < count; i += blockDim.x)
@@ -122,7 +135,8 @@ void CudaKernels::narrowToBf16InPlace(float* buf, std::size_t n) {
     if (n == 0)
         return;
     const std::size_t head = n < kNarrowHead ? n : kNarrowHead;
-    narrowHeadKernel<<<1, cuda::kBlock, 0, m_stream>>>(buf, head);
+    const launch::Geometry g = launch::fixed(1, cuda::kBlock, "narrowHeadKernel");
+    narrowHeadKernel<<<g.blocks, g.threads, 0, m_stream>>>(buf, head);
     ZEROLAB_CUDA_CHECK_LAUNCH("narrowHeadKernel");
     for (std::size_t m = head; m < n; m *= 2) {
         const std::size_t end = 2 * m < n ? 2 * m : n;
@@ -145,6 +159,13 @@ void CudaKernels::scale(float* x, float s, std::size_t n) {
     ZEROLAB_CUDA_CHECK_LAUNCH("scaleKernel");
 }
 
+void CudaKernels::fill(float* x, float value, std::size_t n) {
+    if (n == 0)
+        return;
+    fillKernel<<<cuda::gridFor(n), cuda::kBlock, 0, m_stream>>>(x, value, n);
+    ZEROLAB_CUDA_CHECK_LAUNCH("fillKernel");
+}
+
 void CudaKernels::zero(float* x, std::size_t n) {
     ZEROLAB_CUDA_CHECK(cudaMemsetAsync(x, 0, n * sizeof(float), m_stream));
 }
@@ -154,8 +175,9 @@ void CudaKernels::zero(Bf16* x, std::size_t n) {
 }
 
 double CudaKernels::finishSumSquares() {
-    sumPartialsKernel<<<1, cuda::kBlock, 0, m_stream>>>(reduceTotal(), reducePartials(),
-                                                        kReduceBlocks);
+    const launch::Geometry g = launch::fixed(1, cuda::kBlock, "sumPartialsKernel");
+    sumPartialsKernel<<<g.blocks, g.threads, 0, m_stream>>>(reduceTotal(), reducePartials(),
+                                                            kReduceBlocks);
     ZEROLAB_CUDA_CHECK_LAUNCH("sumPartialsKernel");
     ZEROLAB_CUDA_CHECK(cudaMemcpyAsync(hostTotal(), reduceTotal(), sizeof(double),
                                        cudaMemcpyDeviceToHost, m_stream));
@@ -166,13 +188,17 @@ double CudaKernels::finishSumSquares() {
 // Always kReduceBlocks blocks (idle ones write 0): the partials, and so the rounding of
 // the sum, depend only on n.
 double CudaKernels::sumSquares(const float* x, std::size_t n) {
-    sumSquaresPartialKernel<<<kReduceBlocks, cuda::kBlock, 0, m_stream>>>(reducePartials(), x, n);
+    const launch::Geometry g =
+        launch::fixed(kReduceBlocks, cuda::kBlock, "sumSquaresPartialKernel<float>");
+    sumSquaresPartialKernel<<<g.blocks, g.threads, 0, m_stream>>>(reducePartials(), x, n);
     ZEROLAB_CUDA_CHECK_LAUNCH("sumSquaresPartialKernel<float>");
     return finishSumSquares();
 }
 
 double CudaKernels::sumSquares(const Bf16* x, std::size_t n) {
-    sumSquaresPartialKernel<<<kReduceBlocks, cuda::kBlock, 0, m_stream>>>(reducePartials(), x, n);
+    const launch::Geometry g =
+        launch::fixed(kReduceBlocks, cuda::kBlock, "sumSquaresPartialKernel<bf16>");
+    sumSquaresPartialKernel<<<g.blocks, g.threads, 0, m_stream>>>(reducePartials(), x, n);
     ZEROLAB_CUDA_CHECK_LAUNCH("sumSquaresPartialKernel<bf16>");
     return finishSumSquares();
 }

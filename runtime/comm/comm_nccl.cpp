@@ -4,6 +4,7 @@
 #include "runtime/comm/comm_nccl.h"
 
 #include "runtime/comm/comm_handle_state.h"
+#include "runtime/comm/visible_gpus.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -81,6 +82,51 @@ struct NcclCommunicator::Core {
     std::mutex statsMutex;
     CommStats stats;
 
+    // The world's and its groups' NCCL communicators, with what each is called in an
+    // error line, for the watch's polls and abort (any thread).
+    std::mutex commsMutex;
+    std::vector<std::pair<ncclComm_t, std::string>> comms;
+    bool aborted = false;
+
+    void addComm(ncclComm_t c, std::string name) {
+        std::lock_guard lock(commsMutex);
+        comms.emplace_back(c, std::move(name));
+    }
+
+    // False once the communicators were aborted: ncclCommDestroy must not follow.
+    bool removeComm(ncclComm_t c) {
+        std::lock_guard lock(commsMutex);
+        std::erase_if(comms, [&](const auto& e) { return e.first == c; });
+        return !aborted;
+    }
+
+    std::vector<std::string> asyncErrors() {
+        std::lock_guard lock(commsMutex);
+        std::vector<std::string> errors;
+        for (const auto& [c, name] : comms) {
+            ncclResult_t rc = ncclSuccess;
+            const ncclResult_t got = ncclCommGetAsyncError(c, &rc);
+            if (got != ncclSuccess)
+                rc = got; // cannot even be asked: as broken as an error
+            if (rc == ncclSuccess || rc == ncclInProgress)
+                continue;
+            std::string line = name + ": " + ncclGetErrorString(rc);
+            if (const char* last = ncclGetLastError(c); last != nullptr && *last != '\0')
+                line += std::string("; ") + last;
+            errors.push_back(std::move(line));
+        }
+        return errors;
+    }
+
+    void abortAll() {
+        std::lock_guard lock(commsMutex);
+        if (std::exchange(aborted, true))
+            return;
+        // Groups first: they were split from the world.
+        for (auto it = comms.rbegin(); it != comms.rend(); ++it)
+            ncclCommAbort(it->first);
+    }
+
     ~Core() {
         stop();
         if (stream != nullptr)
@@ -146,7 +192,7 @@ struct NcclCommunicator::Core {
 
 std::string NcclCommunicator::who() const {
     std::string w = "rank " + std::to_string(m_owner ? m_rank : m_core->worldRank) + " on " +
-                    m_host + " (GPU " + std::to_string(m_localRank) + ")";
+                    m_host + " (GPU " + std::to_string(m_device) + ")";
     if (!m_owner)
         w += ", member " + std::to_string(m_rank) + " of a group of " + std::to_string(m_size);
     return w;
@@ -193,32 +239,27 @@ NcclCommunicator::NcclCommunicator(NcclReduce reduce)
     gethostname(name, kHostNameBytes - 1);
     m_host = name;
 
-    // Local rank = how many lower ranks run on the same host.
-    std::vector<char> names(static_cast<std::size_t>(m_size) * kHostNameBytes);
-    checkMpi(MPI_Allgather(name, kHostNameBytes, MPI_CHAR, names.data(), kHostNameBytes, MPI_CHAR,
-                           m_mpi),
-             "MPI_Allgather(host names)");
-    for (int r = 0; r < m_rank; ++r)
-        if (std::strncmp(names.data() + static_cast<std::size_t>(r) * kHostNameBytes, name,
-                         kHostNameBytes) == 0)
-            ++m_localRank;
-
-    int devices = 0;
-    checkCuda(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
-    if (m_localRank >= devices)
-        throw CommError(who() + ": local rank " + std::to_string(m_localRank) + " needs GPU " +
-                        std::to_string(m_localRank) + " but " + m_host + " has " +
-                        std::to_string(devices) +
-                        " CUDA devices; NCCL takes one GPU per rank (several ranks on one GPU "
-                        "need the host-staged MPI path, docs/gpu.md)");
-    checkCuda(cudaSetDevice(m_localRank), "cudaSetDevice");
+    // The GPU from every rank's view (gpu_choice.h): a per-rank CUDA_VISIBLE_DEVICES shows
+    // each rank one device 0, different GPUs that only their UUIDs tell apart.
+    const std::vector<RankGpus> all = exchangeRankGpus(
+        visibleGpus(m_host), m_size, [&](const char* in, char* out, std::size_t n) {
+            checkMpi(MPI_Allgather(in, static_cast<int>(n), MPI_CHAR, out, static_cast<int>(n),
+                                   MPI_CHAR, m_mpi),
+                     "MPI_Allgather(GPU views)");
+        });
+    const GpuChoice choice = chooseGpu(all, m_rank);
+    m_device = choice.device;
+    if (!choice.nccl)
+        throw CommError(who() + ": " + choice.reason + " (docs/gpu.md)");
+    checkCuda(cudaSetDevice(m_device), "cudaSetDevice");
 
     ncclUniqueId id{};
     if (m_rank == 0)
         checkNccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
     checkMpi(MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, m_mpi), "MPI_Bcast(ncclUniqueId)");
     checkNccl(ncclCommInitRank(&m_nccl, m_size, id, m_rank), "ncclCommInitRank");
-    m_core->device = m_localRank;
+    m_core->addComm(m_nccl, "the world communicator");
+    m_core->device = m_device;
     m_core->worldRank = m_rank;
     m_core->host = m_host;
     m_core->who = who();
@@ -229,8 +270,8 @@ NcclCommunicator::NcclCommunicator(NcclReduce reduce)
 
 NcclCommunicator::NcclCommunicator(std::shared_ptr<Core> core, NcclReduce reduce, MPI_Comm mpi,
                                    ncclComm_t nccl, MemberHosts members)
-    : m_core(std::move(core)), m_mpi(mpi), m_nccl(nccl), m_reduce(reduce),
-      m_localRank(m_core->device), m_host(m_core->host), m_members(std::move(members)) {
+    : m_core(std::move(core)), m_mpi(mpi), m_nccl(nccl), m_reduce(reduce), m_device(m_core->device),
+      m_host(m_core->host), m_members(std::move(members)) {
     checkMpi(MPI_Comm_set_errhandler(m_mpi, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
     checkMpi(MPI_Comm_rank(m_mpi, &m_rank), "MPI_Comm_rank");
     checkMpi(MPI_Comm_size(m_mpi, &m_size), "MPI_Comm_size");
@@ -241,6 +282,8 @@ NcclCommunicator::NcclCommunicator(std::shared_ptr<Core> core, NcclReduce reduce
         throw CommError(who() + ": the NCCL group (rank " + std::to_string(ncclRank) + " of " +
                         std::to_string(ncclSize) + ") is not the MPI one (rank " +
                         std::to_string(m_rank) + " of " + std::to_string(m_size) + ")");
+    m_core->addComm(m_nccl, "a group communicator (member " + std::to_string(m_rank) + " of " +
+                                std::to_string(m_size) + ")");
 }
 
 NcclCommunicator::~NcclCommunicator() {
@@ -250,8 +293,21 @@ NcclCommunicator::~NcclCommunicator() {
     // Destructors cannot throw; a failure here was reported by the call that caused it.
     // The stream is shared: a group's collectives are done once it has drained.
     cudaStreamSynchronize(m_core->stream);
-    ncclCommDestroy(m_nccl);
+    // An aborted communicator is freed by its abort.
+    if (m_core->removeComm(m_nccl))
+        ncclCommDestroy(m_nccl);
     MPI_Comm_free(&m_mpi);
+}
+
+std::vector<std::string> NcclCommunicator::asyncErrors() {
+    std::vector<std::string> errors = m_core->asyncErrors();
+    for (std::string& e : errors)
+        e = m_core->who + ", " + e;
+    return errors;
+}
+
+void NcclCommunicator::abortCollectives() {
+    m_core->abortAll();
 }
 
 void NcclCommunicator::setComputeStream(cudaStream_t s) {

@@ -13,6 +13,7 @@
 #include <nccl.h>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace zerolab {
 
@@ -40,10 +41,10 @@ enum class NcclReduce { Sum, Average };
 // world's stats; their host helpers run over an MPI sub-communicator of the same ranks.
 class NcclCommunicator final : public Communicator {
 public:
-    // MPI must be initialised (MpiSession). Finds the local rank from a hostname exchange,
-    // makes device `localRank()` current (throws CommError when the host has fewer GPUs
-    // than ranks: several ranks per GPU need the host-staged MPI path, docs/gpu.md), then
-    // creates the NCCL communicator over all ranks.
+    // MPI must be initialised (MpiSession). Chooses this rank's GPU from every rank's view
+    // of its GPUs (chooseGpu, gpu_choice.h) and makes it current (throws CommError with
+    // the choice's reason when ranks share a GPU: that needs the host-staged MPI path,
+    // docs/gpu.md), then creates the NCCL communicator over all ranks.
     explicit NcclCommunicator(NcclReduce reduce = NcclReduce::Sum);
     ~NcclCommunicator() override;
     NcclCommunicator(const NcclCommunicator&) = delete;
@@ -52,9 +53,8 @@ public:
     int rank() const override { return m_rank; }
     int size() const override { return m_size; }
     std::string host() const override { return m_host; }
-    int localRank() const { return m_localRank; }
-    // The CUDA device this rank uses (= localRank()); create the CUDA kernels on it.
-    int device() const { return m_localRank; }
+    // The CUDA device this rank uses (its own numbering); create the CUDA kernels on it.
+    int device() const { return m_device; }
     // The stream whose work each collective waits for (CudaKernels::stream()); until set,
     // the legacy default stream. Set on the world: its sub-communicators follow it.
     void setComputeStream(cudaStream_t s);
@@ -86,6 +86,12 @@ public:
 
     CommStats takeStats() override;
     void setBeacon(CollectiveBeacon* beacon) override;
+
+    // ncclCommGetAsyncError of the world and every group split from it, and ncclCommAbort
+    // of them all (runtime/train/comm_watch.h polls and aborts from its own thread).
+    bool abortable() const override { return true; }
+    std::vector<std::string> asyncErrors() override;
+    void abortCollectives() override;
 
 private:
     // One collective in flight: its events, counts and, when non-blocking, its handle's state.
@@ -129,7 +135,7 @@ private:
     NcclReduce m_reduce;
     int m_rank = 0;
     int m_size = 1;
-    int m_localRank = 0;
+    int m_device = 0;
     std::string m_host;
     // Host (link class) of each member: what counts each collective's traffic.
     MemberHosts m_members = MemberHosts::oneHost(1);

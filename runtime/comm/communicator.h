@@ -15,6 +15,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace zerolab {
 
@@ -152,6 +153,19 @@ public:
     // default: none): entered when its MPI call starts, left when it returns. Set on the
     // compute thread, at the same collective on every rank, with nothing in flight.
     virtual void setBeacon(CollectiveBeacon* beacon) { m_beacon = beacon; }
+
+    // Device-side collectives (NCCL) fail asynchronously, and a rank blocked on one waits
+    // forever unless it is aborted. True where this implementation can be: its async
+    // errors polled and its collectives aborted (runtime/train/comm_watch.h); MPI's
+    // collectives fail in their own call, and a watch ends an MPI job by ending the process.
+    virtual bool abortable() const { return false; }
+    // The errors this rank's communicators (the world and its groups) report now, one
+    // line each, naming the communicator; empty: none. Any thread.
+    virtual std::vector<std::string> asyncErrors() { return {}; }
+    // Aborts every collective of this rank's communicators (ncclCommAbort on the world and
+    // its groups), so that no thread of this rank stays blocked in one and the peers' own
+    // collectives fail rather than wait. Any thread; the communicator is unusable after.
+    virtual void abortCollectives() {}
 
 protected:
     CommTrace* m_trace = nullptr;

@@ -3,7 +3,6 @@
 
 #include <cstdio>
 #include <cstring>
-#include <stdexcept>
 #include <vector>
 
 namespace zerolab {
@@ -31,16 +30,6 @@ LocalPlacement findLocalPlacement(Communicator& comm) {
     }
     comm.broadcastBytes(all.data(), all.size() * sizeof(LocalPlacement), 0);
     return all[comm.rank()];
-}
-
-GpuShare gpuShareFor(const LocalPlacement& p, int devices) {
-    if (devices < 1)
-        throw std::invalid_argument("gpuShareFor: no devices");
-    GpuShare s;
-    s.device = p.local_rank % devices;
-    // Local ranks d, d + devices, d + 2*devices, ... below local_size share device d.
-    s.ranks_on_device = (p.local_size - s.device + devices - 1) / devices;
-    return s;
 }
 
 } // namespace zerolab

@@ -58,20 +58,60 @@ double parseBandwidth(std::string_view text, std::string_view what) {
                     "for bytes per second)");
 }
 
+namespace {
+
+// `v` in the largest of the five units (each 1000 times the one before) that keeps it >= 1.
+std::string scaled(double v, const char* const* names) {
+    int i = 0;
+    while (i < 4 && v >= 1000) {
+        v /= 1000;
+        ++i;
+    }
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.3g %s", v, names[i]);
+    return std::string(buf);
+}
+
+constexpr const char* kBytes[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
+constexpr const char* kBits[] = {"b/s", "kb/s", "Mb/s", "Gb/s", "Tb/s"};
+
+} // namespace
+
 std::string formatBandwidth(double bytes_per_second) {
-    auto scaled = [](double v, const char* const* names) {
-        int i = 0;
-        while (i < 4 && v >= 1000) {
-            v /= 1000;
-            ++i;
-        }
-        char buf[48];
-        std::snprintf(buf, sizeof buf, "%.3g %s", v, names[i]);
-        return std::string(buf);
-    };
-    static constexpr const char* kBytes[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
-    static constexpr const char* kBits[] = {"b/s", "kb/s", "Mb/s", "Gb/s", "Tb/s"};
     return scaled(bytes_per_second, kBytes) + " (" + scaled(bytes_per_second * 8, kBits) + ")";
+}
+
+std::string formatBits(double bytes_per_second) {
+    return scaled(bytes_per_second * 8, kBits);
+}
+
+LinkRate parseLinkRate(std::string_view text, std::string_view what) {
+    // The scope is the last "/word" unless that word is the rate's own "/s".
+    const std::size_t slash = text.rfind('/');
+    std::string_view rate = text, scope;
+    if (slash != std::string_view::npos && text.substr(slash + 1) != "s") {
+        rate = text.substr(0, slash);
+        scope = text.substr(slash + 1);
+    }
+    LinkRate r;
+    if (scope == "node")
+        r.per = LinkScope::Node;
+    else if (scope == "gpu")
+        r.per = LinkScope::Gpu;
+    else if (scope == "nic" || scope.empty())
+        r.per = LinkScope::Nic;
+    else
+        throw PlanError(quoted(what, text) + ": unknown scope '/" + std::string(scope) +
+                        "': say per node (/node), per GPU (/gpu) or per NIC (/nic), e.g. "
+                        "400Gb/s/node");
+    try {
+        r.bytes_per_s = parseBandwidth(rate, what);
+    } catch (const PlanError& e) {
+        if (scope.empty())
+            throw;
+        throw PlanError(std::string(e.what()) + " (in '" + std::string(text) + "')");
+    }
+    return r;
 }
 
 } // namespace zerolab

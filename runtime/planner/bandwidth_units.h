@@ -16,5 +16,23 @@ double parseBandwidth(std::string_view text, std::string_view what);
 
 // "25 GB/s (200 Gb/s)": the rate in bytes and in bits per second, three digits each.
 std::string formatBandwidth(double bytes_per_second);
+// "200 Gb/s": the rate in bits per second alone, three digits, as links are sold.
+std::string formatBits(double bytes_per_second);
+
+// What a link rate between hosts is counted over. A NIC's rate is what a port is sold as
+// ("InfiniBand NDR, 400 Gb/s"); a node's is every NIC of the host together; a GPU's is
+// its share of the node's.
+enum class LinkScope { Nic, Node, Gpu };
+
+struct LinkRate {
+    double bytes_per_s = 0;
+    LinkScope per = LinkScope::Nic;
+};
+
+// A rate and what it is counted over: "400Gb/s/node", "50GB/s/gpu", "1600Gbit/s/node",
+// "400Gb/s/nic", or "400Gb/s" (no scope: one NIC's rate, as a port is sold). The rate
+// reads as parseBandwidth's; a scope other than /node, /gpu or /nic throws PlanError
+// naming `what` and the text.
+LinkRate parseLinkRate(std::string_view text, std::string_view what);
 
 } // namespace zerolab

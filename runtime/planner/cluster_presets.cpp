@@ -1,7 +1,9 @@
 // The GPU and link presets and their profiles (cluster_presets.h).
 #include "runtime/planner/cluster_presets.h"
 
+#include "runtime/planner/bandwidth_units.h"
 #include "runtime/planner/planner.h"
+#include "runtime/planner/planner_units.h"
 
 #include <cmath>
 
@@ -74,6 +76,75 @@ LinkSpec linkSpec(std::string_view key, const char* what) {
 }
 
 } // namespace
+
+InterHostLink interHostLink(std::string_view network, std::string_view rate, int gpus_per_node,
+                            std::optional<int> nics_per_node) {
+    if (gpus_per_node < 1)
+        throw PlanError("GPUs per host must be at least 1, got " + std::to_string(gpus_per_node));
+    if (nics_per_node && *nics_per_node < 1)
+        throw PlanError("--nics-per-node " + std::to_string(*nics_per_node) +
+                        ": a host needs at least one NIC");
+    if (nics_per_node && gpus_per_node % *nics_per_node != 0)
+        throw PlanError("--nics-per-node " + std::to_string(*nics_per_node) +
+                        " does not divide the " + std::to_string(gpus_per_node) +
+                        " GPUs a host (--world / --hosts): each NIC serves the same number of "
+                        "GPUs");
+    if (network.empty() && rate.empty())
+        throw PlanError("say the link between hosts with --network (" + linkPresetKeys() +
+                        ") or --inter-link (e.g. 400Gb/s/node)");
+    InterHostLink out;
+    out.spec = network.empty() ? LinkSpec{"custom", "", 0, kCustomLinkLatencyS}
+                               : linkSpec(network, "--network");
+    // One NIC per GPU unless told: the presets' rates are one port's, a port per GPU as in
+    // a DGX A100/H100.
+    const int nics = nics_per_node.value_or(gpus_per_node);
+    out.nics_per_node = nics;
+    const std::string gpus = std::to_string(gpus_per_node) + " GPUs a node";
+    const std::string nic_count =
+        std::to_string(nics) + (nics == 1 ? " NIC" : " NICs") + " a node" +
+        (nics_per_node ? "" : " (one per GPU; --nics-per-node to change)");
+    double per_nic = out.spec.bytes_per_s; // a preset's port
+    LinkScope per = LinkScope::Nic;
+    if (!rate.empty()) {
+        const LinkRate r = parseLinkRate(rate, "--inter-link");
+        per = r.per;
+        per_nic = r.bytes_per_s;
+        out.per_node_bytes_per_s = r.per == LinkScope::Node  ? r.bytes_per_s
+                                   : r.per == LinkScope::Gpu ? r.bytes_per_s * gpus_per_node
+                                                             : r.bytes_per_s * nics;
+    } else {
+        out.per_node_bytes_per_s = per_nic * nics;
+    }
+    const double per_gpu = out.per_node_bytes_per_s / gpus_per_node;
+    const std::string node = formatBits(out.per_node_bytes_per_s) + " per node";
+    const std::string gpu = formatBits(per_gpu) + " per GPU";
+    std::string said;
+    switch (per) {
+    case LinkScope::Node:
+        said = node + " = " + gpu + " with " + gpus;
+        break;
+    case LinkScope::Gpu:
+        said = gpu + " = " + node + " with " + gpus;
+        break;
+    case LinkScope::Nic:
+        said = formatBits(per_nic) + " per NIC x " + nic_count + " = " + node + " = " + gpu +
+               " with " + gpus;
+        break;
+    }
+    out.description =
+        "inter-host link: " + (rate.empty() ? out.spec.key + " (" + out.spec.label + "), " : "") +
+        said;
+    if (network.empty())
+        out.description += "; latency " + formatSeconds(kCustomLinkLatencyS) +
+                           " a ring step (the InfiniBand presets'; --network L takes L's)";
+    else if (!rate.empty())
+        out.description += "; latency " + formatSeconds(out.spec.latency_s) + " a ring step (" +
+                           out.spec.key + "'s)";
+    out.spec.bytes_per_s = per_gpu;
+    if (network.empty() || !rate.empty() || nics_per_node)
+        out.spec.label = node + ", " + gpu;
+    return out;
+}
 
 MachineProfile presetProfile(std::string_view gpu, std::string_view intra, std::string_view inter,
                              Precision precision, double matmul_fraction, double memory_fraction) {

@@ -8,6 +8,7 @@
 #include "runtime/config/config.h"
 #include "runtime/planner/machine_profile.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +47,26 @@ inline constexpr double kDefaultMemoryFraction = 0.7;
 MachineProfile presetProfile(std::string_view gpu, std::string_view intra, std::string_view inter,
                              Precision precision, double matmul_fraction = kDefaultMatmulFraction,
                              double memory_fraction = kDefaultMemoryFraction);
+
+// The link between hosts as a tuner describes it: a preset's kind of NIC (`network`, a link
+// preset's key; its rate is one NIC's, one NIC per GPU as in a DGX unless `nics_per_node`
+// says otherwise) and/or a rate with its scope (`rate`, --inter-link's text: per node, per
+// GPU or per NIC, bandwidth_units.h). `spec` is what the ring model reads: the rate per GPU
+// (the node's rate shared by its GPUs), the preset's latency (kCustomLinkLatencyS without
+// one); `description` says it back in words, for the report's assumptions.
+struct InterHostLink {
+    LinkSpec spec;
+    double per_node_bytes_per_s = 0;
+    int nics_per_node = 0;
+    std::string description;
+};
+// A ring step's latency between hosts when no preset names one: the InfiniBand presets'.
+inline constexpr double kCustomLinkLatencyS = 5e-6;
+// Throws PlanError naming --network, --inter-link or --nics-per-node and the value: neither
+// `network` nor `rate` given, an unknown preset, a rate without its unit or with an unknown
+// unit or scope, a rate <= 0, GPUs per node < 1, NICs < 1 or not dividing the GPUs per node.
+InterHostLink interHostLink(std::string_view network, std::string_view rate, int gpus_per_node,
+                            std::optional<int> nics_per_node);
 
 // "a100-40, a100-80, ..." and "nvlink3, ib-hdr, ...", for messages and --help.
 std::string gpuPresetKeys();

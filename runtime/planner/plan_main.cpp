@@ -33,15 +33,17 @@ constexpr int kExitInvalid = 2;
 // What --time reads besides the device: a profile, or the links, hosts and fractions of a
 // preset (cluster_presets.h).
 struct TimeOptions {
-    std::string profile, network, intra_link;
+    std::string profile, network, intra_link, inter_link;
     int hosts = 1;
+    int gpus_per_host = 0, nics_per_node = 0; // 0: not given
     double matmul_fraction = kDefaultMatmulFraction, memory_fraction = kDefaultMemoryFraction;
 };
 
 // The options of --time, each named once: registered here, and refused without --time by
 // the same list (kTimeOptionNames).
-constexpr const char* kTimeOptionNames[] = {"--profile", "--network",         "--intra-link",
-                                            "--hosts",   "--matmul-fraction", "--memory-fraction"};
+constexpr const char* kTimeOptionNames[] = {
+    "--profile",         "--network",    "--intra-link",    "--hosts",        "--matmul-fraction",
+    "--memory-fraction", "--inter-link", "--nics-per-node", "--gpus-per-host"};
 
 void addTimeOptions(CLI::App& app, TimeOptions& t) {
     const std::string presets = "--time with a preset: ";
@@ -57,6 +59,16 @@ void addTimeOptions(CLI::App& app, TimeOptions& t) {
                    presets + "achievable fraction of the device's peak FLOP/s (default 0.5)");
     app.add_option(kTimeOptionNames[5], t.memory_fraction,
                    presets + "achievable fraction of its memory bandwidth (default 0.7)");
+    app.add_option(kTimeOptionNames[6], t.inter_link,
+                   "--time: the link between hosts as a rate with its unit and scope: "
+                   "400Gb/s/node, 50GB/s/gpu, 400Gb/s/nic (no scope: per NIC); with --network, "
+                   "its rate replaces the preset's");
+    app.add_option(kTimeOptionNames[7], t.nics_per_node,
+                   "--time: NICs a host has (divides its GPUs; default one per GPU, as the "
+                   "presets assume)");
+    app.add_option(kTimeOptionNames[8], t.gpus_per_host,
+                   "--time: GPUs (ranks) a host has; with --hosts it gives --world, with "
+                   "--world it gives --hosts");
 }
 
 struct Options {
@@ -88,6 +100,7 @@ struct Options {
     bool json = false, explain = false, gib = false;
     bool time = false;
     TimeOptions timing;
+    bool world_from_hosts = false; // --hosts x --gpus-per-host gave the world
 };
 
 void addOptions(CLI::App& app, Options& o) {
@@ -175,8 +188,9 @@ std::optional<ModelShape> shapeFromOptions(const Options& o) {
 
 // Fills in from a training config; returns false after printing its errors.
 bool applyConfig(const Options& o, const CLI::App& app, PlanInput& in) {
-    const ConfigResult r =
-        loadConfigFile(o.config, app.count("--world") ? std::optional<int>(o.world) : std::nullopt);
+    const ConfigResult r = loadConfigFile(o.config, app.count("--world") || o.world_from_hosts
+                                                        ? std::optional<int>(o.world)
+                                                        : std::nullopt);
     for (const ConfigDiagnostic& d : r.diagnostics)
         std::cerr << terminalText(formatDiagnostic(o.config, d)) << "\n";
     if (!r.ok())
@@ -275,7 +289,8 @@ PlanInput inputFromOptions(const Options& o) {
     if (in.shape && o.micro == 0 && o.activations_gb < 0) {
         in.micro_batch = 1;
         std::cerr << "zerolab-plan: no --micro given: activations at micro-batch 1, T = "
-                  << (o.seq > 0 ? o.seq : in.shape->seq_len) << " (--micro B, --seq T to change)\n";
+                  << (o.seq > 0 ? o.seq : in.shape->seq_len) << " (--micro B, --seq T to change)"
+                  << (o.time ? "; --time tries every micro-batch that fits" : "") << "\n";
     }
     in.seq_len = o.seq;
     in.reduce_bucket_elements = o.reduce_bucket;
@@ -364,15 +379,23 @@ std::optional<TimePlan> timePlan(const Options& opts, const CLI::App& app, PlanI
     if (o.hosts < 1 || in.world % o.hosts != 0)
         throw PlanError("--hosts " + std::to_string(o.hosts) + " must divide --world " +
                         std::to_string(in.world));
-    if (o.hosts > 1 && o.profile.empty() && o.network.empty())
+    if (o.hosts > 1 && o.profile.empty() && o.network.empty() && o.inter_link.empty())
         throw PlanError("--hosts " + std::to_string(o.hosts) +
-                        ": say the link between them with --network (" + linkPresetKeys() + ")");
+                        ": say the link between them with --network (" + linkPresetKeys() +
+                        ") or --inter-link (e.g. 400Gb/s/node)");
+    for (const char* opt : {"--inter-link", "--nics-per-node"})
+        if (app.count(opt) && o.hosts == 1)
+            throw PlanError(std::string(opt) +
+                            ": one host (--hosts 1), so no link between hosts to describe; give "
+                            "--hosts H or --gpus-per-host G");
     MachineProfile profile;
+    std::optional<InterHostLink> link;
     if (!o.profile.empty()) {
         if (app.count("--network") || app.count("--intra-link") || app.count("--matmul-fraction") ||
-            app.count("--memory-fraction"))
-            throw PlanError("--profile excludes --network, --intra-link and the fractions: the "
-                            "profile measured them");
+            app.count("--memory-fraction") || app.count("--inter-link") ||
+            app.count("--nics-per-node"))
+            throw PlanError("--profile excludes --network, --inter-link, --nics-per-node, "
+                            "--intra-link and the fractions: the profile measured them");
         profile = loadMachineProfile(o.profile);
         if (!app.count("--device") && !app.count("--capacity-gb")) {
             const long long reserve = in.device.reserve_bytes;
@@ -383,10 +406,51 @@ std::optional<TimePlan> timePlan(const Options& opts, const CLI::App& app, PlanI
         if (app.count("--capacity-gb"))
             throw PlanError("--time with --capacity-gb needs --profile (a custom device has no "
                             "datasheet)");
-        profile = presetProfile(opts.device, o.intra_link, o.hosts > 1 ? o.network : "",
-                                in.precision, o.matmul_fraction, o.memory_fraction);
+        profile = presetProfile(opts.device, o.intra_link, "", in.precision, o.matmul_fraction,
+                                o.memory_fraction);
+        if (o.hosts > 1) {
+            link = interHostLink(o.network, o.inter_link, in.world / o.hosts,
+                                 app.count("--nics-per-node") ? std::optional(o.nics_per_node)
+                                                              : std::nullopt);
+            profile.inter_link = link->spec;
+        }
     }
-    return planTime(in, profile, ClusterShape{o.hosts}, {1, 2, 4, 8, 16, 32});
+    // No --micro (a config always gives one): every micro-batch that fits is tried.
+    PlanInput searched = in;
+    if (opts.config.empty() && opts.micro == 0)
+        searched.micro_batch = 0;
+    TimePlan t = planTime(searched, profile, ClusterShape{o.hosts});
+    if (link)
+        t.assumptions.insert(t.assumptions.begin(), link->description);
+    return t;
+}
+
+// --gpus-per-host G with --hosts H gives --world H x G (or checks it); with --world alone
+// it gives --hosts. Returns whether the world came from it.
+bool applyGpusPerHost(Options& o, const CLI::App& app) {
+    if (!app.count("--gpus-per-host"))
+        return false;
+    const int g = o.timing.gpus_per_host;
+    if (g < 1)
+        throw PlanError("--gpus-per-host " + std::to_string(g) + ": a host has at least one GPU");
+    if (!app.count("--hosts")) {
+        if (o.world % g != 0)
+            throw PlanError("--gpus-per-host " + std::to_string(g) + " does not divide --world " +
+                            std::to_string(o.world));
+        o.timing.hosts = o.world / g;
+        return false;
+    }
+    const long long world = static_cast<long long>(o.timing.hosts) * g;
+    if (o.timing.hosts < 1 || world > kMaxWorld)
+        throw PlanError("--hosts " + std::to_string(o.timing.hosts) + " x --gpus-per-host " +
+                        std::to_string(g) + ": expected 1 to " + std::to_string(kMaxWorld) +
+                        " ranks");
+    if (app.count("--world") && o.world != world)
+        throw PlanError("--world " + std::to_string(o.world) + " is not --hosts " +
+                        std::to_string(o.timing.hosts) + " x --gpus-per-host " + std::to_string(g) +
+                        " = " + std::to_string(world));
+    o.world = static_cast<int>(world);
+    return true;
 }
 
 // main() without the output check.
@@ -403,6 +467,7 @@ int runTool(int argc, char** argv) {
         return kExitInvalid;
     }
     try {
+        o.world_from_hosts = applyGpusPerHost(o, app);
         PlanInput in;
         if (!o.config.empty()) {
             if (app.count("--params"))

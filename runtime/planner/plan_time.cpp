@@ -4,6 +4,7 @@
 #include "runtime/planner/bandwidth_units.h"
 #include "runtime/planner/planner_units.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -44,8 +45,32 @@ TrainConfig timeConfig(const PlanInput& in, int stage, int micro_batch) {
     return c;
 }
 
-TimePlan planTime(const PlanInput& in, const MachineProfile& profile, const ClusterShape& cluster,
-                  const std::vector<int>& micro_batches) {
+namespace {
+
+// The largest micro-batch in 1..kMaxMicroSearch at which `stage` fits; 0 when 1 does not.
+// Memory grows with the micro-batch (activations), so a bisection finds it.
+int largestFittingMicro(const PlanInput& base, int stage) {
+    auto fits = [&](int b) {
+        PlanInput pi = base;
+        pi.micro_batch = b;
+        pi.stage = stage;
+        return plan(pi).stages[static_cast<std::size_t>(stage)].fits;
+    };
+    if (!fits(1))
+        return 0;
+    if (fits(kMaxMicroSearch))
+        return kMaxMicroSearch;
+    int lo = 1, hi = kMaxMicroSearch; // fits(lo), !fits(hi)
+    while (hi - lo > 1) {
+        const int mid = lo + (hi - lo) / 2;
+        (fits(mid) ? lo : hi) = mid;
+    }
+    return lo;
+}
+
+} // namespace
+
+TimePlan planTime(const PlanInput& in, const MachineProfile& profile, const ClusterShape& cluster) {
     TimePlan t;
     t.hosts = cluster.hosts;
     PlanInput base = in;
@@ -57,9 +82,14 @@ TimePlan planTime(const PlanInput& in, const MachineProfile& profile, const Clus
                                 std::to_string(s.n_embd) + ", " + std::to_string(s.n_head) +
                                 " heads, T = " + std::to_string(s.seq_len) + ", V = 50257");
     }
-    const std::vector<int> micros =
-        in.micro_batch > 0 ? std::vector<int>{in.micro_batch} : micro_batches;
     for (int stage = 0; stage < 4; ++stage) {
+        const int largest = in.micro_batch > 0 ? -1 : largestFittingMicro(base, stage);
+        std::vector<int> micros;
+        if (in.micro_batch > 0)
+            micros.push_back(in.micro_batch);
+        else
+            for (int b = 1; b <= std::max(largest, 1); ++b)
+                micros.push_back(b);
         std::optional<TimedStage> best, smallest;
         for (int b : micros) {
             PlanInput pi = base;
@@ -73,6 +103,7 @@ TimePlan planTime(const PlanInput& in, const MachineProfile& profile, const Clus
                 best = ts;
         }
         t.stages.push_back(best ? *best : *smallest);
+        t.stages.back().largest_fitting = largest;
         if (t.assumptions.size() < 2)
             for (const std::string& a : t.stages.back().time.assumptions)
                 t.assumptions.push_back(a);
@@ -121,6 +152,21 @@ std::string formatTimeTable(const TimePlan& t) {
                       s.memory.fits ? "yes" : "no");
         out += line;
     }
+    if (!t.stages.empty() && t.stages.front().largest_fitting >= 0) {
+        out += "Micro-batches tried (every one that fits, up to " +
+               std::to_string(kMaxMicroSearch) + "):";
+        for (const TimedStage& s : t.stages) {
+            out += " stage " + std::to_string(s.stage) + ": ";
+            if (s.largest_fitting == 0)
+                out += "1 (does not fit)";
+            else if (s.largest_fitting == 1)
+                out += "1 (2 does not fit)";
+            else
+                out += "1-" + std::to_string(s.largest_fitting) +
+                       (s.largest_fitting == kMaxMicroSearch ? " (the search's end)" : "");
+            out += s.stage < 3 ? ";" : "\n";
+        }
+    }
     if (t.fastest) {
         const TimedStage& s = t.stages[static_cast<std::size_t>(*t.fastest)];
         out += "Fastest that fits: stage " + std::to_string(s.stage) + ", micro-batch " +
@@ -160,6 +206,8 @@ nlohmann::json toJson(const TimePlan& t) {
                           {"compute_scale", f.compute_scale},
                           {"total_bytes", s.memory.total_bytes},
                           {"fits", s.memory.fits}});
+        if (s.largest_fitting >= 0)
+            stages.back()["micro_batches_tried"] = {1, std::max(s.largest_fitting, 1)};
     }
     nlohmann::json j = {{"profile", t.profile},
                         {"hosts", t.hosts},

@@ -19,7 +19,14 @@ struct TimedStage {
     int micro_batch = 0;
     StagePlan memory;
     StepTimeForecast time;
+    // With no micro-batch given: every micro-batch 1..largest_fitting was forecast (0: not
+    // even 1 fits, so 1 alone was); -1 when the micro-batch was given.
+    int largest_fitting = -1;
 };
+
+// The micro-batch search stops here: a larger one is not tried even where it would fit (a
+// small model on a host's RAM fits thousands), and the report says so.
+inline constexpr int kMaxMicroSearch = 256;
 
 struct TimePlan {
     std::vector<TimedStage> stages; // 0-3, each at its best micro-batch (or the smallest)
@@ -36,10 +43,10 @@ ModelShape assumedShape(double params);
 // The training config the step-time model reads for `in` at `stage` and micro-batch B.
 TrainConfig timeConfig(const PlanInput& in, int stage, int micro_batch);
 
-// Stages 0-3 over `micro_batches` (tried in order; in.micro_batch alone when it is set).
-// Throws PlanError.
-TimePlan planTime(const PlanInput& in, const MachineProfile& profile, const ClusterShape& cluster,
-                  const std::vector<int>& micro_batches);
+// Stages 0-3, each at in.micro_batch, or where that is 0 at every micro-batch from 1 to the
+// largest that fits the stage's memory (up to kMaxMicroSearch), keeping the one with the most
+// tokens/s. Throws PlanError.
+TimePlan planTime(const PlanInput& in, const MachineProfile& profile, const ClusterShape& cluster);
 
 std::string formatTimeTable(const TimePlan& t);
 nlohmann::json toJson(const TimePlan& t);

@@ -121,6 +121,8 @@ void PeerWatch::check() {
             std::fprintf(stderr, "zerolab-train: could not record the failure: %s\n", e.what());
         }
         std::fprintf(stderr, "zerolab-train: %s\n", end.c_str());
+        if (m_options.abort_collectives)
+            m_options.abort_collectives();
         std::fflush(nullptr);
         std::_Exit(1);
     }

@@ -208,6 +208,8 @@ void RankWatch::endJob(const std::string& message) {
     std::fprintf(stderr, "zerolab-train: %s\n", message.c_str());
     std::cout << jsonText(endLine(RunStatus::Failed, m_lastStep.load(), message)) << '\n'
               << std::flush;
+    if (m_options.abort_collectives)
+        m_options.abort_collectives();
     std::fflush(nullptr);
     std::_Exit(1);
 }

@@ -23,6 +23,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -43,6 +44,10 @@ struct WatchOptions {
     OnStall on_stall = OnStall::Kill;
     int period_ms = 200;
     double heartbeat_s = 2;
+    // Called, when set, by a watch that ends the job, after recording why and before the
+    // process ends: aborts the rank's device-side collectives (Communicator::
+    // abortCollectives), so that its NCCL peers fail rather than wait (comm_watch.h).
+    std::function<void()> abort_collectives;
 };
 
 // The latest steps' times (a bounded window) for the default timeout's median: added from

@@ -4,7 +4,8 @@
 #include "kernels/cuda/cuda_kernels.h"
 #include "runtime/comm/comm_nccl.h"
 #include "runtime/comm/comm_staged.h"
-#include "runtime/comm/local_ranks.h"
+#include "runtime/comm/gpu_choice.h"
+#include "runtime/comm/visible_gpus.h"
 #include "runtime/train/device_info.h"
 #include "runtime/train/train_backend.h"
 
@@ -27,12 +28,16 @@ void makeCudaParts(const TrainConfig& config, Communicator& mpi, CudaBackendPart
         throw BackendError("run.device: \"cuda\", but " + why + " (use \"cpu\")",
                            rc != cudaSuccess || devices == 0);
     }
-    const LocalPlacement place = findLocalPlacement(mpi);
-    const GpuShare share = gpuShareFor(place, devices);
-    // NCCL wants one GPU per rank; decided on every rank alike (any host short of GPUs
-    // sends the whole job to the staged path, since all ranks take part in every collective).
-    const bool ownGpu = place.local_size <= devices;
-    const bool nccl = mpi.sumDouble(ownGpu ? 0.0 : 1.0) == 0.0;
+    // Which GPU, shared or not, from every rank's view of its GPUs (gpu_choice.h): every
+    // rank comes to the same verdict, and one shared GPU sends the whole job to the staged
+    // path (all ranks take part in every collective).
+    const std::vector<RankGpus> all = exchangeRankGpus(
+        visibleGpus(mpi.host()), mpi.size(), [&](const char* in, char* out, std::size_t n) {
+            mpi.gatherBytes(in, n, out);
+            mpi.broadcastBytes(out, n * static_cast<std::size_t>(mpi.size()), 0);
+        });
+    const GpuChoice choice = chooseGpu(all, mpi.rank());
+    const bool nccl = choice.nccl;
     // bf16 runs multiply on the tensor cores (bf16 operands, fp32 accumulation).
     const bool bf16 = config.precision == Precision::Bf16Mixed;
     const MatmulMath math = bf16 ? MatmulMath::Bf16 : MatmulMath::Fp32;
@@ -42,12 +47,12 @@ void makeCudaParts(const TrainConfig& config, Communicator& mpi, CudaBackendPart
         out.kernels = makeCudaKernels(comm->device(), math);
         comm->setComputeStream(static_cast<CudaKernels&>(*out.kernels).stream());
         out.comm = std::move(comm);
-        path = "NCCL collectives, one GPU per rank";
+        path = "NCCL collectives: " + choice.reason;
     } else {
-        out.kernels = makeCudaKernels(share.device, math);
+        out.kernels = makeCudaKernels(choice.device, math);
         out.comm = std::make_unique<StagedCommunicator>(mpi, *out.kernels);
         path = "MPI collectives staged through host memory, " +
-               std::to_string(share.ranks_on_device) + " ranks on this GPU";
+               std::to_string(choice.ranks_on_device) + " ranks on this GPU: " + choice.reason;
     }
     auto& cuda = static_cast<CudaKernels&>(*out.kernels);
     const std::string name = cuda.deviceName();
@@ -56,7 +61,7 @@ void makeCudaParts(const TrainConfig& config, Communicator& mpi, CudaBackendPart
     // MFU against the peak of the arithmetic the matrix products run in.
     const auto peak = devicePeakFlops(name, bf16 ? PeakPrecision::Bf16 : PeakPrecision::Fp32);
     if (peak)
-        out.peak_flops = *peak / share.ranks_on_device;
+        out.peak_flops = *peak / choice.ranks_on_device;
 }
 
 } // namespace

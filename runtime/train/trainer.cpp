@@ -15,6 +15,7 @@
 #include "runtime/model/network.h"
 #include "runtime/monitor/run_monitors.h"
 #include "runtime/planner/planner.h"
+#include "runtime/train/comm_watch.h"
 #include "runtime/train/peer_watch.h"
 #include "runtime/train/rank_placement.h"
 #include "runtime/train/rank_watch.h"
@@ -186,6 +187,8 @@ private:
     // it could not tell to `notices`.
     std::optional<std::int64_t> runOfCheckpoint(std::vector<std::string>& notices);
     void watchRanks();
+    // run.collective_timeout_s, run.on_stall, and the abort of this rank's collectives.
+    WatchOptions watchOptions();
     // Control before a step (pausing here while paused); false when the run must stop.
     bool control();
     void ackCommands(ControlMsg& msg);
@@ -253,6 +256,7 @@ private:
     TimelineAccess m_access; // what the model calls: the engine, seen by the timeline
     std::unique_ptr<RankWatch> m_watch;
     std::unique_ptr<PeerWatch> m_peerWatch; // rank 1's watch over rank 0
+    std::unique_ptr<CommWatch> m_commWatch; // every rank's, over its NCCL collectives
     // Rank 0 with the timeline on: stores the sampled steps' timelines off the training
     // loop. After m_rep, whose record() it calls, so that it is drained and gone first.
     std::unique_ptr<TimelineWriter> m_timelineWriter;
@@ -485,9 +489,7 @@ void Trainer::watchRanks() {
                     ranks, m_comm.host(), m_kernels.threads(),
                     static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))))
                 m_rep.event(EventLevel::Warn, 0, *over);
-        WatchOptions options;
-        options.collective_timeout_s = m_config.run.collective_timeout_s;
-        options.on_stall = m_config.run.on_stall;
+        WatchOptions options = watchOptions();
         try {
             m_watch =
                 std::make_unique<RankWatch>(m_rep.storePath(), m_runId, std::move(ranks),
@@ -501,16 +503,27 @@ void Trainer::watchRanks() {
     m_comm.broadcastBytes(&ok, sizeof ok, 0);
     if (!ok)
         throw StoreError("rank 0 could not open the run store for its watch");
-    if (m_rank == 1) {
-        WatchOptions options;
-        options.collective_timeout_s = m_config.run.collective_timeout_s;
-        options.on_stall = m_config.run.on_stall;
-        m_peerWatch = std::make_unique<PeerWatch>(
-            m_options.db_path.empty() ? defaultStorePath() : m_options.db_path, m_runId, m_rank,
-            RankProcess{0, zero.pid, zero.host}, std::move(zeroBeacon), m_beacon, options);
-    }
+    const std::string db = m_options.db_path.empty() ? defaultStorePath() : m_options.db_path;
+    if (m_rank == 1)
+        m_peerWatch =
+            std::make_unique<PeerWatch>(db, m_runId, m_rank, RankProcess{0, zero.pid, zero.host},
+                                        std::move(zeroBeacon), m_beacon, watchOptions());
     m_beacon.unpublish();
     m_comm.setBeacon(&m_beacon);
+    // NCCL's failures are asynchronous: every rank polls them and its own wait (comm_watch.h).
+    if (m_comm.abortable())
+        m_commWatch = std::make_unique<CommWatch>(
+            m_comm, m_rank, m_beacon, watchOptions(),
+            storeAndExitActions(m_rep.active() ? m_rep.storePath() : db, m_runId, m_rank),
+            m_lastCompleted);
+}
+
+WatchOptions Trainer::watchOptions() {
+    WatchOptions options;
+    options.collective_timeout_s = m_config.run.collective_timeout_s;
+    options.on_stall = m_config.run.on_stall;
+    options.abort_collectives = [this] { m_comm.abortCollectives(); };
+    return options;
 }
 
 void Trainer::ackCommands(ControlMsg& msg) {
@@ -783,6 +796,7 @@ void Trainer::wrapUp() {
     // No rank may exit before rank 0 stops watching for dead ranks.
     m_watch.reset();
     m_peerWatch.reset();
+    m_commWatch.reset();
     m_comm.barrier();
 }
 
@@ -923,6 +937,8 @@ TrainOutcome Trainer::run() {
                 m_watch->stepDone(m_step, r.step_ms);
             if (m_peerWatch)
                 m_peerWatch->stepDone(r.step_ms);
+            if (m_commWatch)
+                m_commWatch->stepDone(m_step, r.step_ms);
             if (sampled) {
                 if (auto tl = m_timeline.collect())
                     m_timelineWriter->push(std::move(*tl));

@@ -1,11 +1,9 @@
 // The host-staged communicator (several ranks on one GPU) proven on the CPU kernels'
-// memory under a real 3-rank mpirun (comm_staged_check), the GPU share arithmetic,
-// and what zerolab-train says when run.device is "cuda".
+// memory under a real 3-rank mpirun (comm_staged_check) and what zerolab-train says when run.device
+// is "cuda".
 #include "tests/comm/rank_checks.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
-
-#include "runtime/comm/local_ranks.h"
 
 #include <gtest/gtest.h>
 
@@ -20,25 +18,6 @@ namespace fs = std::filesystem;
 
 TEST(StagedCommunicator, EveryCollectiveMatchesMpiOnThreeRanks) {
     test::expectEveryRankOk("comm_staged_check", 3);
-}
-
-TEST(GpuShare, RanksGoRoundRobinOverTheHostsGpus) {
-    // Four ranks, one GPU: all on device 0, four to share it.
-    for (int r = 0; r < 4; ++r) {
-        const GpuShare s = gpuShareFor({r, 4}, 1);
-        EXPECT_EQ(s.device, 0);
-        EXPECT_EQ(s.ranks_on_device, 4);
-    }
-    // Three ranks, two GPUs: 0 and 2 share device 0, 1 has device 1 alone.
-    EXPECT_EQ(gpuShareFor({0, 3}, 2).device, 0);
-    EXPECT_EQ(gpuShareFor({0, 3}, 2).ranks_on_device, 2);
-    EXPECT_EQ(gpuShareFor({1, 3}, 2).device, 1);
-    EXPECT_EQ(gpuShareFor({1, 3}, 2).ranks_on_device, 1);
-    EXPECT_EQ(gpuShareFor({2, 3}, 2).device, 0);
-    // A GPU per rank.
-    EXPECT_EQ(gpuShareFor({5, 8}, 8).device, 5);
-    EXPECT_EQ(gpuShareFor({5, 8}, 8).ranks_on_device, 1);
-    EXPECT_THROW(gpuShareFor({0, 1}, 0), std::invalid_argument);
 }
 
 // Without a usable GPU, run.device "cuda" is an error that names the key and the

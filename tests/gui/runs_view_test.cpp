@@ -219,7 +219,8 @@ private slots:
     }
 
     // A CUDA run's rank rows carry device_used: the resident chart shows the GPU's
-    // bytes in use (not host RSS) under its own name and axis title.
+    // bytes in use (not host RSS) under its own name and axis title, named as the whole
+    // GPU's (issue 38: it read as the rank's own) with a tooltip on sharing.
     void runViewShowsDeviceMemoryOfGpuRuns() {
         const QString db = m_dir.filePath(QStringLiteral("gpu.db"));
         const auto ids = writeFixtureStore(db.toStdString(),
@@ -239,12 +240,18 @@ private slots:
             const QString axis = view.residentChart()->plot()->yAxis->label() +
                                  view.residentChart()->plot()->xAxis->label();
             if (i == 0) {
-                QCOMPARE(series[0].name, QStringLiteral("device used"));
+                // The whole GPU's bytes, said so where ranks might be read as their own.
+                QCOMPARE(series[0].name, QStringLiteral("device used (whole GPU)"));
+                const QString tip = view.residentChart()->toolTip();
+                QVERIFY2(tip.contains(QStringLiteral("whole GPU")) &&
+                             tip.contains(QStringLiteral("share a GPU")),
+                         qPrintable(tip));
                 QVERIFY2(axis.contains(QStringLiteral("GPU memory")), qPrintable(axis));
                 // device_used (ledger + context), not the fixture's 900 MB host RSS
                 QVERIFY(series[0].values[0] > series[1].values[0] * 0.5);
             } else {
                 QCOMPARE(series[0].name, QStringLiteral("rss"));
+                QVERIFY(view.residentChart()->toolTip().isEmpty());
                 QVERIFY2(axis.contains(QStringLiteral("Resident")), qPrintable(axis));
             }
         }

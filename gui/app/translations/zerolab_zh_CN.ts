@@ -3490,8 +3490,12 @@ On the Pareto frontier</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <source>device used</source>
-        <translation>设备已用</translation>
+        <source>device used (whole GPU)</source>
+        <translation>设备已用（整块 GPU）</translation>
+    </message>
+    <message>
+        <source>device used: the bytes in use on the rank&apos;s whole GPU (cudaMemGetInfo: every process on it, the CUDA context included), not the rank&apos;s own. Ranks that share a GPU (the host-staged path; the run&apos;s &quot;rank 0 runs on&quot; event says how many ranks are on its GPU) each show that GPU&apos;s total: do not add them up. peak: the highest such reading in the step.</source>
+        <translation>设备已用：该进程所在整块 GPU 上已用的字节数（cudaMemGetInfo：其上所有进程，含 CUDA 上下文），而非该进程自身的用量。共用一块 GPU 的进程（主机中转路径；运行的“rank 0 runs on”事件说明其 GPU 上有几个进程）各自显示该 GPU 的总量：不要相加。峰值：该步中此读数的最高值。</translation>
     </message>
     <message>
         <source>rank %1</source>

@@ -883,8 +883,17 @@ void RunView::replotRanks() {
         maxRss = std::max({maxRss, double(r.rss), double(r.peak), double(r.device_used)});
         onGpu = onGpu || r.device_used > 0;
     }
+    // cudaMemGetInfo counts the whole GPU (every process on it, the CUDA context
+    // included), not the rank's own bytes: ranks sharing a GPU each show its total.
     if (onGpu)
-        rss.name = tr("device used");
+        rss.name = tr("device used (whole GPU)");
+    m_rss->setToolTip(
+        onGpu ? tr("device used: the bytes in use on the rank's whole GPU (cudaMemGetInfo: every "
+                   "process on it, the CUDA context included), not the rank's own. Ranks that "
+                   "share a GPU (the host-staged path; the run's \"rank 0 runs on\" event says "
+                   "how many ranks are on its GPU) each show that GPU's total: do not add them "
+                   "up. peak: the highest such reading in the step.")
+              : QString());
     const DisplayUnit unit = byteUnitFor(maxRss);
     const bool statesOnly = m_statesOnly->isChecked();
     std::optional<double> outline;

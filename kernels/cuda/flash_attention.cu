@@ -10,9 +10,11 @@
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/cuda_kernels.h"
 #include "kernels/cuda/device_util.cuh"
+#include "kernels/launch_geometry.h"
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace zerolab {
@@ -150,8 +152,7 @@ __global__ void __launch_bounds__(kThreads)
 // delta(B,NH,T) = rowsum(dout * out), a warp per row.
 __global__ void __launch_bounds__(cuda::kBlock)
     flashDeltaKernel(float* delta, const float* dout, const float* out, FlashAttentionDims d) {
-    const std::size_t row = static_cast<std::size_t>(blockIdx.x) * (blockDim.x / 32) +
-                            threadIdx.x / 32; // (b*NH + h)*T + t
+    const std::size_t row = cuda::warpRow(); // (b*NH + h)*T + t
     const int lane = threadIdx.x % 32;
     if (row >= static_cast<std::size_t>(d.B) * d.NH * d.T)
         return;
@@ -306,8 +307,17 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-unsigned tilesOf(int T) {
-    return static_cast<unsigned>((T + kTileRows - 1) / kTileRows);
+// The grid of a tile kernel: x the 32-row (or 32-key) tiles, y the heads, z the batch rows
+// (launch_geometry.h checks x and the block; y and z are checked here against 65535).
+dim3 tileGrid(int T, int heads, int B, const char* kernel) {
+    const launch::Geometry x = launch::checked(
+        (static_cast<std::uint64_t>(T) + kTileRows - 1) / kTileRows, kThreads, kernel);
+    constexpr int kMaxGridYZ = 65535;
+    if (heads > kMaxGridYZ || B > kMaxGridYZ)
+        throw KernelError(std::string(kernel) + ": launch of " + std::to_string(heads) +
+                          " heads x " + std::to_string(B) +
+                          " batch rows (gridDim.y and .z must be at most 65535)");
+    return dim3(x.blocks, static_cast<unsigned>(heads), static_cast<unsigned>(B));
 }
 
 // Checks that `floats` of dynamic shared memory fit a block on `device` and lets `kernel`
@@ -335,7 +345,7 @@ void CudaKernels::flashAttentionForward(float* out, float* lse, const float* q, 
     const std::size_t shared = sharedBytesFor("flashAttentionForward", flashForwardKernel,
                                               forwardSharedFloats(d.hs), d.hs, m_device);
     const float scale = 1.0f / std::sqrt(static_cast<float>(d.hs));
-    const dim3 grid(tilesOf(d.T), static_cast<unsigned>(d.NH), static_cast<unsigned>(d.B));
+    const dim3 grid = tileGrid(d.T, d.NH, d.B, "flashForwardKernel");
     flashForwardKernel<<<grid, kThreads, shared, m_stream>>>(out, lse, q, k, v, d, scale);
     ZEROLAB_CUDA_CHECK_LAUNCH("flashForwardKernel");
 }
@@ -346,22 +356,20 @@ void CudaKernels::flashAttentionBackward(float* dq, float* dk, float* dv, float*
                                          const FlashAttentionDims& d) {
     checkFlashAttentionDims("flashAttentionBackward", d);
     const float scale = 1.0f / std::sqrt(static_cast<float>(d.hs));
-    const std::size_t rows = d.rowCount();
-    const unsigned deltaBlocks =
-        static_cast<unsigned>((rows + cuda::kBlock / 32 - 1) / (cuda::kBlock / 32));
-    flashDeltaKernel<<<deltaBlocks, cuda::kBlock, 0, m_stream>>>(delta, dout, out, d);
+    const launch::Geometry rows = launch::warpPerRow(d.rowCount(), "flashDeltaKernel");
+    flashDeltaKernel<<<rows.blocks, rows.threads, 0, m_stream>>>(delta, dout, out, d);
     ZEROLAB_CUDA_CHECK_LAUNCH("flashDeltaKernel");
 
     const std::size_t kvShared = sharedBytesFor("flashAttentionBackward", flashKeyValueKernel,
                                                 keyValueSharedFloats(d.hs), d.hs, m_device);
-    const dim3 kvGrid(tilesOf(d.T), static_cast<unsigned>(d.NKV), static_cast<unsigned>(d.B));
+    const dim3 kvGrid = tileGrid(d.T, d.NKV, d.B, "flashKeyValueKernel");
     flashKeyValueKernel<<<kvGrid, kThreads, kvShared, m_stream>>>(dk, dv, dout, lse, delta, q, k, v,
                                                                   d, scale);
     ZEROLAB_CUDA_CHECK_LAUNCH("flashKeyValueKernel");
 
     const std::size_t qShared = sharedBytesFor("flashAttentionBackward", flashQueryKernel,
                                                querySharedFloats(d.hs), d.hs, m_device);
-    const dim3 qGrid(tilesOf(d.T), static_cast<unsigned>(d.NH), static_cast<unsigned>(d.B));
+    const dim3 qGrid = tileGrid(d.T, d.NH, d.B, "flashQueryKernel");
     flashQueryKernel<<<qGrid, kThreads, qShared, m_stream>>>(dq, dout, lse, delta, q, k, v, d,
                                                              scale);
     ZEROLAB_CUDA_CHECK_LAUNCH("flashQueryKernel");

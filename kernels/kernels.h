@@ -46,6 +46,52 @@ struct AdamParams {
     bool decoupled = true;
 };
 
+// The shape and memory layout of the online-softmax ("flash") attention ops below: one
+// description for GPT-2's packed qkv and for Llama's separate q, k, v with grouped-query
+// attention. q holds NH query heads, k and v hold NKV key/value heads, hs channels each;
+// query head h reads key/value head h / (NH/NKV) in place (no copy per query head).
+// Token t of batch row b starts at element (b*T + t) * stride of its tensor, head h at
+// h*hs within the token. out and dout are (B, T, NH*hs) contiguous; dq, dk, dv have the
+// strides of q, k, v.
+struct FlashAttentionDims {
+    int B = 0;
+    int T = 0;
+    int NH = 0;  // query heads
+    int NKV = 0; // key/value heads, dividing NH (NKV = NH: multi-head attention)
+    int hs = 0;  // channels per head
+    // Elements between consecutive tokens of q, k, v (and of dq, dk, dv).
+    long long qStride = 0;
+    long long kStride = 0;
+    long long vStride = 0;
+
+    // GPT-2: qkv(B, T, 3C), q, k, v side by side per token, C = NH*hs; the caller passes
+    // qkv, qkv + C, qkv + 2C (and dqkv, dqkv + C, dqkv + 2C).
+    static FlashAttentionDims packedQkv(int B, int T, int C, int NH) {
+        if (NH < 1 || C % NH != 0)
+            throw KernelError("FlashAttentionDims::packedQkv: channels C=" + std::to_string(C) +
+                              " must be a positive multiple of heads NH=" + std::to_string(NH));
+        return {B, T, NH, NH, C / NH, 3LL * C, 3LL * C, 3LL * C};
+    }
+    // Llama: q(B, T, NH*hs), k and v (B, T, NKV*hs), three contiguous tensors.
+    static FlashAttentionDims separate(int B, int T, int NH, int NKV, int hs) {
+        return {B,
+                T,
+                NH,
+                NKV,
+                hs,
+                static_cast<long long>(NH) * hs,
+                static_cast<long long>(NKV) * hs,
+                static_cast<long long>(NKV) * hs};
+    }
+    // Floats of lse (B, NH, T), and of the backward's scratch delta (the same shape).
+    std::size_t rowCount() const { return static_cast<std::size_t>(B) * NH * T; }
+};
+
+// Throws KernelError naming `op` and the value when `d` is no valid layout: a size < 1,
+// NKV not dividing NH, a stride below its tensor's width (tokens would overlap) or above
+// 2^31-1 (BLAS leading dimensions are int).
+void checkFlashAttentionDims(const char* op, const FlashAttentionDims& d);
+
 // Conventions of every op:
 // - Pointers are device pointers of the implementation (host memory for the CPU
 //   kernels); allocate them with allocate() so that code runs on any backend.
@@ -114,6 +160,23 @@ public:
     virtual void attentionBackward(float* dqkv, float* dpreatt, float* datt, const float* dout,
                                    const float* qkv, const float* att, int B, int T, int C,
                                    int NH) = 0;
+
+    // ---- causal attention without the (T,T) matrix: FlashAttention-2's online softmax ----
+    // Scale 1/sqrt(hs), causal; layouts in FlashAttentionDims (GPT-2 packed or GQA).
+    // Forward writes out(B,T,NH*hs) and lse(B,NH,T), each query row's log-sum-exp of its
+    // scaled scores: all that the backward keeps, O(T) per head instead of attention's
+    // (T,T) preatt and att.
+    virtual void flashAttentionForward(float* out, float* lse, const float* q, const float* k,
+                                       const float* v, const FlashAttentionDims& d) = 0;
+    // dq, dk, dv += (accumulated, like every backward; key/value head g receives the sum over
+    // its NH/NKV query heads). Recomputes each tile's probabilities from q, k and lse.
+    // delta (B,NH,T) is scratch from the caller, overwritten: D = rowsum(dout * out). No
+    // other device memory (the CPU keeps one 128 KiB tile buffer per thread, outside the
+    // Kernels buffers; docs/kernels.md gives its size).
+    virtual void flashAttentionBackward(float* dq, float* dk, float* dv, float* delta,
+                                        const float* dout, const float* out, const float* lse,
+                                        const float* q, const float* k, const float* v,
+                                        const FlashAttentionDims& d) = 0;
 
     // ---- GELU, tanh approximation ----
     virtual void geluForward(float* out, const float* inp, std::size_t n) = 0;

@@ -2,6 +2,7 @@
 // sgemm per (batch, head) on strided views of qkv (no copies); the causal mask
 // is exploited by row blocks, each of which only multiplies the key columns at
 // or before its last row.
+#include "kernels/cpu/blas_threads.h"
 #include "kernels/cpu/cpu_kernels.h"
 #include "kernels/cpu/dispatch.h"
 #include "kernels/cpu/fast_math.h"
@@ -25,25 +26,6 @@ void checkHeads(const char* op, int C, int NH) {
         throw KernelError(std::string(op) + ": channels C=" + std::to_string(C) +
                           " must be a positive multiple of heads NH=" + std::to_string(NH));
 }
-
-// Concurrent (batch, head) tasks each call sgemm: OpenBLAS runs single-threaded
-// for the region and gets its thread count back afterwards.
-class BlasSingleThreaded {
-public:
-    explicit BlasSingleThreaded(int restoreTo) : m_restore(restoreTo) {
-        if (m_restore > 1)
-            openblas_set_num_threads(1);
-    }
-    ~BlasSingleThreaded() {
-        if (m_restore > 1)
-            openblas_set_num_threads(m_restore);
-    }
-    BlasSingleThreaded(const BlasSingleThreaded&) = delete;
-    BlasSingleThreaded& operator=(const BlasSingleThreaded&) = delete;
-
-private:
-    int m_restore;
-};
 
 // Row i of the causal softmax: att[0..i] = softmax(preatt[0..i]), att[i+1..T) = 0.
 ZEROLAB_CPU_CLONES void causalSoftmaxRow(float* att, const float* preatt, int i, int T) {
@@ -88,7 +70,7 @@ void CpuKernels::attentionForward(float* out, float* preatt, float* att, const f
     const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
     const int tasks = B * NH;
     const int threads = std::min(m_threads, tasks);
-    BlasSingleThreaded blasGuard(threads > 1 ? m_threads : 1);
+    cpu::BlasSingleThreaded blasGuard(threads > 1 ? m_threads : 1);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int bh = 0; bh < tasks; ++bh) {
         const int b = bh / NH, h = bh % NH;
@@ -124,7 +106,7 @@ void CpuKernels::attentionBackward(float* dqkv, float* dpreatt, float* datt, con
     const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
     const int tasks = B * NH;
     const int threads = std::min(m_threads, tasks);
-    BlasSingleThreaded blasGuard(threads > 1 ? m_threads : 1);
+    cpu::BlasSingleThreaded blasGuard(threads > 1 ? m_threads : 1);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int bh = 0; bh < tasks; ++bh) {
         const int b = bh / NH, h = bh % NH;

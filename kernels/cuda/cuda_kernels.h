@@ -76,6 +76,12 @@ public:
                            const float* qkv, const float* att, int B, int T, int C,
                            int NH) override;
 
+    void flashAttentionForward(float* out, float* lse, const float* q, const float* k,
+                               const float* v, const FlashAttentionDims& d) override;
+    void flashAttentionBackward(float* dq, float* dk, float* dv, float* delta, const float* dout,
+                                const float* out, const float* lse, const float* q, const float* k,
+                                const float* v, const FlashAttentionDims& d) override;
+
     void geluForward(float* out, const float* inp, std::size_t n) override;
     void geluBackward(float* dinp, const float* inp, const float* dout, std::size_t n) override;
 

@@ -113,6 +113,18 @@ void FencedKernels::attentionBackward(float* dqkv, float* dpreatt, float* datt, 
     Open o(*this);
     m_inner->attentionBackward(dqkv, dpreatt, datt, dout, qkv, att, B, T, C, NH);
 }
+void FencedKernels::flashAttentionForward(float* out, float* lse, const float* q, const float* k,
+                                          const float* v, const FlashAttentionDims& d) {
+    Open o(*this);
+    m_inner->flashAttentionForward(out, lse, q, k, v, d);
+}
+void FencedKernels::flashAttentionBackward(float* dq, float* dk, float* dv, float* delta,
+                                           const float* dout, const float* out, const float* lse,
+                                           const float* q, const float* k, const float* v,
+                                           const FlashAttentionDims& d) {
+    Open o(*this);
+    m_inner->flashAttentionBackward(dq, dk, dv, delta, dout, out, lse, q, k, v, d);
+}
 void FencedKernels::geluForward(float* out, const float* inp, std::size_t n) {
     Open o(*this);
     m_inner->geluForward(out, inp, n);

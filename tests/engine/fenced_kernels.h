@@ -49,6 +49,11 @@ public:
     void attentionBackward(float* dqkv, float* dpreatt, float* datt, const float* dout,
                            const float* qkv, const float* att, int B, int T, int C,
                            int NH) override;
+    void flashAttentionForward(float* out, float* lse, const float* q, const float* k,
+                               const float* v, const FlashAttentionDims& d) override;
+    void flashAttentionBackward(float* dq, float* dk, float* dv, float* delta, const float* dout,
+                                const float* out, const float* lse, const float* q, const float* k,
+                                const float* v, const FlashAttentionDims& d) override;
     void geluForward(float* out, const float* inp, std::size_t n) override;
     void geluBackward(float* dinp, const float* inp, const float* dout, std::size_t n) override;
     void residualForward(float* out, const float* a, const float* b, std::size_t n) override;

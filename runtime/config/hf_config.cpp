@@ -163,7 +163,7 @@ const ArchInfo& readArchitecture(const FieldReader& r) {
         if (by_type == nullptr)
             r.refuse("model_type",
                      Message(ZEROLAB_TR("HfConfig", "%1 is not supported: zerolab reads the "
-                                                    "model types llama, mistral and qwen2")),
+                                                    "model types llama, mistral and qwen2"),
                              {describeJson(*r.get("model_type"))}));
         if (by_arch != nullptr && by_arch != by_type)
             r.refuse("model_type",
@@ -231,7 +231,7 @@ HfRopeScaling readRopeScaling(const FieldReader& r) {
     r.refuse(type_key,
              Message(ZEROLAB_TR("HfConfig", "%1 is not supported: zerolab computes rotary "
                                             "position embedding unscaled, \"linear\" or "
-                                            "\"llama3\"; any other scaling changes the math")),
+                                            "\"llama3\"; any other scaling changes the math"),
                      {describeJson(*type_json)}));
 }
 

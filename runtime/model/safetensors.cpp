@@ -64,7 +64,7 @@ constexpr std::size_t kChunkElements = std::size_t{1} << 16;
     throw SafetensorsError(path + ": " + what);
 }
 
-std::string quoted(std::string_view s) {
+std::string quotedName(std::string_view s) {
     std::string cut(s.substr(0, kMaxQuoted));
     if (s.size() > kMaxQuoted)
         cut += "...";
@@ -72,7 +72,7 @@ std::string quoted(std::string_view s) {
 }
 
 std::string tensorLabel(std::string_view name) {
-    return "tensor " + quoted(name);
+    return "tensor " + quotedName(name);
 }
 
 // A JSON value in a message, cut short.
@@ -141,9 +141,9 @@ nlohmann::json parseStrict(std::string_view text, const std::string& path, const
              std::string(what) + " nested deeper than " + std::to_string(max_depth) + " levels");
     } catch (const Duplicate& d) {
         fail(path, std::string(what) + ": " +
-                       (d.parent.empty()
-                            ? tensorLabel(d.key) + " appears twice"
-                            : "key " + quoted(d.key) + " appears twice in " + quoted(d.parent)));
+                       (d.parent.empty() ? tensorLabel(d.key) + " appears twice"
+                                         : "key " + quotedName(d.key) + " appears twice in " +
+                                               quotedName(d.parent)));
     } catch (const nlohmann::json::parse_error& e) {
         std::string reason = e.what();
         if (const std::size_t at = reason.find("] "); at != std::string::npos)
@@ -357,8 +357,8 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : m_path(path) {
                     fail(path, "__metadata__ must be an object of strings, got " + shown(*it));
                 for (auto m = it->begin(); m != it->end(); ++m) {
                     if (!m->is_string())
-                        fail(path, "__metadata__ " + quoted(m.key()) + ": expected a string, got " +
-                                       shown(*m));
+                        fail(path, "__metadata__ " + quotedName(m.key()) +
+                                       ": expected a string, got " + shown(*m));
                     m_metadata[m.key()] = m->get<std::string>();
                 }
                 continue;
@@ -498,14 +498,15 @@ SafetensorsCheckpoint::SafetensorsCheckpoint(const std::string& path) : m_path(p
     const fs::path folder = fs::path(path).parent_path();
     std::map<std::string, std::size_t> shard_index;
     for (auto it = map_it->begin(); it != map_it->end(); ++it) {
-        const std::string where = "weight_map[" + quoted(it.key()) + "]";
+        const std::string where = "weight_map[" + quotedName(it.key()) + "]";
         if (!it->is_string())
             fail(path, where + ": expected a shard file name, got " + shown(*it));
         const std::string& shard = it->get_ref<const std::string&>();
         // A shard is a file beside the index: a path that leaves its folder is refused.
         if (shard.empty() || shard == "." || shard == ".." ||
             shard.find('/') != std::string::npos || shard.find('\0') != std::string::npos)
-            fail(path, where + ": " + quoted(shard) + " is not a file name in the index's folder");
+            fail(path,
+                 where + ": " + quotedName(shard) + " is not a file name in the index's folder");
         auto [slot, added] = shard_index.emplace(shard, m_files.size());
         if (added) {
             const std::string shard_path = (folder / shard).string();
@@ -513,12 +514,12 @@ SafetensorsCheckpoint::SafetensorsCheckpoint(const std::string& path) : m_path(p
                 m_files.push_back(std::make_unique<SafetensorsFile>(shard_path));
             } catch (const SafetensorsError& e) {
                 fail(path,
-                     where + " names " + quoted(shard) + ", which cannot be used: " + e.what());
+                     where + " names " + quotedName(shard) + ", which cannot be used: " + e.what());
             }
         }
         if (m_files[slot->second]->find(it.key()) == nullptr)
             fail(path,
-                 where + " names " + quoted(shard) + ", which has no " + tensorLabel(it.key()));
+                 where + " names " + quotedName(shard) + ", which has no " + tensorLabel(it.key()));
         m_file_of.emplace(it.key(), slot->second);
     }
 }

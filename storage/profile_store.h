@@ -28,7 +28,7 @@ struct StoredProfile {
 // A stored profile's name and source: at most a run name's bytes (a host name is 64).
 inline constexpr std::size_t kMaxProfileNameBytes = kMaxRunNameBytes;
 // A stored profile's JSON: at most what a profile file may hold (16 MiB,
-// runtime/config/bounded_file.h); a calibrated one is tens of KiB.
+// runtime/files/bounded_file.h); a calibrated one is tens of KiB.
 inline constexpr std::size_t kMaxStoredProfileBytes = std::size_t{16} << 20;
 
 // Throws StoreError naming the store; the readers also a row past the bounds above

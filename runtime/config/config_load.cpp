@@ -1,9 +1,9 @@
 // Reading a config file: file errors (a missing, non-regular or over 16 MiB file), JSON syntax
 // errors (line:column) and bounds (depth, numbers beyond a double, by JSON path) become diagnostics
 // naming the file, then parseConfig does the rest.
-#include "runtime/config/bounded_file.h"
 #include "runtime/config/config.h"
 #include "runtime/config/json_text.h"
+#include "runtime/files/bounded_file.h"
 
 namespace zerolab {
 

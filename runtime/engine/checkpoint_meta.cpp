@@ -2,9 +2,9 @@
 // verifies the checksum and range-checks every field before a resume acts on it.
 #include "runtime/engine/checkpoint_meta.h"
 
-#include "runtime/config/bounded_file.h"
 #include "runtime/config/json_text.h"
 #include "runtime/engine/fnv1a.h"
+#include "runtime/files/bounded_file.h"
 #include "runtime/planner/planner.h"
 #include "storage/run_uuid.h"
 

@@ -3,10 +3,10 @@
 // silently drop a check).
 #include "runtime/lab/lesson_parse.h"
 
-#include "runtime/config/bounded_file.h"
 #include "runtime/config/config_choices.h"
 #include "runtime/config/config_paths.h"
 #include "runtime/config/json_text.h"
+#include "runtime/files/bounded_file.h"
 #include "runtime/lab/lab_expr.h"
 #include "runtime/lab/lab_quantity.h"
 #include "runtime/lab/lab_units.h"

@@ -1,8 +1,8 @@
 // The machine profile's rates, collective times and JSON (machine_profile.h).
 #include "runtime/planner/machine_profile.h"
 
-#include "runtime/config/bounded_file.h"
 #include "runtime/config/json_text.h"
+#include "runtime/files/bounded_file.h"
 #include "runtime/planner/planner.h"
 
 #include <algorithm>

@@ -8,7 +8,7 @@
 // nothing written), 1 a failed measurement.
 #include "kernels/cpu/blas_coretype.h"
 #include "runtime/comm/comm_mpi.h"
-#include "runtime/config/replace_file.h"
+#include "runtime/files/replace_file.h"
 #include "runtime/planner/machine_profile.h"
 #include "runtime/planner/planner.h"
 #include "runtime/planner/step_ops.h"

@@ -17,8 +17,8 @@ find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED) # storage/CMakeLists.txt names zerolab-runs' CLI11 (not built)
 
 # The libraries' own CMakeLists.txt; EXCLUDE_FROM_ALL: only what a fuzzer links is built.
-foreach(dir storage runtime/text runtime/model runtime/config runtime/data runtime/launch
-            runtime/engine runtime/planner runtime/lab runtime/tune)
+foreach(dir storage runtime/text runtime/files runtime/model runtime/config runtime/data
+            runtime/launch runtime/engine runtime/planner runtime/lab runtime/tune)
   add_subdirectory(${dir} EXCLUDE_FROM_ALL)
 endforeach()
 
@@ -35,6 +35,7 @@ zerolab_add_fuzzer(config zerolab_config)
 zerolab_add_fuzzer(checkpoint_meta zerolab_checkpoint_files)
 zerolab_add_fuzzer(checkpoint_shard zerolab_checkpoint_files)
 zerolab_add_fuzzer(llmc_model zerolab_model)
+zerolab_add_fuzzer(safetensors zerolab_model)
 zerolab_add_fuzzer(llmc_shard zerolab_data)
 zerolab_add_fuzzer(store_open zerolab_storage)
 zerolab_add_fuzzer(metric_line zerolab_storage_export)

@@ -348,6 +348,137 @@
     </message>
 </context>
 <context>
+    <name>HfConfig</name>
+    <message>
+        <source>missing: every model&apos;s config.json gives it, and it has no default that could stand in for it</source>
+        <translation>缺失：每个模型的 config.json 都会给出它，且没有可以替代它的默认值</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>布尔值 true 或 false</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>a list of one architecture (%1)</source>
+        <translation>只含一个架构的列表（%1）</translation>
+    </message>
+    <message>
+        <source>%1 is not supported: zerolab reads %2</source>
+        <translation>不支持 %1：zerolab 读取 %2</translation>
+    </message>
+    <message>
+        <source>%1 is not supported: zerolab reads the model types llama, mistral and qwen2</source>
+        <translation>不支持 %1：zerolab 读取的模型类型为 llama、mistral 和 qwen2</translation>
+    </message>
+    <message>
+        <source>%1 contradicts architectures (%2, whose model type is &quot;%3&quot;)</source>
+        <translation>%1 与 architectures 矛盾（%2 的模型类型是 &quot;%3&quot;）</translation>
+    </message>
+    <message>
+        <source>missing, and so is model_type: the file does not say which model it describes</source>
+        <translation>缺失，model_type 也缺失：文件没有说明它描述的是哪个模型</translation>
+    </message>
+    <message>
+        <source>missing: the scaling&apos;s type (rope_type or type) is not given</source>
+        <translation>缺失：未给出缩放类型（rope_type 或 type）</translation>
+    </message>
+    <message>
+        <source>a number &gt;= 1</source>
+        <translation>大于等于 1 的数</translation>
+    </message>
+    <message>
+        <source>missing: rope_type %1 needs it</source>
+        <translation>缺失：rope_type %1 需要它</translation>
+    </message>
+    <message>
+        <source>a number &gt; 0</source>
+        <translation>大于 0 的数</translation>
+    </message>
+    <message>
+        <source>a number &gt; low_freq_factor (%1)</source>
+        <translation>大于 low_freq_factor（%1）的数</translation>
+    </message>
+    <message>
+        <source>%1 is not supported: zerolab computes rotary position embedding unscaled, &quot;linear&quot; or &quot;llama3&quot;; any other scaling changes the math</source>
+        <translation>不支持 %1：zerolab 计算的旋转位置编码只有不缩放、&quot;linear&quot; 和 &quot;llama3&quot; 三种；其他缩放方式会改变计算</translation>
+    </message>
+    <message>
+        <source>not JSON: %1 (at byte %2)</source>
+        <translation>不是 JSON：%1（第 %2 字节）</translation>
+    </message>
+    <message>
+        <source>not JSON: %1</source>
+        <translation>不是 JSON：%1</translation>
+    </message>
+    <message>
+        <source>a JSON object</source>
+        <translation>一个 JSON 对象</translation>
+    </message>
+    <message>
+        <source>%1 does not divide num_attention_heads (%2): grouped-query attention shares each key/value head among a whole number of query heads</source>
+        <translation>%1 不能整除 num_attention_heads（%2）：分组查询注意力让每个键/值头由整数个查询头共享</translation>
+    </message>
+    <message>
+        <source>%1 is odd (or 0): rotary position embedding rotates pairs of dimensions, so a head&apos;s dimension must be even</source>
+        <translation>%1 是奇数（或 0）：旋转位置编码成对旋转维度，所以每个头的维度必须是偶数</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>一个对象</translation>
+    </message>
+    <message>
+        <source>missing: rope_parameters must give it</source>
+        <translation>缺失：rope_parameters 必须给出它</translation>
+    </message>
+    <message>
+        <source>%1 is not supported: zerolab rotates every dimension of a head</source>
+        <translation>不支持 %1：zerolab 旋转每个头的全部维度</translation>
+    </message>
+    <message>
+        <source>null or an object</source>
+        <translation>null 或一个对象</translation>
+    </message>
+    <message>
+        <source>%1 is not supported: zerolab&apos;s SwiGLU MLP computes silu(gate) * up</source>
+        <translation>不支持 %1：zerolab 的 SwiGLU MLP 计算 silu(gate) * up</translation>
+    </message>
+    <message>
+        <source>a number in [0, 1)</source>
+        <translation>取值在 [0, 1) 内的数</translation>
+    </message>
+    <message>
+        <source>%1 is not supported: zerolab trains without dropout</source>
+        <translation>不支持 %1：zerolab 训练时不使用 dropout</translation>
+    </message>
+    <message>
+        <source>true is not supported: it gives o_proj a bias too, and zerolab&apos;s attention has biases on q, k and v only (Qwen2&apos;s)</source>
+        <translation>不支持 true：它也会给 o_proj 加偏置，而 zerolab 的注意力只在 q、k、v 上有偏置（Qwen2 的方式）</translation>
+    </message>
+    <message>
+        <source>true is not supported: zerolab&apos;s SwiGLU MLP has no biases</source>
+        <translation>不支持 true：zerolab 的 SwiGLU MLP 没有偏置</translation>
+    </message>
+    <message>
+        <source>true is not supported: Qwen2 then limits attention to sliding_window tokens from layer max_window_layers on, and zerolab&apos;s attention sees the whole sequence</source>
+        <translation>不支持 true：这时 Qwen2 从第 max_window_layers 层起把注意力限制在 sliding_window 个词元内，而 zerolab 的注意力看到整个序列</translation>
+    </message>
+    <message>
+        <source>the shape (hidden_size %1, intermediate_size %2, %3 layers, vocab_size %4) makes more than 2^48 parameters</source>
+        <translation>该形状（hidden_size %1，intermediate_size %2，%3 层，vocab_size %4）的参数超过 2^48 个</translation>
+    </message>
+    <message>
+        <source>a sequence of %1 tokens exceeds max_position_embeddings (%2) in %3</source>
+        <translation>%1 个词元的序列超过了 %3 中的 max_position_embeddings（%2）</translation>
+    </message>
+    <message>
+        <source>a sequence of %1 tokens exceeds the sliding window (%2) of %3 in %4: zerolab&apos;s attention sees the whole sequence, which equals the model&apos;s attention only up to the window</source>
+        <translation>%1 个词元的序列超过了 %4 中 %3 的滑动窗口（%2）：zerolab 的注意力看到整个序列，只有在窗口长度以内才与该模型的注意力相同</translation>
+    </message>
+</context>
+<context>
     <name>Job</name>
     <message>
         <source>the job printed no run line (stdout: %1)</source>

@@ -10,7 +10,7 @@
 #include "gui/widgets/side_pane.h"
 #include "gui/widgets/step_time_card.h"
 #include "gui/widgets/style.h"
-#include "runtime/config/bounded_file.h"
+#include "runtime/files/bounded_file.h"
 #include "runtime/planner/plan_devices.h"
 
 #include <QEvent>

@@ -1,6 +1,6 @@
-// replaceFile: a temporary file beside the target, written, fsynced, renamed over it, the
-// folder fsynced (replace_file.h).
-#include "runtime/config/replace_file.h"
+// replaceFile, replaceFileWith: a temporary file beside the target, written, fsynced,
+// renamed over it, the folder fsynced (replace_file.h).
+#include "runtime/files/replace_file.h"
 
 #include <cerrno>
 #include <cstring>
@@ -64,6 +64,11 @@ std::string fileWriteProblem(const std::string& path) {
 }
 
 std::string replaceFile(const std::string& path, std::string_view text) {
+    return replaceFileWith(path, [text](const FileAppend& append) { return append(text); });
+}
+
+std::string replaceFileWith(const std::string& path,
+                            const std::function<std::string(const FileAppend& append)>& produce) {
     if (std::string problem = fileWriteProblem(path); !problem.empty())
         return problem;
     const std::string target = writtenPath(path);
@@ -75,16 +80,29 @@ std::string replaceFile(const std::string& path, std::string_view text) {
         return "cannot create a temporary file in " + folderOf(target) + ": " + errnoText(errno);
     if (::fchmod(fd, 0644) != 0)
         return failed("chmod of " + tmp + " failed", fd, tmp);
-    for (std::size_t at = 0; at < text.size();) {
-        const ssize_t n = ::write(fd, text.data() + at, text.size() - at);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n == 0)
-                errno = EIO;
-            return failed("write failed", fd, tmp);
+    const FileAppend append = [fd](std::string_view bytes) -> std::string {
+        for (std::size_t at = 0; at < bytes.size();) {
+            const ssize_t n = ::write(fd, bytes.data() + at, bytes.size() - at);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                return "write failed: " + errnoText(n == 0 ? EIO : errno);
+            at += static_cast<std::size_t>(n);
         }
-        at += static_cast<std::size_t>(n);
+        return {};
+    };
+    std::string produced;
+    try {
+        produced = produce(append);
+    } catch (...) {
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        throw;
+    }
+    if (!produced.empty()) {
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        return produced;
     }
     if (::fsync(fd) != 0)
         return failed("fsync failed", fd, tmp);

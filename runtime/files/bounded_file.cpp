@@ -1,6 +1,6 @@
 // readBoundedTextFile: open without blocking, refuse what is not a regular file or is too
 // large by fstat, then read no more than the bound (a file growing meanwhile included).
-#include "runtime/config/bounded_file.h"
+#include "runtime/files/bounded_file.h"
 
 #include <cerrno>
 #include <cstring>

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numbers>
 #include <sstream>
+#include <string>
 
 namespace zerolab {
 

@@ -187,9 +187,10 @@ TEST_P(RopeKernelTest, ForwardMatchesReferenceOnThePackedKPart) {
     EXPECT_TRUE(closeTo(got, want, kFp32Tol));
     for (std::size_t row = 0; row < static_cast<std::size_t>(B) * T; ++row)
         for (int c = 0; c < rs; ++c)
-            if (c < NH() * hs || c >= (NH() + NKV()) * hs)
+            if (c < NH() * hs || c >= (NH() + NKV()) * hs) {
                 ASSERT_EQ(got[row * rs + c], static_cast<float>(packed[row * rs + c]))
                     << "row " << row << " channel " << c << " is not part of k";
+            }
 }
 
 TEST_P(RopeKernelTest, PreservesNormsAndBackwardIsTheExactInverse) {
@@ -208,8 +209,11 @@ TEST_P(RopeKernelTest, PreservesNormsAndBackwardIsTheExactInverse) {
         ASSERT_NEAR(std::sqrt(after), std::sqrt(before), 1e-6 * std::sqrt(before))
             << "head " << head;
     }
+    // Exact in real arithmetic; in fp32 the round trip carries 4 roundings per element and
+    // the table's cos^2 + sin^2 - 1 (<= 2^-23): ~1e-8 absolute here, which closeTo measures
+    // against its floor of 1% of the largest value (~1e-6 relative). 1e-5 is that with margin.
     k->ropeBackward(x.data(), table.data(), B, T, H, hs, rs);
-    EXPECT_TRUE(closeTo(x, toDouble(x0), 1e-6));
+    EXPECT_TRUE(closeTo(x, toDouble(x0), 1e-5));
 }
 
 // The backward of a linear map is its transpose: for L = sum(dy * rope(x)), dL/dx by

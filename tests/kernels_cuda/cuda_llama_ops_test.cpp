@@ -73,8 +73,9 @@ TEST_F(CudaLlamaOpsTest, RopeForwardAndBackwardOnPackedRows) {
         EXPECT_TRUE(closeTo(got, toDouble(want), kElementTol));
         for (std::size_t i = 0; i < got.size(); ++i) {
             const int c = static_cast<int>(i % rs);
-            if (c < part * hs || c >= (part + H) * hs)
+            if (c < part * hs || c >= (part + H) * hs) {
                 ASSERT_EQ(got[i], x0[i]) << "element " << i << " outside the rotated part";
+            }
         }
 
         FVec wantBack = want;

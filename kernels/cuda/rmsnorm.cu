@@ -4,6 +4,9 @@
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/cuda_kernels.h"
 #include "kernels/cuda/device_util.cuh"
+#include "kernels/cuda/gemm_exec.h"
+#include "kernels/gemm_plan.h"
+#include "kernels/launch_geometry.h"
 
 #include <sstream>
 
@@ -11,18 +14,16 @@ namespace zerolab {
 
 namespace {
 
-constexpr int kRowsPerBlock = cuda::kBlock / 32;
-
-// Warp w of block b normalises row b*kRowsPerBlock + w (N is an int: the row index fits).
+// One warp per row (cuda::warpRow, 64-bit).
 __global__ void __launch_bounds__(cuda::kBlock)
     rmsnormForwardKernel(float* out, float* rstd, const float* inp, const float* weight, int N,
                          int C, float eps) {
-    const int row = blockIdx.x * kRowsPerBlock + threadIdx.x / 32;
+    const std::size_t row = cuda::warpRow();
     const int lane = threadIdx.x % 32;
-    if (row >= N)
+    if (row >= static_cast<std::size_t>(N))
         return;
-    const float* x = inp + static_cast<std::size_t>(row) * C;
-    float* o = out + static_cast<std::size_t>(row) * C;
+    const float* x = inp + row * C;
+    float* o = out + row * C;
     float sq = 0.0f;
     for (int c = lane; c < C; c += 32)
         sq += x[c] * x[c];
@@ -38,11 +39,11 @@ __global__ void __launch_bounds__(cuda::kBlock)
 __global__ void __launch_bounds__(cuda::kBlock)
     rmsnormBackwardKernel(float* dinp, float* xhatDout, const float* dout, const float* inp,
                           const float* weight, const float* rstd, int N, int C) {
-    const int row = blockIdx.x * kRowsPerBlock + threadIdx.x / 32;
+    const std::size_t row = cuda::warpRow();
     const int lane = threadIdx.x % 32;
-    if (row >= N)
+    if (row >= static_cast<std::size_t>(N))
         return;
-    const std::size_t off = static_cast<std::size_t>(row) * C;
+    const std::size_t off = row * C;
     const float* x = inp + off;
     const float* d = dout + off;
     const float s = rstd[row];
@@ -68,8 +69,8 @@ void CudaKernels::rmsnormForward(float* out, float* rstd, const float* inp, cons
     }
     if (N <= 0 || C <= 0)
         return;
-    const unsigned blocks = (static_cast<unsigned>(N) + kRowsPerBlock - 1) / kRowsPerBlock;
-    rmsnormForwardKernel<<<blocks, cuda::kBlock, 0, m_stream>>>(out, rstd, inp, weight, N, C, eps);
+    const launch::Geometry g = launch::warpPerRow(N, "rmsnormForwardKernel");
+    rmsnormForwardKernel<<<g.blocks, g.threads, 0, m_stream>>>(out, rstd, inp, weight, N, C, eps);
     ZEROLAB_CUDA_CHECK_LAUNCH("rmsnormForwardKernel");
 }
 
@@ -80,14 +81,16 @@ void CudaKernels::rmsnormBackward(float* dinp, float* dweight, const float* dout
     const std::size_t total = static_cast<std::size_t>(N) * C;
     float* xhatDout = scratchFloats(total);
     const float* one = ones(static_cast<std::size_t>(N));
-    const unsigned blocks = (static_cast<unsigned>(N) + kRowsPerBlock - 1) / kRowsPerBlock;
-    rmsnormBackwardKernel<<<blocks, cuda::kBlock, 0, m_stream>>>(dinp, xhatDout, dout, inp, weight,
-                                                                 rstd, N, C);
+    const launch::Geometry g = launch::warpPerRow(N, "rmsnormBackwardKernel");
+    rmsnormBackwardKernel<<<g.blocks, g.threads, 0, m_stream>>>(dinp, xhatDout, dout, inp, weight,
+                                                                rstd, N, C);
     ZEROLAB_CUDA_CHECK_LAUNCH("rmsnormBackwardKernel");
-    // Row-major (N,C) is column-major (C,N) with leading dimension C: y(C) += A ones(N).
-    const float alpha = 1.0f, beta = 1.0f;
-    ZEROLAB_CUDA_CHECK(
-        cublasSgemv(m_blas, CUBLAS_OP_N, C, N, &alpha, xhatDout, C, one, 1, &beta, dweight, 1));
+    // dweight: the column sum as a GEMV against ones (kernels/gemm_plan.h).
+    const auto bufs = cuda::GemmBuffers<float>{}
+                          .input(gemm::Buffer::XhatDout, xhatDout)
+                          .input(gemm::Buffer::Ones, one)
+                          .output(gemm::Buffer::Dweight, dweight);
+    cuda::runGemv(m_blas, gemm::rmsnormBackwardPlan(N, C), bufs);
 }
 
 } // namespace zerolab

@@ -3,6 +3,7 @@
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/cuda_kernels.h"
 #include "kernels/cuda/device_util.cuh"
+#include "kernels/launch_geometry.h"
 #include "kernels/swiglu_math.h"
 
 namespace zerolab {
@@ -37,7 +38,8 @@ __global__ void __launch_bounds__(cuda::kBlock)
 void CudaKernels::swigluForward(float* out, const float* gate, const float* up, std::size_t n) {
     if (n == 0)
         return;
-    swigluForwardKernel<<<cuda::gridFor(n), cuda::kBlock, 0, m_stream>>>(out, gate, up, n);
+    const launch::Geometry g = launch::gridStride(n);
+    swigluForwardKernel<<<g.blocks, g.threads, 0, m_stream>>>(out, gate, up, n);
     ZEROLAB_CUDA_CHECK_LAUNCH("swigluForwardKernel");
 }
 
@@ -45,8 +47,8 @@ void CudaKernels::swigluBackward(float* dgate, float* dup, const float* dout, co
                                  const float* up, std::size_t n) {
     if (n == 0)
         return;
-    swigluBackwardKernel<<<cuda::gridFor(n), cuda::kBlock, 0, m_stream>>>(dgate, dup, dout, gate,
-                                                                          up, n);
+    const launch::Geometry g = launch::gridStride(n);
+    swigluBackwardKernel<<<g.blocks, g.threads, 0, m_stream>>>(dgate, dup, dout, gate, up, n);
     ZEROLAB_CUDA_CHECK_LAUNCH("swigluBackwardKernel");
 }
 

@@ -255,4 +255,18 @@ std::vector<GemvCall> layernormBackwardPlan(int N, int C) {
              view(Buffer::Ones, 0, 1, 0, db), 1.0f, view(Buffer::Dbias, 0, 1, 0, db)}};
 }
 
+GemvCall rmsnormBackwardPlan(int N, int C) {
+    // Row-major (N,C) is column-major (C,N) with leading dimension C: y(C) += A ones(N).
+    const char* dw = "rmsnormBackward dweight += xhatDout^T ones";
+    return {dw,
+            Op::N,
+            C,
+            N,
+            1.0f,
+            view(Buffer::XhatDout, 0, C, 0, dw),
+            view(Buffer::Ones, 0, 1, 0, dw),
+            1.0f,
+            view(Buffer::Dweight, 0, 1, 0, dw)};
+}
+
 } // namespace zerolab::gemm

@@ -115,6 +115,9 @@ AttentionPlan attentionBackwardPlan(const AttentionShape& s);
 // ---- LayerNorm backward's column sums: dweight += sums of XhatDout, dbias of Dout ----
 std::vector<GemvCall> layernormBackwardPlan(int N, int C);
 
+// RMSNorm backward's dweight(C) += xhatDout^T ones(N) (no bias, so one column sum).
+GemvCall rmsnormBackwardPlan(int N, int C);
+
 // A cuBLAS int argument from a 64-bit count; throws KernelError naming `what`, `arg`
 // and the value when it does not fit (cuBLAS' 32-bit API takes int dimensions).
 int cublasInt(std::int64_t v, const char* what, const char* arg);

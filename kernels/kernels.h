@@ -199,6 +199,42 @@ public:
                                              const float* probs, const int* targets, int B, int T,
                                              int V, int Vp) = 0;
 
+    // ---- Llama family ops (Hugging Face LlamaForCausalLM; docs/kernels.md) ----
+    // RMSNorm over the last axis (LlamaRMSNorm): no bias, no mean subtraction.
+    //   rstd[n] = 1 / sqrt(mean_c(inp[n,c]^2) + eps); out[n,c] = (inp[n,c] * rstd[n]) * weight[c].
+    // out(N,C) and rstd(N) written; inp(N,C), weight(C); eps > 0 (rms_norm_eps), else
+    // KernelError. Backward reads inp, weight and rstd (not out).
+    virtual void rmsnormForward(float* out, float* rstd, const float* inp, const float* weight,
+                                int N, int C, float eps) = 0;
+    // dinp(N,C) += rstd (weight dout - xhat mean_c(weight dout xhat)), xhat = inp rstd;
+    // dweight(C) += sum over rows of xhat dout.
+    virtual void rmsnormBackward(float* dinp, float* dweight, const float* dout, const float* inp,
+                                 const float* weight, const float* rstd, int N, int C) = 0;
+
+    // Rotary position embedding in HF's rotate_half convention, IN PLACE. x holds B*T token
+    // rows of rowStride floats (row b*T+t starts at x + (b*T+t)*rowStride); each row holds H
+    // heads of hs floats from its start (rowStride >= H*hs): q with H = NH, k with H = NKV, or
+    // the q or k part of a packed buffer. With j = hs/2, for i < j and token position t:
+    //   x[i]   <- x[i]   * cos[t,i] - x[i+j] * sin[t,i]
+    //   x[i+j] <- x[i+j] * cos[t,i] + x[i]   * sin[t,i]
+    // cosSin is a device copy of ropeTable() (kernels/rope.h) with at least T rows for this
+    // hs: row t holds cos(t f_i) for i < j, then sin(t f_i). Positions are 0..T-1 in every
+    // sequence. hs must be even and > 0 (an odd hs is a KernelError naming it).
+    virtual void ropeForward(float* x, const float* cosSin, int B, int T, int H, int hs,
+                             int rowStride) = 0;
+    // The inverse rotation (the transpose), IN PLACE on the gradient: dx holds d(rotated) on
+    // entry and d(unrotated) on return. Not an accumulation: the rotation is linear and
+    // invertible, so the caller's buffer simply changes basis. Reads only cosSin.
+    virtual void ropeBackward(float* dx, const float* cosSin, int B, int T, int H, int hs,
+                              int rowStride) = 0;
+
+    // SwiGLU's gate (LlamaMLP, hidden_act "silu"): out = silu(gate) * up, silu(g) = g sigmoid(g);
+    // n elements each. Backward reads gate and up (not out).
+    virtual void swigluForward(float* out, const float* gate, const float* up, std::size_t n) = 0;
+    // dgate += dout up sigmoid(g) (1 + g (1 - sigmoid(g))); dup += dout silu(g).
+    virtual void swigluBackward(float* dgate, float* dup, const float* dout, const float* gate,
+                                const float* up, std::size_t n) = 0;
+
     // ---- optimizer (see AdamParams for the formula) ----
     // params, m, v (n) updated in place; grads (n) read.
     virtual void adamw(float* params, const float* grads, float* m, float* v, std::size_t n,

@@ -95,6 +95,18 @@ public:
     void crossEntropySoftmaxBackward(float* dlogits, const float* dlosses, const float* probs,
                                      const int* targets, int B, int T, int V, int Vp) override;
 
+    void rmsnormForward(float* out, float* rstd, const float* inp, const float* weight, int N,
+                        int C, float eps) override;
+    void rmsnormBackward(float* dinp, float* dweight, const float* dout, const float* inp,
+                         const float* weight, const float* rstd, int N, int C) override;
+    void ropeForward(float* x, const float* cosSin, int B, int T, int H, int hs,
+                     int rowStride) override;
+    void ropeBackward(float* dx, const float* cosSin, int B, int T, int H, int hs,
+                      int rowStride) override;
+    void swigluForward(float* out, const float* gate, const float* up, std::size_t n) override;
+    void swigluBackward(float* dgate, float* dup, const float* dout, const float* gate,
+                        const float* up, std::size_t n) override;
+
     void adamw(float* params, const float* grads, float* m, float* v, std::size_t n,
                const AdamParams& hp) override;
     void adamwMixed(float* master, Bf16* paramsOut, const Bf16* grads, float* m, float* v,

@@ -152,6 +152,36 @@ void FencedKernels::crossEntropySoftmaxBackward(float* dlogits, const float* dlo
     Open o(*this);
     m_inner->crossEntropySoftmaxBackward(dlogits, dlosses, probs, targets, B, T, V, Vp);
 }
+void FencedKernels::rmsnormForward(float* out, float* rstd, const float* inp, const float* weight,
+                                   int N, int C, float eps) {
+    Open o(*this);
+    m_inner->rmsnormForward(out, rstd, inp, weight, N, C, eps);
+}
+void FencedKernels::rmsnormBackward(float* dinp, float* dweight, const float* dout,
+                                    const float* inp, const float* weight, const float* rstd, int N,
+                                    int C) {
+    Open o(*this);
+    m_inner->rmsnormBackward(dinp, dweight, dout, inp, weight, rstd, N, C);
+}
+void FencedKernels::ropeForward(float* x, const float* cosSin, int B, int T, int H, int hs,
+                                int rowStride) {
+    Open o(*this);
+    m_inner->ropeForward(x, cosSin, B, T, H, hs, rowStride);
+}
+void FencedKernels::ropeBackward(float* dx, const float* cosSin, int B, int T, int H, int hs,
+                                 int rowStride) {
+    Open o(*this);
+    m_inner->ropeBackward(dx, cosSin, B, T, H, hs, rowStride);
+}
+void FencedKernels::swigluForward(float* out, const float* gate, const float* up, std::size_t n) {
+    Open o(*this);
+    m_inner->swigluForward(out, gate, up, n);
+}
+void FencedKernels::swigluBackward(float* dgate, float* dup, const float* dout, const float* gate,
+                                   const float* up, std::size_t n) {
+    Open o(*this);
+    m_inner->swigluBackward(dgate, dup, dout, gate, up, n);
+}
 void FencedKernels::adamw(float* params, const float* grads, float* m, float* v, std::size_t n,
                           const AdamParams& hp) {
     Open o(*this);

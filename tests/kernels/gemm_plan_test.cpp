@@ -313,6 +313,34 @@ TEST(GemmPlanLayernorm, ColumnSumsMatchTheCpuKernels) {
     }
 }
 
+TEST(GemmPlanRmsnorm, ColumnSumMatchesTheCpuKernels) {
+    for (const auto& [N, C] : {std::pair{1, 1}, std::pair{7, 5}, std::pair{256, 192}}) {
+        Rng rng(32);
+        const auto inp = rng.uniform(static_cast<std::size_t>(N) * C), weight = rng.uniform(C),
+                   dout = rng.uniform(static_cast<std::size_t>(N) * C), dw0 = rng.uniform(C);
+        const auto inpF = test::toFloat(inp), weightF = test::toFloat(weight),
+                   doutF = test::toFloat(dout);
+        CpuKernels cpu(2);
+        std::vector<float> out(inp.size()), rstd(N), dinp(inp.size(), 0.0f);
+        cpu.rmsnormForward(out.data(), rstd.data(), inpF.data(), weightF.data(), N, C, 1e-5f);
+        auto dw = test::toFloat(dw0);
+        cpu.rmsnormBackward(dinp.data(), dw.data(), doutF.data(), inpF.data(), weightF.data(),
+                            rstd.data(), N, C);
+
+        RefBuffers ref;
+        ref[Buffer::XhatDout].resize(inp.size());
+        for (int r = 0; r < N; ++r)
+            for (int c = 0; c < C; ++c) {
+                const std::size_t i = static_cast<std::size_t>(r) * C + c;
+                ref[Buffer::XhatDout][i] = inp[i] * rstd[r] * dout[i];
+            }
+        ref[Buffer::Ones] = std::vector<double>(N, 1.0);
+        ref[Buffer::Dweight] = dw0;
+        referenceGemv(gemm::rmsnormBackwardPlan(N, C), ref);
+        EXPECT_TRUE(test::closeTo(dw, ref[Buffer::Dweight], kRtol)) << N << "x" << C;
+    }
+}
+
 // ---- Real sizes: the plans' numbers checked without executing them ----
 
 // Element counts of an op's buffers at one shape.

@@ -1,44 +1,19 @@
 // Checks every backward of the double reference (reference_ops.h) against
 // central finite differences of a scalar loss L = sum(R * out) with random R,
 // so that the reference the fp32 kernels are judged by is itself proven.
+#include "tests/kernels/gradcheck.h"
 #include "tests/kernels/reference_ops.h"
 #include "tests/kernels/test_util.h"
 
 #include <gtest/gtest.h>
 
-#include <functional>
-
 namespace zerolab {
 namespace {
 
+using test::dot;
+using test::expectGradient;
 using test::Rng;
 using Vec = std::vector<double>;
-
-double dot(const Vec& a, const Vec& b) {
-    double s = 0.0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        s += a[i] * b[i];
-    return s;
-}
-
-// Compares grad[i] with (L(x+h e_i) - L(x-h e_i)) / 2h for every element of x.
-// In double with h = 1e-5 the difference quotient is good to ~1e-9 here.
-void expectGradient(const char* what, Vec& x, const Vec& grad,
-                    const std::function<double()>& loss) {
-    constexpr double kH = 1e-5, kTol = 1e-6;
-    ASSERT_EQ(x.size(), grad.size()) << what;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        const double saved = x[i];
-        x[i] = saved + kH;
-        const double up = loss();
-        x[i] = saved - kH;
-        const double down = loss();
-        x[i] = saved;
-        const double numeric = (up - down) / (2 * kH);
-        EXPECT_NEAR(grad[i], numeric, kTol * std::max(1.0, std::abs(numeric)))
-            << what << " element " << i;
-    }
-}
 
 TEST(ReferenceGradcheck, Encoder) {
     const int B = 2, T = 3, C = 4, Vp = 5;

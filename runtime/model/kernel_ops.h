@@ -32,8 +32,17 @@ enum class OpKind : int {
     Zero,
     Axpy, // and bf16 accumulate
     SumSquares,
+    // Appended (a profile names kinds by kOpKindNames, so the order is free; appending keeps
+    // the values of the kinds above): flash attention (FLOPs) and the Llama ops (elements).
+    FlashAttentionForward,
+    FlashAttentionBackward,
+    RmsnormForward,
+    RmsnormBackward,
+    Rope, // forward or backward: the same rotation
+    SwigluForward,
+    SwigluBackward,
 };
-inline constexpr std::size_t kOpKindCount = 19;
+inline constexpr std::size_t kOpKindCount = 26;
 inline constexpr std::array<std::string_view, kOpKindCount> kOpKindNames = {
     "matmul_forward",
     "matmul_backward",
@@ -53,10 +62,18 @@ inline constexpr std::array<std::string_view, kOpKindCount> kOpKindNames = {
     "cast",
     "zero",
     "axpy",
-    "sum_squares"};
+    "sum_squares",
+    "flash_attention_forward",
+    "flash_attention_backward",
+    "rmsnorm_forward",
+    "rmsnorm_backward",
+    "rope",
+    "swiglu_forward",
+    "swiglu_backward"};
 inline constexpr bool opCountsFlops(OpKind k) {
     return k == OpKind::MatmulForward || k == OpKind::MatmulBackward ||
-           k == OpKind::AttentionForward || k == OpKind::AttentionBackward;
+           k == OpKind::AttentionForward || k == OpKind::AttentionBackward ||
+           k == OpKind::FlashAttentionForward || k == OpKind::FlashAttentionBackward;
 }
 
 struct KernelOp {

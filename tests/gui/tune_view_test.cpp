@@ -26,6 +26,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <limits>
+#include <map>
+
 using namespace zerolab;
 
 namespace {
@@ -309,9 +313,9 @@ void TuneViewTest::aFinishedSweepShowsItsVerdictBestConfigAndAxes() {
 }
 
 // The step-time model beside the measured (issue 24 item 6): each trial's forecast step is
-// predictStepTime's for its config on the made-up profile, "Order by forecast step time"
-// sorts the table by it (fastest first), and the Pareto chart holds a forecast point of
-// the model's tokens/s for every trial with a memory forecast.
+// predictStepTime's for its config on the made-up profile, "Order by forecast tokens/s"
+// sorts the table by the forecast tokens/s (fastest first, pruned trials last), and the Pareto
+// chart holds a forecast point of the model's tokens/s for every trial with a memory forecast.
 void TuneViewTest::candidatesOrderByForecastStepTime() {
     const MachineProfile p = fixtureMachineProfile();
     TuneView view;
@@ -334,18 +338,38 @@ void TuneViewTest::candidatesOrderByForecastStepTime() {
         QVERIFY2(view.forecastOf(t.idx), qPrintable(QString::number(t.idx)));
         QCOMPARE(view.forecastOf(t.idx)->step_s, predictStepTime(*config, p).step_s);
     }
+    // Issue 37 item 4: ordered by forecast tokens/s, fastest first, and the trials that do
+    // not fit (pruned here) after every one that does, whatever their tokens/s.
+    QVERIFY(view.forecastTokensColumn() >= 0);
+    QCOMPARE(m->horizontalHeaderItem(view.forecastTokensColumn())->text(),
+             QString("Forecast tokens/s"));
     view.orderByForecast();
     const QAbstractItemModel* shown = view.table()->model();
-    double previous = 0;
+    std::map<int, TrialStatus> statusOf;
+    for (const TrialRecord& t : stored)
+        statusOf[t.idx] = t.status;
+    double previous = std::numeric_limits<double>::infinity();
+    bool sawPruned = false;
+    int pruned = 0;
     for (int r = 0; r < shown->rowCount(); ++r) {
         const int idx = shown->index(r, 0).data().toInt();
         const auto f = view.forecastOf(idx);
         QVERIFY2(f, qPrintable(QString::number(idx)));
-        QVERIFY(f->step_s >= previous);
-        previous = f->step_s;
+        QCOMPARE(shown->index(r, view.forecastTokensColumn()).data().toString(),
+                 QString::number(std::lround(f->tokens_per_s)));
         QCOMPARE(shown->index(r, view.forecastColumn()).data().toString(),
                  QString::fromStdString(formatSeconds(f->step_s)));
+        if (statusOf[idx] == TrialStatus::Pruned) {
+            sawPruned = true;
+            ++pruned;
+            continue;
+        }
+        QVERIFY2(!sawPruned,
+                 qPrintable(QString("trial %1 fits but sorts below a pruned one").arg(idx)));
+        QVERIFY(f->tokens_per_s <= previous);
+        previous = f->tokens_per_s;
     }
+    QVERIFY(pruned >= 1); // the fixture has a pruned trial: the ordering is tested on one
     int withMemory = 0;
     for (const TrialPoint& pt : view.chart()->forecasts()) {
         ++withMemory;

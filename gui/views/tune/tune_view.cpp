@@ -187,9 +187,12 @@ void TuneView::retranslate() {
     m_openButton->setText(tr("Open in Run view"));
     m_useButton->setText(tr("Use this config"));
     m_timeLabel->setText(tr("Step time on"));
-    m_orderButton->setText(tr("Order by forecast step time"));
-    m_orderButton->setToolTip(tr("Sort the trials by the step-time model's step on the chosen "
-                                 "profile, fastest first: what to run first, before measuring."));
+    m_orderButton->setText(tr("Order by forecast tokens/s"));
+    m_orderButton->setToolTip(
+        tr("Sort the trials by the step-time model's tokens/s on the chosen profile, fastest "
+           "first: what to run first, before measuring. Time per step would rank the smallest "
+           "micro-batch first; tokens/s compares the work done. Trials that do not fit "
+           "(pruned, out of memory, invalid) come last."));
     m_useButton->setToolTip(tr("Load the trial's config into Setup"));
 
     // The sweeps' status words and the shown sweep (or preview), rendered again when
@@ -845,9 +848,9 @@ void TuneView::showTrials(const std::vector<TrialRecord>& trials, const QString&
     const bool threadsAxis = std::find(axes.begin(), axes.end(), kThreadsAxis) != axes.end();
     if (!threadsAxis)
         headers << tr("Threads / rank");
-    headers << tr("Status") << tr("Forecast / rank") << tr("Forecast step") << tr("Tokens/s")
-            << tr("± spread") << tr("Peak RSS / rank") << tr("Exposed comm (ms)") << tr("Run")
-            << tr("Reason");
+    headers << tr("Status") << tr("Forecast / rank") << tr("Forecast step")
+            << tr("Forecast tokens/s") << tr("Tokens/s") << tr("± spread") << tr("Peak RSS / rank")
+            << tr("Exposed comm (ms)") << tr("Run") << tr("Reason");
     m_model->clear();
     m_model->setHorizontalHeaderLabels(headers);
     for (int c = 0; c < int(axes.size()); ++c)
@@ -857,6 +860,10 @@ void TuneView::showTrials(const std::vector<TrialRecord>& trials, const QString&
     m_model->horizontalHeaderItem(m_forecastColumn)
         ->setToolTip(tr("The step-time model's step per rank for the trial's config on the "
                         "profile chosen below (docs/planner.md, Step time)"));
+    m_forecastTokensColumn = int(headers.indexOf(tr("Forecast tokens/s")));
+    m_model->horizontalHeaderItem(m_forecastTokensColumn)
+        ->setToolTip(tr("The step-time model's tokens/s (global batch tokens / forecast step) "
+                        "on the profile chosen below; trials that do not fit sort last"));
     const TimeSource source = m_timeSource->source();
     m_forecasts.clear();
     QVector<TrialPoint> points, forecastPoints;
@@ -908,6 +915,22 @@ void TuneView::showTrials(const std::vector<TrialRecord>& trials, const QString&
                           kSortRole);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             item->setEditable(false);
+            row << item;
+        }
+        {
+            // Sorted by forecast tokens/s among the trials that fit; those that do not
+            // (pruned by the memory forecast, out of memory, invalid) sort below every one
+            // that fits in the descending order, and those without a forecast below them.
+            const bool fits = t.status != TrialStatus::Pruned && t.status != TrialStatus::Oom &&
+                              t.status != TrialStatus::Invalid;
+            auto* item =
+                new QStandardItem(forecast ? QString::number(std::lround(forecast->tokens_per_s))
+                                           : QStringLiteral("—"));
+            item->setData(!forecast ? -2.0 : fits ? forecast->tokens_per_s : -1.0, kSortRole);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            item->setEditable(false);
+            if (forecast && !fits)
+                item->setForeground(kTextMuted);
             row << item;
         }
         if (forecast) {
@@ -988,8 +1011,8 @@ std::optional<StepTimeForecast> TuneView::forecastOf(int idx) const {
 }
 
 void TuneView::orderByForecast() {
-    if (m_forecastColumn >= 0)
-        m_table->sortByColumn(m_forecastColumn, Qt::AscendingOrder);
+    if (m_forecastTokensColumn >= 0)
+        m_table->sortByColumn(m_forecastTokensColumn, Qt::DescendingOrder);
 }
 
 QString TuneView::summaryText() const {

@@ -91,9 +91,11 @@ public:
     // The step-time model's forecast of a shown trial (by idx) on the chosen profile;
     // nullopt where its config cannot be forecast.
     std::optional<StepTimeForecast> forecastOf(int idx) const;
-    // The table's "Forecast step" column, and ordering by it (fastest first; the trials
-    // without a forecast last).
+    // The table's "Forecast step" and "Forecast tokens/s" columns, and ordering by the
+    // forecast tokens/s (fastest first; trials that do not fit after those that do, the
+    // trials without a forecast last).
     int forecastColumn() const { return m_forecastColumn; }
+    int forecastTokensColumn() const { return m_forecastTokensColumn; }
     void orderByForecast();
 
 signals:
@@ -168,6 +170,7 @@ private:
     TimeSourceCombo* m_timeSource;
     QPushButton* m_orderButton;
     int m_forecastColumn = -1;
+    int m_forecastTokensColumn = -1;
     std::map<int, StepTimeForecast> m_forecasts; // by trial idx, for the shown trials
 
     std::optional<std::int64_t> m_shown;            // the sweep in the table; nullopt: a preview

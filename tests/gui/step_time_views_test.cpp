@@ -390,6 +390,35 @@ private slots:
                  qPrintable(card.verdictText()));
     }
 
+    // Issue 37 item 4: Learn's step-time card forecasts on the memory chart's device, and a
+    // stage that does not fit there is drawn dashed and named so in the legend.
+    void learnStepTimeFollowsTheMemoryChartsDeviceAndMarksStagesThatDoNotFit() {
+        LearnView view;
+        view.showScenario(LearnView::Scenario::OneSeventyFiveOnSixtyFour);
+        const auto& plan = view.forecast()->currentPlan();
+        QVERIFY(plan);
+        BandwidthCard* card = view.bandwidth();
+        QCOMPARE(QString::fromStdString(card->sourceCombo()->source().gpu),
+                 view.forecast()->deviceKey());
+        int notFitting = 0;
+        for (int s = 0; s < 4; ++s) {
+            const bool fits = plan->stages[std::size_t(s)].fits;
+            QCOMPARE(card->stageFits(s), fits);
+            const QCPGraph* g = card->plot()->graph(s);
+            QCOMPARE(g->name().contains(QStringLiteral("does not fit")), !fits);
+            QCOMPARE(g->pen().style(), fits ? Qt::SolidLine : Qt::DashLine);
+            notFitting += fits ? 0 : 1;
+        }
+        // 175B on 64 A100 80 GB: stages 0 and 1 cannot hold their model states.
+        QVERIFY2(notFitting >= 2, qPrintable(QString::number(notFitting)));
+        // Another device on the memory chart moves the card with it.
+        view.forecast()->setDeviceKey(QStringLiteral("h100-80"));
+        QCoreApplication::processEvents();
+        QCOMPARE(view.forecast()->deviceKey(), QStringLiteral("h100-80"));
+        QCOMPARE(QString::fromStdString(card->sourceCombo()->source().gpu),
+                 QStringLiteral("h100-80"));
+    }
+
     // Learn's step time against bandwidth at 1280x800, in both languages: the chart gets
     // its height while its tab is shown and the verdict sits beside it, overlapping nothing.
     void learnBandwidthChartHasItsRoomAt1280x800_data() {

@@ -14,6 +14,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -113,6 +114,15 @@ void BandwidthCard::setInput(const PlanInput& in) {
     reforecast();
 }
 
+void BandwidthCard::setMemory(const QString& deviceKey, const std::array<bool, 4>& fits) {
+    m_fits = fits;
+    if (deviceKey != m_deviceKey) {
+        m_deviceKey = deviceKey;
+        const QSignalBlocker block(m_source);
+        m_source->selectPreset(deviceKey.toStdString());
+    }
+}
+
 void BandwidthCard::setGpusPerHost(int gpus) {
     m_perHost->setCurrentIndex(m_perHost->findData(gpus));
 }
@@ -162,9 +172,10 @@ void BandwidthCard::reforecast() {
                 y << f->step_s / unit;
             }
         auto* g = m_plot->addGraph();
-        g->setName(tr("ZeRO %1").arg(s));
+        const bool fits = m_fits[std::size_t(s)];
+        g->setName(fits ? tr("ZeRO %1").arg(s) : tr("ZeRO %1 (does not fit)").arg(s));
         const QColor color = kStageColors[std::size_t(s)];
-        g->setPen(QPen(color, 2));
+        g->setPen(QPen(color, fits ? 2.0 : 1.2, fits ? Qt::SolidLine : Qt::DashLine));
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, 5));
         g->setData(x, y);
     }

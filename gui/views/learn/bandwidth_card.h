@@ -32,6 +32,12 @@ public:
     // The Learn controls' input (params, world, precision, micro-batch; its shape or the
     // GPT-3 shape of its size, plan_time.h's timeConfig).
     void setInput(const PlanInput& in);
+    // The memory chart beside the card: its device (a GPU preset key, "a100-80"), which the
+    // card's profile follows whenever it changes, and which stages fit on it. A stage that
+    // does not fit is drawn dashed and named so in the legend (issue 37 item 4): a step
+    // time of a config that cannot run is not a choice.
+    void setMemory(const QString& deviceKey, const std::array<bool, 4>& fits);
+    bool stageFits(int stage) const { return m_fits[std::size_t(stage)]; }
 
     TimeSourceCombo* sourceCombo() const { return m_source; }
     // GPUs on each host: 1, 2, 4 or 8.
@@ -78,6 +84,8 @@ private:
     std::array<std::vector<std::optional<StepTimeForecast>>, 4> m_forecasts;
     int m_hosts = 1;
     std::optional<double> m_hiddenFrom;
+    QString m_deviceKey;
+    std::array<bool, 4> m_fits{true, true, true, true};
 };
 
 } // namespace zerolab

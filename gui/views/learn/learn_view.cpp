@@ -502,6 +502,11 @@ void LearnView::update() {
             tr("The formula needs a model's shape: pick 1.5B, 6.7B, 13B or 175B. Not counted."));
     m_forecast->setInput(in);
     markLayoutSwitch(in);
+    std::array<bool, 4> fits{true, true, true, true};
+    if (const auto& memory = m_forecast->currentPlan())
+        for (std::size_t s = 0; s < fits.size() && s < memory->stages.size(); ++s)
+            fits[s] = memory->stages[s].fits;
+    m_bandwidth->setMemory(m_forecast->deviceKey(), fits);
     m_bandwidth->setInput(in);
     try {
         m_explain->setPlainText(runtimeLines(explainLines(in, m_stage, ByteUnit::GB)));

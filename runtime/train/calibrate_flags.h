@@ -27,6 +27,9 @@ struct CalibrateOptions {
     std::string collectives;
     std::string fragment;
     bool progress_json = false;
+    // Write and store the profile even when the machine was loaded while it was measured
+    // (calibrate_load.h); without it such a profile is refused, exit 1.
+    bool allow_load = false;
     // The child's share of the progress stream: measurements done before it, of how many.
     long progress_done = 0;
     long progress_total = 0;

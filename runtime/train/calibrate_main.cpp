@@ -16,6 +16,7 @@
 #include "runtime/train/calibrate_flags.h"
 #include "runtime/train/calibrate_kernels.h"
 #include "runtime/train/calibrate_leftovers.h"
+#include "runtime/train/calibrate_load.h"
 #include "runtime/train/calibrate_pieces.h"
 #include "storage/profile_store.h"
 #include "storage/store_error.h"
@@ -289,10 +290,13 @@ int check(const Options& o) {
     ReferencePassTimer reference(*kernels, *shape, p.reference_pass->micro_batch);
     reference.time(); // its warm-up
     std::vector<double> t;
+    const CpuSample before = sampleCpu();
     for (int i = 0; i < o.rounds; ++i) {
         t.push_back(reference.time());
         stopIfAsked();
     }
+    // A slowdown measured under load is the load's, not the machine's: said beside it.
+    const LoadVerdict load = judgeLoad(before, sampleCpu(), t);
     const double now = median(t), then = p.reference_pass->seconds;
     const nlohmann::json line = {{"type", "check"},
                                  {"profile", o.check},
@@ -300,7 +304,11 @@ int check(const Options& o) {
                                  {"micro_batch", p.reference_pass->micro_batch},
                                  {"calibrated_s", then},
                                  {"now_s", now},
-                                 {"slowdown", now / then}};
+                                 {"slowdown", now / then},
+                                 {"load",
+                                  {{"other_cores", load.other_cores},
+                                   {"round_spread", load.round_spread},
+                                   {"loaded", load.loaded}}}};
     std::fputs((line.dump() + "\n").c_str(), stdout);
     char words[256];
     std::snprintf(words, sizeof words,
@@ -310,6 +318,7 @@ int check(const Options& o) {
                   then * 1e3, p.date.c_str(), now >= then ? now / then : then / now,
                   now >= then ? "slower" : "faster");
     progress(words);
+    progress(load.text);
     return kExitOk;
 }
 
@@ -371,6 +380,10 @@ int driver(const Options& o) {
                         std::to_string(kernelSteps) + " of kernels, " + std::to_string(jobSteps) +
                         " in " + std::to_string(jobs.size()) + " collective job(s)",
                     0);
+    // The load over the whole calibration (calibrate_load.h): the machine's CPU time from
+    // here to the end, and the reference pass of each round.
+    const CpuSample started = sampleCpu();
+    std::vector<double> referenceTimes;
     if (!o.kernels_from.empty()) {
         const MachineProfile base = loadMachineProfile(o.kernels_from);
         p.rates = base.rates;
@@ -405,7 +418,6 @@ int driver(const Options& o) {
         // The reference pass, once a round beside the pieces: the first --model at the
         // first --micro.
         ReferencePassTimer reference(*kernels, shapes.front(), o.micros.front());
-        std::vector<double> referenceTimes;
         reference.time(); // its warm-up
         p.pieces = measureModelPieces(*kernels, sets, o.rounds, [&](int round) {
             if (round > 0)
@@ -521,6 +533,18 @@ int driver(const Options& o) {
     std::filesystem::remove_all(dir);
     p.hosts_share_cores = !o.emulated_hosts.empty();
     stopIfAsked();
+    // Judged over everything measured here (kernels, pieces and the mpirun jobs).
+    const LoadVerdict load = judgeLoad(started, sampleCpu(), referenceTimes);
+    progress(load.text);
+    if (load.loaded && !o.allow_load) {
+        std::cerr << "zerolab-calibrate: " << load.text
+                  << "; a profile measured under load makes every forecast after it long, so "
+                     "none was written or stored. Calibrate again on a quiet machine (stop "
+                     "other jobs), or pass --allow-load to keep it anyway\n";
+        return kExitFailed;
+    }
+    if (load.loaded)
+        progress("kept although the machine was loaded (--allow-load)");
     // Checked as any reader would check it.
     machineProfileFromJson(toJson(p), o.out);
     if (const std::string problem = replaceFile(o.out, toJson(p).dump(2) + "\n"); !problem.empty())
@@ -565,6 +589,9 @@ int runTool(int argc, char** argv) {
                    "ranks holding 3x it each within half this machine's memory)");
     app.add_option("--max-call-s", o.max_call_s,
                    "stop growing a collective past this many s (1; above 0, at most 60)");
+    app.add_flag("--allow-load", o.allow_load,
+                 "write the profile even when other processes loaded the machine while it was "
+                 "measured (by default such a profile is refused: its forecasts run long)");
     app.add_flag("--progress-json", o.progress_json,
                  "one JSON line per finished measurement on stdout (docs/planner.md)");
     app.add_option("--progress-done", o.progress_done)->group("");

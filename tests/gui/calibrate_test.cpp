@@ -30,10 +30,13 @@ using namespace zerolab;
 namespace {
 
 // One model, one micro-batch, two ranks, collectives up to 64 KiB: about two seconds.
-const QStringList kTiny = {"--model", "micro",  "--micro", "1",           "--ranks",
-                           "2",       "--reps", "1",       "--max-bytes", "65536"};
+// --allow-load: ctest runs other tests beside this one, and the test is of the GUI, not of
+// the profile's accuracy (calibrate_load.h).
+const QStringList kTiny = {"--model", "micro", "--micro",     "1",     "--ranks",     "2",
+                           "--reps",  "1",     "--max-bytes", "65536", "--allow-load"};
 // The same with every collective size up to 64 MiB: long enough to cancel mid-job.
-const QStringList kLonger = {"--model", "micro", "--micro", "1", "--ranks", "2", "--reps", "1"};
+const QStringList kLonger = {"--model", "micro",  "--micro", "1",           "--ranks",
+                             "2",       "--reps", "1",       "--allow-load"};
 
 std::size_t storedProfiles(const QString& db) {
     RunStore store = RunStore::open(db.toStdString());

@@ -117,7 +117,8 @@ TEST_F(ToolOutput, ANewerStoreIsExitTwoInEveryTool) {
         {toolPath("zerolab-sweep"), "show", "1", "--db", db()},
         {toolPath("zerolab-sweep"), "resume", "1", "--db", db()},
         {toolPath("zerolab-train"), "--config", config(), "--db", db()},
-        {toolPath("zerolab-calibrate"), "--out", m_dir.file("profile.json"), "--db", db()},
+        {toolPath("zerolab-calibrate"), "--out", m_dir.file("profile.json"), "--db", db(),
+         "--allow-load"},
     };
     if (fs::exists(toolPath("zerolab"))) { // checked before the lesson runs anything
         writePlanOnlyLesson(config(), m_dir.file("plan-only.json"));

@@ -26,17 +26,51 @@ using FVec = std::vector<float>;
 constexpr double kElementTol = 1e-4;
 constexpr double kReduceTol = 2e-4;
 
+// V, Vp: the vocabulary of the encoder and the cross-entropy.
 struct Shape {
-    int B, T, C, NH;
+    int B, T, C, NH, V, Vp;
 };
 
 void PrintTo(const Shape& s, std::ostream* os) {
-    *os << "B=" << s.B << " T=" << s.T << " C=" << s.C << " NH=" << s.NH;
+    *os << "B=" << s.B << " T=" << s.T << " C=" << s.C << " NH=" << s.NH << " V=" << s.V
+        << " Vp=" << s.Vp;
+}
+
+bool realSize(long long rows) {
+    return rows >= test::RealSizes::kGpt2T;
 }
 
 class CudaModelOpsTest : public test::CudaVsCpuTest, public ::testing::WithParamInterface<Shape> {
 protected:
+    CudaModelOpsTest() {
+        if (realSize(static_cast<long long>(s().B) * s().T))
+            cpuThreads = test::kRealSizeThreads;
+    }
     Shape s() const { return GetParam(); }
+};
+
+// A Linear layer: N rows, C in, OC out; withBias: also run it with a bias (else only
+// without, as GPT-2's LM head and every Llama projection).
+struct MatmulShape {
+    const char* name;
+    int N, C, OC;
+    bool withBias;
+};
+
+void PrintTo(const MatmulShape& m, std::ostream* os) {
+    *os << m.name;
+}
+
+class CudaMatmulTest : public test::CudaVsCpuTest,
+                       public ::testing::WithParamInterface<MatmulShape> {
+protected:
+    CudaMatmulTest() {
+        if (realSize(GetParam().N) || GetParam().C >= test::RealSizes::kLlamaC)
+            cpuThreads = test::kRealSizeThreads;
+    }
+    std::vector<bool> biasCases() const {
+        return GetParam().withBias ? std::vector<bool>{true, false} : std::vector<bool>{false};
+    }
 };
 
 FVec randomFloats(Rng& rng, std::size_t n, double lo = -1.0, double hi = 1.0) {
@@ -44,11 +78,10 @@ FVec randomFloats(Rng& rng, std::size_t n, double lo = -1.0, double hi = 1.0) {
 }
 
 TEST_P(CudaModelOpsTest, Encoder) {
-    const auto [B, T, C, NH] = s();
-    const int Vp = 64;
+    const auto [B, T, C, NH, V, Vp] = s();
     Rng rng(101);
-    const std::vector<int> inp = rng.integers(B * T, 0, Vp);
-    const FVec wte = randomFloats(rng, Vp * C), wpe = randomFloats(rng, T * C),
+    const std::vector<int> inp = rng.integers(B * T, 0, V);
+    const FVec wte = randomFloats(rng, std::size_t(Vp) * C), wpe = randomFloats(rng, T * C),
                dout = randomFloats(rng, B * T * C), dwte0 = randomFloats(rng, wte.size()),
                dwpe0 = randomFloats(rng, wpe.size());
 
@@ -69,7 +102,7 @@ TEST_P(CudaModelOpsTest, Encoder) {
 }
 
 TEST_P(CudaModelOpsTest, Layernorm) {
-    const auto [B, T, C, NH] = s();
+    const auto [B, T, C, NH, V, Vp] = s();
     const int N = B * T;
     Rng rng(102);
     const FVec inp = randomFloats(rng, N * C, -3, 5), w = randomFloats(rng, C),
@@ -142,21 +175,20 @@ struct AttentionCase {
     FVec out, preatt, att, dqkv; // the CPU's results
 };
 
-TEST_P(CudaModelOpsTest, Matmul) {
-    const auto [B, T, C, NH] = s();
-    const int N = B * T, OC = 4 * C;
+TEST_P(CudaMatmulTest, Matmul) {
+    const auto [name, N, C, OC, withBiasToo] = GetParam();
     const MatmulCase d(N, C, OC, 103);
     const FVec &inp = d.inp, &w = d.w, &bias = d.bias, &dout = d.dout, &dinp0 = d.dinp0,
                &dw0 = d.dw0, &db0 = d.db0;
     auto cInp = inp, cW = w, cBias = bias, cDout = dout;
 
     DeviceVec<float> gInp(*gpu, inp), gW(*gpu, w), gBias(*gpu, bias), gDout(*gpu, dout);
-    for (bool withBias : {true, false}) {
+    for (bool withBias : biasCases()) {
         SCOPED_TRACE(withBias ? "with bias" : "without bias");
-        FVec out = poisoned(N * OC);
+        FVec out = poisoned(std::size_t(N) * OC);
         cpu->matmulForward(out.data(), cInp.data(), cW.data(), withBias ? cBias.data() : nullptr, N,
                            C, OC);
-        DeviceVec<float> gOut(*gpu, poisoned(N * OC));
+        DeviceVec<float> gOut(*gpu, poisoned(std::size_t(N) * OC));
         gpu->matmulForward(gOut.get(), gInp.get(), gW.get(), withBias ? gBias.get() : nullptr, N, C,
                            OC);
         EXPECT_TRUE(closeTo(gOut.host(), toDouble(out), kReduceTol));
@@ -179,9 +211,8 @@ TEST_P(CudaModelOpsTest, Matmul) {
 // is the CPU's fp32 product of the same bf16-rounded operands, so only the summation
 // order differs (products of two bf16 values are exact in fp32). dbias sums the fp32
 // dout as before.
-TEST_P(CudaModelOpsTest, MatmulBf16TensorCores) {
-    const auto [B, T, C, NH] = s();
-    const int N = B * T, OC = 4 * C;
+TEST_P(CudaMatmulTest, MatmulBf16TensorCores) {
+    const auto [name, N, C, OC, withBiasToo] = GetParam();
     const MatmulCase d(N, C, OC, 109);
     const FVec &inp = d.inp, &w = d.w, &bias = d.bias, &dout = d.dout, &dinp0 = d.dinp0,
                &dw0 = d.dw0, &db0 = d.db0;
@@ -194,14 +225,14 @@ TEST_P(CudaModelOpsTest, MatmulBf16TensorCores) {
     auto bf = makeCudaKernels(0, MatmulMath::Bf16);
     DeviceVec<float> gInp(*bf, inp), gW(*bf, w), gBias(*bf, bias), gDout(*bf, dout);
 
-    FVec out = poisoned(N * OC);
+    FVec out = poisoned(std::size_t(N) * OC);
     cpu->matmulForward(out.data(), rInp.data(), rW.data(), cBias.data(), N, C, OC);
-    DeviceVec<float> gOut(*bf, poisoned(N * OC));
+    DeviceVec<float> gOut(*bf, poisoned(std::size_t(N) * OC));
     bf->matmulForward(gOut.get(), gInp.get(), gW.get(), gBias.get(), N, C, OC);
     EXPECT_TRUE(closeTo(gOut.host(), toDouble(out), kReduceTol));
     // Really bf16: the unrounded fp32 product differs by far more than fp32 rounding
     // (every shape here sums at least 32 products).
-    FVec exact = poisoned(N * OC);
+    FVec exact = poisoned(std::size_t(N) * OC);
     FVec cInp = inp, cW = w;
     cpu->matmulForward(exact.data(), cInp.data(), cW.data(), cBias.data(), N, C, OC);
     EXPECT_FALSE(closeTo(gOut.host(), toDouble(exact), kReduceTol));
@@ -210,8 +241,8 @@ TEST_P(CudaModelOpsTest, MatmulBf16TensorCores) {
     cpu->matmulBackward(dinp.data(), dw.data(), db.data(), rDout.data(), rInp.data(), rW.data(), N,
                         C, OC);
     FVec dbExact = db0; // dbias from the unrounded dout
-    cpu->matmulBackward(nullptr, FVec(OC * C).data(), dbExact.data(), cDout.data(), cInp.data(),
-                        cW.data(), N, C, OC);
+    cpu->matmulBackward(nullptr, FVec(std::size_t(OC) * C).data(), dbExact.data(), cDout.data(),
+                        cInp.data(), cW.data(), N, C, OC);
     DeviceVec<float> gDinp(*bf, dinp0), gDw(*bf, dw0), gDb(*bf, db0);
     bf->matmulBackward(gDinp.get(), gDw.get(), gDb.get(), gDout.get(), gInp.get(), gW.get(), N, C,
                        OC);
@@ -221,7 +252,7 @@ TEST_P(CudaModelOpsTest, MatmulBf16TensorCores) {
 }
 
 TEST_P(CudaModelOpsTest, Attention) {
-    const auto [B, T, C, NH] = s();
+    const auto [B, T, C, NH, V, Vp] = s();
     const AttentionCase d(*cpu, s(), 104);
     const std::size_t attN = d.attN, outN = d.outN;
     const FVec &qkv = d.qkv, &dout = d.dout, &dqkv0 = d.dqkv0, &out = d.out, &preatt = d.preatt,
@@ -253,7 +284,7 @@ TEST_P(CudaModelOpsTest, Attention) {
 // attention the error is bf16 rounding of the operands (2^-9 relative each), so the bar
 // is bf16's; the fp32 products of the same inputs must differ from them (really bf16).
 TEST_P(CudaModelOpsTest, AttentionBf16TensorCores) {
-    const auto [B, T, C, NH] = s();
+    const auto [B, T, C, NH, V, Vp] = s();
     constexpr double kBf16Tol = 3e-2;
     const AttentionCase d(*cpu, s(), 110);
     const std::size_t attN = d.attN, outN = d.outN;
@@ -277,7 +308,7 @@ TEST_P(CudaModelOpsTest, AttentionBf16TensorCores) {
 }
 
 TEST_P(CudaModelOpsTest, GeluAndResidual) {
-    const auto [B, T, C, NH] = s();
+    const auto [B, T, C, NH, V, Vp] = s();
     const std::size_t n = static_cast<std::size_t>(B) * T * 4 * C;
     Rng rng(105);
     const FVec x = randomFloats(rng, n, -6, 6), y = randomFloats(rng, n),
@@ -303,8 +334,7 @@ TEST_P(CudaModelOpsTest, GeluAndResidual) {
 }
 
 TEST_P(CudaModelOpsTest, SoftmaxCrossEntropy) {
-    const auto [B, T, C, NH] = s();
-    const int V = 1003, Vp = 1024;
+    const auto [B, T, C, NH, V, Vp] = s();
     const std::size_t rows = static_cast<std::size_t>(B) * T, n = rows * Vp;
     Rng rng(106);
     const FVec logits = randomFloats(rng, n, -8, 8), dlosses = randomFloats(rng, rows, 0, 1),
@@ -331,14 +361,43 @@ TEST_P(CudaModelOpsTest, SoftmaxCrossEntropy) {
     EXPECT_TRUE(closeTo(gDlogits.host(), toDouble(dlogits), kElementTol));
 }
 
+std::string shapeName(const ::testing::TestParamInfo<Shape>& info) {
+    const Shape& s = info.param;
+    return "B" + std::to_string(s.B) + "T" + std::to_string(s.T) + "C" + std::to_string(s.C) +
+           "NH" + std::to_string(s.NH);
+}
+
 INSTANTIATE_TEST_SUITE_P(Shapes, CudaModelOpsTest,
-                         ::testing::Values(Shape{3, 70, 96, 3}, Shape{2, 129, 128, 2},
-                                           Shape{1, 1, 32, 1}),
-                         [](const auto& info) {
-                             const Shape& s = info.param;
-                             return "B" + std::to_string(s.B) + "T" + std::to_string(s.T) + "C" +
-                                    std::to_string(s.C) + "NH" + std::to_string(s.NH);
-                         });
+                         ::testing::Values(Shape{3, 70, 96, 3, 1003, 1024},
+                                           Shape{2, 129, 128, 2, 1003, 1024},
+                                           Shape{1, 1, 32, 1, 1003, 1024}),
+                         shapeName);
+
+// GPT-2 124M at B 1: every op at the model's own sizes (the LM head's matmul below).
+using test::RealSizes;
+INSTANTIATE_TEST_SUITE_P(RealSize, CudaModelOpsTest,
+                         ::testing::Values(Shape{1, RealSizes::kGpt2T, RealSizes::kGpt2C,
+                                                 RealSizes::kGpt2NH, RealSizes::kGpt2V,
+                                                 RealSizes::kGpt2Vp}),
+                         shapeName);
+
+// The small shapes' Linear layers (N = B*T, OC = 4C), then the real sizes: GPT-2's fc and
+// LM head (OC = Vp, no bias) at B*T = 1024, Llama-3.1-8B's gate/up projection (4096 ->
+// 14336, no bias) at 128 rows.
+INSTANTIATE_TEST_SUITE_P(Shapes, CudaMatmulTest,
+                         ::testing::Values(MatmulShape{"N210C96", 210, 96, 384, true},
+                                           MatmulShape{"N258C128", 258, 128, 512, true},
+                                           MatmulShape{"N1C32", 1, 32, 128, true}),
+                         [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(
+    RealSize, CudaMatmulTest,
+    ::testing::Values(MatmulShape{"gpt2_124m_fc", RealSizes::kGpt2T, RealSizes::kGpt2C,
+                                  4 * RealSizes::kGpt2C, true},
+                      MatmulShape{"gpt2_124m_lm_head", RealSizes::kGpt2T, RealSizes::kGpt2C,
+                                  RealSizes::kGpt2Vp, false},
+                      MatmulShape{"llama8b_gate_up", RealSizes::kLlamaRows, RealSizes::kLlamaC,
+                                  RealSizes::kLlamaF, false}),
+    [](const auto& info) { return std::string(info.param.name); });
 
 class CudaKernelErrorsTest : public test::CudaVsCpuTest {};
 

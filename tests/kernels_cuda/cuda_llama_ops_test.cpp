@@ -23,40 +23,61 @@ constexpr double kElementTol = 1e-5;
 // Row reductions in different orders (warp shuffles against SIMD lanes).
 constexpr double kReduceTol = 2e-4;
 
-class CudaLlamaOpsTest : public test::CudaVsCpuTest {};
+using test::RealSizes;
+
+class CudaLlamaOpsTest : public test::CudaVsCpuTest {
+protected:
+    void checkRmsnorm(int N, int C);
+    void checkRope(int B, int T, int NH, int NKV, int hs);
+    void checkSwiglu(std::size_t n);
+};
+
+// The real-size cases: Llama-3.1-8B's dimensions at small B*T, with the CPU reference on
+// more threads.
+class CudaLlamaOpsRealSizeTest : public CudaLlamaOpsTest {
+protected:
+    CudaLlamaOpsRealSizeTest() { cpuThreads = test::kRealSizeThreads; }
+};
+
+void CudaLlamaOpsTest::checkRmsnorm(int N, int C) {
+    SCOPED_TRACE("N=" + std::to_string(N) + " C=" + std::to_string(C));
+    const float eps = 1e-5f;
+    Rng rng(601);
+    const FVec inp = toFloat(rng.uniform(N * C, -3, 5)), w = toFloat(rng.uniform(C)),
+               dout = toFloat(rng.uniform(N * C)), dinp0 = toFloat(rng.uniform(N * C)),
+               dw0 = toFloat(rng.uniform(C));
+    FVec out = poisoned(N * C), rstd = poisoned(N), dinp = dinp0, dw = dw0;
+    cpu->rmsnormForward(out.data(), rstd.data(), inp.data(), w.data(), N, C, eps);
+    cpu->rmsnormBackward(dinp.data(), dw.data(), dout.data(), inp.data(), w.data(), rstd.data(), N,
+                         C);
+
+    DeviceVec<float> gInp(*gpu, inp), gW(*gpu, w), gDout(*gpu, dout), gOut(*gpu, poisoned(N * C)),
+        gRstd(*gpu, poisoned(N));
+    gpu->rmsnormForward(gOut.get(), gRstd.get(), gInp.get(), gW.get(), N, C, eps);
+    EXPECT_TRUE(closeTo(gOut.host(), toDouble(out), kReduceTol));
+    EXPECT_TRUE(closeTo(gRstd.host(), toDouble(rstd), kReduceTol));
+
+    DeviceVec<float> gRstdCpu(*gpu, rstd), gDinp(*gpu, dinp0), gDw(*gpu, dw0);
+    gpu->rmsnormBackward(gDinp.get(), gDw.get(), gDout.get(), gInp.get(), gW.get(), gRstdCpu.get(),
+                         N, C);
+    EXPECT_TRUE(closeTo(gDinp.host(), toDouble(dinp), kReduceTol));
+    EXPECT_TRUE(closeTo(gDw.host(), toDouble(dw), kReduceTol));
+}
 
 TEST_F(CudaLlamaOpsTest, Rmsnorm) {
-    for (auto [N, C] : {std::pair{1, 32}, std::pair{210, 96}, std::pair{129, 4100}}) {
-        SCOPED_TRACE("N=" + std::to_string(N) + " C=" + std::to_string(C));
-        const float eps = 1e-5f;
-        Rng rng(601);
-        const FVec inp = toFloat(rng.uniform(N * C, -3, 5)), w = toFloat(rng.uniform(C)),
-                   dout = toFloat(rng.uniform(N * C)), dinp0 = toFloat(rng.uniform(N * C)),
-                   dw0 = toFloat(rng.uniform(C));
-        FVec out = poisoned(N * C), rstd = poisoned(N), dinp = dinp0, dw = dw0;
-        cpu->rmsnormForward(out.data(), rstd.data(), inp.data(), w.data(), N, C, eps);
-        cpu->rmsnormBackward(dinp.data(), dw.data(), dout.data(), inp.data(), w.data(), rstd.data(),
-                             N, C);
+    for (auto [N, C] : {std::pair{1, 32}, std::pair{210, 96}, std::pair{129, 4100}})
+        checkRmsnorm(N, C);
+}
 
-        DeviceVec<float> gInp(*gpu, inp), gW(*gpu, w), gDout(*gpu, dout),
-            gOut(*gpu, poisoned(N * C)), gRstd(*gpu, poisoned(N));
-        gpu->rmsnormForward(gOut.get(), gRstd.get(), gInp.get(), gW.get(), N, C, eps);
-        EXPECT_TRUE(closeTo(gOut.host(), toDouble(out), kReduceTol));
-        EXPECT_TRUE(closeTo(gRstd.host(), toDouble(rstd), kReduceTol));
-
-        DeviceVec<float> gRstdCpu(*gpu, rstd), gDinp(*gpu, dinp0), gDw(*gpu, dw0);
-        gpu->rmsnormBackward(gDinp.get(), gDw.get(), gDout.get(), gInp.get(), gW.get(),
-                             gRstdCpu.get(), N, C);
-        EXPECT_TRUE(closeTo(gDinp.host(), toDouble(dinp), kReduceTol));
-        EXPECT_TRUE(closeTo(gDw.host(), toDouble(dw), kReduceTol));
-    }
+TEST_F(CudaLlamaOpsRealSizeTest, RmsnormLlama8B) {
+    checkRmsnorm(RealSizes::kLlamaRows, RealSizes::kLlamaC);
 }
 
 // Both backends read the same table: the rotation is 2 products and a sum per element, so
 // they agree to an ulp or two (FMA contraction on the GPU). A packed row (q, k, v of a GQA
 // layout), k rotated through the pointer offset; q and v must come back bit for bit.
-TEST_F(CudaLlamaOpsTest, RopeForwardAndBackwardOnPackedRows) {
-    const int B = 3, T = 131, NH = 8, NKV = 2, hs = 64, rs = (NH + 2 * NKV) * hs;
+void CudaLlamaOpsTest::checkRope(int B, int T, int NH, int NKV, int hs) {
+    const int rs = (NH + 2 * NKV) * hs;
     const std::vector<float> table =
         ropeTable(T, ropeInvFreq(hs, 500000.0, RopeScaling{8.0, 1.0, 4.0, 8192.0}));
     Rng rng(602);
@@ -86,15 +107,23 @@ TEST_F(CudaLlamaOpsTest, RopeForwardAndBackwardOnPackedRows) {
     }
 }
 
+TEST_F(CudaLlamaOpsTest, RopeForwardAndBackwardOnPackedRows) {
+    checkRope(3, 131, 8, 2, 64);
+}
+
+// Llama-3.1-8B's heads (32 q, 8 kv, 128 channels) over T 512 with its rope scaling.
+TEST_F(CudaLlamaOpsRealSizeTest, RopeLlama8B) {
+    checkRope(1, RealSizes::kLlamaT, RealSizes::kLlamaNH, RealSizes::kLlamaNKV,
+              RealSizes::kLlamaHs);
+}
+
 TEST_F(CudaLlamaOpsTest, RopeRefusesOddHeadSize) {
     DeviceVec<float> gx(*gpu, FVec(64, 1.0f)), gTable(*gpu, FVec(64, 0.0f));
     EXPECT_THROW(gpu->ropeForward(gx.get(), gTable.get(), 1, 2, 2, 5, 10), KernelError);
     EXPECT_THROW(gpu->ropeBackward(gx.get(), gTable.get(), 1, 2, 2, 5, 10), KernelError);
 }
 
-// Odd, and above one grid of kMaxBlocks * 256 threads: the grid-stride loops wrap.
-TEST_F(CudaLlamaOpsTest, Swiglu) {
-    const std::size_t n = 1'100'003;
+void CudaLlamaOpsTest::checkSwiglu(std::size_t n) {
     Rng rng(603);
     const FVec gate = toFloat(rng.uniform(n, -12, 12)), up = toFloat(rng.uniform(n, -2, 2)),
                dout = toFloat(rng.uniform(n)), dg0 = toFloat(rng.uniform(n)),
@@ -110,6 +139,16 @@ TEST_F(CudaLlamaOpsTest, Swiglu) {
     EXPECT_TRUE(closeTo(gOut.host(), toDouble(out), kElementTol));
     EXPECT_TRUE(closeTo(gDg.host(), toDouble(dg), kElementTol));
     EXPECT_TRUE(closeTo(gDu.host(), toDouble(du), kElementTol));
+}
+
+// Odd, and above one grid of kMaxBlocks * 256 threads: the grid-stride loops wrap.
+TEST_F(CudaLlamaOpsTest, Swiglu) {
+    checkSwiglu(1'100'003);
+}
+
+// The MLP's hidden activations: 128 rows of F = 14336.
+TEST_F(CudaLlamaOpsRealSizeTest, SwigluLlama8B) {
+    checkSwiglu(std::size_t{RealSizes::kLlamaRows} * RealSizes::kLlamaF);
 }
 
 } // namespace

@@ -53,7 +53,7 @@ private:
 };
 
 // Skips the test without a device; otherwise holds the CUDA kernels on device 0 and the
-// CPU reference kernels (2 threads).
+// CPU reference kernels (cpuThreads threads).
 class CudaVsCpuTest : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -61,12 +61,30 @@ protected:
         if (!reason.empty())
             GTEST_SKIP() << reason;
         gpu = makeCudaKernels(0);
-        cpu = makeCpuKernels(2);
+        cpu = makeCpuKernels(cpuThreads);
     }
 
+    // A real-size case (kRealSizeThreads) sets more in its constructor: its CPU reference
+    // is hundreds of GFLOP, and gpu-check runs 4 tests at a time on 16 cores.
+    int cpuThreads = 2;
     std::unique_ptr<Kernels> gpu;
     std::unique_ptr<Kernels> cpu;
 };
+
+// The models' own sizes, for the real-size cases (one per op; names start RealSize/ or end
+// RealSize...): GPT-2 124M at B 1 (B*T = 1024 rows) and Llama-3.1-8B at a small B*T. What
+// the small shapes cannot show: grids of many blocks over long rows (Vp-wide), cuBLAS at
+// the products' own m/n/k, the flash kernels' tile loops over T = 1024 at hs 64 and 128,
+// rounding of long sums. Each case is at most about 2 GB of device memory and a few
+// seconds of CPU reference.
+struct RealSizes {
+    static constexpr int kGpt2T = 1024, kGpt2C = 768, kGpt2NH = 12, kGpt2V = 50257, kGpt2Vp = 50304;
+    static constexpr int kLlamaC = 4096, kLlamaNH = 32, kLlamaNKV = 8, kLlamaHs = 128,
+                         kLlamaF = 14336, kLlamaRows = 128, kLlamaT = 512;
+    // The largest GPT-2 unit (wte, Vp x C), for the vector and optimizer ops.
+    static constexpr std::size_t kGpt2Wte = std::size_t{kGpt2Vp} * kGpt2C;
+};
+inline constexpr int kRealSizeThreads = 4;
 
 inline bool sameBits(const std::vector<Bf16>& a, const std::vector<Bf16>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Bf16)) == 0;

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <ostream>
 
 namespace zerolab {
 namespace {
@@ -34,9 +35,32 @@ constexpr double kBf16Tol = 1.0 / 64;
 // axpy: the GPU contracts y + alpha*x into one FMA, the generic x86-64 CPU build does not.
 constexpr double kAxpyTol = 1e-6;
 // Odd, and above one grid of kMaxBlocks * 256 threads: the grid-stride loops wrap.
-constexpr std::size_t kN = 1'100'003;
+constexpr std::size_t kSmallN = 1'100'003;
 
 class CudaVectorOpsTest : public test::CudaVsCpuTest {};
+
+// The element-wise ops at one length each: kSmallN, and the real size of the largest GPT-2
+// unit (wte, 38.6M elements: what the optimizer and the conversions run over in one call).
+struct VectorSize {
+    const char* name;
+    std::size_t n;
+};
+
+void PrintTo(const VectorSize& v, std::ostream* os) {
+    *os << v.name;
+}
+
+class CudaVectorOpsSizeTest : public test::CudaVsCpuTest,
+                              public ::testing::WithParamInterface<VectorSize> {
+protected:
+    CudaVectorOpsSizeTest() {
+        if (realSize())
+            cpuThreads = test::kRealSizeThreads;
+    }
+    bool realSize() const { return GetParam().n > kSmallN; }
+    // Optimizer steps: fewer at the real size, whose random inputs take the time.
+    int steps(int small) const { return realSize() ? 2 : small; }
+};
 
 AdamParams stepParams(int t, bool decoupled) {
     AdamParams hp;
@@ -48,13 +72,14 @@ AdamParams stepParams(int t, bool decoupled) {
     return hp;
 }
 
-TEST_F(CudaVectorOpsTest, AdamwFp32OverSteps) {
+TEST_P(CudaVectorOpsSizeTest, AdamwFp32OverSteps) {
+    const std::size_t kN = GetParam().n;
     for (bool decoupled : {true, false}) {
         SCOPED_TRACE(decoupled ? "AdamW" : "Adam");
         Rng rng(201);
         FVec p = toFloat(rng.uniform(kN)), m(kN, 0.0f), v(kN, 0.0f);
         DeviceVec<float> gP(*gpu, p), gM(*gpu, m), gV(*gpu, v);
-        for (int t = 1; t <= 4; ++t) {
+        for (int t = 1; t <= steps(4); ++t) {
             const FVec g = toFloat(rng.uniform(kN, -2, 2));
             DeviceVec<float> gG(*gpu, g);
             cpu->adamw(p.data(), g.data(), m.data(), v.data(), kN, stepParams(t, decoupled));
@@ -66,7 +91,8 @@ TEST_F(CudaVectorOpsTest, AdamwFp32OverSteps) {
     }
 }
 
-TEST_F(CudaVectorOpsTest, AdamwMixedWithBf16AndFp32Grads) {
+TEST_P(CudaVectorOpsSizeTest, AdamwMixedWithBf16AndFp32Grads) {
+    const std::size_t kN = GetParam().n;
     for (bool bf16Grads : {true, false}) {
         SCOPED_TRACE(bf16Grads ? "bf16 grads" : "fp32 grads");
         Rng rng(202);
@@ -74,7 +100,7 @@ TEST_F(CudaVectorOpsTest, AdamwMixedWithBf16AndFp32Grads) {
         std::vector<Bf16> out(kN, Bf16{0x7fc0});
         DeviceVec<float> gMaster(*gpu, master), gM(*gpu, m), gV(*gpu, v);
         DeviceVec<Bf16> gOut(*gpu, out);
-        for (int t = 1; t <= 3; ++t) {
+        for (int t = 1; t <= steps(3); ++t) {
             const FVec g = toFloat(rng.uniform(kN, -2, 2));
             std::vector<Bf16> g16(kN);
             for (std::size_t i = 0; i < kN; ++i)
@@ -104,7 +130,8 @@ TEST_F(CudaVectorOpsTest, AdamRejectsStepZero) {
     EXPECT_THROW(gpu->adamw(buf.get(), buf.get(), buf.get(), buf.get(), 4, hp), KernelError);
 }
 
-TEST_F(CudaVectorOpsTest, Bf16ConversionsMatchBitForBit) {
+TEST_P(CudaVectorOpsSizeTest, Bf16ConversionsMatchBitForBit) {
+    const std::size_t kN = GetParam().n;
     Rng rng(203);
     FVec x = toFloat(rng.uniform(kN, -1e4, 1e4));
     // Edge values: ties to even, a carry into the exponent, overflow, infinities, NaNs
@@ -131,7 +158,8 @@ TEST_F(CudaVectorOpsTest, Bf16ConversionsMatchBitForBit) {
     EXPECT_EQ(std::memcmp(back.data(), wantBack.data(), kN * sizeof(float)), 0);
 }
 
-TEST_F(CudaVectorOpsTest, AxpyScaleZero) {
+TEST_P(CudaVectorOpsSizeTest, AxpyScaleZero) {
+    const std::size_t kN = GetParam().n;
     Rng rng(204);
     FVec y = toFloat(rng.uniform(kN)), x = toFloat(rng.uniform(kN));
     DeviceVec<float> gY(*gpu, y), gX(*gpu, x);
@@ -153,7 +181,8 @@ TEST_F(CudaVectorOpsTest, AxpyScaleZero) {
         ASSERT_EQ(b.bits, 0u);
 }
 
-TEST_F(CudaVectorOpsTest, SumSquaresInDouble) {
+TEST_P(CudaVectorOpsSizeTest, SumSquaresInDouble) {
+    const std::size_t kN = GetParam().n;
     Rng rng(205);
     const FVec x = toFloat(rng.uniform(kN, -3, 3));
     std::vector<Bf16> x16(kN);
@@ -171,7 +200,8 @@ TEST_F(CudaVectorOpsTest, SumSquaresInDouble) {
     EXPECT_EQ(gpu->sumSquares(gX.get(), 1), static_cast<double>(x[0]) * x[0]);
 }
 
-TEST_F(CudaVectorOpsTest, Bf16AccumulationMatchesBitForBit) {
+TEST_P(CudaVectorOpsSizeTest, Bf16AccumulationMatchesBitForBit) {
+    const std::size_t kN = GetParam().n;
     Rng rng(207);
     const FVec a = toFloat(rng.uniform(kN, -4, 4)), b = toFloat(rng.uniform(kN, -4, 4));
     std::vector<Bf16> dst(kN), src16(kN);
@@ -190,7 +220,8 @@ TEST_F(CudaVectorOpsTest, Bf16AccumulationMatchesBitForBit) {
     EXPECT_TRUE(sameBits(g32.host(), want32));
 }
 
-TEST_F(CudaVectorOpsTest, NarrowInPlaceMatchesBitForBit) {
+TEST_P(CudaVectorOpsSizeTest, NarrowInPlaceMatchesBitForBit) {
+    const std::size_t kN = GetParam().n;
     // Inside the one-block head (1024), just past it, and over many doubling rounds.
     for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{1025}, kN}) {
         Rng rng(208);
@@ -228,6 +259,13 @@ TEST_F(CudaVectorOpsTest, CopiesRoundTrip) {
     EXPECT_TRUE(closeTo(b.host(), toDouble(x), 0.0));
     EXPECT_EQ(gpu->name(), "cuda");
 }
+
+INSTANTIATE_TEST_SUITE_P(Sizes, CudaVectorOpsSizeTest,
+                         ::testing::Values(VectorSize{"n1100003", kSmallN}),
+                         [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(RealSize, CudaVectorOpsSizeTest,
+                         ::testing::Values(VectorSize{"gpt2_124m_wte", test::RealSizes::kGpt2Wte}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 } // namespace
 } // namespace zerolab

@@ -39,7 +39,13 @@ void PrintTo(const FlashCase& c, std::ostream* os) {
 }
 
 class CudaFlashAttentionTest : public test::CudaVsCpuTest,
-                               public ::testing::WithParamInterface<FlashCase> {};
+                               public ::testing::WithParamInterface<FlashCase> {
+protected:
+    CudaFlashAttentionTest() {
+        if (GetParam().d.T >= test::RealSizes::kLlamaT)
+            cpuThreads = test::kRealSizeThreads;
+    }
+};
 
 TEST_P(CudaFlashAttentionTest, MatchesCpuForwardAndBackward) {
     const FlashCase& c = GetParam();
@@ -111,6 +117,22 @@ INSTANTIATE_TEST_SUITE_P(
         FlashCase{"mqa_T70_padded", padded(FlashAttentionDims::separate(1, 70, 4, 1, 24), 3),
                   false},
         FlashCase{"gqa_T96_hs128", FlashAttentionDims::separate(1, 96, 4, 2, 128), false}),
+    [](const ::testing::TestParamInfo<FlashCase>& info) { return std::string(info.param.name); });
+
+// The models' own attention: GPT-2 124M's packed qkv at T 1024 (12 heads of 64), and
+// Llama-3.1-8B's grouped-query layout (32 query heads, 8 key/value heads of 128) at T 512.
+using test::RealSizes;
+INSTANTIATE_TEST_SUITE_P(
+    RealSize, CudaFlashAttentionTest,
+    ::testing::Values(
+        FlashCase{"gpt2_124m_T1024",
+                  FlashAttentionDims::packedQkv(1, RealSizes::kGpt2T, RealSizes::kGpt2C,
+                                                RealSizes::kGpt2NH),
+                  true},
+        FlashCase{"llama8b_T512",
+                  FlashAttentionDims::separate(1, RealSizes::kLlamaT, RealSizes::kLlamaNH,
+                                               RealSizes::kLlamaNKV, RealSizes::kLlamaHs),
+                  false}),
     [](const ::testing::TestParamInfo<FlashCase>& info) { return std::string(info.param.name); });
 
 } // namespace

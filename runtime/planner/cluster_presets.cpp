@@ -21,12 +21,9 @@ const std::vector<GpuPreset>& gpuPresets() {
     // T 2k: about 190 TFLOP/s forward, 150 backward (60%, 48%); on H100 it reaches 35% of
     // the peak (Shah et al. 2024, FlashAttention-3), its backward about 30%.
     static const std::vector<GpuPreset> kGpus = {
-        {"a100-40", "A100 40 GB", 312e12, 19.5e12, 1555e9, "nvlink3", 108, 0.869, 5120, 0.60,
-         0.48},
-        {"a100-80", "A100 80 GB", 312e12, 19.5e12, 2039e9, "nvlink3", 108, 0.869, 5120, 0.60,
-         0.48},
-        {"h100-80", "H100 80 GB", 989e12, 67e12, 3350e9, "nvlink4", 132, 0.803, 13312, 0.35,
-         0.30},
+        {"a100-40", "A100 40 GB", 312e12, 19.5e12, 1555e9, "nvlink3", 108, 0.869, 5120, 0.60, 0.48},
+        {"a100-80", "A100 80 GB", 312e12, 19.5e12, 2039e9, "nvlink3", 108, 0.869, 5120, 0.60, 0.48},
+        {"h100-80", "H100 80 GB", 989e12, 67e12, 3350e9, "nvlink4", 132, 0.803, 13312, 0.35, 0.30},
         {"h200-141", "H200 141 GB", 989e12, 67e12, 4800e9, "nvlink4", 132, 0.803, 13312, 0.35,
          0.30},
     };
@@ -149,12 +146,12 @@ InterHostLink interHostLink(std::string_view network, std::string_view rate, int
     out.description =
         "inter-host link: " + (rate.empty() ? out.spec.key + " (" + out.spec.label + "), " : "") +
         said;
-    if (network.empty())
-        out.description += "; latency " + formatSeconds(kCustomLinkLatencyS) +
-                           " a ring step (the InfiniBand presets'; --network L takes L's)";
-    else if (!rate.empty())
-        out.description += "; latency " + formatSeconds(out.spec.latency_s) + " a ring step (" +
-                           out.spec.key + "'s)";
+    // A GPU preset's collectives take NCCL's latencies whatever the link (gpu_physics.h);
+    // the link's own latency stays in the spec for profiles without a GPU model.
+    out.description += "; NCCL's latency (" + threeDigits(kNcclBaseLatencyUs) +
+                       " us a collective, " + threeDigits(kNcclRingNetStepUs) +
+                       " us a ring step between hosts) and bus bandwidth (" +
+                       threeDigits(kNicBusEfficiency * 100) + "% of the NICs' rate)";
     out.spec.bytes_per_s = per_gpu;
     if (network.empty() || !rate.empty() || nics_per_node)
         out.spec.label = node + ", " + gpu;

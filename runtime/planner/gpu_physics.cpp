@@ -88,10 +88,10 @@ double flashAttentionFlops(int B, int T, int n_head, int head_dim, bool forward)
 std::vector<KernelOp> gpuEngineOps(std::vector<KernelOp> ops, const ModelShape& shape, int B,
                                    int T) {
     for (KernelOp& op : ops) {
-        const bool fwd = op.kind == OpKind::AttentionForward ||
-                         op.kind == OpKind::FlashAttentionForward;
-        const bool bwd = op.kind == OpKind::AttentionBackward ||
-                         op.kind == OpKind::FlashAttentionBackward;
+        const bool fwd =
+            op.kind == OpKind::AttentionForward || op.kind == OpKind::FlashAttentionForward;
+        const bool bwd =
+            op.kind == OpKind::AttentionBackward || op.kind == OpKind::FlashAttentionBackward;
         if (!fwd && !bwd)
             continue;
         op = {fwd ? OpKind::FlashAttentionForward : OpKind::FlashAttentionBackward,
@@ -109,7 +109,7 @@ double elementwiseBytes(OpKind kind, double a) {
     case OpKind::SoftmaxCrossEntropy: // the logits in, the probabilities out
     case OpKind::CrossEntropyBackward:
         return 2 * a;
-    case OpKind::Residual: // two in, one out
+    case OpKind::Residual:     // two in, one out
     case OpKind::GeluBackward: // x and dy in, dx out
     case OpKind::SwigluForward:
     case OpKind::EncoderForward: // the token's and the position's rows in, one out
@@ -122,9 +122,9 @@ double elementwiseBytes(OpKind kind, double a) {
         return 5 * a;
     case OpKind::Zero: // written once
         return a;
-    case OpKind::Cast:  // fp32 in, bf16 out (or back)
+    case OpKind::Cast: // fp32 in, bf16 out (or back)
         return 6;
-    case OpKind::Axpy:  // a bf16 gradient into an fp32 accumulator
+    case OpKind::Axpy: // a bf16 gradient into an fp32 accumulator
         return 10;
     case OpKind::SumSquares: // the fp32 gradient shard read
         return 4;
@@ -143,8 +143,9 @@ double ncclSeconds(const MachineProfile& p, Collective c, int ranks, int hosts, 
     if (ranks < 2)
         return 0;
     if (!p.gpu || !p.intra_link)
-        throw PlanError("machine profile '" + p.name + "' is not a GPU preset with a link in a "
-                                                        "host: no NCCL model for it");
+        throw PlanError("machine profile '" + p.name +
+                        "' is not a GPU preset with a link in a "
+                        "host: no NCCL model for it");
     if (hosts < 1 || ranks % hosts != 0)
         throw PlanError("hosts must divide the ranks: " + std::to_string(ranks) + " ranks on " +
                         std::to_string(hosts) + " hosts");
@@ -157,8 +158,8 @@ double ncclSeconds(const MachineProfile& p, Collective c, int ranks, int hosts, 
     // Ring: every rank's link in the host carries the ring's traffic; each node's NICs
     // carry the traffic over the hosts (the buffer's other hosts' shares, an all-reduce
     // twice), whichever NIC each ring crosses on.
-    const double intra = bytes * ringTrafficFactor(c, ranks) /
-                         (p.intra_link->bytes_per_s * g.intra_bus_efficiency);
+    const double intra =
+        bytes * ringTrafficFactor(c, ranks) / (p.intra_link->bytes_per_s * g.intra_bus_efficiency);
     double inter = 0;
     if (hosts > 1)
         inter = bytes * ringTrafficFactor(c, hosts) /

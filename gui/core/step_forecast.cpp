@@ -74,8 +74,6 @@ QString sourceName(const TimeSource& source, int world) {
     const GpuPreset* g = findGpuPreset(source.gpu);
     const LinkPreset* l = findLinkPreset(source.inter);
     const QString gpu = g ? text(g->label) : QString::fromStdString(source.gpu);
-    // The best matmul's share of the peak (smaller shapes reach less: gpu_physics.h).
-    const double ceiling = g ? g->matmul_ceiling * 100 : 0;
     const QString link = l ? text(l->label) : QString::fromStdString(source.inter);
     if (world < 1)
         return QCoreApplication::translate("StepForecast", "%1 × %2 · %3")
@@ -100,6 +98,8 @@ QString sourceLabel(const TimeSource& source, const TrainConfig& config) {
     const GpuPreset* g = findGpuPreset(source.gpu);
     const LinkPreset* l = findLinkPreset(source.inter);
     const QString gpu = g ? text(g->label) : QString::fromStdString(source.gpu);
+    // The best matmul's share of the peak (smaller shapes reach less: gpu_physics.h).
+    const double ceiling = g ? g->matmul_ceiling * 100 : 0;
     const int world = std::max(1, config.batch.world);
     if (hosts == 1)
         return QCoreApplication::translate("StepForecast",

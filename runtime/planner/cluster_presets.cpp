@@ -17,9 +17,9 @@ const std::vector<GpuPreset>& gpuPresets() {
     // SMs: 108 (A100), 132 (H100, H200). The GEMM ceiling: Bekman's Maximum Achievable
     // Matmul FLOPS (ml-engineering, compute/accelerator): A100 SXM 271.2 of 312 (86.9%) at
     // 1024x10240x5120, H100 SXM 794.5 of 989 (80.3%) at 2048x2048x13312, "H200 is the
-    // same". Flash attention: FlashAttention-2 (Dao 2023) on A100, causal, head dim 128,
-    // T 2k: about 190 TFLOP/s forward, 150 backward (60%, 48%); on H100 it reaches 35% of
-    // the peak (Shah et al. 2024, FlashAttention-3), its backward about 30%.
+    // same". Flash attention: FlashAttention-2 reaches 50-73% of the A100's peak forward
+    // (Dao 2023), taken 60%, its backward (below its forward in the paper) 48%; on H100 it
+    // reaches 35% (Shah et al. 2024, FlashAttention-3's introduction), its backward 30%.
     static const std::vector<GpuPreset> kGpus = {
         {"a100-40", "A100 40 GB", 312e12, 19.5e12, 1555e9, "nvlink3", 108, 0.869, 5120, 0.60, 0.48},
         {"a100-80", "A100 80 GB", 312e12, 19.5e12, 2039e9, "nvlink3", 108, 0.869, 5120, 0.60, 0.48},

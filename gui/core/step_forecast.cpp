@@ -98,6 +98,8 @@ QString sourceLabel(const TimeSource& source, const TrainConfig& config) {
     const GpuPreset* g = findGpuPreset(source.gpu);
     const LinkPreset* l = findLinkPreset(source.inter);
     const QString gpu = g ? text(g->label) : QString::fromStdString(source.gpu);
+    // The best matmul's share of the peak (smaller shapes reach less: gpu_physics.h).
+    const double ceiling = g ? g->matmul_ceiling * 100 : 0;
     const int world = std::max(1, config.batch.world);
     if (hosts == 1)
         return QCoreApplication::translate("StepForecast",
@@ -105,14 +107,14 @@ QString sourceLabel(const TimeSource& source, const TrainConfig& config) {
                                            "at %3% of the matmul peak)")
             .arg(world)
             .arg(gpu)
-            .arg(kDefaultMatmulFraction * 100);
+            .arg(ceiling);
     return QCoreApplication::translate("StepForecast",
                                        "cluster preset: %1 hosts × %2 %3, %4 between them "
                                        "(datasheet peaks at %5% of the matmul peak)")
         .arg(hosts)
         .arg(world / hosts)
         .arg(gpu, l ? text(l->label) : QString::fromStdString(source.inter))
-        .arg(kDefaultMatmulFraction * 100);
+        .arg(ceiling);
 }
 
 } // namespace zerolab

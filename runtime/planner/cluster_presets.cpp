@@ -2,6 +2,7 @@
 #include "runtime/planner/cluster_presets.h"
 
 #include "runtime/planner/bandwidth_units.h"
+#include "runtime/planner/gpu_physics.h"
 #include "runtime/planner/planner.h"
 #include "runtime/planner/planner_units.h"
 
@@ -13,11 +14,18 @@ const std::vector<GpuPreset>& gpuPresets() {
     // NVIDIA A100 datasheet (SXM): 312 TFLOP/s bf16 dense, 19.5 fp32, 1555 GB/s (40 GB)
     // and 2039 GB/s (80 GB); H100 SXM: 989 bf16 dense, 67 fp32, 3.35 TB/s; H200 SXM: 989,
     // 67, 4.8 TB/s.
+    // SMs: 108 (A100), 132 (H100, H200). The GEMM ceiling: Bekman's Maximum Achievable
+    // Matmul FLOPS (ml-engineering, compute/accelerator): A100 SXM 271.2 of 312 (86.9%) at
+    // 1024x10240x5120, H100 SXM 794.5 of 989 (80.3%) at 2048x2048x13312, "H200 is the
+    // same". Flash attention: FlashAttention-2 reaches 50-73% of the A100's peak forward
+    // (Dao 2023), taken 60%, its backward (below its forward in the paper) 48%; on H100 it
+    // reaches 35% (Shah et al. 2024, FlashAttention-3's introduction), its backward 30%.
     static const std::vector<GpuPreset> kGpus = {
-        {"a100-40", "A100 40 GB", 312e12, 19.5e12, 1555e9, "nvlink3"},
-        {"a100-80", "A100 80 GB", 312e12, 19.5e12, 2039e9, "nvlink3"},
-        {"h100-80", "H100 80 GB", 989e12, 67e12, 3350e9, "nvlink4"},
-        {"h200-141", "H200 141 GB", 989e12, 67e12, 4800e9, "nvlink4"},
+        {"a100-40", "A100 40 GB", 312e12, 19.5e12, 1555e9, "nvlink3", 108, 0.869, 5120, 0.60, 0.48},
+        {"a100-80", "A100 80 GB", 312e12, 19.5e12, 2039e9, "nvlink3", 108, 0.869, 5120, 0.60, 0.48},
+        {"h100-80", "H100 80 GB", 989e12, 67e12, 3350e9, "nvlink4", 132, 0.803, 13312, 0.35, 0.30},
+        {"h200-141", "H200 141 GB", 989e12, 67e12, 4800e9, "nvlink4", 132, 0.803, 13312, 0.35,
+         0.30},
     };
     return kGpus;
 }
@@ -26,14 +34,18 @@ const std::vector<LinkPreset>& linkPresets() {
     // Per direction per GPU: NVLink 3 600 GB/s and NVLink 4 900 GB/s bidirectional
     // (NVSwitch: every GPU at full rate); InfiniBand HDR 200 Gb/s, NDR 400 Gb/s per port, one
     // port per GPU as in a DGX; Ethernet 100 and 400 Gb/s. Latencies: a ring step's, NCCL's
-    // order of magnitude (a few microseconds on NVLink and InfiniBand, tens over TCP/IP).
+    // order of magnitude (a few microseconds on NVLink and InfiniBand, tens over TCP/IP);
+    // a GPU preset's forecast takes NCCL's instead (gpu_physics.h). Bus efficiency: NCCL's
+    // busbw over the rate, 8 GPUs (ml-engineering, network/README.md): A100 NVLink 3 234.9
+    // of 300 GB/s (78%), H200 NVLink 4 ring all-gather 361.4 of 450 (80%); NICs kNicBus-
+    // Efficiency.
     static const std::vector<LinkPreset> kLinks = {
-        {"nvlink3", "NVLink 3 / NVSwitch (300 GB/s each way)", 300e9, 3e-6},
-        {"nvlink4", "NVLink 4 / NVSwitch (450 GB/s each way)", 450e9, 3e-6},
-        {"ib-hdr", "InfiniBand HDR (200 Gb/s)", 25e9, 5e-6},
-        {"ib-ndr", "InfiniBand NDR (400 Gb/s)", 50e9, 5e-6},
-        {"eth-100g", "100 Gb Ethernet", 12.5e9, 20e-6},
-        {"eth-400g", "400 Gb Ethernet", 50e9, 20e-6},
+        {"nvlink3", "NVLink 3 / NVSwitch (300 GB/s each way)", 300e9, 3e-6, 0.78},
+        {"nvlink4", "NVLink 4 / NVSwitch (450 GB/s each way)", 450e9, 3e-6, 0.80},
+        {"ib-hdr", "InfiniBand HDR (200 Gb/s)", 25e9, 5e-6, kNicBusEfficiency},
+        {"ib-ndr", "InfiniBand NDR (400 Gb/s)", 50e9, 5e-6, kNicBusEfficiency},
+        {"eth-100g", "100 Gb Ethernet", 12.5e9, 20e-6, kNicBusEfficiency},
+        {"eth-400g", "400 Gb Ethernet", 50e9, 20e-6, kNicBusEfficiency},
     };
     return kLinks;
 }
@@ -134,12 +146,12 @@ InterHostLink interHostLink(std::string_view network, std::string_view rate, int
     out.description =
         "inter-host link: " + (rate.empty() ? out.spec.key + " (" + out.spec.label + "), " : "") +
         said;
-    if (network.empty())
-        out.description += "; latency " + formatSeconds(kCustomLinkLatencyS) +
-                           " a ring step (the InfiniBand presets'; --network L takes L's)";
-    else if (!rate.empty())
-        out.description += "; latency " + formatSeconds(out.spec.latency_s) + " a ring step (" +
-                           out.spec.key + "'s)";
+    // A GPU preset's collectives take NCCL's latencies whatever the link (gpu_physics.h);
+    // the link's own latency stays in the spec for profiles without a GPU model.
+    out.description += "; NCCL's latency (" + threeDigits(kNcclBaseLatencyUs) +
+                       " us a collective, " + threeDigits(kNcclRingNetStepUs) +
+                       " us a ring step between hosts) and bus bandwidth (" +
+                       threeDigits(kNicBusEfficiency * 100) + "% of the NICs' rate)";
     out.spec.bytes_per_s = per_gpu;
     if (network.empty() || !rate.empty() || nics_per_node)
         out.spec.label = node + ", " + gpu;
@@ -147,30 +159,50 @@ InterHostLink interHostLink(std::string_view network, std::string_view rate, int
 }
 
 MachineProfile presetProfile(std::string_view gpu, std::string_view intra, std::string_view inter,
-                             Precision precision, double matmul_fraction, double memory_fraction) {
+                             Precision precision, double matmul_ceiling, double memory_fraction) {
     const GpuPreset* g = findGpuPreset(gpu);
     if (!g)
         throw PlanError("--device: no time preset for '" + std::string(gpu) + "' (" +
                         gpuPresetKeys() + ")");
-    for (const double f : {matmul_fraction, memory_fraction})
+    if (matmul_ceiling == 0)
+        matmul_ceiling = g->matmul_ceiling;
+    for (const double f : {matmul_ceiling, memory_fraction})
         if (!std::isfinite(f) || f <= 0 || f > 1)
             throw PlanError("achievable fraction must be in (0, 1], got " + std::to_string(f));
     MachineProfile p;
     p.source = "preset";
     p.name = std::string(g->key);
     p.cores = 1 << 20; // a GPU per rank: no sharing
-    const double peak = precision == Precision::Bf16Mixed ? g->bf16_flops : g->fp32_flops;
+    const bool bf16 = precision == Precision::Bf16Mixed;
+    const double peak = bf16 ? g->bf16_flops : g->fp32_flops;
     p.peak_flops = peak;
-    // Elementwise kernels move about 16 bytes an element (fp32 in and out, with their
-    // gradients); AdamW about 32 (params, grads, m, v read; params, m, v written).
-    const double elements = g->memory_bytes_per_s * memory_fraction / 16;
-    for (std::size_t i = 0; i < kOpKindCount; ++i)
-        p.rates[i] = opCountsFlops(static_cast<OpKind>(i)) ? peak * matmul_fraction : elements;
-    p.rates[static_cast<std::size_t>(OpKind::Adamw)] = elements / 2;
-    p.rates[static_cast<std::size_t>(OpKind::AdamwMixed)] = elements / 2;
     p.intra_link = linkSpec(intra.empty() ? g->intra_link : intra, "--intra-link");
     if (!inter.empty())
         p.inter_link = linkSpec(inter, "--network");
+    GpuModel m;
+    m.peak_flops = peak;
+    m.matmul_ceiling = matmul_ceiling;
+    m.ceiling_k = g->ceiling_k;
+    m.sms = g->sms;
+    m.memory_bytes_per_s = g->memory_bytes_per_s;
+    m.memory_fraction = memory_fraction;
+    m.flash_forward = g->flash_forward;
+    m.flash_backward = g->flash_backward;
+    m.activation_bytes = bf16 ? 2 : 4;
+    m.intra_bus_efficiency = findLinkPreset(p.intra_link->key)->bus_efficiency;
+    m.inter_bus_efficiency = kNicBusEfficiency;
+    p.gpu = m;
+    // The rates the kinds without a shape are priced at: matmuls at the ceiling (their
+    // shapes go through gpu_physics.h), flash attention at its shares, every other kernel
+    // by the bytes it moves at the activation dtype.
+    const double bytes_per_s = g->memory_bytes_per_s * memory_fraction;
+    for (std::size_t i = 0; i < kOpKindCount; ++i) {
+        const auto k = static_cast<OpKind>(i);
+        p.rates[i] = opCountsFlops(k) ? peak * matmul_ceiling
+                                      : bytes_per_s / elementwiseBytes(k, m.activation_bytes);
+    }
+    p.rates[static_cast<std::size_t>(OpKind::FlashAttentionForward)] = peak * m.flash_forward;
+    p.rates[static_cast<std::size_t>(OpKind::FlashAttentionBackward)] = peak * m.flash_backward;
     return p;
 }
 

@@ -22,6 +22,12 @@ struct GpuPreset {
     double fp32_flops; // non-tensor fp32 peak
     double memory_bytes_per_s;
     std::string_view intra_link; // the link its NVSwitch systems have
+    // Measured and published (docs/planner.md, "GPU physics"): SMs; the best bf16 GEMM's
+    // share of the peak (MAMF) and that GEMM's K; flash attention's forward and backward
+    // shares of the peak (FlashAttention-2's).
+    int sms;
+    double matmul_ceiling, ceiling_k;
+    double flash_forward, flash_backward;
 };
 
 struct LinkPreset {
@@ -29,6 +35,8 @@ struct LinkPreset {
     std::string_view label;
     double bytes_per_s; // per rank, each direction
     double latency_s;   // per ring step
+    // NCCL's achievable bus bandwidth over bytes_per_s (nccl-tests' busbw), in a host.
+    double bus_efficiency;
 };
 
 const std::vector<GpuPreset>& gpuPresets();
@@ -37,15 +45,18 @@ const std::vector<LinkPreset>& linkPresets();
 const GpuPreset* findGpuPreset(std::string_view key);
 const LinkPreset* findLinkPreset(std::string_view key);
 
-// Of the peak a training step's matmuls reach (Megatron-LM reports 40-55% of the bf16 peak
-// on A100s for GPT models at scale), and of the memory bandwidth elementwise kernels reach.
-inline constexpr double kDefaultMatmulFraction = 0.5;
+// Of the memory bandwidth elementwise kernels reach (STREAM-like kernels on HBM).
 inline constexpr double kDefaultMemoryFraction = 0.7;
+// NCCL's bus bandwidth between hosts over the node's NICs' line rate, whatever the NIC
+// (ib_write_bw reaches 97% of a port; NCCL's tuner takes 90% of the network's rate).
+inline constexpr double kNicBusEfficiency = 0.9;
 
 // A preset profile for `precision` on a GPU preset with the given links (inter: "" for one
-// host). Throws PlanError for an unknown key or a fraction outside (0, 1].
+// host): its GpuModel (gpu_physics.h) and the rates shape-less callers read. matmul_ceiling:
+// the best GEMM's share of the peak, 0 for the preset's measured one (GpuPreset). Throws
+// PlanError for an unknown key or a share outside (0, 1].
 MachineProfile presetProfile(std::string_view gpu, std::string_view intra, std::string_view inter,
-                             Precision precision, double matmul_fraction = kDefaultMatmulFraction,
+                             Precision precision, double matmul_ceiling = 0,
                              double memory_fraction = kDefaultMemoryFraction);
 
 // The link between hosts as a tuner describes it: a preset's kind of NIC (`network`, a link

@@ -3,6 +3,7 @@
 
 #include "runtime/config/json_text.h"
 #include "runtime/files/bounded_file.h"
+#include "runtime/planner/gpu_physics.h"
 #include "runtime/planner/planner.h"
 
 #include <algorithm>
@@ -86,7 +87,14 @@ double fitSeconds(const CollectiveFit& f, double bytes) {
 }
 
 double opRate(const MachineProfile& p, OpKind kind, long long m, long long k, long long n) {
-    if (kind == OpKind::MatmulForward || kind == OpKind::MatmulBackward)
+    const bool matmul = kind == OpKind::MatmulForward || kind == OpKind::MatmulBackward;
+    // A GPU preset prices a matmul by its shape (gpu_physics.h); a shape-less call (the
+    // report's "matmuls up to x% of the peak") reads rates[], the ceiling.
+    if (matmul && p.gpu && m > 0 && k > 0 && n > 0) {
+        const KernelOp op = matmulOp(kind == OpKind::MatmulForward, m, k, n);
+        return op.work / matmulOpSeconds(*p.gpu, op);
+    }
+    if (matmul)
         for (const MatmulRate& r : p.matmuls)
             if (r.m == m && r.k == k && r.n == n)
                 return kind == OpKind::MatmulForward ? r.forward_flops_per_s
@@ -193,6 +201,18 @@ nlohmann::json toJson(const MachineProfile& p) {
                                {"seconds", p.reference_pass->seconds}};
     if (p.peak_flops > 0)
         j["peak_flops"] = p.peak_flops;
+    if (p.gpu)
+        j["gpu"] = {{"peak_flops", p.gpu->peak_flops},
+                    {"matmul_ceiling", p.gpu->matmul_ceiling},
+                    {"ceiling_k", p.gpu->ceiling_k},
+                    {"sms", p.gpu->sms},
+                    {"memory_bytes_per_s", p.gpu->memory_bytes_per_s},
+                    {"memory_fraction", p.gpu->memory_fraction},
+                    {"flash_forward", p.gpu->flash_forward},
+                    {"flash_backward", p.gpu->flash_backward},
+                    {"activation_bytes", p.gpu->activation_bytes},
+                    {"intra_bus_efficiency", p.gpu->intra_bus_efficiency},
+                    {"inter_bus_efficiency", p.gpu->inter_bus_efficiency}};
     for (const auto* link : {&p.intra_link, &p.inter_link})
         if (*link)
             j[link == &p.intra_link ? "intra_link" : "inter_link"] = {
@@ -220,6 +240,9 @@ constexpr Bound kResidual{0, 1e6, "from 0 to 1e6 (a relative error)"};
 constexpr Bound kSeconds{1e-9, 1e4, "from 1e-9 to 1e4 (seconds)"};
 constexpr Bound kPointBytes{1, 281474976710656.0, "from 1 to 2^48 (bytes)"};
 constexpr Bound kShare{1e-3, 1, "from 0.001 to 1 (a share of the rate alone)"};
+constexpr Bound kFraction{1e-3, 1, "from 0.001 to 1 (a share of a peak or a link's rate)"};
+constexpr Bound kDimension{1, 1e9, "from 1 to 1e9 (a matrix dimension)"};
+constexpr Bound kElementBytes{1, 8, "from 1 to 8 (bytes an element)"};
 
 // Reads values out of the profile document, naming file and JSON path in every error.
 class Reader {
@@ -453,6 +476,23 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
         p.intra_link = linkFrom(r, j["intra_link"], "$.intra_link");
     if (j.contains("inter_link"))
         p.inter_link = linkFrom(r, j["inter_link"], "$.inter_link");
+    if (j.contains("gpu")) {
+        const nlohmann::json& x = j["gpu"];
+        const std::string path = "$.gpu";
+        GpuModel g;
+        g.peak_flops = r.within(x, path, "peak_flops", kRate);
+        g.matmul_ceiling = r.within(x, path, "matmul_ceiling", kFraction);
+        g.ceiling_k = r.within(x, path, "ceiling_k", kDimension);
+        g.sms = r.count(x, path, "sms", 1);
+        g.memory_bytes_per_s = r.within(x, path, "memory_bytes_per_s", kBandwidth);
+        g.memory_fraction = r.within(x, path, "memory_fraction", kFraction);
+        g.flash_forward = r.within(x, path, "flash_forward", kFraction);
+        g.flash_backward = r.within(x, path, "flash_backward", kFraction);
+        g.activation_bytes = r.within(x, path, "activation_bytes", kElementBytes);
+        g.intra_bus_efficiency = r.within(x, path, "intra_bus_efficiency", kFraction);
+        g.inter_bus_efficiency = r.within(x, path, "inter_bus_efficiency", kFraction);
+        p.gpu = g;
+    }
     if (p.fits.empty() && !p.intra_link)
         r.fail("$.fits", "empty, and no intra_link: the profile cannot time a collective");
     return p;

@@ -102,6 +102,23 @@ struct ReferencePass {
     double seconds = 0;
 };
 
+// A GPU preset's physics (gpu_physics.h, cluster_presets.h): what its matmuls, flash
+// attention, elementwise kernels and NCCL collectives reach, for an engine of today's class.
+// Absent from calibrated profiles (their rates and fits are measured).
+struct GpuModel {
+    double peak_flops = 0;     // the tensor-core (bf16) or fp32 peak at the run's precision
+    double matmul_ceiling = 0; // share of the peak a GEMM reaches at its best shape (MAMF)
+    double ceiling_k = 0;      // K of that best shape (its K-loop fill is the reference)
+    int sms = 0;               // streaming multiprocessors: one output tile each per wave
+    double memory_bytes_per_s = 0;
+    double memory_fraction = 0; // of the HBM bandwidth an elementwise kernel reaches
+    double flash_forward = 0, flash_backward = 0; // shares of the peak flash attention reaches
+    double activation_bytes = 2;                  // an activation element: 2 bf16, 4 fp32
+    double intra_bus_efficiency = 0; // NCCL's bus bandwidth over the link's rate in a host
+    double inter_bus_efficiency = 0; // and over the node's NICs between hosts
+    bool operator==(const GpuModel&) const = default;
+};
+
 struct MachineProfile {
     int version = kMachineProfileVersion;
     std::string source; // "calibrated" or "preset"
@@ -140,6 +157,9 @@ struct MachineProfile {
     // Presets: links instead of measured fits; the peak the MFU divides by.
     std::optional<LinkSpec> intra_link, inter_link;
     double peak_flops = 0; // 0: the fastest matmul rate measured
+    // GPU presets: matmuls by shape, flash attention, NCCL (gpu_physics.h) instead of
+    // rates[] and the ring of the links alone.
+    std::optional<GpuModel> gpu;
 };
 
 // The least-squares fit t = latency + bytes / bandwidth of (bytes, seconds) points, each

@@ -116,7 +116,7 @@ TimePlan planTime(const PlanInput& in, const MachineProfile& profile, const Clus
     t.profile = profile.source + " '" + profile.name + "'";
     if (profile.source == "preset") {
         char frac[96];
-        std::snprintf(frac, sizeof frac, ": matmuls at %.0f%% of %s TFLOP/s",
+        std::snprintf(frac, sizeof frac, ": matmuls by shape up to %.1f%% of %s TFLOP/s",
                       profile.rates[0] / profile.peak_flops * 100,
                       threeDigits(profile.peak_flops / 1e12).c_str());
         t.profile += frac;

@@ -7,6 +7,7 @@
 
 #include "runtime/model/model_flops.h"
 #include "runtime/planner/engine_buffers.h"
+#include "runtime/planner/gpu_physics.h"
 #include "runtime/planner/planner.h"
 #include "runtime/planner/step_ops.h"
 #include "runtime/planner/step_schedule.h"
@@ -540,8 +541,16 @@ StepCosts stepCosts(const TrainConfig& config, const MachineProfile& profile,
     const int B = config.batch.micro_batch, T = config.model.seq_len;
     StepCosts c;
     const Recompute recompute = config.model.recompute;
+    // A GPU preset forecasts an engine of today's class: its attention is flash attention,
+    // whichever kernel the config names (gpu_physics.h prices either kind as flash).
+    ModelShape shape = config.model.shape;
+    if (profile.gpu)
+        shape.attention = AttentionKernel::Flash;
     auto kernels = [&](ModelCompute m) {
-        return opsSeconds(modelComputeOps(m, config.model.shape, B, T, recompute), profile);
+        std::vector<KernelOp> ops = modelComputeOps(m, shape, B, T, recompute);
+        if (profile.gpu)
+            ops = gpuEngineOps(std::move(ops), shape, B, T);
+        return opsSeconds(ops, profile);
     };
     const ModelPieceTimes* in_situ = findModelPieces(profile.pieces, config.model.shape, B, T);
     c.model_in_situ = in_situ != nullptr;
@@ -565,6 +574,15 @@ StepCosts stepCosts(const TrainConfig& config, const MachineProfile& profile,
     for (const MachineProfile::CommBesideCompute& b : profile.comm_beside_compute)
         if (b.link == link && b.ranks == world)
             c.comm_rate_beside_compute = b.rate;
+    if (profile.gpu) {
+        // NCCL's model over the cluster's hosts (gpu_physics.h); checked now, so that a
+        // missing link is an error before the replay.
+        ncclSeconds(profile, Collective::AllReduce, world, cluster.hosts, 1);
+        c.collective = [&profile, world, hosts = cluster.hosts](Collective k, double bytes) {
+            return ncclSeconds(profile, k, world, hosts, bytes);
+        };
+        return c;
+    }
     // Checked now, so that a missing fit is an error before the replay.
     for (std::size_t k = 0; k < kCollectiveCount; ++k)
         if (world > 1 && (k != static_cast<std::size_t>(Collective::Broadcast) ||
@@ -604,6 +622,15 @@ StepTimeForecast predictStepTime(const TrainConfig& config, const MachineProfile
                         "or slowdowns are beyond what a machine does)");
     f.assumptions.push_back("profile " + profile.source + " '" + profile.name + "'" +
                             (profile.date.empty() ? std::string() : " of " + profile.date));
+    if (profile.gpu)
+        f.assumptions.push_back(
+            "an engine of today's class on the GPU (llm.c, PyTorch FSDP, DeepSpeed): flash "
+            "attention, " +
+            std::string(profile.gpu->activation_bytes == 2 ? "bf16" : "fp32") +
+            " activations, fused elementwise kernels, NCCL; matmuls by shape up to " +
+            percent(profile.gpu->matmul_ceiling) +
+            " of the peak. zerolab's own GPU engine is not there yet (docs/gpu.md): this is "
+            "the step such an engine takes, not the step zerolab-train takes today");
     f.assumptions.push_back(
         costs.model_in_situ
             ? "the model's compute as the profile timed it in situ at micro-batch " +

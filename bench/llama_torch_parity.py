@@ -1,7 +1,6 @@
 #!/usr/bin/python3
 # PyTorch parity of zerolab's Llama family (issue 36 item 6): an HF-style Llama written
-# in torch (LlamaForCausalLM's math: RMSNorm, rotate_half RoPE, GQA by repeat_kv, SwiGLU,
-# tied or untied head, optional q/k/v biases as Qwen2 has them) is given random weights,
+# in torch (bench/torch_llama.py: LlamaForCausalLM's math and tensor names) is given random weights,
 # which are written as a Hugging Face safetensors file with its config.json. zerolab-train
 # loads that file through model.init_from and trains on the same tokens; so does torch.
 # Both fp32, AdamW, one process. The losses of every step must agree within --rtol.
@@ -9,7 +8,6 @@
 # Needs Debian's python3-torch (1.13, CPU); never part of the build or the tests.
 import argparse
 import json
-import math
 import os
 import struct
 import subprocess
@@ -19,7 +17,9 @@ import tempfile
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import torch  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from torch_llama import LlamaForCausalLM  # noqa: E402
 
 # The cases: heads / kv heads (GQA ratio 1, 2, 4), tied or untied, q/k/v biases (Qwen2).
 CASES = [
@@ -36,47 +36,23 @@ EPS = 1e-5
 THETA = 10000.0
 
 
-def hf_names(case):
-    """(name, shape) of every tensor, in HF's names, for SHAPE and `case`."""
-    c, hd, f, v = SHAPE["n_embd"], SHAPE["head_dim"], SHAPE["ffn"], SHAPE["vocab"]
-    q, kv = case["n_head"] * hd, case["n_kv_head"] * hd
-    out = [("model.embed_tokens.weight", (v, c))]
-    for i in range(SHAPE["n_layer"]):
-        p = f"model.layers.{i}."
-        out += [(p + "input_layernorm.weight", (c,)), (p + "self_attn.q_proj.weight", (q, c))]
-        if case["qkv_bias"]:
-            out.append((p + "self_attn.q_proj.bias", (q,)))
-        out.append((p + "self_attn.k_proj.weight", (kv, c)))
-        if case["qkv_bias"]:
-            out.append((p + "self_attn.k_proj.bias", (kv,)))
-        out.append((p + "self_attn.v_proj.weight", (kv, c)))
-        if case["qkv_bias"]:
-            out.append((p + "self_attn.v_proj.bias", (kv,)))
-        out += [
-            (p + "self_attn.o_proj.weight", (c, q)),
-            (p + "post_attention_layernorm.weight", (c,)),
-            (p + "mlp.gate_proj.weight", (f, c)),
-            (p + "mlp.up_proj.weight", (f, c)),
-            (p + "mlp.down_proj.weight", (c, f)),
-        ]
-    out.append(("model.norm.weight", (c,)))
-    if not case["tied"]:
-        out.append(("lm_head.weight", (v, c)))
-    return out
-
-
-def random_weights(case, seed):
+def make_model(case, seed):
+    """The torch model of `case` with random weights (not HF's init: norm weights and biases
+    away from 1 and 0, so that one read into the wrong place shows in the loss)."""
+    shape = dict(n_layer=SHAPE["n_layer"], n_head=case["n_head"], n_kv_head=case["n_kv_head"],
+                 n_embd=SHAPE["n_embd"], head_dim=SHAPE["head_dim"], ffn=SHAPE["ffn"],
+                 seq_len=SHAPE["seq"], vocab_size=SHAPE["vocab"], tied=case["tied"],
+                 qkv_bias=case["qkv_bias"], eps=EPS, theta=THETA)
+    torch.manual_seed(seed)
+    model = LlamaForCausalLM(shape)
     g = torch.Generator().manual_seed(seed)
-    w = {}
-    for name, shape in hf_names(case):
-        if name.endswith("layernorm.weight") or name == "model.norm.weight":
-            # Not all ones, so that a norm weight read into the wrong place shows.
-            w[name] = 1.0 + 0.1 * torch.randn(shape, generator=g)
-        elif name.endswith(".bias"):
-            w[name] = 0.02 * torch.randn(shape, generator=g)
-        else:
-            w[name] = 0.02 * torch.randn(shape, generator=g)
-    return {k: t.float().contiguous().requires_grad_(True) for k, t in w.items()}
+    with torch.no_grad():
+        for name, t in model.named_parameters():
+            if name.endswith("norm.weight"):
+                t.copy_(1.0 + 0.1 * torch.randn(t.shape, generator=g))
+            elif name.endswith(".bias"):
+                t.copy_(0.02 * torch.randn(t.shape, generator=g))
+    return model
 
 
 def write_safetensors(path, tensors):
@@ -123,66 +99,18 @@ def write_config(path, case):
         json.dump(cfg, f, indent=2)
 
 
-def rms_norm(x, w):
-    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + EPS) * w
-
-
-def rotate_half(x):
-    h = x.shape[-1] // 2
-    return torch.cat((-x[..., h:], x[..., :h]), dim=-1)
-
-
-def forward(w, case, tokens):
-    b, t = tokens.shape
-    nh, nkv, hd = case["n_head"], case["n_kv_head"], SHAPE["head_dim"]
-    inv_freq = 1.0 / (THETA ** (torch.arange(0, hd, 2, dtype=torch.float32) / hd))
-    freqs = torch.outer(torch.arange(t, dtype=torch.float32), inv_freq)
-    emb = torch.cat((freqs, freqs), dim=-1)
-    cos, sin = emb.cos(), emb.sin()
-    mask = torch.tril(torch.ones(t, t, dtype=torch.bool))
-    x = w["model.embed_tokens.weight"][tokens]
-    for i in range(SHAPE["n_layer"]):
-        p = f"model.layers.{i}."
-        h = rms_norm(x, w[p + "input_layernorm.weight"])
-
-        def proj(n):
-            return F.linear(h, w[p + f"self_attn.{n}_proj.weight"],
-                            w.get(p + f"self_attn.{n}_proj.bias"))
-
-        q = proj("q").view(b, t, nh, hd).transpose(1, 2)
-        k = proj("k").view(b, t, nkv, hd).transpose(1, 2)
-        v = proj("v").view(b, t, nkv, hd).transpose(1, 2)
-        q = q * cos + rotate_half(q) * sin
-        k = k * cos + rotate_half(k) * sin
-        rep = nh // nkv  # HF's repeat_kv: query head j reads key/value head j // rep
-        k = k.repeat_interleave(rep, dim=1)
-        v = v.repeat_interleave(rep, dim=1)
-        att = (q @ k.transpose(-2, -1)) / math.sqrt(hd)
-        att = att.masked_fill(~mask, float("-inf")).softmax(-1)
-        y = (att @ v).transpose(1, 2).reshape(b, t, nh * hd)
-        x = x + F.linear(y, w[p + "self_attn.o_proj.weight"])
-        h = rms_norm(x, w[p + "post_attention_layernorm.weight"])
-        m = F.silu(F.linear(h, w[p + "mlp.gate_proj.weight"])) * F.linear(h, w[p + "mlp.up_proj.weight"])
-        x = x + F.linear(m, w[p + "mlp.down_proj.weight"])
-    x = rms_norm(x, w["model.norm.weight"])
-    head = w["model.embed_tokens.weight"] if case["tied"] else w["lm_head.weight"]
-    return F.linear(x, head)
-
-
-def torch_losses(w, case, stream, steps):
+def torch_losses(model, stream, steps):
     """llm.c's order (runtime/data/data_loader.h): global batch s starts at s*B*T."""
     t = SHAPE["seq"]
-    params = list(w.values())
-    opt = torch.optim.AdamW(params, lr=ADAM["lr"], betas=ADAM["betas"], eps=ADAM["eps"],
-                            weight_decay=ADAM["weight_decay"])
+    opt = torch.optim.AdamW(model.parameters(), lr=ADAM["lr"], betas=ADAM["betas"],
+                            eps=ADAM["eps"], weight_decay=ADAM["weight_decay"])
     per_epoch = (len(stream) - 1) // (B * t)
     losses = []
     for s in range(steps):
         start = (s % per_epoch) * B * t
         rows = [stream[start + i * t: start + i * t + t + 1] for i in range(B)]
         batch = torch.tensor(rows, dtype=torch.long)
-        logits = forward(w, case, batch[:, :-1])
-        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), batch[:, 1:].reshape(-1))
+        loss = model(batch[:, :-1], batch[:, 1:])
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -237,13 +165,13 @@ def main():
     print(f"{'case':16} {'step':>4} {'torch':>12} {'zerolab':>12} {'rel':>9}")
     for n, case in enumerate(CASES):
         with tempfile.TemporaryDirectory(prefix="llama-parity-") as folder:
-            w = random_weights(case, 100 + n)
-            write_safetensors(os.path.join(folder, "model.safetensors"), w)
+            model = make_model(case, 100 + n)
+            write_safetensors(os.path.join(folder, "model.safetensors"), model.state_dict())
             write_config(os.path.join(folder, "config.json"), case)
             with open(os.path.join(folder, "tokens.bin"), "wb") as f:
                 f.write(bytes(stream))
             ours = zerolab_losses(args, case, folder, args.steps)
-            theirs = torch_losses(w, case, stream, args.steps)
+            theirs = torch_losses(model, stream, args.steps)
         if len(ours) != len(theirs):
             failed.append(f"{case['name']}: {len(ours)} zerolab steps, {len(theirs)} torch steps")
             continue

@@ -4,6 +4,8 @@
 # trained with DDP + ZeroRedundancyOptimizer over gloo, one thread per process.
 # Prints one JSON line: tokens/s (median of the timed steps) and peak RSS per rank.
 #   /usr/bin/python3 bench/torch_gpt2_peer.py --world 2 [--steps 20] [--warmup 5]
+# --model llama-micro (or llama-nano, llama-mini) trains bench/torch_llama.py's HF-style
+# Llama of that zerolab preset instead, with the same loop.
 # Needs Debian's python3-torch (1.13, CPU); only bench/runtime_bench runs it.
 import argparse
 import json
@@ -25,6 +27,9 @@ import torch.nn as nn  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 from torch.distributed.optim import ZeroRedundancyOptimizer  # noqa: E402
 from torch.nn.parallel import DistributedDataParallel as DDP  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch_llama  # noqa: E402
 
 # The `micro` preset of zerolab (runtime/model/model_shape.h).
 MICRO = dict(n_layer=4, n_head=4, n_embd=256, seq_len=128, vocab_size=256)
@@ -105,13 +110,17 @@ def worker(rank, args):
     os.environ.setdefault("MASTER_PORT", str(args.port))
     dist.init_process_group("gloo", rank=rank, world_size=args.world)
     torch.manual_seed(args.seed)
-    model = Gpt2(**MICRO)
+    if args.model == "micro":
+        model, shape = Gpt2(**MICRO), MICRO
+    else:
+        shape = torch_llama.PRESETS[args.model]
+        model = torch_llama.LlamaForCausalLM(shape)
     ddp = DDP(model)
     opt = ZeroRedundancyOptimizer(
         ddp.parameters(), optimizer_class=torch.optim.AdamW, lr=1e-3, weight_decay=0.1
     )
     gen = torch.Generator().manual_seed(args.seed + rank)
-    b, t, v = args.micro_batch, MICRO["seq_len"], MICRO["vocab_size"]
+    b, t, v = args.micro_batch, shape["seq_len"], shape["vocab_size"]
     times = []
     for step in range(args.warmup + args.steps):
         # Random tokens: the speed does not depend on the text.
@@ -136,6 +145,7 @@ def worker(rank, args):
         tokens = b * t * args.world
         out = {
             "peer": "torch",
+            "model": args.model,
             "torch": torch.__version__,
             "world": args.world,
             "micro_batch": b,
@@ -152,6 +162,7 @@ def worker(rank, args):
 def main():
     p = argparse.ArgumentParser(description="PyTorch DDP + ZeroRedundancyOptimizer peer (micro GPT-2)")
     p.add_argument("--world", type=int, default=2)
+    p.add_argument("--model", default="micro", choices=["micro"] + sorted(torch_llama.PRESETS))
     p.add_argument("--steps", type=int, default=20, help="timed steps (median)")
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--micro-batch", type=int, default=8)

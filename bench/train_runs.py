@@ -30,8 +30,9 @@ def find_bin(explicit):
     return os.path.abspath(d)
 
 
-def micro_config(world, stage, overlap, steps, micro_batch=8, reduce_scatter=True):
-    """`micro`, fp32, AdamW, one micro-batch per rank per step, one thread per rank."""
+def micro_config(world, stage, overlap, steps, micro_batch=8, reduce_scatter=True,
+                 preset="micro"):
+    """`micro` (or `preset`), fp32, AdamW, one micro-batch per rank per step, one thread per rank."""
     return {
         "train_batch_size": micro_batch * world,
         "train_micro_batch_size_per_gpu": micro_batch,
@@ -47,7 +48,7 @@ def micro_config(world, stage, overlap, steps, micro_batch=8, reduce_scatter=Tru
             # can overlap; DeepSpeed's default 5e8 makes the whole model one bucket.
             "reduce_bucket_size": 500000,
         },
-        "model": {"preset": "micro"},
+        "model": {"preset": preset},
         "data": {"type": "synthetic"},
         "run": {"steps": steps, "seed": 1337, "log_every": 1, "threads": 1},
         "steps_per_print": 1000000,

@@ -22,6 +22,13 @@ F* tensor(F* unit_base, const UnitLayout& unit, const ModelShape& s, LlamaTensor
     return llamaTensorElements(s, t) == 0 ? nullptr : unit_base + unit.tensorOffset(t);
 }
 
+// The lm head's weight (or its gradient) in the unit that holds it: embed_tokens of unit 0
+// when tied, lm_head of the final unit when not.
+template <typename F> F* headWeight(F* unit_base, const UnitLayout& unit, const ModelShape& s) {
+    return unit_base +
+           unit.tensorOffset(s.tied_head ? LlamaTensor::EmbedTokens : LlamaTensor::LmHead);
+}
+
 // HF's inverse frequencies for the shape: default, "linear" (inv_freq / factor,
 // _compute_linear_scaling_rope_parameters) or "llama3" (kernels/rope.h).
 std::vector<double> ropeInverseFrequencies(const ModelShape& s) {
@@ -81,13 +88,6 @@ void Llama::uploadTokens(const int* inputs, const int* targets) {
 
 const float* Llama::blockInput(int l) {
     return l == 0 ? act(m_act.encoded) : layerAct(l - 1, m_act.layer.residual3);
-}
-
-const float* Llama::headWeight(const float* p, const UnitLayout& u) const {
-    return p + u.tensorOffset(m_shape.tied_head ? LlamaTensor::EmbedTokens : LlamaTensor::LmHead);
-}
-float* Llama::headWeight(float* g, const UnitLayout& u) const {
-    return g + u.tensorOffset(m_shape.tied_head ? LlamaTensor::EmbedTokens : LlamaTensor::LmHead);
 }
 
 // pass Train: the block's forward, writing every slot and the block's output residual3.
@@ -171,10 +171,12 @@ float Llama::forward(const int* inputs, const int* targets, UnitAccess& access) 
     if (s.tied_head) {
         access.release(fin.index);
         pe = access.params(emb.index);
-        k.matmulForward(act(m_act.logits), act(m_act.lnf), headWeight(pe, emb), nullptr, N, C, Vp);
+        k.matmulForward(act(m_act.logits), act(m_act.lnf), headWeight(pe, emb, s), nullptr, N, C,
+                        Vp);
         access.release(emb.index);
     } else {
-        k.matmulForward(act(m_act.logits), act(m_act.lnf), headWeight(pf, fin), nullptr, N, C, Vp);
+        k.matmulForward(act(m_act.logits), act(m_act.lnf), headWeight(pf, fin, s), nullptr, N, C,
+                        Vp);
         access.release(fin.index);
     }
     k.softmaxCrossEntropyForward(act(m_act.losses), act(m_act.probs), act(m_act.logits),
@@ -277,12 +279,12 @@ void Llama::backward(const int* inputs, const int* targets, UnitAccess& access, 
     float* dln = act(m_act.proj);
     k.zero(dln, btc);
     if (s.tied_head) {
-        k.matmulBackward(dln, headWeight(ge, emb), nullptr, dlogits, act(m_act.lnf),
-                         headWeight(pe, emb), N, C, Vp);
+        k.matmulBackward(dln, headWeight(ge, emb, s), nullptr, dlogits, act(m_act.lnf),
+                         headWeight(pe, emb, s), N, C, Vp);
         access.release(emb.index);
     } else {
-        k.matmulBackward(dln, headWeight(gf, fin), nullptr, dlogits, act(m_act.lnf),
-                         headWeight(pf, fin), N, C, Vp);
+        k.matmulBackward(dln, headWeight(gf, fin, s), nullptr, dlogits, act(m_act.lnf),
+                         headWeight(pf, fin, s), N, C, Vp);
     }
     float* dres = act(m_act.dresidual);
     k.zero(dres, btc);

@@ -69,9 +69,6 @@ private:
     enum class ForwardPass { Train, Recompute };
     void blockForward(int layer, const float* unit_params, ForwardPass pass = ForwardPass::Train);
     void blockBackward(int layer, const float* unit_params, float* unit_grads);
-    // The lm head's weight within its unit: embed_tokens (tied, unit 0) or lm_head (final).
-    const float* headWeight(const float* unit_params, const UnitLayout& unit) const;
-    float* headWeight(float* unit_grads, const UnitLayout& unit) const;
 
     ModelShape m_shape;
     ParamLayout m_layout;

@@ -126,9 +126,11 @@ public:
 
     // ---- encoder: token + position embedding ----
     // out(B,T,C) = wte[inp[b,t]] + wpe[t]; inp(B,T) in [0,Vp), wte(Vp,C), wpe(>=T,C).
+    // wpe nullptr: no position table (Llama), out = wte[inp[b,t]].
     virtual void encoderForward(float* out, const int* inp, const float* wte, const float* wpe,
                                 int B, int T, int C) = 0;
-    // dwte(Vp,C) += scatter of dout(B,T,C) by token; dwpe(T,C) += sum over b.
+    // dwte(Vp,C) += scatter of dout(B,T,C) by token; dwpe(T,C) += sum over b (dwpe nullptr:
+    // none, with forward's wpe nullptr).
     virtual void encoderBackward(float* dwte, float* dwpe, const float* dout, const int* inp, int B,
                                  int T, int C) = 0;
 

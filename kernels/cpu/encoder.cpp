@@ -1,5 +1,6 @@
 // Token + position embedding: forward gathers rows of wte and wpe, backward
-// scatters the gradient back into them.
+// scatters the gradient back into them. Without wpe (nullptr: Llama, whose positions are
+// RoPE's) the token rows alone.
 #include "kernels/cpu/cpu_kernels.h"
 
 #include <omp.h>
@@ -16,6 +17,12 @@ void CpuKernels::encoderForward(float* out, const int* inp, const float* wte, co
         const std::size_t t = bt % T;
         float* o = out + bt * C;
         const float* te = wte + static_cast<std::size_t>(inp[bt]) * C;
+        if (!wpe) {
+#pragma omp simd
+            for (int c = 0; c < C; ++c)
+                o[c] = te[c];
+            continue;
+        }
         const float* pe = wpe + t * C;
 #pragma omp simd
         for (int c = 0; c < C; ++c)
@@ -39,6 +46,12 @@ void CpuKernels::encoderBackward(float* dwte, float* dwpe, const float* dout, co
             const std::size_t t = bt % T;
             const float* d = dout + bt * C;
             float* te = dwte + static_cast<std::size_t>(inp[bt]) * C;
+            if (!dwpe) {
+#pragma omp simd
+                for (int c = c0; c < c1; ++c)
+                    te[c] += d[c];
+                continue;
+            }
             float* pe = dwpe + t * C;
 #pragma omp simd
             for (int c = c0; c < c1; ++c) {

@@ -43,14 +43,15 @@ __global__ void __launch_bounds__(cuda::kBlock)
     }
 }
 
-// out(B,T,C): element (bt, c) = wte[inp[bt], c] + wpe[t, c].
+// out(B,T,C): element (bt, c) = wte[inp[bt], c] + wpe[t, c]; wte's row alone without wpe.
 __global__ void __launch_bounds__(cuda::kBlock)
     encoderForwardKernel(float* out, const int* inp, const float* wte, const float* wpe,
                          std::size_t rows, int T, int C) {
     const std::size_t n = rows * C;
     for (std::size_t i = globalIndex(); i < n; i += gridStride()) {
         const std::size_t bt = i / C, c = i % C, t = bt % T;
-        out[i] = wte[static_cast<std::size_t>(inp[bt]) * C + c] + wpe[t * C + c];
+        const float te = wte[static_cast<std::size_t>(inp[bt]) * C + c];
+        out[i] = wpe ? te + wpe[t * C + c] : te;
     }
 }
 
@@ -122,9 +123,11 @@ void CudaKernels::encoderBackward(float* dwte, float* dwpe, const float* dout, c
     const std::size_t rows = static_cast<std::size_t>(B) * T;
     if (rows == 0 || C <= 0)
         return;
-    encoderBackwardPositionKernel<<<cuda::gridFor(static_cast<std::size_t>(T) * C), cuda::kBlock, 0,
-                                    m_stream>>>(dwpe, dout, B, T, C);
-    ZEROLAB_CUDA_CHECK_LAUNCH("encoderBackwardPositionKernel");
+    if (dwpe) { // no position table (Llama): the token scatter alone
+        encoderBackwardPositionKernel<<<cuda::gridFor(static_cast<std::size_t>(T) * C),
+                                        cuda::kBlock, 0, m_stream>>>(dwpe, dout, B, T, C);
+        ZEROLAB_CUDA_CHECK_LAUNCH("encoderBackwardPositionKernel");
+    }
     encoderBackwardTokenKernel<<<cuda::gridFor(rows * C), cuda::kBlock, 0, m_stream>>>(
         dwte, dout, inp, rows, C);
     ZEROLAB_CUDA_CHECK_LAUNCH("encoderBackwardTokenKernel");

@@ -57,6 +57,29 @@ TEST_P(CpuKernelsTest, Encoder) {
     EXPECT_TRUE(closeTo(fDwpe, plus(dwpe0, dwpe), kFp32Tol));
 }
 
+// Without a position table (wpe nullptr, the Llama embedding): the reference with an
+// all-zero wpe, whose dwpe is then discarded.
+TEST_P(CpuKernelsTest, EncoderWithoutPositions) {
+    const int B = large() ? 4 : 2, T = large() ? 64 : 5, C = large() ? 128 : 12, Vp = 11;
+    Rng rng(13);
+    const std::vector<int> inp = rng.integers(B * T, 0, Vp);
+    Vec wte = rng.uniform(Vp * C), zeros(T * C, 0.0), dout = rng.uniform(B * T * C);
+    Vec dwte0 = rng.uniform(wte.size());
+
+    Vec out(B * T * C);
+    ref::encoderForward(out.data(), inp.data(), wte.data(), zeros.data(), B, T, C);
+    Vec dwte(wte.size()), dwpe(zeros.size());
+    ref::encoderBackward(dwte.data(), dwpe.data(), dout.data(), inp.data(), B, T, C);
+
+    auto fOut = poisoned(out.size());
+    auto fWte = toFloat(wte), fDout = toFloat(dout);
+    k->encoderForward(fOut.data(), inp.data(), fWte.data(), nullptr, B, T, C);
+    EXPECT_TRUE(closeTo(fOut, out, kFp32Tol));
+    auto fDwte = toFloat(dwte0);
+    k->encoderBackward(fDwte.data(), nullptr, fDout.data(), inp.data(), B, T, C);
+    EXPECT_TRUE(closeTo(fDwte, plus(dwte0, dwte), kFp32Tol));
+}
+
 TEST_P(CpuKernelsTest, Layernorm) {
     const int N = large() ? 512 : 7, C = large() ? 96 : 13;
     Rng rng(12);

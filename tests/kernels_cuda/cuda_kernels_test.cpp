@@ -101,6 +101,30 @@ TEST_P(CudaModelOpsTest, Encoder) {
     EXPECT_TRUE(closeTo(gDwpe.host(), toDouble(dwpe), kReduceTol));
 }
 
+// Without a position table (wpe nullptr, the Llama embedding).
+TEST_P(CudaModelOpsTest, EncoderWithoutPositions) {
+    const auto [B, T, C, NH] = s();
+    const int Vp = 64;
+    Rng rng(111);
+    const std::vector<int> inp = rng.integers(B * T, 0, Vp);
+    const FVec wte = randomFloats(rng, Vp * C), dout = randomFloats(rng, B * T * C),
+               dwte0 = randomFloats(rng, wte.size());
+
+    FVec out = poisoned(B * T * C), dwte = dwte0;
+    auto cInp = inp;
+    auto cWte = wte, cDout = dout;
+    cpu->encoderForward(out.data(), cInp.data(), cWte.data(), nullptr, B, T, C);
+    cpu->encoderBackward(dwte.data(), nullptr, cDout.data(), cInp.data(), B, T, C);
+
+    DeviceVec<int> gInp(*gpu, inp);
+    DeviceVec<float> gWte(*gpu, wte), gDout(*gpu, dout), gOut(*gpu, poisoned(out.size())),
+        gDwte(*gpu, dwte0);
+    gpu->encoderForward(gOut.get(), gInp.get(), gWte.get(), nullptr, B, T, C);
+    gpu->encoderBackward(gDwte.get(), nullptr, gDout.get(), gInp.get(), B, T, C);
+    EXPECT_TRUE(closeTo(gOut.host(), toDouble(out), kElementTol));
+    EXPECT_TRUE(closeTo(gDwte.host(), toDouble(dwte), kReduceTol));
+}
+
 TEST_P(CudaModelOpsTest, Layernorm) {
     const auto [B, T, C, NH, V, Vp] = s();
     const int N = B * T;

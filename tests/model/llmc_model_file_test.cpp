@@ -140,6 +140,12 @@ TEST_F(LlmcModelFile, MalformedFilesAreErrorsNamingTheFile) {
     EXPECT_THROW(readLlmcModelHeader(path("magic.bin")), LlmcModelFileError);
     EXPECT_THROW(writeLlmcModel(path("x.bin"), other, p, src.data()), LlmcModelFileError);
     EXPECT_THROW(writeLlmcModel(path("no/such/dir/x.bin"), s, p, src.data()), LlmcModelFileError);
+    // Another family's model is refused before anything is read from it.
+    const ModelShape llama = *findModelPreset("llama-nano");
+    const ParamLayout lp = makeParamLayout(llama, 1);
+    const std::vector<float> lsrc(static_cast<std::size_t>(lp.padded_total));
+    EXPECT_THROW(writeLlmcModel(path("llama.bin"), llama, lp, lsrc.data()), LlmcModelFileError);
+    EXPECT_FALSE(fs::exists(path("llama.bin")));
 }
 
 // Expects readLlmcModelHeader(p) to throw a message naming p and containing `needle`.

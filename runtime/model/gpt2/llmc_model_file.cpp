@@ -3,6 +3,8 @@
 // header is checked against the file's length before its sizes are used.
 #include "runtime/model/gpt2/llmc_model_file.h"
 
+#include "runtime/model/family.h"
+
 #include "runtime/model/gpt2/gpt2_tensors.h"
 
 #include <array>
@@ -153,6 +155,11 @@ void readLlmcModel(const std::string& path, const ParamLayout& layout, float* fl
 
 void writeLlmcModel(const std::string& path, const ModelShape& shape, const ParamLayout& layout,
                     const float* flat) {
+    // The file's order and sizes are GPT-2's: another family's layout would be read
+    // through GPT-2's tensor sizes, past its own.
+    if (shape.family != Family::Gpt2)
+        fail(path, "writeLlmcModel: llm.c model files hold GPT-2 models, this one is of the \"" +
+                       std::string(familyOf(shape).name) + "\" family");
     if (!(shape == layout.shape))
         fail(path, "writeLlmcModel: shape " + shapeText(shape) + " differs from the layout's " +
                        shapeText(layout.shape));

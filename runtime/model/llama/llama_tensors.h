@@ -51,7 +51,8 @@ constexpr ModelShape llamaShape(int L, int H, int KV, int C, int F, int T, int V
 inline constexpr std::array<ModelPreset, 11> kLlamaPresets = [] {
     using namespace llama_detail;
     return std::array<ModelPreset, 11>{{
-        {"llama-nano", llamaShape(2, 4, 2, 64, 176, 64, 256, true, false, 1e-5, 10000.0, kNoRope, 16)},
+        {"llama-nano",
+         llamaShape(2, 4, 2, 64, 176, 64, 256, true, false, 1e-5, 10000.0, kNoRope, 16)},
         {"llama-micro",
          llamaShape(4, 4, 2, 256, 688, 128, 256, false, false, 1e-5, 10000.0, kNoRope, 64)},
         {"llama-mini",
@@ -64,10 +65,10 @@ inline constexpr std::array<ModelPreset, 11> kLlamaPresets = [] {
                                     500000.0, kLlama31Rope, 128)},
         {"llama-3.1-70b", llamaShape(80, 64, 8, 8192, 28672, 131072, 128256, false, false, 1e-5,
                                      500000.0, kLlama31Rope, 128)},
-        {"llama-3.1-405b", llamaShape(126, 128, 8, 16384, 53248, 131072, 128256, false, false,
-                                      1e-5, 500000.0, kLlama31Rope, 128)},
-        {"qwen2.5-0.5b", llamaShape(24, 14, 2, 896, 4864, 32768, 151936, true, true, 1e-6,
-                                    1000000.0, kNoRope, 64)},
+        {"llama-3.1-405b", llamaShape(126, 128, 8, 16384, 53248, 131072, 128256, false, false, 1e-5,
+                                      500000.0, kLlama31Rope, 128)},
+        {"qwen2.5-0.5b",
+         llamaShape(24, 14, 2, 896, 4864, 32768, 151936, true, true, 1e-6, 1000000.0, kNoRope, 64)},
         {"qwen2.5-7b", llamaShape(28, 28, 4, 3584, 18944, 131072, 152064, false, true, 1e-6,
                                   1000000.0, kNoRope, 128)},
         // Mistral's sliding window (4096) equals full causal attention up to 4096 tokens,
@@ -99,21 +100,9 @@ enum class LlamaTensor : int {
 };
 inline constexpr int kLlamaTensorCount = 15;
 inline constexpr std::array<std::string_view, kLlamaTensorCount> kLlamaTensorNames = {
-    "embed_tokens",
-    "input_layernorm",
-    "q_proj",
-    "q_proj.bias",
-    "k_proj",
-    "k_proj.bias",
-    "v_proj",
-    "v_proj.bias",
-    "o_proj",
-    "post_attention_layernorm",
-    "gate_proj",
-    "up_proj",
-    "down_proj",
-    "norm",
-    "lm_head",
+    "embed_tokens", "input_layernorm", "q_proj",      "q_proj.bias", "k_proj",
+    "k_proj.bias",  "v_proj",          "v_proj.bias", "o_proj",      "post_attention_layernorm",
+    "gate_proj",    "up_proj",         "down_proj",   "norm",        "lm_head",
 };
 
 inline std::array<std::int64_t, 3> llamaTensorFactors(const ModelShape& s, LlamaTensor t) {
@@ -148,6 +137,13 @@ inline std::array<std::int64_t, 3> llamaTensorFactors(const ModelShape& s, Llama
         return {Vp, C, s.tied_head ? 0 : 1};
     }
     return {0, 1, 1};
+}
+
+// Elements of tensor t (of one layer's slice for Block tensors); 0 for a tensor the shape
+// does not have.
+inline std::int64_t llamaTensorElements(const ModelShape& s, LlamaTensor t) {
+    const auto f = llamaTensorFactors(s, t);
+    return f[0] * f[1] * f[2];
 }
 
 inline UnitRole llamaTensorRole(LlamaTensor t) {

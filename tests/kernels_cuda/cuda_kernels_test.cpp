@@ -103,11 +103,10 @@ TEST_P(CudaModelOpsTest, Encoder) {
 
 // Without a position table (wpe nullptr, the Llama embedding).
 TEST_P(CudaModelOpsTest, EncoderWithoutPositions) {
-    const auto [B, T, C, NH] = s();
-    const int Vp = 64;
+    const auto [B, T, C, NH, V, Vp] = s();
     Rng rng(111);
-    const std::vector<int> inp = rng.integers(B * T, 0, Vp);
-    const FVec wte = randomFloats(rng, Vp * C), dout = randomFloats(rng, B * T * C),
+    const std::vector<int> inp = rng.integers(B * T, 0, V);
+    const FVec wte = randomFloats(rng, std::size_t(Vp) * C), dout = randomFloats(rng, B * T * C),
                dwte0 = randomFloats(rng, wte.size());
 
     FVec out = poisoned(B * T * C), dwte = dwte0;

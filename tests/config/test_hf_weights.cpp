@@ -83,9 +83,9 @@ TEST(HfWeights, TheNamesAreHuggingFaces) {
     std::int64_t total = 0;
     for (const LlamaHfTensor& t : tensors) {
         total += t.elements;
-        EXPECT_EQ(std::accumulate(t.shape.begin(), t.shape.end(), std::int64_t{1},
-                                  std::multiplies<>()),
-                  t.elements)
+        EXPECT_EQ(
+            std::accumulate(t.shape.begin(), t.shape.end(), std::int64_t{1}, std::multiplies<>()),
+            t.elements)
             << t.name;
     }
     EXPECT_EQ(total, paramCount(s));

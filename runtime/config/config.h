@@ -95,10 +95,14 @@ struct ZeroConfig {
 
 // "model": a preset, a custom shape, or the shape of an llm.c model file.
 struct ModelConfig {
-    std::string preset;    // a modelPresets() name (model_shape.h), or empty for a custom shape
-    ModelShape shape;      // shape.seq_len is the maximum context (llm.c's maxT)
-    int seq_len = 0;       // T used for training, 1..shape.seq_len
-    std::string init_from; // llm.c fp32 model file to start from, or empty
+    std::string preset; // a modelPresets() name (model_shape.h), or empty for a custom shape
+    ModelShape shape;   // shape.seq_len is the maximum context (llm.c's maxT)
+    int seq_len = 0;    // T used for training, 1..shape.seq_len
+    // Weights to start from, or empty: an llm.c fp32 model file, or Hugging Face
+    // safetensors (".safetensors", or a sharded checkpoint's ".json" index) with its
+    // config.json beside it; either decides the shape.
+    std::string init_from;
+    std::string hf_config; // a Hugging Face config.json that decides the shape, or empty
     // Activation recomputation (recompute.h): "none", "selective" or "full"; DeepSpeed's
     // activation_checkpointing section maps to "full" when this key is absent.
     Recompute recompute = Recompute::None;

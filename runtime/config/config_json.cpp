@@ -2,6 +2,7 @@
 // in (what --check-config prints and the run line stores), and the enum names.
 #include "runtime/config/config.h"
 #include "runtime/config/config_monitors_parse.h"
+#include "runtime/model/family.h"
 
 namespace zerolab {
 
@@ -122,11 +123,26 @@ nlohmann::json toJson(const TrainConfig& c) {
                             {"seq_len", m.seq_len},
                             {"vocab_size", m.shape.vocab_size},
                             {"padded_vocab_size", m.shape.padded_vocab_size},
-                            {"recompute", recomputeName(m.recompute)}};
+                            {"recompute", recomputeName(m.recompute)},
+                            {"family", familyOf(m.shape).name},
+                            {"attention", attentionKernelName(m.shape.attention)}};
+    if (m.shape.family == Family::Llama) {
+        // Every key that decides a Llama model, as config_model.cpp reads them back (with a
+        // preset or a file they repeat its values; rope_scaling comes only from those).
+        model["n_kv_head"] = m.shape.kvHeads();
+        model["head_dim"] = m.shape.headDim();
+        model["intermediate_size"] = m.shape.ffn_dim;
+        model["tie_word_embeddings"] = m.shape.tied_head;
+        model["qkv_bias"] = m.shape.qkv_bias;
+        model["rope_theta"] = m.shape.rope_theta;
+        model["rms_norm_eps"] = m.shape.norm_eps;
+    }
     if (!m.preset.empty())
         model["preset"] = m.preset;
     if (!m.init_from.empty())
         model["init_from"] = m.init_from;
+    if (!m.hf_config.empty())
+        model["hf_config"] = m.hf_config;
     j["model"] = model;
 
     j["data"] = {{"type", toString(c.data.type)}};

@@ -19,7 +19,7 @@ struct ConfigPathKey {
 };
 
 // Every key of the config schema that holds a path (config.h, config_monitors.h).
-inline constexpr std::array<ConfigPathKey, 8> kConfigPathKeys = {{
+inline constexpr std::array<ConfigPathKey, 9> kConfigPathKeys = {{
     {{"run", "checkpoint_dir", ""}, false},
     {{"tensorboard", "output_path", ""}, false},
     {{"csv_monitor", "output_path", ""}, false},
@@ -28,6 +28,7 @@ inline constexpr std::array<ConfigPathKey, 8> kConfigPathKeys = {{
     {{"zero_optimization", "offload_param", "nvme_path"}, false},
     {{"data", "path", ""}, true},
     {{"model", "init_from", ""}, true},
+    {{"model", "hf_config", ""}, true},
 }};
 
 // The dotted JSON paths ("csv_monitor.output_path") of the path keys present in `config`

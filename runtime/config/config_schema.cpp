@@ -158,9 +158,27 @@ constexpr std::array<std::string_view, 34> kZeroIgnored = {
     "module_granularity_threshold",
 };
 
-constexpr std::array<std::string_view, 9> kModelKeys = {
-    "preset",     "n_layer",           "n_head",    "n_embd",    "seq_len",
-    "vocab_size", "padded_vocab_size", "init_from", "recompute",
+constexpr std::array<std::string_view, 19> kModelKeys = {
+    "preset",
+    "n_layer",
+    "n_head",
+    "n_embd",
+    "seq_len",
+    "vocab_size",
+    "padded_vocab_size",
+    "init_from",
+    "recompute",
+    "attention",
+    "family",
+    "hf_config",
+    // the Llama family's (config_model.cpp), refused for a GPT-2 shape
+    "n_kv_head",
+    "head_dim",
+    "intermediate_size",
+    "tie_word_embeddings",
+    "qkv_bias",
+    "rope_theta",
+    "rms_norm_eps",
 };
 // DeepSpeed's activation_checkpointing keys (config_deepspeed.cpp maps or warns each).
 constexpr std::array<std::string_view, 6> kActivationCheckpointingKeys = {

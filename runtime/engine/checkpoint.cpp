@@ -2,7 +2,8 @@
 //   meta.json            step, tokens, run id, world, stage, precision, shape, files
 //                        with their sizes and FNV-1a 64 checksums, and its own checksum
 //                        (checkpoint_meta.h)
-//   model.bin            fp32 llm.c model file (the master weights for bf16)
+//   model.bin            fp32 llm.c model file (the master weights for bf16); for the
+//   model.safetensors    Llama family F32 safetensors instead (model_weights.h)
 //   optim-rank<r>.bin    a 64-byte header, then m, v (and master for bf16), each the
 //                        rank's owned slices of every unit back to back (stage 0: rank 0
 //                        only, the full buffers)
@@ -10,7 +11,9 @@
 
 #include "runtime/engine/checkpoint_shard.h"
 #include "runtime/engine/fnv1a.h"
+#include "runtime/engine/model_weights.h"
 #include "runtime/model/gpt2/llmc_model_file.h"
+#include "runtime/model/safetensors.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -178,16 +181,17 @@ std::string writeCheckpoint(const TrainConfig& config, ZeroEngine& engine, Commu
             }
         try {
             if (ok) {
-                const std::string model = (tmp / "model.bin").string();
-                writeLlmcModel(model, config.model.shape, layout, flat.data());
+                const std::string model_file = modelWeightsFileName(config.model.shape);
+                const std::string model = (tmp / model_file).string();
+                writeModelWeights(model, layout, flat.data());
                 CheckpointManifest m;
                 m.meta = meta;
                 m.meta.world = comm.size();
                 m.meta.stage = engine.stage();
                 m.precision = std::string(toString(config.precision));
                 m.shape = config.model.shape;
-                m.files["model.bin"] = {static_cast<std::int64_t>(fs::file_size(model)),
-                                        fnv1aHex(fileChecksum(model, kFnv1aBasis))};
+                m.files[model_file] = {static_cast<std::int64_t>(fs::file_size(model)),
+                                       fnv1aHex(fileChecksum(model, kFnv1aBasis))};
                 for (int r = 0; r < comm.size(); ++r)
                     if (engine.stage() > 0 || r == 0)
                         m.files[checkpointOptimFileName(r)] = {sums[r].size,
@@ -211,6 +215,9 @@ std::string writeCheckpoint(const TrainConfig& config, ZeroEngine& engine, Commu
             const int err = errno; // fwrite's, which the message names only in words
             ok = 0;
             error = e.what() + (err ? " (errno " + std::to_string(err) + ")" : std::string());
+        } catch (const SafetensorsError& e) {
+            ok = 0; // replaceFileWith's message names the step and its errno
+            error = e.what();
         } catch (const std::exception& e) {
             ok = 0;
             error = e.what();
@@ -236,8 +243,9 @@ CheckpointMeta loadCheckpoint(const std::string& path, const TrainConfig& config
     const fs::path metaPath = dir / "meta.json";
     const CheckpointManifest manifest = readCheckpointMeta(metaPath.string());
     const CheckpointMeta out = manifest.meta;
-    if (!(manifest.shape == config.model.shape))
-        throw CheckpointError(path + ": the checkpoint's model shape differs from the config's");
+    if (const std::string why = checkpointModelMismatch(manifest.shape, config.model.shape);
+        !why.empty())
+        throw CheckpointError(path + ": the checkpoint's model differs from the config's: " + why);
     if (manifest.precision != toString(config.precision))
         throw CheckpointError(path + ": the checkpoint is " + manifest.precision + ", the config " +
                               std::string(toString(config.precision)));
@@ -262,7 +270,7 @@ CheckpointMeta loadCheckpoint(const std::string& path, const TrainConfig& config
 
     const ParamLayout& layout = engine.layout();
     std::vector<float> flat(layout.padded_total);
-    readLlmcModel(verify("model.bin"), layout, flat.data());
+    readModelWeights(verify(modelWeightsFileName(config.model.shape)), layout, flat.data());
     engine.setFullParams(flat.data());
 
     // Re-partition: the new owner of unit element e reads it from the old owner's file.

@@ -5,6 +5,7 @@
 // as U+FFFD (terminalText).
 #include "runtime/config/config.h"
 #include "runtime/config/config_choices.h"
+#include "runtime/config/hf_shape.h"
 #include "runtime/planner/bandwidth_units.h"
 #include "runtime/planner/cluster_presets.h"
 #include "runtime/planner/plan_devices.h"
@@ -83,6 +84,7 @@ struct Options {
     std::string grad_accum_dtype;
     std::string convention = "paper";
     std::string model;
+    std::string hf_config;
     int micro = 0, seq = 0, layers = 0, hidden = 0, heads = 0, vocab = 0;
     bool checkpointing = false;
     std::string recompute;
@@ -105,6 +107,14 @@ struct Options {
     bool world_from_hosts = false; // --hosts x --gpus-per-host gave the world
 };
 
+// Every preset's name, for --model's help and its error.
+std::string presetNames() {
+    std::string names;
+    for (const ModelPreset& p : modelPresets())
+        names += (names.empty() ? "" : ", ") + std::string(p.name);
+    return names;
+}
+
 void addOptions(CLI::App& app, Options& o) {
     app.add_option("--config", o.config, "zerolab/DeepSpeed training config (JSON)");
     app.add_option("--params", o.params,
@@ -119,9 +129,13 @@ void addOptions(CLI::App& app, Options& o) {
     app.add_option("--grad-accum-dtype", o.grad_accum_dtype,
                    "bf16 only: fp32 gradients (data_types.grad_accum_dtype \"fp32\"), or bf16");
     app.add_option("--convention", o.convention, "paper (ZeRO paper, default) or chapter");
-    app.add_option("--model", o.model, "GPT-2 preset: nano, micro, mini, gpt2-124m");
+    app.add_option("--model", o.model, "a model preset: " + presetNames());
+    app.add_option("--hf-config", o.hf_config,
+                   "a Hugging Face config.json (LlamaForCausalLM, MistralForCausalLM, "
+                   "Qwen2ForCausalLM): its shape");
     app.add_option("--micro", o.micro, "micro-batch B per rank");
-    app.add_option("--seq", o.seq, "sequence length T");
+    app.add_option("--seq", o.seq,
+                   "sequence length T (with --model or --hf-config: up to the model's context)");
     app.add_option("--layers", o.layers, "transformer layers L");
     app.add_option("--hidden", o.hidden, "hidden width C");
     app.add_option("--heads", o.heads, "attention heads H");
@@ -167,15 +181,51 @@ void addOptions(CLI::App& app, Options& o) {
     app.add_flag("--gib", o.gib, "print GiB (2^30) instead of GB (1e9)");
 }
 
-// The --layers/--hidden/--heads/--vocab/--seq shape, or a --model preset.
+// --seq against a whole model's context (a preset's or a config.json's): PlanError naming
+// the flag, the value and the context. `hf` says why for a config.json (hfContextProblem:
+// its positions, or a sliding window).
+void checkSeqWithin(const Options& o, const ModelShape& s, const HfModelConfig* hf,
+                    const std::string& origin) {
+    if (o.seq < 0)
+        throw PlanError("--seq: expected a sequence length >= 1, got " + std::to_string(o.seq));
+    if (hf != nullptr)
+        if (const auto why = hfContextProblem(*hf, o.seq))
+            throw PlanError("--seq " + std::to_string(o.seq) + ": " + renderEnglish(*why));
+    if (o.seq > s.seq_len)
+        throw PlanError("--seq " + std::to_string(o.seq) + " exceeds the maximum context " +
+                        std::to_string(s.seq_len) + " of " + origin);
+}
+
+// The --layers/--hidden/--heads/--vocab/--seq shape, a --model preset or the shape of a
+// --hf-config file.
 std::optional<ModelShape> shapeFromOptions(const Options& o) {
-    if (!o.model.empty()) {
-        auto s = findModelPreset(o.model);
-        if (!s)
-            throw PlanError("--model: unknown preset '" + o.model + "'");
-        return s;
-    }
     const int given = (o.layers > 0) + (o.hidden > 0) + (o.heads > 0) + (o.vocab > 0);
+    if (!o.model.empty() || !o.hf_config.empty()) {
+        const char* flag = o.model.empty() ? "--hf-config" : "--model";
+        if (!o.model.empty() && !o.hf_config.empty())
+            throw PlanError("--model and --hf-config exclude each other: each gives the whole "
+                            "shape");
+        if (given > 0)
+            throw PlanError(std::string(flag) +
+                            " gives the whole shape; --layers, --hidden, --heads and --vocab "
+                            "exclude it");
+        if (!o.model.empty()) {
+            auto s = findModelPreset(o.model);
+            if (!s)
+                throw PlanError("--model: unknown preset '" + o.model + "' (" + presetNames() +
+                                ")");
+            checkSeqWithin(o, *s, nullptr, "preset '" + o.model + "'");
+            return s;
+        }
+        try {
+            const HfModelConfig hf = readHfConfig(o.hf_config);
+            const ModelShape s = hfModelShape(hf);
+            checkSeqWithin(o, s, &hf, o.hf_config);
+            return s;
+        } catch (const HfConfigError& e) {
+            throw PlanError(std::string("--hf-config: ") + e.what());
+        }
+    }
     if (given == 0)
         return std::nullopt;
     if (given < 4 || o.seq < 1)
@@ -474,6 +524,11 @@ int runTool(int argc, char** argv) {
         if (!o.config.empty()) {
             if (app.count("--params"))
                 throw PlanError("--config and --params exclude each other");
+            for (const char* shape_flag : {"--model", "--hf-config"})
+                if (app.count(shape_flag))
+                    throw PlanError(std::string("--config and ") + shape_flag +
+                                    " exclude each other: the config's model section gives "
+                                    "the shape");
             if (!applyConfig(o, app, in))
                 return kExitInvalid;
         } else {

@@ -7,9 +7,11 @@
 #include "runtime/data/data_loader.h"
 #include "runtime/engine/checkpoint.h"
 #include "runtime/model/gpt2/llmc_model_file.h"
+#include "runtime/model/safetensors.h"
 #include "runtime/text/stdout_written.h"
 #include "runtime/train/config_agreement.h"
 #include "runtime/train/link_hosts.h"
+#include "runtime/train/model_files.h"
 #include "runtime/train/train_backend.h"
 #include "runtime/train/trainer.h"
 #include "runtime/train/version.h"
@@ -94,7 +96,8 @@ int exitCodeFor(const std::exception& e) {
         return store->isIo() ? 1 : 2;
     if (dynamic_cast<const zerolab::DataError*>(&e) ||
         dynamic_cast<const zerolab::CheckpointError*>(&e) ||
-        dynamic_cast<const zerolab::LlmcModelFileError*>(&e))
+        dynamic_cast<const zerolab::LlmcModelFileError*>(&e) ||
+        dynamic_cast<const zerolab::SafetensorsError*>(&e))
         return 2;
     return 1;
 }
@@ -115,6 +118,11 @@ int train(const std::string& config_path, zerolab::TrainOptions options, int arg
     if (root)
         for (const auto& w : warnings)
             errorLine(zerolab::formatDiagnostic(config_path, w));
+    if (const auto problem = zerolab::exportModelProblem(config.model, options.export_model)) {
+        if (root)
+            errorLine("zerolab-train: " + *problem);
+        return 2;
+    }
     // Before anything runs: ranks that resolved different configs would part ways in
     // their collectives (an MPMD launch with other --steps hung, blamed on the transport).
     if (const auto mismatch =
@@ -214,7 +222,9 @@ int main(int argc, char** argv) {
                    "Continue from this checkpoint folder (any world size or stage)")
         ->option_text("DIR");
     app.add_option("--export-model", options.export_model,
-                   "Write the final weights as an llm.c fp32 model file")
+                   "Write the final weights: GPT-2 as an llm.c fp32 model file, a Llama "
+                   "model as Hugging Face safetensors (FILE.safetensors, its config.json "
+                   "beside it)")
         ->option_text("FILE");
     try {
         app.parse(argc, argv);

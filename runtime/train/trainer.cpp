@@ -10,12 +10,12 @@
 #include "runtime/engine/checkpoint.h"
 #include "runtime/engine/zero_engine.h"
 #include "runtime/memory/ledger.h"
-#include "runtime/model/gpt2/llmc_model_file.h"
 #include "runtime/model/model_flops.h"
 #include "runtime/model/network.h"
 #include "runtime/monitor/run_monitors.h"
 #include "runtime/planner/planner.h"
 #include "runtime/train/comm_watch.h"
+#include "runtime/train/model_files.h"
 #include "runtime/train/peer_watch.h"
 #include "runtime/train/rank_placement.h"
 #include "runtime/train/rank_watch.h"
@@ -319,7 +319,7 @@ void Trainer::loadStartingPoint() {
         m_tokens = m_resumed->tokens;
     } else if (!m_config.model.init_from.empty()) {
         std::vector<float> flat(m_engine.layout().padded_total);
-        readLlmcModel(m_config.model.init_from, m_engine.layout(), flat.data());
+        readInitialModel(m_config.model, m_engine.layout(), flat.data());
         m_engine.setFullParams(flat.data());
     } else {
         m_engine.initParams(m_config.run.seed);
@@ -788,9 +788,9 @@ void Trainer::wrapUp() {
         std::vector<float> flat(m_engine.layout().padded_total);
         m_engine.fullParams(flat.data());
         if (m_rep.active()) {
-            writeLlmcModel(m_options.export_model, m_config.model.shape, m_engine.layout(),
-                           flat.data());
-            m_rep.event(EventLevel::Info, 0, "exported the model to " + m_options.export_model);
+            const std::string written =
+                exportModel(m_options.export_model, m_config, m_engine.layout(), flat.data());
+            m_rep.event(EventLevel::Info, 0, "exported the model to " + written);
         }
     }
     // No rank may exit before rank 0 stops watching for dead ranks.

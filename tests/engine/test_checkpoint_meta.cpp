@@ -5,6 +5,7 @@
 
 #include "runtime/engine/checkpoint_meta.h"
 #include "runtime/engine/fnv1a.h"
+#include "runtime/engine/model_weights.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <functional>
 #include <sstream>
+#include <vector>
 
 namespace zerolab {
 namespace {
@@ -171,12 +173,12 @@ TEST(Fnv1a, MatchesTheStandardTestVectors) {
     EXPECT_EQ(fnv1a("bar", 3, fnv1a("foo", 3)), fnv1a("foobar", 6));
 }
 
-// What is written now is format 4, its own checksum the standard FNV-1a 64 of the compact
-// JSON without it, and files are verified from the standard basis.
-TEST_F(CheckpointMetaFile, FormatFourIsTheStandardChecksum) {
+// What is written now is format 5, its own checksum the standard FNV-1a 64 of the compact
+// JSON without it (as format 4's), and files are verified from the standard basis.
+TEST_F(CheckpointMetaFile, FormatFiveIsTheStandardChecksum) {
     write(checkpointMetaText(valid()));
     nlohmann::json j = nlohmann::json::parse(read());
-    EXPECT_EQ(j["format"], 4);
+    EXPECT_EQ(j["format"], 5);
     const std::string recorded = j["fnv1a64"];
     j.erase("fnv1a64");
     const std::string body = j.dump();
@@ -198,6 +200,138 @@ TEST_F(CheckpointMetaFile, FormatThreeVerifiesWithTheLegacyBasis) {
     edited.replace(edited.find("\"format\": 3"), 11, "\"format\": 4");
     write(edited);
     EXPECT_THROW(readCheckpointMeta(m_path), CheckpointError);
+}
+
+// Format 5 records every field of the shape: a Llama model (GQA, untied, RoPE scaling)
+// and the attention kernel read back exactly.
+TEST_F(CheckpointMetaFile, FormatFiveKeepsTheFamilyAndEveryLlamaField) {
+    for (const char* name : {"llama-3.1-8b", "qwen2.5-0.5b", "llama-nano", "nano"}) {
+        SCOPED_TRACE(name);
+        CheckpointManifest m = valid();
+        m.shape = *findModelPreset(name);
+        m.files.erase("model.bin");
+        m.files[modelWeightsFileName(m.shape)] = {4096, "0123456789abcdef"};
+        write(checkpointMetaText(m));
+        EXPECT_EQ(readCheckpointMeta(m_path).shape, m.shape);
+        m.shape.attention = AttentionKernel::Flash;
+        write(checkpointMetaText(m));
+        EXPECT_EQ(readCheckpointMeta(m_path).shape.attention, AttentionKernel::Flash);
+    }
+}
+
+// A Llama model's weights are model.safetensors (Hugging Face's format), GPT-2's
+// model.bin (llm.c's); meta.json must list the one of its family.
+TEST_F(CheckpointMetaFile, TheModelFileIsTheFamilys) {
+    EXPECT_EQ(modelWeightsFileName(*findModelPreset("nano")), "model.bin");
+    EXPECT_EQ(modelWeightsFileName(*findModelPreset("llama-nano")), "model.safetensors");
+    CheckpointManifest m = valid();
+    m.shape = *findModelPreset("llama-nano");
+    expectRefused(m, "files: no entry for model.safetensors");
+}
+
+// The model file round-trips for both families, and a checkpoint (or an llm.c file)
+// written under one attention kernel reads into a run with the other.
+TEST(CheckpointModelFile, WeightsReadBackUnderEitherKernel) {
+    test::TempDir dir("weights");
+    for (const char* name : {"nano", "llama-nano", "llama-micro"}) {
+        SCOPED_TRACE(name);
+        const ModelShape s = *findModelPreset(name);
+        const ParamLayout layout = makeParamLayout(s, 3);
+        std::vector<float> flat(layout.padded_total, 0.0f);
+        for (const UnitLayout& u : layout.units)
+            for (std::int64_t i = 0; i < u.elems; ++i)
+                flat[u.offset + i] = static_cast<float>(u.offset + i) * 0.25f;
+        const std::string path = dir.file(modelWeightsFileName(s));
+        writeModelWeights(path, layout, flat.data());
+        ModelShape other = s;
+        other.attention = s.attention == AttentionKernel::Flash ? AttentionKernel::Standard
+                                                                : AttentionKernel::Flash;
+        std::vector<float> back(layout.padded_total, -1.0f);
+        readModelWeights(path, makeParamLayout(other, 3), back.data());
+        EXPECT_EQ(back, flat);
+    }
+}
+
+// A checkpoint written before the Llama family (format 4, GPT-2's six fields, hashed from
+// the standard basis) reads as the GPT-2 model with the standard kernel it was.
+TEST_F(CheckpointMetaFile, FormatFourReadsAsAGptTwoShape) {
+    write(checkpointMetaText(valid()));
+    nlohmann::json j = nlohmann::json::parse(read());
+    j.erase("fnv1a64");
+    j["format"] = 4;
+    j["model"] = {{"n_layer", 2},  {"n_head", 2},       {"n_embd", 64},
+                  {"seq_len", 64}, {"vocab_size", 256}, {"padded_vocab_size", 256}};
+    const std::string body = j.dump();
+    j["fnv1a64"] = fnv1aHex(fnv1a(body.data(), body.size(), kFnv1aBasis));
+    write(j.dump(2));
+    const ModelShape s = readCheckpointMeta(m_path).shape;
+    EXPECT_EQ(s, valid().shape);
+    EXPECT_EQ(s.family, Family::Gpt2);
+    EXPECT_EQ(s.attention, AttentionKernel::Standard);
+}
+
+// Each new field is range-checked, named by its JSON path with its value (the checksum
+// recomputed, so that the range check is what refuses).
+TEST_F(CheckpointMetaFile, TheLlamaFieldsAreRangeChecked) {
+    CheckpointManifest m = valid();
+    m.shape = *findModelPreset("llama-nano");
+    using Edit = std::function<void(nlohmann::json&)>;
+    const std::pair<Edit, std::string> cases[] = {
+        {[](auto& j) { j["family"] = "mamba"; }, "model.family: unknown model family \"mamba\""},
+        {[](auto& j) { j["attention"] = "paged"; },
+         "model.attention: expected \"standard\" or \"flash\", got \"paged\""},
+        {[](auto& j) { j["n_kv_head"] = -2; }, "model.n_kv_head: expected an integer"},
+        {[](auto& j) { j["intermediate_size"] = "big"; }, "model.intermediate_size: expected"},
+        {[](auto& j) { j["qkv_bias"] = 1; }, "model.qkv_bias: expected true or false, got 1"},
+        {[](auto& j) { j["rms_norm_eps"] = 0; }, "model.rms_norm_eps: expected a number > 0"},
+        {[](auto& j) { j.erase("rope_theta"); }, "model.rope_theta: missing"},
+        {[](auto& j) { j["rope_scaling"]["type"] = "yarn"; },
+         "model.rope_scaling.type: expected \"none\", \"linear\" or \"llama3\""},
+        {[](auto& j) { j["rope_scaling"]["factor"] = -8; }, "model.rope_scaling.factor"},
+    };
+    for (const auto& [edit, needle] : cases) {
+        SCOPED_TRACE(needle);
+        write(checkpointMetaText(m));
+        nlohmann::json j = nlohmann::json::parse(read());
+        j.erase("fnv1a64");
+        edit(j["model"]);
+        const std::string body = j.dump();
+        j["fnv1a64"] = fnv1aHex(fnv1a(body.data(), body.size(), kFnv1aBasis));
+        write(j.dump(2));
+        try {
+            readCheckpointMeta(m_path);
+            ADD_FAILURE() << "accepted";
+        } catch (const CheckpointError& e) {
+            EXPECT_NE(std::string(e.what()).find(m_path + ": " + needle), std::string::npos)
+                << e.what();
+        }
+    }
+}
+
+// A resume may change the attention kernel (the same model), never the model: the first
+// field that differs is named with both values.
+TEST(CheckpointModel, AnotherKernelResumesAnotherModelIsNamed) {
+    ModelShape llama = *findModelPreset("llama-3.1-8b");
+    ModelShape standard = llama;
+    standard.attention = AttentionKernel::Standard;
+    EXPECT_EQ(checkpointModelMismatch(llama, standard), "");
+    ModelShape nano = *findModelPreset("nano");
+    ModelShape flash = nano;
+    flash.attention = AttentionKernel::Flash;
+    EXPECT_EQ(checkpointModelMismatch(nano, flash), "");
+
+    ModelShape gqa = llama;
+    gqa.n_kv_head = 4;
+    EXPECT_EQ(checkpointModelMismatch(llama, gqa),
+              "model.n_kv_head: the checkpoint's is 8, the config's 4");
+    ModelShape tied = llama;
+    tied.tied_head = true;
+    EXPECT_EQ(checkpointModelMismatch(llama, tied),
+              "model.tie_word_embeddings: the checkpoint's is false, the config's true");
+    EXPECT_EQ(checkpointModelMismatch(nano, *findModelPreset("llama-nano")).rfind("model.", 0), 0u);
+    ModelShape rope = llama;
+    rope.rope_scaling.factor = 4;
+    EXPECT_NE(checkpointModelMismatch(llama, rope).find("model.rope_scaling: "), std::string::npos);
 }
 
 TEST_F(CheckpointMetaFile, RunUuidMustBeAVersionFourUuid) {

@@ -337,7 +337,8 @@ TEST(LessonParse, ARunMayNotChooseWhereItWritesOrWhatItReads) {
                                                "zero_optimization.offload_optimizer.nvme_path",
                                                "zero_optimization.offload_param.nvme_path",
                                                "data.path",
-                                               "model.init_from"};
+                                               "model.init_from",
+                                               "model.hf_config"};
     std::vector<std::string> seen;
     for (const ConfigPathKey& k : kConfigPathKeys) {
         nlohmann::json patch = "/etc/passwd";

@@ -231,7 +231,7 @@ TEST_F(Control, OldBasisCheckpointStillResumesAndNewOnesAreStandardFnv) {
     ASSERT_EQ(full.exit_code, 0) << full.err;
     const fs::path ck = m_dir / "ckpt" / "run-1" / "step-2";
     nlohmann::json meta = nlohmann::json::parse(slurp(ck / "meta.json"));
-    ASSERT_EQ(meta["format"], 4);
+    ASSERT_EQ(meta["format"], 5); // format 5: format 4's basis, every field of the shape
     const auto sumOf = [](const std::string& bytes, std::uint64_t basis) {
         return fnv1aHex(fnv1a(bytes.data(), bytes.size(), basis));
     };

@@ -339,6 +339,58 @@
         <source>bf16 gradients need bf16 training (%1); fp32 training accumulates in fp32</source>
         <translation>bf16 梯度需要 bf16 训练（%1）；fp32 训练本来就以 fp32 累加</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2: %3</source>
+        <translation>%1：%2：%3</translation>
+    </message>
+    <message>
+        <source>&quot;standard&quot; is not available for the Llama family: the standard kernel takes packed multi-head q, k and v, and grouped-query attention would need copies of the shared key/value heads; use &quot;flash&quot; (the family&apos;s default)</source>
+        <translation>Llama 系列不支持 &quot;standard&quot;：标准内核接收打包的多头 q、k、v，而分组查询注意力需要复制共享的键/值头；请使用 &quot;flash&quot;（该系列的默认值）</translation>
+    </message>
+    <message>
+        <source>a key of the Llama family, and %1 is a GPT-2 model; remove it (or give model.family &quot;llama&quot;)</source>
+        <translation>这是 Llama 系列的键，而 %1 是 GPT-2 模型；请删除它（或给出 model.family &quot;llama&quot;）</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; differs from %2 (&quot;%3&quot;)</source>
+        <translation>&quot;%1&quot; 与 %2（&quot;%3&quot;）不同</translation>
+    </message>
+    <message>
+        <source>required for a custom Llama shape (the MLP&apos;s width; or give model.preset or model.hf_config)</source>
+        <translation>自定义 Llama 形状必须给出（MLP 的宽度；或给出 model.preset 或 model.hf_config）</translation>
+    </message>
+    <message>
+        <source>%1 does not divide n_head %2: grouped-query attention shares each key/value head among a whole number of query heads</source>
+        <translation>%1 不能整除 n_head %2：分组查询注意力让每个键/值头由整数个查询头共享</translation>
+    </message>
+    <message>
+        <source>%1 is not divisible by n_head %2 (or give model.head_dim)</source>
+        <translation>%1 不能被 n_head %2 整除（或给出 model.head_dim）</translation>
+    </message>
+    <message>
+        <source>head_dim %1 is odd: rotary position embedding rotates pairs of dimensions, so a head&apos;s dimension must be even</source>
+        <translation>head_dim %1 是奇数：旋转位置编码成对旋转维度，所以每个头的维度必须是偶数</translation>
+    </message>
+    <message>
+        <source>n_head %1 x head_dim %2 exceeds 2147483647</source>
+        <translation>n_head %1 × head_dim %2 超过 2147483647</translation>
+    </message>
+    <message>
+        <source>this custom shape</source>
+        <translation>此自定义形状</translation>
+    </message>
+    <message>
+        <source>%1 differs from vocab_size %2: the Llama family does not pad its vocabulary (Hugging Face&apos;s embedding has vocab_size rows); remove it</source>
+        <translation>%1 与 vocab_size %2 不同：Llama 系列不填充词表（Hugging Face 的嵌入恰有 vocab_size 行）；请删除它</translation>
+    </message>
+    <message>
+        <source>%1 differs from %2; remove one of them</source>
+        <translation>%1 与 %2 不同；请删除其中之一</translation>
+    </message>
 </context>
 <context>
     <name>ConfigValidation</name>
@@ -476,6 +528,10 @@
     <message>
         <source>a sequence of %1 tokens exceeds the sliding window (%2) of %3 in %4: zerolab&apos;s attention sees the whole sequence, which equals the model&apos;s attention only up to the window</source>
         <translation>%1 个词元的序列超过了 %4 中 %3 的滑动窗口（%2）：zerolab 的注意力看到整个序列，只有在窗口长度以内才与该模型的注意力相同</translation>
+    </message>
+    <message>
+        <source>%1 is not supported: transformers keeps that embedding row at zero and out of the gradient, which zerolab does not do; set it to null</source>
+        <translation>不支持 %1：transformers 让该嵌入行保持为零且不参与梯度，zerolab 不这样做；请将其设为 null</translation>
     </message>
 </context>
 <context>

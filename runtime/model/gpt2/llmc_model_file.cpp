@@ -133,7 +133,8 @@ void readLlmcModel(const std::string& path, const ParamLayout& layout, float* fl
     const ReadFile rf = openForRead(path);
     std::FILE* f = rf.file.get();
     const ModelShape s = readHeader(rf, path);
-    if (!(s == layout.shape))
+    // The header has no attention kernel: the model is the same under either.
+    if (!s.sameModel(layout.shape))
         fail(path, "shape mismatch: the file has " + shapeText(s) + ", the model is " +
                        shapeText(layout.shape));
     for (const UnitLayout& u : layout.units)

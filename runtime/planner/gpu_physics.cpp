@@ -180,4 +180,26 @@ double ncclSeconds(const MachineProfile& p, Collective c, int ranks, int hosts, 
     return std::min(ring, tree);
 }
 
+MachineProfile besideCollective(const MachineProfile& p, int ranks, int hosts) {
+    if (!p.gpu || ranks < 2)
+        return p;
+    MachineProfile q = p;
+    GpuModel& g = *q.gpu;
+    const int sms = std::max(1, g.sms - kNcclChannels);
+    const double sm_share = static_cast<double>(sms) / g.sms;
+    // The ring's bytes a second on one GPU's link, a large all-gather's (latency a rounding).
+    const double bytes = 1024.0 * 1024 * 1024;
+    const double link_rate = bytes * ringTrafficFactor(Collective::AllGather, ranks) /
+                             ncclSeconds(p, Collective::AllGather, ranks, hosts, bytes);
+    const double reached = g.memory_bytes_per_s * g.memory_fraction;
+    const double left = std::max(0.05 * reached, reached - kNcclHbmBytesPerLinkByte * link_rate);
+    const double hbm_share = left / reached;
+    g.sms = sms;
+    g.peak_flops *= sm_share;
+    g.memory_bytes_per_s *= hbm_share;
+    for (std::size_t i = 0; i < kOpKindCount; ++i)
+        q.rates[i] *= opCountsFlops(static_cast<OpKind>(i)) ? sm_share : hbm_share;
+    return q;
+}
+
 } // namespace zerolab

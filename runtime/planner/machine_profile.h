@@ -150,6 +150,18 @@ struct MachineProfile {
         bool operator==(const CommBesideCompute&) const = default;
     };
     std::vector<CommBesideCompute> comm_beside_compute;
+    // Measured (optional): over `ranks` ranks on `link`, the rate every rank's compute
+    // progresses at while a collective is in flight, as a share of its rate with every rank
+    // computing and none communicating (the progress thread takes a core by turns from the
+    // compute threads). zerolab-calibrate's collectives child, beside comm_beside_compute.
+    // Where none fits, 1: compute is not slowed (said in the forecast's assumptions).
+    struct ComputeBesideComm {
+        LinkClass link = LinkClass::IntraHost;
+        int ranks = 2;
+        double rate = 1;
+        bool operator==(const ComputeBesideComm&) const = default;
+    };
+    std::vector<ComputeBesideComm> compute_beside_comm;
     // The inter-host fits were measured on emulated hosts (scripts/emulated-hosts): all
     // the ranks of every host share this machine's cores.
     bool hosts_share_cores = false;

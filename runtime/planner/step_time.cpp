@@ -160,8 +160,7 @@ void Replay::compute(SpanKind kind, int unit, double seconds, double beside, dou
     // and the last of them.
     const double slow = beside > seconds ? beside / seconds : 1;
     const double rate = m_costs.comm_rate_beside_compute;
-    double left = seconds;
-    const double from = m_t;
+    double left = seconds, extra = 0;
     std::vector<CollectiveForecast>& all = m_out.collectives;
     while (slow > 1 && left > 0 && m_head < all.size()) {
         // The head collective's end at the rate beside compute, from the channel's clock.
@@ -173,6 +172,7 @@ void Replay::compute(SpanKind kind, int unit, double seconds, double beside, dou
         if (m_t + left * slow <= end) {
             advance(m_t + left * slow, rate);
             m_t += left * slow;
+            extra += left * (slow - 1);
             left = 0;
             break;
         }
@@ -180,6 +180,7 @@ void Replay::compute(SpanKind kind, int unit, double seconds, double beside, dou
         advance(end, rate, static_cast<int>(m_head));
         m_t = std::max(m_t, all[m_head - 1].end_s);
         left -= (m_t - before) / slow;
+        extra += (m_t - before) * (1 - 1 / slow);
     }
     if (left > 0) {
         advance(m_t + left, rate);
@@ -188,8 +189,7 @@ void Replay::compute(SpanKind kind, int unit, double seconds, double beside, dou
     s.end_us = m_t * 1e6;
     m_out.timeline.spans.push_back(s);
     *bucket += seconds;
-    if (slow > 1)
-        m_out.compute_beside_comm_s += (m_t - from) - seconds;
+    m_out.compute_beside_comm_s += extra;
 }
 
 void Replay::advance(double to, double rate, int until) {
@@ -559,12 +559,6 @@ StepTimeForecast Replay::run() {
     return m_out;
 }
 
-std::string formatSecondsShort(double s) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g ms", s * 1e3);
-    return buf;
-}
-
 std::string percent(double x) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.0f%%", x * 100);
@@ -647,6 +641,7 @@ StepCosts stepCosts(const TrainConfig& config, const MachineProfile& profile,
                     return scale * n / opRate(profile, k) / rate;
                 };
                 c.beside_comm_source = "measured";
+                c.model_beside_comm_rate = b.rate;
             }
         if (c.beside_comm_source.empty())
             c.beside_comm_source = "none";
@@ -743,14 +738,15 @@ StepTimeForecast predictStepTime(const TrainConfig& config, const MachineProfile
             "compute slowed while a collective is in flight, for the overlapped part only: "
             "NCCL's kernel holds " +
             std::to_string(kNcclChannels) + " of the " + std::to_string(profile.gpu->sms) +
-            " SMs (one CTA a channel) and its traffic takes HBM bandwidth from memory-bound "
-            "kernels; " +
-            formatSecondsShort(f.compute_beside_comm_s) + " added to the step's compute");
+            " SMs (one CTA a channel) and its traffic (twice the bytes its ring moves on the "
+            "link) takes HBM bandwidth from memory-bound kernels (compute_beside_comm_s: what "
+            "it adds)");
     else if (costs.beside_comm_source == "measured")
         f.assumptions.push_back(
             "compute slowed while a collective is in flight, for the overlapped part only, to "
-            "the profile's measured compute_beside_comm; " +
-            formatSecondsShort(f.compute_beside_comm_s) + " added to the step's compute");
+            "the profile's measured compute_beside_comm (" +
+            percent(costs.model_beside_comm_rate) +
+            " of its rate; compute_beside_comm_s: what it adds)");
     else if (costs.beside_comm_source == "none")
         f.assumptions.push_back(
             "compute not slowed while a collective is in flight: the profile has no "

@@ -43,8 +43,10 @@ struct StepCosts {
     // calibrated profile's its measured compute_beside_comm.
     std::array<double, 10> model_beside_comm{};
     std::function<double(OpKind, double elements)> engine_op_beside_comm;
-    // Said in the forecast's assumptions: where the slowdown came from.
+    // Said in the forecast's assumptions: where the slowdown came from ("gpu", "measured",
+    // "none": a calibrated profile without it; "": one rank), and the measured share.
     std::string beside_comm_source;
+    double model_beside_comm_rate = 1;
 };
 
 struct CollectiveForecast {

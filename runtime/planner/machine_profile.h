@@ -110,6 +110,10 @@ struct GpuModel {
     double matmul_ceiling = 0; // share of the peak a GEMM reaches at its best shape (MAMF)
     double ceiling_k = 0;      // K of that best shape (its K-loop fill is the reference)
     int sms = 0;               // streaming multiprocessors: one output tile each per wave
+    // SMs a collective in flight holds (besideCollective; 0 alone): a GEMM's split-K is
+    // chosen for sms + held_sms, the whole GPU, as cuBLAS chooses it, and its waves run on
+    // `sms`. Not in the profile's JSON (a profile is the GPU alone).
+    int held_sms = 0;
     double memory_bytes_per_s = 0;
     double memory_fraction = 0; // of the HBM bandwidth an elementwise kernel reaches
     double flash_forward = 0, flash_backward = 0; // shares of the peak flash attention reaches

@@ -42,15 +42,18 @@ double gemmEfficiency(const GpuModel& gpu, double M, double N, double K) {
     // The tiles' share of useful outputs: the last row and column of tiles are partly empty.
     const double quantization = M * N / (mt * kTileM * nt * kTileN);
     const double tiles = mt * nt;
-    double best = 0;
-    for (int s = 1; s <= kMaxSplit; ++s) {
-        if (s > 1 && K / s < kSplitMinK)
-            break;
+    // The split that fills the whole GPU best (cuBLAS chooses it for every SM, unaware of a
+    // collective holding some), run on the SMs there are.
+    auto efficiency = [&](int s, double sms) {
         const double work = tiles * s;
-        const double waves = std::ceil(work / gpu.sms);
-        best = std::max(best, work / (waves * gpu.sms) * fill(K / s));
-    }
-    return gpu.matmul_ceiling / fill(gpu.ceiling_k) * quantization * best;
+        return work / (std::ceil(work / sms) * sms) * fill(K / s);
+    };
+    const double whole = gpu.sms + gpu.held_sms;
+    int split = 1;
+    for (int s = 2; s <= kMaxSplit && K / s >= kSplitMinK; ++s)
+        if (efficiency(s, whole) > efficiency(split, whole))
+            split = s;
+    return gpu.matmul_ceiling / fill(gpu.ceiling_k) * quantization * efficiency(split, gpu.sms);
 }
 
 double gemmSeconds(const GpuModel& gpu, double M, double N, double K) {
@@ -178,6 +181,29 @@ double ncclSeconds(const MachineProfile& p, Collective c, int ranks, int hosts, 
                                   std::ceil(std::log2(hosts)) * kNcclTreeNetStepUs);
     const double tree = tree_us * 1e-6 + std::max(intra, inter) / kNcclTreeBandwidthShare;
     return std::min(ring, tree);
+}
+
+MachineProfile besideCollective(const MachineProfile& p, int ranks, int hosts) {
+    if (!p.gpu || ranks < 2)
+        return p;
+    MachineProfile q = p;
+    GpuModel& g = *q.gpu;
+    const int sms = std::max(1, g.sms - kNcclChannels);
+    const double sm_share = static_cast<double>(sms) / g.sms;
+    // The ring's bytes a second on one GPU's link, a large all-gather's (latency a rounding).
+    const double bytes = 1024.0 * 1024 * 1024;
+    const double link_rate = bytes * ringTrafficFactor(Collective::AllGather, ranks) /
+                             ncclSeconds(p, Collective::AllGather, ranks, hosts, bytes);
+    const double reached = g.memory_bytes_per_s * g.memory_fraction;
+    const double left = std::max(0.05 * reached, reached - kNcclHbmBytesPerLinkByte * link_rate);
+    const double hbm_share = left / reached;
+    g.held_sms = g.sms - sms;
+    g.sms = sms;
+    g.peak_flops *= sm_share;
+    g.memory_bytes_per_s *= hbm_share;
+    for (std::size_t i = 0; i < kOpKindCount; ++i)
+        q.rates[i] *= opCountsFlops(static_cast<OpKind>(i)) ? sm_share : hbm_share;
+    return q;
 }
 
 } // namespace zerolab

@@ -71,4 +71,26 @@ inline constexpr double kNcclTreeNetStepUs = 14.0;
 // NCCL's tree bandwidth against the ring's (tuning.cc: busBw *= .85 for the tree pattern).
 inline constexpr double kNcclTreeBandwidthShare = 0.85;
 
+// The CTAs (channels) a collective's NCCL kernel holds while it is in flight, one per
+// channel, each on an SM of its own for the collective's whole time: 24 on an 8-GPU
+// NVSwitch node of A100 or H100. NCCL's own search (src/graph/search.cc, connect.cc):
+// A100 12 NVLinks x 20.0 GB/s (SM80_NVLINK_BW) = 240 GB/s, 6 ring channels at its first
+// intra-node speed of 40 GB/s; H100 18 x 20.6 (SM90_NVLINK_BW) = 370.8 GB/s, 6 at 60 GB/s;
+// ncclTopoDupChannels doubles them (12) and connectRings doubles them again (24). An
+// nsys trace of an all-gather beside a GEMM on H100 (NVIDIA developer forum, "Compute-
+// Communication Overlap Causes Severe GEMM Performance Degradation because of Tail
+// Effect") shows ncclAllGather launched with 24 blocks. docs/planner.md, "GPU physics".
+inline constexpr int kNcclChannels = 24;
+// HBM bytes NCCL moves per byte its ring carries on a GPU's link: each byte sent is read
+// from HBM and each byte received written to it (a reduction's extra read not counted).
+inline constexpr double kNcclHbmBytesPerLinkByte = 2;
+
+// The GPU as compute sees it while a collective over `ranks` ranks on `hosts` hosts is in
+// flight: kNcclChannels of its SMs held by NCCL (the peak and the shape-less FLOP rates
+// scaled by the SMs left, a GEMM's waves over the SMs left) and NCCL's HBM traffic
+// (kNcclHbmBytesPerLinkByte x the ring's bytes a second on a GPU's link, from ncclSeconds
+// of a large all-gather) taken from the bandwidth every memory-bound kernel reaches. The
+// profile itself where it has no GPU model or ranks < 2. Throws PlanError as ncclSeconds.
+MachineProfile besideCollective(const MachineProfile& p, int ranks, int hosts);
+
 } // namespace zerolab

@@ -195,6 +195,12 @@ nlohmann::json toJson(const MachineProfile& p) {
             beside.push_back({{"link", linkName(b.link)}, {"ranks", b.ranks}, {"rate", b.rate}});
         j["comm_beside_compute"] = beside;
     }
+    if (!p.compute_beside_comm.empty()) {
+        nlohmann::json beside = nlohmann::json::array();
+        for (const MachineProfile::ComputeBesideComm& b : p.compute_beside_comm)
+            beside.push_back({{"link", linkName(b.link)}, {"ranks", b.ranks}, {"rate", b.rate}});
+        j["compute_beside_comm"] = beside;
+    }
     if (p.reference_pass)
         j["reference_pass"] = {{"model", p.reference_pass->model},
                                {"micro_batch", p.reference_pass->micro_batch},
@@ -455,6 +461,24 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
                 r.fail(path + ".link", "expected \"intra_host\" or \"inter_host\", got " +
                                            describeJson(beside[i]["link"]));
             p.comm_beside_compute.push_back(
+                {link == kLinkClassNames[0] ? LinkClass::IntraHost : LinkClass::InterHost,
+                 r.count(beside[i], path, "ranks", 2), rate});
+        }
+    }
+    if (j.contains("compute_beside_comm")) {
+        const nlohmann::json& beside = r.array(j, "$", "compute_beside_comm");
+        for (std::size_t i = 0; i < beside.size(); ++i) {
+            const std::string path = "$.compute_beside_comm[" + std::to_string(i) + "]";
+            const double rate = r.positive(beside[i], path, "rate");
+            if (rate > 1)
+                r.fail(path + ".rate", "expected a share of the rate alone, at most 1, got " +
+                                           describeJson(beside[i]["rate"]));
+            r.check(rate, path + ".rate", kShare);
+            const std::string link = r.text(beside[i], path, "link");
+            if (link != kLinkClassNames[0] && link != kLinkClassNames[1])
+                r.fail(path + ".link", "expected \"intra_host\" or \"inter_host\", got " +
+                                           describeJson(beside[i]["link"]));
+            p.compute_beside_comm.push_back(
                 {link == kLinkClassNames[0] ? LinkClass::IntraHost : LinkClass::InterHost,
                  r.count(beside[i], path, "ranks", 2), rate});
         }

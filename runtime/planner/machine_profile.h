@@ -110,6 +110,10 @@ struct GpuModel {
     double matmul_ceiling = 0; // share of the peak a GEMM reaches at its best shape (MAMF)
     double ceiling_k = 0;      // K of that best shape (its K-loop fill is the reference)
     int sms = 0;               // streaming multiprocessors: one output tile each per wave
+    // SMs a collective in flight holds (besideCollective; 0 alone): a GEMM's split-K is
+    // chosen for sms + held_sms, the whole GPU, as cuBLAS chooses it, and its waves run on
+    // `sms`. Not in the profile's JSON (a profile is the GPU alone).
+    int held_sms = 0;
     double memory_bytes_per_s = 0;
     double memory_fraction = 0; // of the HBM bandwidth an elementwise kernel reaches
     double flash_forward = 0, flash_backward = 0; // shares of the peak flash attention reaches
@@ -150,6 +154,18 @@ struct MachineProfile {
         bool operator==(const CommBesideCompute&) const = default;
     };
     std::vector<CommBesideCompute> comm_beside_compute;
+    // Measured (optional): over `ranks` ranks on `link`, the rate every rank's compute
+    // progresses at while a collective is in flight, as a share of its rate with every rank
+    // computing and none communicating (the progress thread takes a core by turns from the
+    // compute threads). zerolab-calibrate's collectives child, beside comm_beside_compute.
+    // Where none fits, 1: compute is not slowed (said in the forecast's assumptions).
+    struct ComputeBesideComm {
+        LinkClass link = LinkClass::IntraHost;
+        int ranks = 2;
+        double rate = 1;
+        bool operator==(const ComputeBesideComm&) const = default;
+    };
+    std::vector<ComputeBesideComm> compute_beside_comm;
     // The inter-host fits were measured on emulated hosts (scripts/emulated-hosts): all
     // the ranks of every host share this machine's cores.
     bool hosts_share_cores = false;

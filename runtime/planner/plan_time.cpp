@@ -198,6 +198,7 @@ nlohmann::json toJson(const TimePlan& t) {
                           {"recompute_s", f.recompute_s},
                           {"optimizer_s", f.optimizer_s},
                           {"engine_s", f.engine_s},
+                          {"compute_beside_comm_s", f.compute_beside_comm_s},
                           {"comm_in_flight_s", f.comm_in_flight_s},
                           {"comm_exposed_s", f.comm_exposed_s},
                           {"collectives", comm},

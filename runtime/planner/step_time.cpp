@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <optional>
 
 namespace zerolab {
@@ -69,7 +70,7 @@ private:
         GatherSlots slots;
         std::array<int, 2> paramSlotUnit{};
         std::size_t span = 0, collective = 0;
-        double t = 0, forward = 0, backward = 0, recompute = 0, engine = 0;
+        double t = 0, forward = 0, backward = 0, recompute = 0, engine = 0, beside = 0;
     };
     Boundary boundary() const;
     // Micro-steps next .. next + count - 1 as the one that ran from `from` to `to`, shifted
@@ -87,9 +88,18 @@ private:
     }
     std::int64_t slice(int u) const { return padded(u) / m_world; }
 
-    void compute(SpanKind kind, int unit, double seconds, double* bucket);
+    // `seconds` of compute alone, `beside` were all of it to run while a collective is in
+    // flight (StepCosts::model_beside_comm; at most `seconds`: no slowdown).
+    void compute(SpanKind kind, int unit, double seconds, double beside, double* bucket);
+    double engineSeconds(OpKind op, double elements) const {
+        return m_costs.engine_op(op, elements);
+    }
+    double engineBeside(OpKind op, double elements) const {
+        return m_costs.engine_op_beside_comm ? m_costs.engine_op_beside_comm(op, elements) : 0;
+    }
     void engineOp(OpKind op, double elements, SpanKind kind = SpanKind::Backward, int unit = -1) {
-        compute(kind, unit, m_costs.engine_op(op, elements), &m_out.engine_s);
+        compute(kind, unit, engineSeconds(op, elements), engineBeside(op, elements),
+                &m_out.engine_s);
     }
     int issue(Collective c, double bytes, int unit);
     void wait(int index);
@@ -135,7 +145,7 @@ private:
     StepTimeForecast m_out;
 };
 
-void Replay::compute(SpanKind kind, int unit, double seconds, double* bucket) {
+void Replay::compute(SpanKind kind, int unit, double seconds, double beside, double* bucket) {
     if (seconds <= 0)
         return;
     TimelineSpan s;
@@ -143,11 +153,43 @@ void Replay::compute(SpanKind kind, int unit, double seconds, double* bucket) {
     s.unit = unit;
     s.micro = m_micro;
     s.start_us = m_t * 1e6;
-    advance(m_t + seconds, m_costs.comm_rate_beside_compute);
-    m_t += seconds;
+    // The piece's work in seconds alone; while a collective is in flight it progresses at
+    // seconds / beside of its rate, and the collective at the rate beside compute. The
+    // channel stays busy from now until every collective issued so far has ended (none is
+    // issued while the piece runs): the slowed part ends at the earlier of the piece's end
+    // and the last of them.
+    const double slow = beside > seconds ? beside / seconds : 1;
+    const double rate = m_costs.comm_rate_beside_compute;
+    double left = seconds, extra = 0;
+    std::vector<CollectiveForecast>& all = m_out.collectives;
+    while (slow > 1 && left > 0 && m_head < all.size()) {
+        // The head collective's end at the rate beside compute, from the channel's clock.
+        double end = std::max(m_commT, m_t);
+        if (all[m_head].start_s >= 0 || all[m_head].issue_s <= end)
+            end += m_remain[m_head] / rate;
+        else
+            break; // not started: cannot happen (issued by this thread before now)
+        if (m_t + left * slow <= end) {
+            advance(m_t + left * slow, rate);
+            m_t += left * slow;
+            extra += left * (slow - 1);
+            left = 0;
+            break;
+        }
+        const double before = m_t;
+        advance(end, rate, static_cast<int>(m_head));
+        m_t = std::max(m_t, all[m_head - 1].end_s);
+        left -= (m_t - before) / slow;
+        extra += (m_t - before) * (1 - 1 / slow);
+    }
+    if (left > 0) {
+        advance(m_t + left, rate);
+        m_t += left;
+    }
     s.end_us = m_t * 1e6;
     m_out.timeline.spans.push_back(s);
     *bucket += seconds;
+    m_out.compute_beside_comm_s += extra;
 }
 
 void Replay::advance(double to, double rate, int until) {
@@ -348,8 +390,9 @@ void Replay::microStep(const std::vector<UnitCall>& calls) {
             break;
         }
         const double s = m_costs.model[static_cast<std::size_t>(c.then)];
+        const double beside = m_costs.model_beside_comm[static_cast<std::size_t>(c.then)];
         const SpanKind kind = spanOf(c.then);
-        compute(kind, c.unit, s,
+        compute(kind, c.unit, s, beside,
                 kind == SpanKind::Forward     ? &m_out.forward_s
                 : kind == SpanKind::Recompute ? &m_out.recompute_s
                                               : &m_out.backward_s);
@@ -367,12 +410,12 @@ void Replay::finishStep() {
     waitPending();
     m_micro = -1;
     const double owned = static_cast<double>(m_plan.optim_state);
-    compute(SpanKind::Optimizer, -1, m_costs.engine_op(OpKind::SumSquares, owned),
-            &m_out.optimizer_s);
+    compute(SpanKind::Optimizer, -1, engineSeconds(OpKind::SumSquares, owned),
+            engineBeside(OpKind::SumSquares, owned), &m_out.optimizer_s);
     if (m_stage > 0)
         wait(issue(Collective::AllReduce, kNormBytes, -1));
-    compute(SpanKind::Optimizer, -1,
-            m_costs.engine_op(m_bf16 ? OpKind::AdamwMixed : OpKind::Adamw, owned),
+    const OpKind adamw = m_bf16 ? OpKind::AdamwMixed : OpKind::Adamw;
+    compute(SpanKind::Optimizer, -1, engineSeconds(adamw, owned), engineBeside(adamw, owned),
             &m_out.optimizer_s);
     if (m_stage == 1 || m_stage == 2) {
         std::vector<int> inflight;
@@ -408,7 +451,8 @@ Replay::Boundary Replay::boundary() const {
             m_out.forward_s,
             m_out.backward_s,
             m_out.recompute_s,
-            m_out.engine_s};
+            m_out.engine_s,
+            m_out.compute_beside_comm_s};
 }
 
 void Replay::repeat(const Boundary& from, const Boundary& to, int next, int count) {
@@ -452,6 +496,7 @@ void Replay::repeat(const Boundary& from, const Boundary& to, int next, int coun
     m_out.backward_s += count * (to.backward - from.backward);
     m_out.recompute_s += count * (to.recompute - from.recompute);
     m_out.engine_s += count * (to.engine - from.engine);
+    m_out.compute_beside_comm_s += count * (to.beside - from.beside);
     m_t += count * d;
     m_commT += count * d;
 }
@@ -508,8 +553,8 @@ StepTimeForecast Replay::run() {
         m_out.comm_in_flight_s += m_undrawnInFlight[k];
         m_out.comm_exposed_s += m_undrawnExposed[k];
     }
-    m_out.compute_s =
-        m_out.forward_s + m_out.backward_s + m_out.recompute_s + m_out.optimizer_s + m_out.engine_s;
+    m_out.compute_s = m_out.forward_s + m_out.backward_s + m_out.recompute_s + m_out.optimizer_s +
+                      m_out.engine_s + m_out.compute_beside_comm_s;
     m_out.step_s = std::max(m_t, m_commT);
     return m_out;
 }
@@ -546,12 +591,13 @@ StepCosts stepCosts(const TrainConfig& config, const MachineProfile& profile,
     ModelShape shape = config.model.shape;
     if (profile.gpu)
         shape.attention = AttentionKernel::Flash;
-    auto kernels = [&](ModelCompute m) {
+    auto kernelsOn = [&](ModelCompute m, const MachineProfile& on) {
         std::vector<KernelOp> ops = modelComputeOps(m, shape, B, T, recompute);
-        if (profile.gpu)
+        if (on.gpu)
             ops = gpuEngineOps(std::move(ops), shape, B, T);
-        return opsSeconds(ops, profile);
+        return opsSeconds(ops, on);
     };
+    auto kernels = [&](ModelCompute m) { return kernelsOn(m, profile); };
     const ModelPieceTimes* in_situ = findModelPieces(profile.pieces, config.model.shape, B, T);
     c.model_in_situ = in_situ != nullptr;
     for (std::size_t i = 0; i < c.model.size(); ++i) {
@@ -574,6 +620,32 @@ StepCosts stepCosts(const TrainConfig& config, const MachineProfile& profile,
     for (const MachineProfile::CommBesideCompute& b : profile.comm_beside_compute)
         if (b.link == link && b.ranks == world)
             c.comm_rate_beside_compute = b.rate;
+    // Compute beside a collective in flight: a GPU's kernels on the SMs and HBM that NCCL
+    // leaves them (gpu_physics.h); a calibrated profile's measured share of the rate alone
+    // on the cores the progress thread shares (MachineProfile::compute_beside_comm).
+    if (profile.gpu && world > 1) {
+        auto beside =
+            std::make_shared<const MachineProfile>(besideCollective(profile, world, cluster.hosts));
+        for (std::size_t i = 0; i < c.model.size(); ++i)
+            c.model_beside_comm[i] = scale * kernelsOn(static_cast<ModelCompute>(i), *beside);
+        c.engine_op_beside_comm = [beside, scale](OpKind k, double n) {
+            return scale * n / opRate(*beside, k);
+        };
+        c.beside_comm_source = "gpu";
+    } else if (world > 1) {
+        for (const MachineProfile::ComputeBesideComm& b : profile.compute_beside_comm)
+            if (b.link == link && b.ranks == world && b.rate < 1) {
+                for (std::size_t i = 0; i < c.model.size(); ++i)
+                    c.model_beside_comm[i] = c.model[i] / b.rate;
+                c.engine_op_beside_comm = [&profile, scale, rate = b.rate](OpKind k, double n) {
+                    return scale * n / opRate(profile, k) / rate;
+                };
+                c.beside_comm_source = "measured";
+                c.model_beside_comm_rate = b.rate;
+            }
+        if (c.beside_comm_source.empty())
+            c.beside_comm_source = "none";
+    }
     if (profile.gpu) {
         // NCCL's model over the cluster's hosts (gpu_physics.h); checked now, so that a
         // missing link is an error before the replay.
@@ -661,6 +733,27 @@ StepTimeForecast predictStepTime(const TrainConfig& config, const MachineProfile
             "ZeRO++ (zero_quantized_weights, zero_hpz_partition_size, "
             "zero_quantized_gradients) is not in the step-time model yet: this is plain stage "
             "3's step; zerolab-plan --explain shows ZeRO++'s bytes");
+    if (costs.beside_comm_source == "gpu")
+        f.assumptions.push_back(
+            "compute slowed while a collective is in flight, for the overlapped part only: "
+            "NCCL's kernel holds " +
+            std::to_string(kNcclChannels) + " of the " + std::to_string(profile.gpu->sms) +
+            " SMs (one CTA a channel) and its traffic (twice the bytes its ring moves on the "
+            "link) takes HBM bandwidth from memory-bound kernels (compute_beside_comm_s: what "
+            "it adds)");
+    else if (costs.beside_comm_source == "measured")
+        f.assumptions.push_back(
+            "compute slowed while a collective is in flight, for the overlapped part only, to "
+            "the profile's measured compute_beside_comm (" +
+            percent(costs.model_beside_comm_rate) +
+            " of its rate; compute_beside_comm_s: what it adds)");
+    else if (costs.beside_comm_source == "none")
+        f.assumptions.push_back(
+            "compute not slowed while a collective is in flight: the profile has no "
+            "compute_beside_comm at " +
+            std::to_string(world) +
+            " ranks on this link (measured by zerolab-calibrate since 2026-12-07; an older "
+            "profile lacks it)");
     f.assumptions.push_back(
         costs.comm_rate_beside_compute < 1
             ? "collectives run one at a time, in issue order, at " +

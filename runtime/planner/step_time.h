@@ -35,6 +35,18 @@ struct StepCosts {
     // by turns (MachineProfile::comm_beside_compute). While the compute thread waits, a
     // collective runs at its full rate.
     double comm_rate_beside_compute = 1;
+    // Compute slowed while a collective is in flight: each piece's seconds were the whole
+    // piece to run beside one (0: as `model`, no slowdown), and the engine's kernels' (empty:
+    // as engine_op). The replay runs the part of a piece that overlaps a collective at
+    // model / model_beside_comm of its rate and the rest at its full rate. A GPU preset's
+    // are its kernels on the SMs and HBM NCCL leaves (gpu_physics.h, besideCollective); a
+    // calibrated profile's its measured compute_beside_comm.
+    std::array<double, 10> model_beside_comm{};
+    std::function<double(OpKind, double elements)> engine_op_beside_comm;
+    // Said in the forecast's assumptions: where the slowdown came from ("gpu", "measured",
+    // "none": a calibrated profile without it; "": one rank), and the measured share.
+    std::string beside_comm_source;
+    double model_beside_comm_rate = 1;
 };
 
 struct CollectiveForecast {
@@ -51,6 +63,9 @@ struct StepTimeForecast {
     double forward_s = 0, backward_s = 0, recompute_s = 0, optimizer_s = 0;
     double engine_s = 0; // the engine's casts, zeroing, accumulation outside the above
     double compute_s = 0;
+    // Of the compute above, the seconds added by running beside a collective in flight
+    // (StepCosts::model_beside_comm): the overlapped parts' slowed time less their time alone.
+    double compute_beside_comm_s = 0;
     // Per collective kind: time in flight and the part the compute thread waited for.
     std::array<double, kCollectiveCount> in_flight_s{}, exposed_s{};
     double comm_in_flight_s = 0, comm_exposed_s = 0;

@@ -204,8 +204,11 @@ int collectivesChild(int argc, char** argv, const Options& o) {
                 at = pt;
         }
         frag["beside_bytes"] = at.first;
-        frag["comm_beside_compute"] = commRateBesideCompute(
-            *kernels, sharingShape(o), o.micros.back(), at.first, at.second, o.rounds, comm);
+        double compute_beside = 1;
+        frag["comm_beside_compute"] =
+            commRateBesideCompute(*kernels, sharingShape(o), o.micros.back(), at.first, at.second,
+                                  o.rounds, comm, &compute_beside);
+        frag["compute_beside_comm"] = compute_beside;
     }
     g_progress.step("sharing",
                     o.collectives == "intra_host"
@@ -394,6 +397,9 @@ int driver(const Options& o) {
         for (const MachineProfile::CommBesideCompute& c : base.comm_beside_compute)
             if (c.link == LinkClass::IntraHost)
                 p.comm_beside_compute.push_back(c);
+        for (const MachineProfile::ComputeBesideComm& c : base.compute_beside_comm)
+            if (c.link == LinkClass::IntraHost)
+                p.compute_beside_comm.push_back(c);
         p.oversubscription_factor = base.oversubscription_factor;
         p.threads_per_rank = base.threads_per_rank;
         for (const CollectiveFit& f : base.fits)
@@ -505,6 +511,15 @@ int driver(const Options& o) {
                           "an all-reduce of %.0f B beside compute over %d ranks (%s): %.0f%% of "
                           "its rate alone",
                           f["beside_bytes"].get<double>(), j.ranks, j.link.c_str(), beside * 100);
+            progress(line);
+            const double compute = f["compute_beside_comm"].get<double>();
+            p.compute_beside_comm.push_back(
+                {j.link == "intra_host" ? LinkClass::IntraHost : LinkClass::InterHost, j.ranks,
+                 compute});
+            std::snprintf(line, sizeof line,
+                          "compute beside all-reduces in flight over %d ranks (%s): %.0f%% of "
+                          "its rate with every rank computing",
+                          j.ranks, j.link.c_str(), compute * 100);
             progress(line);
         }
         if (j.link == "intra_host") {

@@ -234,10 +234,12 @@ SharingTimes sharingSeconds(Kernels& k, const ModelShape& shape, int B, int roun
 }
 
 double commRateBesideCompute(Kernels& k, const ModelShape& shape, int B, double bytes,
-                             double alone_s, int rounds, Communicator& comm) {
+                             double alone_s, int rounds, Communicator& comm, double* compute_rate) {
     ReferencePassTimer pass(k, shape, B);
-    std::vector<float> buf(static_cast<std::size_t>(bytes / 4), 1.0f);
-    std::vector<double> rate;
+    const std::size_t count = static_cast<std::size_t>(bytes / 4);
+    std::vector<float> buf(count, 1.0f);
+    std::vector<std::vector<float>> queued; // compute beside comm: the all-reduces' buffers
+    std::vector<double> rate, compute;
     comm.takeStats();
     for (int round = 0; round <= rounds; ++round) {
         std::fill(buf.begin(), buf.end(), 1.0f);
@@ -247,15 +249,43 @@ double commRateBesideCompute(Kernels& k, const ModelShape& shape, int B, double 
         const double D = pass.time();
         h.wait();
         const double E = comm.takeStats()[Collective::AllReduce].ms / 1e3;
-        if (round == 0 || !(E > 0))
-            continue; // the warm-up
-        const double r = E <= D ? alone_s / E : (alone_s - (E - D)) / D;
-        rate.push_back(std::clamp(r, 0.001, 1.0));
+        if (round > 0 && E > 0) {
+            const double r = E <= D ? alone_s / E : (alone_s - (E - D)) / D;
+            rate.push_back(std::clamp(r, 0.001, 1.0));
+        }
+        if (!compute_rate)
+            continue;
+        comm.barrier();
+        const double D0 = pass.time();
+        // As many all-reduces as outlast the pass alone by half again; every rank the same
+        // count (rank 0's), so that all issue the same collectives.
+        double n[1] = {comm.rank() == 0 ? std::ceil(1.5 * D0 / std::max(alone_s, 1e-6)) : 0.0};
+        comm.sumDoubles(n, 1);
+        const double cap = std::max(1.0, std::floor(256.0 * 1024 * 1024 / std::max(bytes, 4.0)));
+        const auto calls = static_cast<std::size_t>(std::clamp(n[0], 1.0, std::min(256.0, cap)));
+        queued.resize(calls, std::vector<float>(count, 1.0f));
+        for (auto& q : queued)
+            std::fill(q.begin(), q.end(), 1.0f);
+        comm.barrier();
+        comm.takeStats();
+        std::vector<CommHandle> hs;
+        for (std::size_t i = 0; i < calls; ++i)
+            hs.push_back(comm.startAllReduce(queued[i].data(), count, CommDType::F32));
+        const double D1 = pass.time();
+        for (CommHandle& x : hs)
+            x.wait();
+        const double E1 = comm.takeStats()[Collective::AllReduce].ms / 1e3;
+        if (round > 0 && E1 > 0 && D1 > 0) {
+            const double overlapped = std::min(E1, D1);
+            compute.push_back(std::clamp(1 - (D1 - D0) / overlapped, 0.001, 1.0));
+        }
     }
     comm.barrier();
     // Every rank's median; the ranks' mean, on every rank.
-    double v[1] = {rate.empty() ? 1.0 : median(rate)};
-    comm.sumDoubles(v, 1);
+    double v[2] = {rate.empty() ? 1.0 : median(rate), compute.empty() ? 1.0 : median(compute)};
+    comm.sumDoubles(v, 2);
+    if (compute_rate)
+        *compute_rate = v[1] / comm.size();
     return v[0] / comm.size();
 }
 

@@ -70,7 +70,16 @@ SharingTimes sharingSeconds(Kernels& k, const ModelShape& shape, int B, int roun
 // all-reduce's time in flight E (its progress thread's clock) against the pass's D gives
 // alone_s / E where it ended within the pass, else (alone_s - (E - D)) / D, the rest having
 // run at the full rate once compute waited. The median of the rounds, kept in [0.001, 1].
+//
+// With compute_rate, the other way round, in the same rounds: the rate compute progresses
+// at while a collective is in flight, as a share of its rate with every rank computing and
+// none communicating. Each round also times the pass alone (D0, every rank at once) and
+// once more beside all-reduces of `bytes` queued to outlast it (their time alone summed at
+// least 1.5 D0, at most 256 of them and 256 MiB): over the in-flight part min(E', D1) of
+// that pass D1, compute did D0 - (D1 - min(E', D1)) of work, a rate 1 - (D1 - D0) / min(E',
+// D1). The ranks' mean of their medians, kept in [0.001, 1].
 double commRateBesideCompute(Kernels& k, const ModelShape& shape, int B, double bytes,
-                             double alone_s, int rounds, Communicator& comm);
+                             double alone_s, int rounds, Communicator& comm,
+                             double* compute_rate = nullptr);
 
 } // namespace zerolab

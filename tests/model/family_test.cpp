@@ -92,20 +92,23 @@ TEST(ModelFamily, TheNetworksCallsAreItsUnitCallsInEveryRecomputeMode) {
 }
 
 TEST(ModelFamily, TheNetworkCountsExactlyItsActivationFootprint) {
-    for (const ModelPreset& p : smallPresets()) {
-        for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
-            SCOPED_TRACE(std::string(p.name) + " " + std::string(recomputeName(r)));
-            auto k = makeCpuKernels(1);
-            MemoryLedger ledger;
-            const int B = 2, T = std::min(16, p.shape.seq_len);
-            {
-                auto net = makeNetwork(p.shape, B, T, *k, ledger, r);
-                EXPECT_EQ(ledger.current()[MemCategory::Activations],
-                          activationFootprint(p.shape, B, T, r).total(p.shape.n_layer));
+    for (const ModelPreset& p : smallPresets())
+        for (AttentionKernel a : {AttentionKernel::Standard, AttentionKernel::Flash})
+            for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+                SCOPED_TRACE(std::string(p.name) + " " + std::string(recomputeName(r)) + " " +
+                             std::string(attentionKernelName(a)));
+                ModelShape shape = p.shape;
+                shape.attention = a;
+                auto k = makeCpuKernels(1);
+                MemoryLedger ledger;
+                const int B = 2, T = std::min(16, shape.seq_len);
+                {
+                    auto net = makeNetwork(shape, B, T, *k, ledger, r);
+                    EXPECT_EQ(ledger.current()[MemCategory::Activations],
+                              activationFootprint(shape, B, T, r).total(shape.n_layer));
+                }
+                EXPECT_EQ(ledger.current()[MemCategory::Activations], 0);
             }
-            EXPECT_EQ(ledger.current()[MemCategory::Activations], 0);
-        }
-    }
 }
 
 TEST(ModelFamily, InitIsTheSameWhateverThePadding) {

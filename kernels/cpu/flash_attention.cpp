@@ -42,16 +42,16 @@ int causalValid(int row, int c0, int cols) {
 
 // ---- the tile product ----
 
-// Eight floats in one AVX register (two SSE ones in the baseline clone).
+// Eight floats in one AVX register (two SSE ones in the baseline clone); F8u the same at
+// any float's address, allowed to alias floats, so that at(p) is an unaligned load or store
+// of p[0..8) (by reference: a vector passed by value would change the baseline's ABI).
 typedef float F8 __attribute__((vector_size(32)));
-
-inline F8 load8(const float* p) {
-    F8 v;
-    __builtin_memcpy(&v, p, sizeof v);
-    return v;
+typedef float F8u __attribute__((vector_size(32), aligned(4), may_alias));
+inline const F8u& at(const float* p) {
+    return *reinterpret_cast<const F8u*>(p);
 }
-inline void store8(float* p, F8 v) {
-    __builtin_memcpy(p, &v, sizeof v);
+inline F8u& at(float* p) {
+    return *reinterpret_cast<F8u*>(p);
 }
 
 // A product's operands and the causal limits of its row blocks, in the kernel's frame:
@@ -73,17 +73,23 @@ struct TileProduct {
     int colShift = kNoLimit;
     int kBeginShift = -kNoLimit;
     int kEndShift = kNoLimit;
+    // Scratch of k x n floats, or nullptr: B's whole 16-column blocks are copied there
+    // first, each block's k rows of 16 back to back (BLAS' packing), when B's rows are
+    // strided q, k, v rows, whose column of one block falls in a few L1 sets.
+    float* packed = nullptr;
 };
 
 // MR rows x 16 columns of C at (i, j), reduction p in [p0, p1): 2 MR accumulators of 8,
 // held in registers (MR = 6: 12 of the 16 AVX registers), B read once per p for all rows.
+// b: B's column j, its rows ldb apart.
 template <int MR>
-[[gnu::always_inline]] inline void tileBlock16(const TileProduct& t, int i, int j, int p0, int p1) {
+[[gnu::always_inline]] inline void tileBlock16(const TileProduct& t, int i, int j, int p0, int p1,
+                                               const float* b, long long ldb) {
     F8 acc[MR][2] = {};
     const float* a = t.a + i * t.aRow;
     for (int p = p0; p < p1; ++p) {
-        const float* bp = t.b + p * t.ldb + j;
-        const F8 b0 = load8(bp), b1 = load8(bp + 8);
+        const float* bp = b + p * ldb;
+        const F8 b0 = at(bp), b1 = at(bp + 8);
         for (int r = 0; r < MR; ++r) {
             const float x = a[r * t.aRow + p * t.aCol];
             acc[r][0] += x * b0;
@@ -93,8 +99,8 @@ template <int MR>
     for (int r = 0; r < MR; ++r) {
         float* cp = t.c + (i + r) * t.ldc + j;
         const F8 c0 = t.alpha * acc[r][0], c1 = t.alpha * acc[r][1];
-        store8(cp, t.accumulate ? load8(cp) + c0 : c0);
-        store8(cp + 8, t.accumulate ? load8(cp + 8) + c1 : c1);
+        at(cp) = t.accumulate ? at(cp) + c0 : c0;
+        at(cp + 8) = t.accumulate ? at(cp + 8) + c1 : c1;
     }
 }
 
@@ -104,14 +110,14 @@ template <int MR>
     F8 acc[MR] = {};
     const float* a = t.a + i * t.aRow;
     for (int p = p0; p < p1; ++p) {
-        const F8 b0 = load8(t.b + p * t.ldb + j);
+        const F8 b0 = at(t.b + p * t.ldb + j);
         for (int r = 0; r < MR; ++r)
             acc[r] += a[r * t.aRow + p * t.aCol] * b0;
     }
     for (int r = 0; r < MR; ++r) {
         float* cp = t.c + (i + r) * t.ldc + j;
         const F8 c0 = t.alpha * acc[r];
-        store8(cp, t.accumulate ? load8(cp) + c0 : c0);
+        at(cp) = t.accumulate ? at(cp) + c0 : c0;
     }
 }
 
@@ -139,8 +145,12 @@ template <int MR> [[gnu::always_inline]] inline void tileRows(const TileProduct&
     const int p0 = std::clamp(i + t.kBeginShift, 0, t.k);
     const int p1 = std::clamp(i + mr + t.kEndShift, p0, t.k);
     int j = 0;
-    for (; j + 16 <= nEnd; j += 16)
-        tileBlock16<MR>(t, i, j, p0, p1);
+    for (; j + 16 <= nEnd; j += 16) {
+        if (t.packed)
+            tileBlock16<MR>(t, i, j, p0, p1, t.packed + static_cast<std::size_t>(j) * t.k, 16);
+        else
+            tileBlock16<MR>(t, i, j, p0, p1, t.b + j, t.ldb);
+    }
     if (j + 8 <= nEnd) {
         tileBlock8<MR>(t, i, j, p0, p1);
         j += 8;
@@ -150,6 +160,13 @@ template <int MR> [[gnu::always_inline]] inline void tileRows(const TileProduct&
 }
 
 ZEROLAB_CPU_CLONES void tileProduct(const TileProduct& t) {
+    if (t.packed)
+        for (int j = 0; j + 16 <= t.n; j += 16) {
+            float* panel = t.packed + static_cast<std::size_t>(j) * t.k;
+            for (int p = 0; p < t.k; ++p)
+                for (int jj = 0; jj < 16; ++jj)
+                    panel[p * 16 + jj] = t.b[p * t.ldb + j + jj];
+        }
     int i = 0;
     for (; i + 6 <= t.m; i += 6)
         tileRows<6>(t, i, 6);
@@ -258,17 +275,18 @@ std::size_t tokenAt(int b, int T, int t, long long stride) {
 }
 
 // Per-thread tile buffers of the forward: scores/probabilities (Br x Bc), the running
-// output (Br x hs), the running max and sum (Br each), and K^T (hs x Bc).
+// output (Br x hs), the running max and sum (Br each), K^T (hs x Bc) and the packed B of
+// P V (Bc x hs).
 std::size_t forwardScratchFloats(int hs) {
     return static_cast<std::size_t>(kQueryTile) * (kTileLd + hs + 2) +
-           static_cast<std::size_t>(hs) * kTileLd;
+           static_cast<std::size_t>(hs) * (kTileLd + kKeyTile);
 }
 
 // ... of the backward: probabilities and their gradient (Br x Bc each), K^T and V^T
-// (hs x Bc each).
+// (hs x Bc each), and the packed B of the gradient products (at most Bc x hs).
 std::size_t backwardScratchFloats(int hs) {
     return 2 * static_cast<std::size_t>(kQueryTile) * kTileLd +
-           2 * static_cast<std::size_t>(hs) * kTileLd;
+           static_cast<std::size_t>(hs) * (2 * kTileLd + kKeyTile);
 }
 
 // The calling thread's tile buffer of at least n floats, kept between calls (OpenMP's
@@ -301,6 +319,7 @@ void CpuKernels::flashAttentionForward(float* out, float* lse, const float* q, c
         float* m = O + static_cast<std::size_t>(kQueryTile) * hs;
         float* l = m + kQueryTile;
         float* KT = l + kQueryTile;
+        float* panel = KT + static_cast<std::size_t>(hs) * kTileLd;
         // Causal tiles cost in proportion to their index: the last (largest) tiles of
         // every head go first so that the dynamic schedule ends on small ones.
 #pragma omp for schedule(dynamic, 1)
@@ -332,6 +351,7 @@ void CpuKernels::flashAttentionForward(float* out, float* lse, const float* q, c
                                S,    kTileLd, 1,    V + static_cast<std::size_t>(c0) * vS,
                                vS,   O,       hs,   true};
                 pv.kEndShift = r0 - c0;
+                pv.packed = panel;
                 tileProduct(pv);
             }
             float* o = out + tokenAt(b, T, r0, oS) + static_cast<std::size_t>(h) * hs;
@@ -367,6 +387,7 @@ void CpuKernels::flashAttentionBackward(float* dq, float* dk, float* dv, float* 
         float* dP = P + kQueryTile * kTileLd;
         float* KT = dP + kQueryTile * kTileLd;
         float* VT = KT + static_cast<std::size_t>(hs) * kTileLd;
+        float* panel = VT + static_cast<std::size_t>(hs) * kTileLd;
 #pragma omp for schedule(dynamic, 1)
         for (int task = 0; task < tasks; ++task) {
             const int b = task / d.NKV, g = task % d.NKV;
@@ -389,17 +410,20 @@ void CpuKernels::flashAttentionBackward(float* dq, float* dk, float* dv, float* 
                 for (int t = 0; t < T; ++t)
                     D[t] = dot(dO + static_cast<std::size_t>(t) * oS,
                                O + static_cast<std::size_t>(t) * oS, hs);
-                for (int r0 = 0; r0 < T; r0 += kQueryTile) {
-                    const int rows = std::min(kQueryTile, T - r0);
-                    const float* Qi = Q + static_cast<std::size_t>(r0) * qS;
-                    const float* dOi = dO + static_cast<std::size_t>(r0) * oS;
-                    float* dQi = dQ + static_cast<std::size_t>(r0) * qS;
-                    for (int c0 = 0; c0 < r0 + rows; c0 += kKeyTile) {
-                        const int cols = std::min(kKeyTile, r0 + rows - c0);
-                        const float* Kj = K + static_cast<std::size_t>(c0) * kS;
-                        const float* Vj = V + static_cast<std::size_t>(c0) * vS;
-                        transposeChunk(KT, kTileLd, Kj, kS, cols, hs);
-                        transposeChunk(VT, kTileLd, Vj, vS, cols, hs);
+                // Key chunks outside, query tiles inside: each chunk is transposed once
+                // per head, and every tile at or after it reads a prefix of it.
+                for (int c0 = 0; c0 < T; c0 += kKeyTile) {
+                    const float* Kj = K + static_cast<std::size_t>(c0) * kS;
+                    const float* Vj = V + static_cast<std::size_t>(c0) * vS;
+                    const int chunk = std::min(kKeyTile, T - c0);
+                    transposeChunk(KT, kTileLd, Kj, kS, chunk, hs);
+                    transposeChunk(VT, kTileLd, Vj, vS, chunk, hs);
+                    for (int r0 = c0; r0 < T; r0 += kQueryTile) {
+                        const int rows = std::min(kQueryTile, T - r0);
+                        const int cols = std::min(chunk, r0 + rows - c0);
+                        const float* Qi = Q + static_cast<std::size_t>(r0) * qS;
+                        const float* dOi = dO + static_cast<std::size_t>(r0) * oS;
+                        float* dQi = dQ + static_cast<std::size_t>(r0) * qS;
                         // S = scale * Qi Kj^T and dP = dOi Vj^T (row i: keys up to r0 + i),
                         // then P and dS over them.
                         TileProduct scores{rows, cols, hs,      scale, Qi,     qS,
@@ -422,16 +446,19 @@ void CpuKernels::flashAttentionBackward(float* dq, float* dk, float* dv, float* 
                             1,    kTileLd, dOi,  oS,   dV + static_cast<std::size_t>(c0) * vS,
                             vS,   true};
                         dvals.kBeginShift = c0 - r0;
+                        dvals.packed = panel;
                         tileProduct(dvals);
                         TileProduct dkeys{
                             cols, hs,      rows, scale, dP,
                             1,    kTileLd, Qi,   qS,    dK + static_cast<std::size_t>(c0) * kS,
                             kS,   true};
                         dkeys.kBeginShift = c0 - r0;
+                        dkeys.packed = panel;
                         tileProduct(dkeys);
                         TileProduct dqueries{rows, hs, cols, scale, dP, kTileLd,
                                              1,    Kj, kS,   dQi,   qS, true};
                         dqueries.kEndShift = r0 - c0;
+                        dqueries.packed = panel;
                         tileProduct(dqueries);
                     }
                 }

@@ -1,5 +1,6 @@
 // The GPT-2 model through the CPU kernels: loss at init, agreement with a double
 // reference, the UnitAccess call contract, accumulation, training, and the ledger.
+#include "compute_ops_check.h"
 #include "model_test_util.h"
 #include "reference_gpt2.h"
 #include "test_unit_access.h"
@@ -322,6 +323,19 @@ TEST(Gpt2, ComputeOpsNameTheAttentionKernelAndHardwareFlopsFollowThem) {
     const ModelShape s = *findModelPreset("micro");
     EXPECT_EQ(modelFlopsPerToken(withAttention(s, AttentionKernel::Flash), 128),
               modelFlopsPerToken(s, 128));
+}
+
+// The description's compute_ops are the kernels the network runs, call by call
+// (compute_ops_check.h), with either attention kernel in every recompute mode: the
+// selective recompute's attention forward and flash's kernels included.
+TEST(Gpt2, ComputeOpsAreTheKernelsTheNetworkRuns) {
+    for (const char* preset : {"nano", "micro"})
+        for (AttentionKernel a : {AttentionKernel::Standard, AttentionKernel::Flash})
+            for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+                SCOPED_TRACE(std::string(preset) + " " + std::string(attentionKernelName(a)) + " " +
+                             std::string(recomputeName(r)));
+                test::checkComputeOps(withAttention(*findModelPreset(preset), a), r);
+            }
 }
 
 TEST(Gpt2, RecomputeKeepsTheUnitAccessOrder) {

@@ -4,8 +4,11 @@
 // mini preset's shape (B=4, NH=6, C=384, hs=64) for T = 256, 1024 and 2048. The two run
 // alternately, rep by rep, so that load from other processes hits both alike; printed are
 // the medians of forward, backward and their sum, the ratio old/flash of the sums, what
-// each keeps for the backward, and how far their outputs and gradients differ.
-//   attention_bench [--threads N] [--reps N] [--seq T ...]
+// each keeps for the backward, and how far their outputs and gradients differ. With
+// --cpu-time the times are the calling thread's CPU time instead of wall time: with
+// --threads 1 (the default) the op runs on that thread, and time the machine gave other
+// processes is not counted, which makes a loaded machine's ratios steadier.
+//   attention_bench [--threads N] [--reps N] [--cpu-time] [--seq T]...
 #include "kernels/cpu/blas_coretype.h"
 #include "kernels/kernels.h"
 
@@ -17,6 +20,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <time.h>
 #include <vector>
 
 namespace zerolab {
@@ -26,6 +30,7 @@ struct Options {
     int threads = 1;
     int reps = 21; // at T = 256; fewer at longer T (same total work, roughly)
     std::vector<int> seqs{256, 1024, 2048};
+    bool cpuTime = false;
 };
 
 int positive(const std::string& flag, const char* value) {
@@ -40,7 +45,9 @@ Options parseOptions(int argc, char** argv) {
     bool seqGiven = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if ((a == "--threads" || a == "--reps" || a == "--seq") && i + 1 < argc) {
+        if (a == "--cpu-time") {
+            o.cpuTime = true;
+        } else if ((a == "--threads" || a == "--reps" || a == "--seq") && i + 1 < argc) {
             const int v = positive(a, argv[++i]);
             if (a == "--threads")
                 o.threads = v;
@@ -55,7 +62,7 @@ Options parseOptions(int argc, char** argv) {
         } else {
             throw std::invalid_argument(
                 "unknown argument '" + a +
-                "'; usage: attention_bench [--threads N] [--reps N] [--seq T ...]");
+                "'; usage: attention_bench [--threads N] [--reps N] [--cpu-time] [--seq T]...");
         }
     }
     return o;
@@ -95,11 +102,20 @@ double mib(std::size_t floats) {
     return static_cast<double>(floats) * sizeof(float) / (1024.0 * 1024.0);
 }
 
-void runShape(Kernels& k, int B, int T, int C, int NH, int reps) {
-    using Clock = std::chrono::steady_clock;
-    const auto ms = [](Clock::time_point a, Clock::time_point b) {
-        return std::chrono::duration<double, std::milli>(b - a).count();
-    };
+// Milliseconds on the steady clock, or of the calling thread's CPU time.
+double nowMs(bool cpuTime) {
+    if (cpuTime) {
+        timespec t{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+        return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+    }
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+void runShape(Kernels& k, int B, int T, int C, int NH, int reps, bool cpuTime) {
+    const auto ms = [](double a, double b) { return b - a; };
     std::mt19937 gen(1234 + T);
     const std::size_t nQkv = static_cast<std::size_t>(B) * T * 3 * C;
     const std::size_t nOut = static_cast<std::size_t>(B) * T * C;
@@ -115,17 +131,17 @@ void runShape(Kernels& k, int B, int T, int C, int NH, int reps) {
     for (int r = -1; r < reps; ++r) { // r = -1 warms caches, pages and thread pools
         std::fill(dqkv.begin(), dqkv.end(), 0.0f);
         std::fill(fDqkv.begin(), fDqkv.end(), 0.0f);
-        const auto t0 = Clock::now();
+        const double t0 = nowMs(cpuTime);
         k.attentionForward(out.data(), preatt.data(), att.data(), q, B, T, C, NH);
-        const auto t1 = Clock::now();
+        const double t1 = nowMs(cpuTime);
         k.attentionBackward(dqkv.data(), dpreatt.data(), datt.data(), dout.data(), q, att.data(), B,
                             T, C, NH);
-        const auto t2 = Clock::now();
+        const double t2 = nowMs(cpuTime);
         k.flashAttentionForward(fOut.data(), lse.data(), q, q + C, q + 2 * C, d);
-        const auto t3 = Clock::now();
+        const double t3 = nowMs(cpuTime);
         k.flashAttentionBackward(fDqkv.data(), fDqkv.data() + C, fDqkv.data() + 2 * C, delta.data(),
                                  dout.data(), fOut.data(), lse.data(), q, q + C, q + 2 * C, d);
-        const auto t4 = Clock::now();
+        const double t4 = nowMs(cpuTime);
         if (r < 0)
             continue;
         oldF.push_back(ms(t0, t1));
@@ -149,8 +165,8 @@ int run(const Options& opt) {
     constexpr int B = 4, C = 384, NH = 6; // the mini preset
     auto k = makeCpuKernels(opt.threads);
     std::printf("zerolab attention_bench: mini shape B=%d C=%d NH=%d hs=%d, threads=%d; "
-                "times in ms, medians over reps (old and flash alternate)\n",
-                B, C, NH, C / NH, opt.threads);
+                "%s in ms, medians over reps (old and flash alternate)\n",
+                B, C, NH, C / NH, opt.threads, opt.cpuTime ? "thread CPU times" : "times");
     std::printf("%5s %5s %9s %9s %9s %9s %9s %9s %9s %10s %9s %9s %9s\n", "T", "reps", "old fwd",
                 "old bwd", "old f+b", "flash fwd", "flash bwd", "flash f+b", "old/flash",
                 "kept MiB", "kept MiB", "out diff", "grad diff");
@@ -159,7 +175,7 @@ int run(const Options& opt) {
     for (int T : opt.seqs) {
         // Work grows ~T^2: fewer reps at longer sequences, never under 3.
         const int reps = std::max(3, opt.reps * 256 * 256 / (T * T));
-        runShape(*k, B, T, C, NH, std::min(opt.reps, reps));
+        runShape(*k, B, T, C, NH, std::min(opt.reps, reps), opt.cpuTime);
     }
     std::printf("(kept: what each forward keeps for its backward besides out: old preatt + att "
                 "(B,NH,T,T) x2, flash lse (B,NH,T); both backwards also take scratch: old dpreatt "

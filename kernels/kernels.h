@@ -173,8 +173,8 @@ public:
     // dq, dk, dv += (accumulated, like every backward; key/value head g receives the sum over
     // its NH/NKV query heads). Recomputes each tile's probabilities from q, k and lse.
     // delta (B,NH,T) is scratch from the caller, overwritten: D = rowsum(dout * out). No
-    // other device memory (the CPU keeps one 128 KiB tile buffer per thread, outside the
-    // Kernels buffers; docs/kernels.md gives its size).
+    // other device memory (the CPU keeps one tile buffer per thread, outside the Kernels
+    // buffers: 336 KiB at hs = 64; docs/kernels.md gives its size).
     virtual void flashAttentionBackward(float* dq, float* dk, float* dv, float* delta,
                                         const float* dout, const float* out, const float* lse,
                                         const float* q, const float* k, const float* v,

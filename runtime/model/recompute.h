@@ -12,10 +12,15 @@ namespace zerolab {
 enum class Recompute : int {
     // Keep every per-layer activation backward reads (llm.c's -r 0).
     None = 0,
-    // Keep the matmul outputs, the attention probabilities and the residual stream;
-    // recompute the cheap elementwise parts during backward: both layernorm outputs
-    // and the GELU output (llm.c's recompute levels 1 and 2 together). Drops 6 of
-    // the 16 (B,T,C)-sized tensors per layer for about 2% more step FLOPs.
+    // Selective recomputation as Korthikanti et al. 2022 mean it: keep the matmul
+    // outputs (qkv, the attention output, fc) and the residual stream, but not the
+    // attention scores and probabilities (B,NH,T,T): backward recomputes the attention
+    // core from the kept qkv. Also recomputed, as llm.c's levels 1 and 2: both layernorm
+    // outputs and the GELU output. Drops, per layer, the (B,NH,T,T) probabilities (the
+    // term that grows with T^2) and 6 of the 16 (B,T,C)-sized tensors, for the attention
+    // forward again (2TC FLOPs per token and layer: 1-3% of a step) and elementwise work.
+    // With flash attention (ModelShape::attention) there is no T x T tensor to drop: its
+    // per-row log-sum-exp is kept and only the layernorms and GELU are recomputed.
     Selective,
     // Keep only each block's output (the next block's input, (B,T,C)); backward runs
     // each block's forward again, into one block's worth of shared buffers, before

@@ -169,15 +169,15 @@ private:
             break;
         case Recompute::Selective:
             line(Message(ZEROLAB_TR("PlanExplain",
-                                    "  per layer: 40sbh + 4as^2b + 16sb (the matmul outputs, "
-                                    "attention probabilities, residuals; ln1, ln2 and gelu "
+                                    "  per layer: 40sbh + 16sb (the matmul outputs, residuals; "
+                                    "the attention probabilities, ln1, ln2 and gelu "
                                     "recomputed) = %1"),
-                         {bytes(40 * sbh + 4 * as2b + 16 * sb)}));
+                         {bytes(40 * sbh + 16 * sb)}));
             line(Message(ZEROLAB_TR("PlanExplain",
-                                    "  once: 8sbh for the recomputed ln1 and ln2 = %1 "
-                                    "(gelu is recomputed into the d fch gradient "
-                                    "buffer)"),
-                         {bytes(8 * sbh)}));
+                                    "  once: 8sbh + 4as^2b for the recomputed ln1, ln2 and "
+                                    "attention probabilities = %1 (gelu is recomputed into the "
+                                    "d fch gradient buffer)"),
+                         {bytes(8 * sbh + 4 * as2b)}));
             break;
         case Recompute::Full:
             line(

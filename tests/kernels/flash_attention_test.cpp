@@ -113,13 +113,17 @@ TEST_P(FlashVsAttentionTest, EqualsTodaysAttentionForwardAndBackward) {
 // T = 1 (a single key); T = 64 one whole query tile; T = 70, 130 and 200 past one, two and
 // three with ragged last tiles; T = 300 past the 256-key chunk (the online softmax rescales
 // across chunks); hs = 12, 20, 24 and 40 not powers of two; 2 threads take the parallel
-// paths (more tasks than threads, dynamic schedule).
+// paths (more tasks than threads, dynamic schedule). The tile products run in blocks of
+// 6 rows x 16 (or 8) columns with an element-wise edge: hs = 4 is all edge, 24 and 40 a
+// block of 8 plus 16s, 64 (the mini shape's, at T = 256 as attention_bench; T = 262 past
+// a chunk with a ragged edge) whole blocks.
 INSTANTIATE_TEST_SUITE_P(
     Shapes, FlashVsAttentionTest,
     ::testing::Values(PackedShape{1, 1, 8, 2, 1}, PackedShape{3, 1, 24, 2, 2},
                       PackedShape{2, 64, 64, 4, 1}, PackedShape{2, 70, 36, 3, 1},
                       PackedShape{2, 130, 40, 2, 2}, PackedShape{2, 200, 96, 4, 2},
-                      PackedShape{1, 129, 80, 2, 2}, PackedShape{1, 300, 32, 2, 2}));
+                      PackedShape{1, 129, 80, 2, 2}, PackedShape{1, 300, 32, 2, 2},
+                      PackedShape{2, 256, 384, 6, 1}, PackedShape{1, 262, 128, 2, 2}));
 
 // ---- grouped-query attention (Llama's layout) against a double reference ----
 

@@ -81,9 +81,10 @@ TEST(ActivationFootprint, MatchesTheArenaLayout) {
 }
 
 // What each recompute mode keeps (recompute.h): selective drops ln1, ln2 and gelu
-// (6 BTC per layer) for two shared (B,T,C) buffers; full keeps residual3 (BTC) per
-// layer and one shared block of the rest but gelu (11 BTC, 4 BT and att). gelu lives
-// in dwide_b in both.
+// (6 BTC per layer) for two shared (B,T,C) buffers, and the attention probabilities att
+// (Korthikanti et al. 2022's selective recomputation) for one shared (B,NH,T,T) buffer;
+// full keeps residual3 (BTC) per layer and one shared block of the rest but gelu
+// (11 BTC, 4 BT and att). gelu lives in dwide_b in both.
 TEST(ActivationFootprint, RecomputeModesKeepWhatTheyClaim) {
     const ModelShape s = *findModelPreset("micro");
     const int B = 8, T = 128;
@@ -91,8 +92,8 @@ TEST(ActivationFootprint, RecomputeModesKeepWhatTheyClaim) {
     const ActivationFootprint none = activationFootprint(s, B, T);
     const ActivationFootprint sel = activationFootprint(s, B, T, Recompute::Selective);
     const ActivationFootprint full = activationFootprint(s, B, T, Recompute::Full);
-    EXPECT_EQ(sel.per_layer_bytes, 4 * (10 * BTC + 4 * BT + att));
-    EXPECT_EQ(sel.other_bytes, none.other_bytes + 4 * 2 * BTC);
+    EXPECT_EQ(sel.per_layer_bytes, 4 * (10 * BTC + 4 * BT));
+    EXPECT_EQ(sel.other_bytes, none.other_bytes + 4 * (2 * BTC + att));
     EXPECT_EQ(full.per_layer_bytes, 4 * BTC);
     EXPECT_EQ(full.other_bytes, none.other_bytes + 4 * (11 * BTC + 4 * BT + att));
     // The figure: micro at micro-batch 8 holds about 94.5 MB without recompute.
@@ -108,8 +109,55 @@ TEST(ActivationFootprint, RecomputeModesKeepWhatTheyClaim) {
     const Gpt2ActivationLayout b = makeGpt2ActivationLayout(s, B, T, Recompute::Selective);
     EXPECT_EQ(b.layer.ln1.offset, b.recompute_ln1);
     EXPECT_EQ(b.layer.ln2.offset, b.recompute_ln2);
+    EXPECT_EQ(b.layer.att.offset, b.recompute_att);
     EXPECT_FALSE(b.layer.ln1.per_layer);
+    EXPECT_FALSE(b.layer.att.per_layer);
+    EXPECT_TRUE(b.layer.qkv.per_layer);
     EXPECT_TRUE(b.layer.fch.per_layer);
+}
+
+// Flash attention (ModelShape::attention) keeps each query row's log-sum-exp, (B,NH,T)
+// per layer, where Standard keeps att (B,NH,T,T); the shared preatt and datt give way to
+// the backward's delta (B,NH,T). Everything else is the same in every recompute mode;
+// selective keeps the lse per layer (there is nothing of T x T left to drop).
+TEST(ActivationFootprint, FlashKeepsTheLogSumExpInsteadOfTheProbabilities) {
+    ModelShape s = *findModelPreset("micro");
+    const int B = 8, T = 128;
+    const long long BT = B * T, att = BT * s.n_head * T, rows = BT * s.n_head;
+    ModelShape f = s;
+    f.attention = AttentionKernel::Flash;
+    for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+        SCOPED_TRACE(std::string(recomputeName(r)));
+        const ActivationFootprint standard = activationFootprint(s, B, T, r);
+        const ActivationFootprint flash = activationFootprint(f, B, T, r);
+        switch (r) {
+        case Recompute::None:
+            EXPECT_EQ(flash.per_layer_bytes, standard.per_layer_bytes - 4 * (att - rows));
+            EXPECT_EQ(flash.other_bytes, standard.other_bytes - 4 * (2 * att - rows));
+            break;
+        case Recompute::Selective: // Standard's att is one shared buffer here
+            EXPECT_EQ(flash.per_layer_bytes, standard.per_layer_bytes + 4 * rows);
+            EXPECT_EQ(flash.other_bytes, standard.other_bytes - 4 * (3 * att - rows));
+            break;
+        case Recompute::Full: // att and lse both in the shared block
+            EXPECT_EQ(flash.per_layer_bytes, standard.per_layer_bytes);
+            EXPECT_EQ(flash.other_bytes, standard.other_bytes - 4 * (3 * att - 2 * rows));
+            break;
+        }
+        const Gpt2ActivationLayout a = makeGpt2ActivationLayout(f, B, T, r);
+        EXPECT_EQ(a.attention, AttentionKernel::Flash);
+        EXPECT_FALSE(a.layer.att.present());
+        EXPECT_TRUE(a.layer.lse.present());
+        EXPECT_EQ(a.layer.lse.per_layer, r != Recompute::Full);
+        EXPECT_EQ(a.preatt, -1);
+        EXPECT_EQ(a.datt, -1);
+        EXPECT_EQ(a.recompute_att, -1);
+        EXPECT_GE(a.delta, 0);
+        const Gpt2ActivationLayout b = makeGpt2ActivationLayout(s, B, T, r);
+        EXPECT_TRUE(b.layer.att.present());
+        EXPECT_FALSE(b.layer.lse.present());
+        EXPECT_EQ(b.delta, -1);
+    }
 }
 
 TEST(ActivationFootprint, GrowsLinearlyInLayersAndAlignsBuffers) {

@@ -60,6 +60,23 @@ TEST(PlannerShape, ActivationsEqualTheModelsArena) {
     EXPECT_LT(by[1], by[0]);
 }
 
+// The attention kernel is part of the shape: with flash attention the forecast is the
+// flash arena (no (B,NH,T,T) buffers) in every recompute mode, and less than standard's.
+TEST(PlannerShape, ActivationsFollowTheAttentionKernel) {
+    PlanInput in = gpt2(2, 4, 64);
+    const PlanInput standard = in;
+    in.shape->attention = AttentionKernel::Flash;
+    for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+        in.recompute = r;
+        const long long bytes = activationFootprint(*in.shape, 4, 64, r).total(in.shape->n_layer);
+        const Plan q = plan(in);
+        EXPECT_EQ(q.stages[2].per_rank[MemCategory::Activations], bytes) << recomputeName(r);
+        EXPECT_EQ(q.stages[0].activation_bytes_by_mode[static_cast<std::size_t>(r)], bytes);
+        EXPECT_LT(bytes,
+                  activationFootprint(*standard.shape, 4, 64, r).total(standard.shape->n_layer));
+    }
+}
+
 TEST(PlannerShape, ActivationsUnknownWithoutMicroBatch) {
     PlanInput in = gpt2(2, 0, 0);
     const Plan p = plan(in);

@@ -1044,12 +1044,12 @@
         <translation>  （Korthikanti 等人 2022 按 fp16 并含 dropout 掩码计为 34sbh + 5as^2b）</translation>
     </message>
     <message>
-        <source>  per layer: 40sbh + 4as^2b + 16sb (the matmul outputs, attention probabilities, residuals; ln1, ln2 and gelu recomputed) = %1</source>
-        <translation>  每层：40sbh + 4as^2b + 16sb（矩阵乘输出、注意力概率、残差；ln1、ln2 和 gelu 重计算）= %1</translation>
+        <source>  per layer: 40sbh + 16sb (the matmul outputs, residuals; the attention probabilities, ln1, ln2 and gelu recomputed) = %1</source>
+        <translation>  每层：40sbh + 16sb（矩阵乘输出、残差；注意力概率、ln1、ln2 和 gelu 重计算）= %1</translation>
     </message>
     <message>
-        <source>  once: 8sbh for the recomputed ln1 and ln2 = %1 (gelu is recomputed into the d fch gradient buffer)</source>
-        <translation>  一次：重计算的 ln1 和 ln2 占 8sbh = %1（gelu 重计算到 d fch 梯度缓冲区中）</translation>
+        <source>  once: 8sbh + 4as^2b for the recomputed ln1, ln2 and attention probabilities = %1 (gelu is recomputed into the d fch gradient buffer)</source>
+        <translation>  一次：重计算的 ln1、ln2 和注意力概率占 8sbh + 4as^2b = %1（gelu 重计算到 d fch 梯度缓冲区中）</translation>
     </message>
     <message>
         <source>  per layer: 4sbh (the block&apos;s output, the next block&apos;s input) = %1</source>
@@ -2151,11 +2151,11 @@ stage %3, N=%4</source>
     <message>
         <source>model.recompute: which activations each layer keeps for backward.
 none: all of them (64sbh + 4as²b bytes per layer in fp32).
-selective: drop the layernorm and GELU outputs and recompute them in backward (40sbh + 4as²b per layer; a few percent more time).
+selective: drop the attention probabilities and the layernorm and GELU outputs and recompute them in backward (40sbh per layer; a few percent more time).
 full: keep only each block&apos;s input (4sbh per layer) and run the block&apos;s forward again in backward: about one more forward, 4/3 of the compute.</source>
         <translation>model.recompute：每层为反向保留哪些激活值。
 none：全部保留（fp32 下每层 64sbh + 4as²b 字节）。
-selective：丢弃 layernorm 和 GELU 的输出，在反向中重计算（每层 40sbh + 4as²b；多花百分之几的时间）。
+selective：丢弃注意力概率以及 layernorm 和 GELU 的输出，在反向中重计算（每层 40sbh；多花百分之几的时间）。
 full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍该块的前向：约多一次前向，计算量为 4/3。</translation>
     </message>
     <message>

@@ -396,8 +396,8 @@ void ConfigForm::retranslate() {
     m_recompute->setToolTip(
         tr("model.recompute: which activations each layer keeps for backward.\n"
            "none: all of them (64sbh + 4as²b bytes per layer in fp32).\n"
-           "selective: drop the layernorm and GELU outputs and recompute them in backward "
-           "(40sbh + 4as²b per layer; a few percent more time).\n"
+           "selective: drop the attention probabilities and the layernorm and GELU outputs and "
+           "recompute them in backward (40sbh per layer; a few percent more time).\n"
            "full: keep only each block's input (4sbh per layer) and run the block's forward "
            "again in backward: about one more forward, 4/3 of the compute."));
     setFormRowLabel(m_recompute, tr("Recompute"));

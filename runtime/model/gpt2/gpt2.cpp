@@ -37,15 +37,44 @@ void Gpt2::uploadTokens(const int* inputs, const int* targets) {
     m_kernels.copyToDevice(tokens() + bt, targets, bt * sizeof(int));
 }
 
+void Gpt2::attentionForward(int l) {
+    const Gpt2LayerActivations& o = m_act.layer;
+    const int B = m_act.B, T = m_act.T, C = m_shape.n_embd, NH = m_shape.n_head;
+    const float* qkv = layerAct(l, o.qkv);
+    if (m_act.attention == AttentionKernel::Flash)
+        m_kernels.flashAttentionForward(layerAct(l, o.atty), layerAct(l, o.lse), qkv, qkv + C,
+                                        qkv + 2 * C, FlashAttentionDims::packedQkv(B, T, C, NH));
+    else
+        m_kernels.attentionForward(layerAct(l, o.atty), act(m_act.preatt), layerAct(l, o.att), qkv,
+                                   B, T, C, NH);
+}
+
+// dpreatt and datt (Standard) or delta (Flash) are the shared scratch of the arena.
+void Gpt2::attentionBackward(int l, float* dqkv, const float* datty) {
+    const Gpt2LayerActivations& o = m_act.layer;
+    const int B = m_act.B, T = m_act.T, C = m_shape.n_embd, NH = m_shape.n_head;
+    const float* qkv = layerAct(l, o.qkv);
+    if (m_act.attention == AttentionKernel::Flash)
+        m_kernels.flashAttentionBackward(dqkv, dqkv + C, dqkv + 2 * C, act(m_act.delta), datty,
+                                         layerAct(l, o.atty), layerAct(l, o.lse), qkv, qkv + C,
+                                         qkv + 2 * C, FlashAttentionDims::packedQkv(B, T, C, NH));
+    else
+        m_kernels.attentionBackward(dqkv, act(m_act.preatt), act(m_act.datt), datty, qkv,
+                                    layerAct(l, o.att), B, T, C, NH);
+}
+
 // pass Train: the block's forward, writing every slot and the block's output
 // residual3. pass Recompute: in backward, before blockBackward(l), the activations
 // the mode does not keep, by the same kernel calls on the same inputs as in Train:
-//   selective  ln1, ln2 (their statistics are rewritten with the same values), gelu;
+//   selective  ln1, ln2 (their statistics are rewritten with the same values), gelu,
+//              and with Standard attention the attention core from the kept qkv (att;
+//              atty is rewritten with the same values): Korthikanti et al. 2022's
+//              selective recomputation. Flash keeps its lse, so nothing of it is redone.
 //   full       everything up to the GELU; fcproj and residual3 are not needed again.
 void Gpt2::blockForward(int l, const float* p, ForwardPass pass) {
     const UnitLayout& u = m_layout.units[m_layout.blockUnit(l)];
     const Gpt2LayerActivations& o = m_act.layer;
-    const int B = m_act.B, T = m_act.T, C = m_shape.n_embd, NH = m_shape.n_head, N = B * T;
+    const int B = m_act.B, T = m_act.T, C = m_shape.n_embd, N = B * T;
     const std::size_t btc = static_cast<std::size_t>(N) * C;
     const float* residual = l == 0 ? act(m_act.encoded) : layerAct(l - 1, o.residual3);
     Kernels& k = m_kernels;
@@ -53,6 +82,8 @@ void Gpt2::blockForward(int l, const float* p, ForwardPass pass) {
         k.layernormForward(layerAct(l, o.ln1), layerAct(l, o.ln1_mean), layerAct(l, o.ln1_rstd),
                            residual, tensor(p, u, Gpt2Tensor::Ln1w), tensor(p, u, Gpt2Tensor::Ln1b),
                            N, C);
+        if (m_act.attention == AttentionKernel::Standard)
+            attentionForward(l);
         k.layernormForward(layerAct(l, o.ln2), layerAct(l, o.ln2_mean), layerAct(l, o.ln2_rstd),
                            layerAct(l, o.residual2), tensor(p, u, Gpt2Tensor::Ln2w),
                            tensor(p, u, Gpt2Tensor::Ln2b), N, C);
@@ -65,8 +96,7 @@ void Gpt2::blockForward(int l, const float* p, ForwardPass pass) {
                        C);
     k.matmulForward(layerAct(l, o.qkv), layerAct(l, o.ln1), tensor(p, u, Gpt2Tensor::Qkvw),
                     tensor(p, u, Gpt2Tensor::Qkvb), N, C, 3 * C);
-    k.attentionForward(layerAct(l, o.atty), act(m_act.preatt), layerAct(l, o.att),
-                       layerAct(l, o.qkv), B, T, C, NH);
+    attentionForward(l);
     k.matmulForward(act(m_act.proj), layerAct(l, o.atty), tensor(p, u, Gpt2Tensor::Attprojw),
                     tensor(p, u, Gpt2Tensor::Attprojb), N, C, C);
     k.residualForward(layerAct(l, o.residual2), residual, act(m_act.proj), btc);
@@ -129,7 +159,7 @@ float Gpt2::forward(const int* inputs, const int* targets, UnitAccess& access) {
 void Gpt2::blockBackward(int l, const float* p, float* g) {
     const UnitLayout& u = m_layout.units[m_layout.blockUnit(l)];
     const Gpt2LayerActivations& o = m_act.layer;
-    const int B = m_act.B, T = m_act.T, C = m_shape.n_embd, NH = m_shape.n_head, N = B * T;
+    const int B = m_act.B, T = m_act.T, C = m_shape.n_embd, N = B * T;
     const std::size_t btc = static_cast<std::size_t>(N) * C;
     const float* residual = l == 0 ? act(m_act.encoded) : layerAct(l - 1, o.residual3);
     Kernels& k = m_kernels;
@@ -161,8 +191,7 @@ void Gpt2::blockBackward(int l, const float* p, float* g) {
     k.matmulBackward(datty, tensor(g, u, Gpt2Tensor::Attprojw), tensor(g, u, Gpt2Tensor::Attprojb),
                      dres, layerAct(l, o.atty), tensor(p, u, Gpt2Tensor::Attprojw), N, C, C);
     k.zero(dqkv, 3 * btc);
-    k.attentionBackward(dqkv, act(m_act.preatt), act(m_act.datt), datty, layerAct(l, o.qkv),
-                        layerAct(l, o.att), B, T, C, NH);
+    attentionBackward(l, dqkv, datty);
     k.zero(dln, btc);
     k.matmulBackward(dln, tensor(g, u, Gpt2Tensor::Qkvw), tensor(g, u, Gpt2Tensor::Qkvb), dqkv,
                      layerAct(l, o.ln1), tensor(p, u, Gpt2Tensor::Qkvw), N, C, 3 * C);

@@ -31,7 +31,10 @@ public:
     // bytes) for the lifetime of the model. 1 <= T <= shape.seq_len. Keeps references
     // to both. With recompute other than None, backward computes the activations the
     // mode does not keep again (recompute.h) from the same inputs with the same
-    // kernels, so losses and gradients are bit-identical to None's.
+    // kernels, so losses and gradients are bit-identical to None's. shape.attention
+    // picks the attention kernels (Standard: attentionForward/Backward; Flash:
+    // flashAttentionForward/Backward on the packed qkv): the same math within fp32
+    // rounding, a different arena (gpt2_activations.h).
     Gpt2(const ModelShape& shape, int B, int T, Kernels& kernels, MemoryLedger& ledger,
          Recompute recompute = Recompute::None);
     ~Gpt2() override;
@@ -68,6 +71,10 @@ private:
     enum class ForwardPass { Train, Recompute };
     void blockForward(int layer, const float* unit_params, ForwardPass pass = ForwardPass::Train);
     void blockBackward(int layer, const float* unit_params, float* unit_grads);
+    // The attention core of `layer` with the shape's kernel: atty (and att or lse) from qkv;
+    // backward: dqkv += from datty.
+    void attentionForward(int layer);
+    void attentionBackward(int layer, float* dqkv, const float* datty);
 
     ModelShape m_shape;
     ParamLayout m_layout;

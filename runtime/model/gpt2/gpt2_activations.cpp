@@ -76,20 +76,25 @@ Gpt2ActivationLayout makeGpt2ActivationLayout(const ModelShape& s, int B, int T,
             "activation layout: need B >= 1 and 1 <= T <= seq_len (" + std::to_string(s.seq_len) +
             ") on a non-empty shape; got B=" + std::to_string(B) + " T=" + std::to_string(T));
     const std::int64_t C = s.n_embd, NH = s.n_head, Vp = s.padded_vocab_size;
+    const bool flash = s.attention == AttentionKernel::Flash;
     const Bounded bounded(s, B, T);
     const std::int64_t BT = bounded.product({B, T}), BTC = bounded.product({BT, C});
-    const std::int64_t att = bounded.product({B, NH, T, T});
+    // Standard's (B,NH,T,T) scores and probabilities; Flash's (B,NH,T) rows (lse, delta).
+    const std::int64_t att = flash ? 0 : bounded.product({B, NH, T, T});
+    const std::int64_t rows = bounded.product({B, NH, T});
     const std::int64_t wide = bounded.product({4, BTC}), BTVp = bounded.product({BT, Vp});
 
     Gpt2ActivationLayout a;
     a.B = B;
     a.T = T;
     a.recompute = recompute;
+    a.attention = s.attention;
 
     ArenaCursor other(bounded);
     a.tokens = other.take(bounded.product({2, BT}));
     a.encoded = other.take(BTC);
-    a.preatt = other.take(att);
+    if (!flash)
+        a.preatt = other.take(att);
     a.proj = other.take(BTC);
     a.lnf = other.take(BTC);
     a.lnf_mean = other.take(BT);
@@ -100,16 +105,22 @@ Gpt2ActivationLayout makeGpt2ActivationLayout(const ModelShape& s, int B, int T,
     a.dresidual = other.take(BTC);
     a.dwide_a = other.take(wide);
     a.dwide_b = other.take(wide);
-    a.datt = other.take(att);
+    if (flash)
+        a.delta = other.take(rows);
+    else
+        a.datt = other.take(att);
 
     // A layer block holds the slots the mode keeps; the others live once: selective
-    // puts ln1 and ln2 in buffers of their own, full every slot in one shared block
-    // laid out like a layer block; both put fch_gelu in dwide_b (see the header).
+    // puts ln1, ln2 and Standard's att in buffers of their own, full every slot in one
+    // shared block laid out like a layer block; both put fch_gelu in dwide_b (see the
+    // header).
     const bool full = recompute == Recompute::Full;
     const bool selective = recompute == Recompute::Selective;
     if (selective) {
         a.recompute_ln1 = other.take(BTC);
         a.recompute_ln2 = other.take(BTC);
+        if (!flash)
+            a.recompute_att = other.take(att);
     }
     if (full)
         a.recompute_block = other.size();
@@ -124,7 +135,11 @@ Gpt2ActivationLayout makeGpt2ActivationLayout(const ModelShape& s, int B, int T,
     o.ln1_rstd = keptOrBlock(BT);
     o.qkv = keptOrBlock(bounded.product({3, BTC}));
     o.atty = keptOrBlock(BTC);
-    o.att = keptOrBlock(att);
+    if (flash)
+        o.att = kAbsentSlot;
+    else
+        o.att = selective ? ActivationSlot{a.recompute_att, false} : keptOrBlock(att);
+    o.lse = flash ? keptOrBlock(rows) : kAbsentSlot;
     o.residual2 = keptOrBlock(BTC);
     o.ln2 = selective ? ActivationSlot{a.recompute_ln2, false} : keptOrBlock(BTC);
     o.ln2_mean = keptOrBlock(BT);

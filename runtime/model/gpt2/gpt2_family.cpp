@@ -11,35 +11,58 @@ namespace zerolab {
 
 namespace {
 
-// Matmul FLOPs: forward 2 m k n; backward 4 m k n. Attention (causal, llm.c's loops over
-// t2 <= t): forward 2 B T^2 C, backward twice that.
+// Matmul FLOPs: forward 2 m k n; backward 4 m k n. Attention counts one causal tile
+// product over every head (llm.c's loops over t2 <= t) as B T^2 C FLOPs: the standard
+// forward does two (scores, weighted sum: 2 B T^2 C) and its backward four (d att, d v,
+// d q, d k); flash's forward the same two, its backward five, because it recomputes the
+// scores tile by tile from q, k and lse before d P, d V, d Q, d K (FlashAttention-2).
 std::vector<KernelOp> gpt2ComputeOps(ModelCompute c, const ModelShape& s, int B, int T,
                                      Recompute recompute) {
     const long long N = static_cast<long long>(B) * T, C = s.n_embd, Vp = s.padded_vocab_size;
     const double btc = static_cast<double>(N) * C, logits = static_cast<double>(N) * Vp;
-    const double att = 2.0 * B * static_cast<double>(T) * T * C;
+    const double product = static_cast<double>(B) * T * T * C;
+    const bool flash = s.attention == AttentionKernel::Flash;
     using K = OpKind;
+    const KernelOp attention = flash ? KernelOp{K::FlashAttentionForward, 2 * product}
+                                     : KernelOp{K::AttentionForward, 2 * product};
+    const KernelOp attentionBackward = flash ? KernelOp{K::FlashAttentionBackward, 5 * product}
+                                             : KernelOp{K::AttentionBackward, 4 * product};
     switch (c) {
     case ModelCompute::None:
         return {};
     case ModelCompute::EncoderForward:
         return {elementsOp(K::EncoderForward, btc)};
     case ModelCompute::BlockForward:
-        return {elementsOp(K::LayernormForward, btc), matmulOp(true, N, C, 3 * C),
-                {K::AttentionForward, att},           matmulOp(true, N, C, C),
-                elementsOp(K::Residual, btc),         elementsOp(K::LayernormForward, btc),
-                matmulOp(true, N, C, 4 * C),          elementsOp(K::GeluForward, 4 * btc),
-                matmulOp(true, N, 4 * C, C),          elementsOp(K::Residual, btc)};
+        return {elementsOp(K::LayernormForward, btc),
+                matmulOp(true, N, C, 3 * C),
+                attention,
+                matmulOp(true, N, C, C),
+                elementsOp(K::Residual, btc),
+                elementsOp(K::LayernormForward, btc),
+                matmulOp(true, N, C, 4 * C),
+                elementsOp(K::GeluForward, 4 * btc),
+                matmulOp(true, N, 4 * C, C),
+                elementsOp(K::Residual, btc)};
     case ModelCompute::BlockRecompute:
-        if (recompute == Recompute::Selective)
-            return {elementsOp(K::LayernormForward, btc), elementsOp(K::LayernormForward, btc),
-                    elementsOp(K::GeluForward, 4 * btc)};
+        // Selective (gpt2.cpp's blockForward, pass Recompute): ln1, the standard
+        // attention core from the kept qkv (flash keeps its lse: nothing to redo), ln2, GELU.
+        if (recompute == Recompute::Selective) {
+            if (flash)
+                return {elementsOp(K::LayernormForward, btc), elementsOp(K::LayernormForward, btc),
+                        elementsOp(K::GeluForward, 4 * btc)};
+            return {elementsOp(K::LayernormForward, btc), attention,
+                    elementsOp(K::LayernormForward, btc), elementsOp(K::GeluForward, 4 * btc)};
+        }
         if (recompute == Recompute::None)
             return {};
-        return {elementsOp(K::LayernormForward, btc), matmulOp(true, N, C, 3 * C),
-                {K::AttentionForward, att},           matmulOp(true, N, C, C),
-                elementsOp(K::Residual, btc),         elementsOp(K::LayernormForward, btc),
-                matmulOp(true, N, C, 4 * C),          elementsOp(K::GeluForward, 4 * btc)};
+        return {elementsOp(K::LayernormForward, btc),
+                matmulOp(true, N, C, 3 * C),
+                attention,
+                matmulOp(true, N, C, C),
+                elementsOp(K::Residual, btc),
+                elementsOp(K::LayernormForward, btc),
+                matmulOp(true, N, C, 4 * C),
+                elementsOp(K::GeluForward, 4 * btc)};
     case ModelCompute::FinalNormForward:
         return {elementsOp(K::LayernormForward, btc)};
     case ModelCompute::HeadForward:
@@ -60,7 +83,7 @@ std::vector<KernelOp> gpt2ComputeOps(ModelCompute c, const ModelShape& s, int B,
                 elementsOp(K::Zero, btc),
                 matmulOp(false, N, C, C),
                 elementsOp(K::Zero, 3 * btc),
-                {K::AttentionBackward, 2 * att},
+                attentionBackward,
                 elementsOp(K::Zero, btc),
                 matmulOp(false, N, C, 3 * C),
                 elementsOp(K::LayernormBackward, btc)};

@@ -17,14 +17,27 @@ inline double gpt2ModelFlopsPerToken(const ModelShape& s, int T) {
     return 6.0 * static_cast<double>(paramCount(s)) + 6.0 * s.n_layer * T * s.n_embd;
 }
 
-// Model FLOPs plus the recomputed forward: full runs each block's matmuls again but
-// the MLP's output projection (qkv 6C^2, attention projection 2C^2, fc 8C^2 per
-// token) and the attention forward (2 T C); selective recomputes layernorms and GELU
-// only, elementwise work the 6 psi convention does not count.
+// Model FLOPs plus what the hardware executes again, per token and layer, in the
+// attention count of gpt2_family.cpp (one causal tile product over all heads: T C per
+// token; the attention forward is two, 2 T C):
+//   full       the block's matmuls again but the MLP's output projection (qkv 6C^2,
+//              attention projection 2C^2, fc 8C^2) and the attention forward (2 T C);
+//   selective  with standard attention its forward (2 T C: the scores and probabilities
+//              are not kept), and layernorms and GELU, elementwise work the 6 psi
+//              convention does not count;
+//   flash      in every mode, the backward's recomputed scores (T C: five tile products
+//              where the standard backward does four); its selective redoes no attention.
 inline double gpt2HardwareFlopsPerToken(const ModelShape& s, int T, Recompute r) {
-    const double C = s.n_embd;
-    const double extra = r == Recompute::Full ? s.n_layer * (16.0 * C * C + 2.0 * T * C) : 0.0;
-    return gpt2ModelFlopsPerToken(s, T) + extra;
+    const double C = s.n_embd, attentionForward = 2.0 * T * C;
+    const bool flash = s.attention == AttentionKernel::Flash;
+    double extra = 0.0;
+    if (r == Recompute::Full)
+        extra += 16.0 * C * C + attentionForward;
+    if (r == Recompute::Selective && !flash)
+        extra += attentionForward;
+    if (flash)
+        extra += T * C;
+    return gpt2ModelFlopsPerToken(s, T) + s.n_layer * extra;
 }
 
 // The model FLOPs of one forward pass per token, module by module, in the same

@@ -57,10 +57,22 @@ std::string writeConfig(int stage, int accum, bool overlap, const std::string& t
     return p.string();
 }
 
-std::vector<float> readLlmcParams(const std::string& path) {
+// The exported parameters in file order: an llm.c model file (GPT-2: 256 ints of header,
+// then fp32), or a safetensors file (a Llama model: an 8-byte header length, the JSON
+// header, then every tensor in F32, back to back in the order it wrote them).
+std::vector<float> readExportedParams(const std::string& path) {
     if (!fs::exists(path))
         return {};
     std::ifstream in(path, std::ios::binary);
+    if (fs::path(path).extension() == ".safetensors") {
+        std::uint64_t header = 0;
+        in.read(reinterpret_cast<char*>(&header), sizeof header);
+        const std::size_t data = fs::file_size(path) - sizeof header - header;
+        std::vector<float> p(data / sizeof(float));
+        in.seekg(static_cast<std::streamoff>(sizeof header + header));
+        in.read(reinterpret_cast<char*>(p.data()), static_cast<std::streamsize>(p.size() * 4));
+        return p;
+    }
     in.seekg(0, std::ios::end);
     const auto size = static_cast<std::size_t>(in.tellg());
     std::vector<float> p((size - 256 * sizeof(int)) / sizeof(float));
@@ -84,7 +96,11 @@ RunOutput train(int n, int stage, int accum, bool overlap, bool bf16, const nloh
         std::replace(key.begin(), key.end(), '/', '.');
         tag += "-" + key + "-" + (v.is_string() ? v.get<std::string>() : v.dump());
     }
-    const std::string model = (workDir() / ("model-" + tag + ".bin")).string();
+    // A Llama model exports safetensors (runtime/engine/model_weights.h), GPT-2 llm.c's file.
+    const bool llama = patch.contains("model") && patch["model"].contains("preset") &&
+                       patch["model"]["preset"].get<std::string>().rfind("llama", 0) == 0;
+    const std::string model =
+        (workDir() / ("model-" + tag + (llama ? ".safetensors" : ".bin"))).string();
     const std::vector<std::string> args = {
         "--config",       writeConfig(stage, accum, overlap, tag, bf16, patch, device),
         "--db",           (workDir() / "runs.db").string(),
@@ -110,7 +126,7 @@ RunOutput train(int n, int stage, int accum, bool overlap, bool bf16, const nloh
             out.psi = j["params"].get<std::int64_t>();
         }
     }
-    out.params = readLlmcParams(model);
+    out.params = readExportedParams(model);
     return out;
 }
 

@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
 
 namespace zerolab {
 namespace {
@@ -38,6 +41,10 @@ void expectTracksBf16(const RunOutput& got, const RunOutput& ref, int stage, con
         EXPECT_NEAR(modelStates(r["mem"]), k[0] * psi + k[1] * psi / 2, (k[0] + k[1]) * 4 * 2)
             << "stage " << stage << ", rank " << r["rank"];
     expectLedgerEqualsPlanner(got, 2);
+}
+
+nlohmann::json llamaPatch(const std::string& preset) {
+    return {{"model", {{"preset", preset}, {"seq_len", 16}}}};
 }
 
 const RunOutput& reference() {
@@ -83,6 +90,91 @@ INSTANTIATE_TEST_SUITE_P(StagesWorldsAccumulation, ZeroEquivalence,
                                     std::to_string(std::get<1>(info.param)) + "_accum" +
                                     std::to_string(std::get<2>(info.param));
                          });
+
+// The Llama family under the same bar (issue 36 item 6): llama-nano (tied head, GQA 4:2)
+// and llama-micro (untied head, GQA 4:2) at every stage, N = 2 and 3 (padding), with
+// accumulation 3, equal one process, and every rank's ledger is the planner's forecast.
+const RunOutput& llamaReference(const std::string& preset) {
+    static std::map<std::string, RunOutput> refs;
+    auto it = refs.find(preset);
+    if (it == refs.end())
+        it = refs.emplace(preset, train(1, 0, 1, false, false, llamaPatch(preset))).first;
+    return it->second;
+}
+
+class LlamaEquivalence : public ::testing::TestWithParam<std::tuple<std::string, int, int>> {};
+
+TEST_P(LlamaEquivalence, MatchesSingleProcess) {
+    const auto [preset, stage, n] = GetParam();
+    const RunOutput& ref = llamaReference(preset);
+    ASSERT_EQ(ref.losses.size(), static_cast<std::size_t>(kSteps));
+    EXPECT_GT(ref.losses.front() - ref.losses.back(), 0.05); // it trained
+    const RunOutput got = train(n, stage, 3, false, false, llamaPatch(preset));
+    ASSERT_EQ(got.losses.size(), ref.losses.size());
+    for (std::size_t i = 0; i < ref.losses.size(); ++i)
+        EXPECT_NEAR(got.losses[i], ref.losses[i], 1e-5 * std::abs(ref.losses[i]))
+            << preset << " step " << i + 1;
+    ASSERT_FALSE(ref.params.empty());
+    ASSERT_EQ(got.params.size(), ref.params.size());
+    EXPECT_LT(relDiff(got.params, ref.params), 1e-5);
+    expectLedgerEqualsPlanner(got, n);
+}
+
+INSTANTIATE_TEST_SUITE_P(StagesWorlds, LlamaEquivalence,
+                         ::testing::Combine(::testing::Values("llama-nano", "llama-micro"),
+                                            ::testing::Values(0, 1, 2, 3), ::testing::Values(2, 3)),
+                         [](const auto& info) {
+                             std::string name = std::get<0>(info.param);
+                             std::replace(name.begin(), name.end(), '-', '_');
+                             return name + "_stage" + std::to_string(std::get<1>(info.param)) +
+                                    "_n" + std::to_string(std::get<2>(info.param));
+                         });
+
+// Llama's recompute modes are bit-identical to keeping everything, and forecast exactly.
+TEST(LlamaRecompute, BitIdenticalToKeepingEverythingAndForecastExactly) {
+    for (int stage : {1, 3}) {
+        const RunOutput keep = train(2, stage, 3, true, false, llamaPatch("llama-micro"));
+        for (const char* mode : {"selective", "full"}) {
+            nlohmann::json patch = llamaPatch("llama-micro");
+            patch["model"]["recompute"] = mode;
+            const RunOutput got = train(2, stage, 3, true, false, patch);
+            ASSERT_EQ(got.losses, keep.losses) << mode << " stage " << stage;
+            EXPECT_EQ(got.params, keep.params) << mode << " stage " << stage;
+            expectLedgerEqualsPlanner(got, 2);
+            EXPECT_LT(got.ranks[0]["mem"]["activations"].get<double>(),
+                      keep.ranks[0]["mem"]["activations"].get<double>())
+                << mode;
+        }
+    }
+}
+
+// GPT-2 with model.attention "flash" (issue 36 item 3): every stage at N = 2 with
+// accumulation 3 and overlap equals one flash process, its recompute modes are
+// bit-identical to keeping everything, and the ledger is the planner's flash forecast.
+TEST(ZeroFlashAttention, StagesMatchOneProcessAndRecomputeIsBitIdentical) {
+    const nlohmann::json flash = {{"model", {{"attention", "flash"}}}};
+    const RunOutput ref = train(1, 0, 1, false, false, flash);
+    ASSERT_EQ(ref.losses.size(), static_cast<std::size_t>(kSteps));
+    // Flash is today's attention within fp32 rounding, not bit for bit.
+    for (std::size_t i = 0; i < ref.losses.size(); ++i)
+        EXPECT_NEAR(ref.losses[i], reference().losses[i], 1e-4 * reference().losses[i]);
+    for (int stage : {0, 1, 2, 3}) {
+        const RunOutput keep = train(2, stage, 3, true, false, flash);
+        ASSERT_EQ(keep.losses.size(), ref.losses.size());
+        for (std::size_t i = 0; i < ref.losses.size(); ++i)
+            EXPECT_NEAR(keep.losses[i], ref.losses[i], 1e-5 * ref.losses[i]) << stage;
+        EXPECT_LT(relDiff(keep.params, ref.params), 1e-5) << "stage " << stage;
+        expectLedgerEqualsPlanner(keep, 2);
+        for (const char* mode : {"selective", "full"}) {
+            nlohmann::json patch = flash;
+            patch["model"]["recompute"] = mode;
+            const RunOutput got = train(2, stage, 3, true, false, patch);
+            EXPECT_EQ(got.losses, keep.losses) << mode << " stage " << stage;
+            EXPECT_EQ(got.params, keep.params) << mode << " stage " << stage;
+            expectLedgerEqualsPlanner(got, 2);
+        }
+    }
+}
 
 // overlap_comm changes when collectives run, never the numbers.
 TEST(ZeroOverlap, SameResultWithOverlap) {

@@ -1633,6 +1633,10 @@
         <source>Forecast from %1; micro-batch %2, T = %3.</source>
         <translation>预测依据：%1；微批次 %2，T = %3。</translation>
     </message>
+    <message>
+        <source>ZeRO %1 (does not fit)</source>
+        <translation>ZeRO %1（放不下）</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::CalibrateClient</name>
@@ -4541,20 +4545,28 @@ Checkpoint files on disk are not touched. This cannot be undone.</source>
         <translation>步时间基于</translation>
     </message>
     <message>
-        <source>Order by forecast step time</source>
-        <translation>按预测步时间排序</translation>
-    </message>
-    <message>
-        <source>Sort the trials by the step-time model&apos;s step on the chosen profile, fastest first: what to run first, before measuring.</source>
-        <translation>按所选配置档上步时间模型预测的步时间排序试验，最快的在前：测量之前先跑什么。</translation>
-    </message>
-    <message>
         <source>Forecast step</source>
         <translation>预测步时间</translation>
     </message>
     <message>
         <source>The step-time model&apos;s step per rank for the trial&apos;s config on the profile chosen below (docs/planner.md, Step time)</source>
         <translation>步时间模型在下方所选配置档上对该试验配置的每进程步时间（docs/planner.md，Step time）</translation>
+    </message>
+    <message>
+        <source>Order by forecast tokens/s</source>
+        <translation>按预测 tokens/s 排序</translation>
+    </message>
+    <message>
+        <source>Sort the trials by the step-time model&apos;s tokens/s on the chosen profile, fastest first: what to run first, before measuring. Time per step would rank the smallest micro-batch first; tokens/s compares the work done. Trials that do not fit (pruned, out of memory, invalid) come last.</source>
+        <translation>按步时间模型在所选配置文件上预测的 tokens/s 对试验排序，最快的在前：测量之前先跑哪个。按每步时间排序会把最小的微批次排在最前；tokens/s 比较的是完成的工作量。放不下的试验（被剪枝、显存不足、无效）排在最后。</translation>
+    </message>
+    <message>
+        <source>Forecast tokens/s</source>
+        <translation>预测 tokens/s</translation>
+    </message>
+    <message>
+        <source>The step-time model&apos;s tokens/s (global batch tokens / forecast step) on the profile chosen below; trials that do not fit sort last</source>
+        <translation>步时间模型在下方所选配置文件上的 tokens/s（全局批次的 token 数 / 预测步时间）；放不下的试验排在最后</translation>
     </message>
 </context>
 <context>

@@ -157,6 +157,35 @@ private slots:
         QVERIFY(!view.input().shape);
     }
 
+    // ZEROLAB_SHOT_DIR=DIR: the Learn tab at 1280x800 with each Llama scenario loaded, in
+    // English and Chinese (DIR/learn-<scenario>-<lang>.png); skipped without it.
+    void llamaScenarioScreenshots() {
+        const QString dir = qEnvironmentVariable("ZEROLAB_SHOT_DIR");
+        if (dir.isEmpty())
+            QSKIP("ZEROLAB_SHOT_DIR not set");
+        const std::pair<LearnView::Scenario, const char*> shots[] = {
+            {LearnView::Scenario::Llama8BOnEight, "llama-8b"},
+            {LearnView::Scenario::Llama70BOnSixtyFour, "llama-70b"},
+            {LearnView::Scenario::Llama405BOnH200, "llama-405b"}};
+        for (const Language language : {Language::English, Language::Chinese}) {
+            QVERIFY(setLanguage(language));
+            MainWindow window(false);
+            window.resize(1280, 800);
+            window.setTab(MainWindow::Tab::Learn);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            for (const auto& [scenario, name] : shots) {
+                window.learnView()->showScenario(scenario);
+                QCoreApplication::processEvents();
+                const QString file =
+                    QStringLiteral("%1/learn-%2-%3.png")
+                        .arg(dir, QString::fromLatin1(name), languageCode(language));
+                QVERIFY(window.grab().save(file));
+            }
+        }
+        QVERIFY(setLanguage(Language::English));
+    }
+
     // ZeRO++'s card: GPT-3 6.7B on 2 hosts x 8 GPUs, each bar the planner's link traffic
     // for its variant (planned here from the shape, not through the card), and the ratio at
     // the end of all three's cross-host bar the planner's across(all three) / across(stage 3).
@@ -456,10 +485,13 @@ private slots:
                 window.show();
                 QVERIFY(QTest::qWaitForWindowExposed(&window));
                 LearnView* view = window.learnView();
-                for (const auto s : {LearnView::Scenario::TenBillionOptimizer,
-                                     LearnView::Scenario::SixPointSevenOnEight,
-                                     LearnView::Scenario::OneSeventyFiveOnSixtyFour,
-                                     LearnView::Scenario::ThirteenBillionOffload}) {
+                for (const auto s :
+                     {LearnView::Scenario::TenBillionOptimizer,
+                      LearnView::Scenario::SixPointSevenOnEight,
+                      LearnView::Scenario::OneSeventyFiveOnSixtyFour,
+                      LearnView::Scenario::ThirteenBillionOffload,
+                      LearnView::Scenario::Llama8BOnEight, LearnView::Scenario::Llama70BOnSixtyFour,
+                      LearnView::Scenario::Llama405BOnH200}) {
                     view->showScenario(s);
                     QCoreApplication::processEvents();
                     MemoryBarChart* chart = view->forecast()->chart();

@@ -1,6 +1,8 @@
 // Setup tab: form -> JSON and JSON -> form stay in sync, the validator's messages
 // reach the editor with their lines, and the forecast shows the planner's numbers.
+#include "gui/app/main_window.h"
 #include "gui/core/json_path.h"
+#include "gui/core/language.h"
 #include "gui/views/setup/config_form.h"
 #include "gui/views/setup/setup_view.h"
 #include "gui/widgets/forecast_panel.h"
@@ -14,6 +16,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -235,6 +238,40 @@ private slots:
         doc = nlohmann::json::parse(view.text().toStdString());
         QVERIFY(!doc["model"].contains("hf_config"));
         QCOMPARE(doc["model"]["preset"].get<std::string>(), std::string("llama-nano"));
+    }
+
+    // ZEROLAB_SHOT_DIR=DIR: Setup at 1280x800 with llama-3.1-8b, its model group scrolled
+    // into view, in English and Chinese (DIR/setup-llama-model-<lang>.png); skipped without it.
+    void llamaSetupScreenshots() {
+        const QString dir = qEnvironmentVariable("ZEROLAB_SHOT_DIR");
+        if (dir.isEmpty())
+            QSKIP("ZEROLAB_SHOT_DIR not set");
+        for (const Language language : {Language::English, Language::Chinese}) {
+            QVERIFY(setLanguage(language));
+            MainWindow window(false);
+            window.resize(1280, 800);
+            window.setTab(MainWindow::Tab::Setup);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            SetupView* view = window.setupView();
+            auto doc = nlohmann::json::parse(view->text().toStdString());
+            doc["model"] = {{"preset", "llama-3.1-8b"}, {"seq_len", 4096}, {"recompute", "full"}};
+            doc["bf16"]["enabled"] = true;
+            view->setText(QString::fromStdString(doc.dump(2)));
+            QCoreApplication::processEvents();
+            auto* scroll = qobject_cast<QScrollArea*>(view->form()->parentWidget()->parentWidget());
+            QVERIFY(scroll);
+            scroll->ensureWidgetVisible(
+                view->form()->findChild<QWidget*>(QStringLiteral("openHfConfig")));
+            QCoreApplication::processEvents();
+            QVERIFY(window.grab().save(
+                QStringLiteral("%1/setup-llama-model-%2.png").arg(dir, languageCode(language))));
+            view->form()->chooseHfConfig(QStringLiteral("/models/Llama-3.2-1B/config.json"));
+            QCoreApplication::processEvents();
+            QVERIFY(window.grab().save(
+                QStringLiteral("%1/setup-hf-config-%2.png").arg(dir, languageCode(language))));
+        }
+        QVERIFY(setLanguage(Language::English));
     }
 
     // Issue 39: a config that runs on "cuda" is forecast on a GPU, not on host RAM; back on

@@ -2893,32 +2893,32 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>随后阶段 %1 切分%2：N = %3 时不再减少</translation>
     </message>
     <message>
-        <source>Llama 3.1 8B, s = 4096, 8 × A100 80 GB</source>
-        <translation>Llama 3.1 8B，s = 4096，8 × A100 80 GB</translation>
+        <source>Llama 3.1 8B on 8 × A100</source>
+        <translation>Llama 3.1 8B，8 × A100</translation>
     </message>
     <message>
         <source>Llama 3.1 8B (ψ = 8.03B: 32 layers, 8 KV heads of 32, FFN 14336, a 128k vocabulary, untied head) at 4096 tokens. The model states are small at N = 8: 4ψ + 12ψ/8 = 44 GB at stage 1, 2ψ + 14ψ/8 = 30 GB at stage 2. The activations decide. Without recompute one sequence keeps about 42 GB: stage 1 does not fit even at b = 1, stage 2 barely does. Selective recompute (about 30 GB) still leaves stage 1 short. Full recompute keeps only each block&apos;s input, about 8 GB a sequence: stage 1 fits up to b = 3, stage 2 up to b = 5. The forecast assumes flash attention (the Llama family runs flash attention only, so there is no s² term) and fp32 activations, as zerolab&apos;s CPU engine keeps them: a bf16 GPU run would keep about half.</source>
         <translation>Llama 3.1 8B（ψ = 8.03B：32 层，32 个头中 8 个 KV 头，FFN 14336，128k 词表，独立输出头），4096 个词元。N = 8 时模型状态不大：阶段 1 为 4ψ + 12ψ/8 = 44 GB，阶段 2 为 2ψ + 14ψ/8 = 30 GB。决定结果的是激活值。不重计算时一个序列约保留 42 GB：即使 b = 1，阶段 1 也放不下，阶段 2 勉强放下。选择性重计算（约 30 GB）仍让阶段 1 不够。完全重计算只保留每个块的输入，每个序列约 8 GB：阶段 1 最多 b = 3，阶段 2 最多 b = 5。预测假定使用 flash attention（Llama 族只运行 flash attention，所以没有 s² 项）和 fp32 激活值，这是 zerolab 的 CPU 引擎的做法：bf16 的 GPU 运行约保留一半。</translation>
     </message>
     <message>
-        <source>Llama 3.1 70B, s = 4096, 64 × A100 80 GB</source>
-        <translation>Llama 3.1 70B，s = 4096，64 × A100 80 GB</translation>
+        <source>Llama 3.1 70B on 64 × A100</source>
+        <translation>Llama 3.1 70B，64 × A100</translation>
     </message>
     <message>
         <source>Llama 3.1 70B (ψ = 70.6B, 80 layers, C = 8192) needs stage 3: stage 2 keeps the 16-bit parameters whole, 2ψ = 141 GB. At stage 3 on 64 GPUs the sharded states are 16ψ/64 = 17.6 GB; with full recompute one 4096-token sequence adds about 19 GB, so b = 2 fits and b = 3 does not. Selective recompute keeps about 127 GB a sequence: it does not fit at any N, because activations are not sharded by ZeRO. Flash attention (the Llama family&apos;s only kernel) and fp32 activations (zerolab&apos;s CPU engine) are assumed.</source>
         <translation>Llama 3.1 70B（ψ = 70.6B，80 层，C = 8192）需要阶段 3：阶段 2 保留完整的 16 位参数，2ψ = 141 GB。在 64 张 GPU 的阶段 3，分片后的状态为 16ψ/64 = 17.6 GB；完全重计算时一个 4096 词元的序列再加约 19 GB，所以 b = 2 放得下，b = 3 放不下。选择性重计算每个序列约保留 127 GB：任何 N 都放不下，因为 ZeRO 不对激活值分片。假定使用 flash attention（Llama 族唯一的内核）和 fp32 激活值（zerolab 的 CPU 引擎）。</translation>
     </message>
     <message>
-        <source>Llama 3.1 405B, s = 4096, 512 × H200</source>
-        <translation>Llama 3.1 405B，s = 4096，512 × H200</translation>
+        <source>Llama 3.1 405B on 512 × H200</source>
+        <translation>Llama 3.1 405B，512 × H200</translation>
     </message>
     <message>
         <source>Llama 3.1 405B (ψ = 406B, 126 layers, C = 16384): 16ψ = 6.5 TB of model states, 12.7 GB per GPU at stage 3 on 512 GPUs. What does not shrink with N decides: one 4096-token sequence with full recompute keeps about 45 GB, and stage 3 gathers whole layers (each 3.2B parameters) into buffers of its own. On H100 80 GB it does not fit at any N; on H200 141 GB it fits at b = 1. Meta trained it with tensor and pipeline parallelism beside data parallelism, which split the activations and the layers too. Flash attention (the Llama family&apos;s only kernel) and fp32 activations (zerolab&apos;s CPU engine) are assumed.</source>
         <translation>Llama 3.1 405B（ψ = 406B，126 层，C = 16384）：模型状态 16ψ = 6.5 TB，在 512 张 GPU 的阶段 3 每张 12.7 GB。决定结果的是不随 N 缩小的部分：完全重计算时一个 4096 词元的序列约保留 45 GB，而阶段 3 要把整层（每层 32 亿参数）收集到自己的缓冲区里。在 H100 80 GB 上任何 N 都放不下；在 H200 141 GB 上 b = 1 放得下。Meta 训练它时在数据并行之外还用了张量并行和流水线并行，把激活值和各层也切分开。假定使用 flash attention（Llama 族唯一的内核）和 fp32 激活值（zerolab 的 CPU 引擎）。</translation>
     </message>
     <message>
-        <source>zerolab&apos;s arena (exact), recompute %1</source>
-        <translation>zerolab 的激活值区（精确），重计算 %1</translation>
+        <source>zerolab&apos;s arena, recompute %1</source>
+        <translation>zerolab 的激活值区，重计算 %1</translation>
     </message>
     <message>
         <source>ψ only (no shape)</source>
@@ -2963,6 +2963,10 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>%1 × %2 layers + %3 = %4 at b = %5, s = %6, recompute %7: zerolab&apos;s arena for %8 (fp32 activations, as zerolab&apos;s CPU engine keeps them; flash attention, so no s² term)</source>
         <translation>%1 × %2 层 + %3 = %4，b = %5，s = %6，重计算 %7：zerolab 为 %8 分配的激活值区（fp32 激活值，这是 zerolab 的 CPU 引擎的做法；flash attention，所以没有 s² 项）</translation>
+    </message>
+    <message>
+        <source>Sequence</source>
+        <translation>序列长度</translation>
     </message>
 </context>
 <context>

@@ -90,7 +90,7 @@ const ScenarioText kScenarios[kScenarioCount] = {
          "gradients go down and the parameters come back, 4ψ = 52 GB, about 2 s at 25 GB/s. "
          "Shown on a V100 32 GB, as in the paper and DeepSpeed's tutorial; zerolab forecasts "
          "offload, it does not run it.")},
-    {QT_TRANSLATE_NOOP("zerolab::LearnView", "Llama 3.1 8B, s = 4096, 8 × A100 80 GB"),
+    {QT_TRANSLATE_NOOP("zerolab::LearnView", "Llama 3.1 8B on 8 × A100"),
      QT_TRANSLATE_NOOP(
          "zerolab::LearnView",
          "Llama 3.1 8B (ψ = 8.03B: 32 layers, 8 KV heads of 32, FFN 14336, a 128k vocabulary, "
@@ -103,7 +103,7 @@ const ScenarioText kScenarios[kScenarioCount] = {
          "attention "
          "only, so there is no s² term) and fp32 activations, as zerolab's CPU engine keeps "
          "them: a bf16 GPU run would keep about half.")},
-    {QT_TRANSLATE_NOOP("zerolab::LearnView", "Llama 3.1 70B, s = 4096, 64 × A100 80 GB"),
+    {QT_TRANSLATE_NOOP("zerolab::LearnView", "Llama 3.1 70B on 64 × A100"),
      QT_TRANSLATE_NOOP(
          "zerolab::LearnView",
          "Llama 3.1 70B (ψ = 70.6B, 80 layers, C = 8192) needs stage 3: stage 2 keeps the 16-bit "
@@ -113,7 +113,7 @@ const ScenarioText kScenarios[kScenarioCount] = {
          "it does not fit at any N, because activations are not sharded by ZeRO. Flash "
          "attention (the Llama family's only kernel) and fp32 activations (zerolab's CPU "
          "engine) are assumed.")},
-    {QT_TRANSLATE_NOOP("zerolab::LearnView", "Llama 3.1 405B, s = 4096, 512 × H200"),
+    {QT_TRANSLATE_NOOP("zerolab::LearnView", "Llama 3.1 405B on 512 × H200"),
      QT_TRANSLATE_NOOP(
          "zerolab::LearnView",
          "Llama 3.1 405B (ψ = 406B, 126 layers, C = 16384): 16ψ = 6.5 TB of model states, "
@@ -240,7 +240,7 @@ void LearnView::retranslate() {
     for (std::size_t m = 0; m < kRecomputeNames.size(); ++m)
         m_activationSource->setItemText(
             kExact + int(m),
-            tr("zerolab's arena (exact), recompute %1")
+            tr("zerolab's arena, recompute %1")
                 .arg(QString::fromUtf8(kRecomputeNames[m].data(), int(kRecomputeNames[m].size()))));
     m_model->setItemText(0, tr("ψ only (no shape)"));
     m_model->setToolTip(tr("A Llama-family preset: ψ from its tensors, and the exact activation "
@@ -249,6 +249,7 @@ void LearnView::retranslate() {
     m_seqLen->setToolTip(tr("Sequence length (tokens) for the exact arena, up to the model's "
                             "context."));
     setFormRowLabel(m_model, tr("Model"));
+    setFormRowLabel(m_seqLen, tr("Sequence"));
     m_activationSource->setToolTip(
         tr("Activations per GPU. Korthikanti et al. 2022 (arXiv:2205.05198), 16-bit activations, "
            "per layer: sbh(34 + 5as/h) without recompute, 34sbh with selective recompute of the "
@@ -363,7 +364,6 @@ QWidget* LearnView::buildControls() {
     activationLayout->addWidget(m_activationSource, 1);
     activationLayout->addWidget(m_activations);
     activationLayout->addWidget(m_microBatch);
-    activationLayout->addWidget(m_seqLen);
     m_activationFormula = new QLabel;
     m_activationFormula->setObjectName(QStringLiteral("muted"));
     m_activationFormula->setWordWrap(true);
@@ -375,6 +375,8 @@ QWidget* LearnView::buildControls() {
     addFormRow(form, m_precision);
     addFormRow(form, m_convention);
     addFormRow(form, activationRow);
+    // s on a row of its own: beside the source and b the row would outgrow the side pane.
+    addFormRow(form, m_seqLen);
     form->addRow(QString(), m_activationFormula);
     form->addRow(QString(), m_logScale);
     connect(m_params, &QDoubleSpinBox::valueChanged, this, &LearnView::update);
@@ -637,7 +639,7 @@ void LearnView::update() {
     const int source = m_activationSource->currentIndex();
     m_activations->setVisible(source == kGiven);
     m_microBatch->setVisible(source >= kPaper);
-    m_seqLen->setVisible(source >= kExact);
+    static_cast<QFormLayout*>(m_controlsBox->layout())->setRowVisible(m_seqLen, source >= kExact);
     const auto shape = modelShape();
     m_params->setEnabled(!shape);
     if (shape) {

@@ -259,6 +259,7 @@ QWidget* ConfigForm::buildModelGroup() {
     m_vocab = intSpin(1, 1 << 24, 256);
     m_paramCount = new QLabel;
     m_paramCount->setObjectName(QStringLiteral("muted"));
+    m_paramCount->setWordWrap(true); // "from the Hugging Face config, …" is a sentence
     m_shapeRow = new QWidget;
     auto* grid = new QHBoxLayout(m_shapeRow);
     grid->setContentsMargins(0, 0, 0, 0);

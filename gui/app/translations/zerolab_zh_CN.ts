@@ -2968,6 +2968,10 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <source>Sequence</source>
         <translation>序列长度</translation>
     </message>
+    <message>
+        <source>The Llama family at 4096 tokens, its exact activations</source>
+        <translation>Llama 族，4096 个词元，精确的激活值</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::LiveController</name>

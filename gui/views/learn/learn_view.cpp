@@ -272,6 +272,9 @@ void LearnView::retranslate() {
     setFormRowLabel(m_activationSource->parentWidget(), tr("Activations"));
 
     m_scenariosBox->setTitle(tr("The chapter's scenarios"));
+    m_llamaHeading->setText(
+        QStringLiteral("<b>%1</b>")
+            .arg(tr("The Llama family at 4096 tokens, its exact activations").toHtmlEscaped()));
     for (int i = 0; i < m_scenarioButtons.size(); ++i)
         m_scenarioButtons[i]->setText(tr(kScenarios[i].title));
     showScenarioText();
@@ -396,6 +399,12 @@ QWidget* LearnView::buildScenarios() {
     auto* layout = new QVBoxLayout(m_scenariosBox);
     layout->setContentsMargins(10, 14, 10, 8);
     for (int i = 0; i < kScenarioCount; ++i) {
+        if (i == kChapterScenarios) {
+            m_llamaHeading = new QLabel;
+            m_llamaHeading->setTextFormat(Qt::RichText);
+            m_llamaHeading->setWordWrap(true);
+            layout->addWidget(m_llamaHeading);
+        }
         auto* b = new QPushButton;
         m_scenarioButtons << b;
         b->setStyleSheet(QStringLiteral("text-align: left; padding: 6px 10px;"));

@@ -112,6 +112,7 @@ private:
     QGroupBox* m_scenariosBox = nullptr;
     QList<QPushButton*> m_presetButtons; // ψ presets, with their values in billions
     QList<double> m_presetValues;
+    QLabel* m_llamaHeading = nullptr;      // above the Llama family's scenarios
     QList<QPushButton*> m_scenarioButtons; // in Scenario order
     std::optional<Scenario> m_scenario;    // the scenario last loaded, if any
 };

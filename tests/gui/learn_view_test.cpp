@@ -7,7 +7,9 @@
 #include "gui/views/learn/zeropp_traffic_card.h"
 #include "gui/widgets/forecast_panel.h"
 #include "gui/widgets/memory_bar_chart.h"
+#include "runtime/model/activation_layout.h"
 #include "runtime/planner/paper_activations.h"
+#include "runtime/planner/plan_devices.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -35,6 +37,153 @@ private slots:
             QCOMPARE(double(chart->groups()[s].bytes.total()),
                      double(expected.stages[s].per_rank.total()));
         QVERIFY(!view.explainText().isEmpty());
+    }
+
+    // Issue 36 item 8: the Llama scenarios plan the preset's shape at b, s and recompute
+    // through the planner, with the family's exact arena (activationFootprint), and every
+    // number the scenario shows is the planner's.
+    void llamaScenariosAreThePlannersNumbers() {
+        struct Case {
+            LearnView::Scenario scenario;
+            const char* preset;
+            int world, stage, micro, seq;
+            Recompute recompute;
+            const char* device;
+            bool fits;
+        };
+        const Case cases[] = {
+            {LearnView::Scenario::Llama8BOnEight, "llama-3.1-8b", 8, 1, 2, 4096, Recompute::Full,
+             "a100-80", true},
+            {LearnView::Scenario::Llama70BOnSixtyFour, "llama-3.1-70b", 64, 3, 1, 4096,
+             Recompute::Full, "a100-80", true},
+            {LearnView::Scenario::Llama405BOnH200, "llama-3.1-405b", 512, 3, 1, 4096,
+             Recompute::Full, "h200-141", true},
+        };
+        LearnView view;
+        for (const Case& c : cases) {
+            view.showScenario(c.scenario);
+            const ModelShape shape = *findModelPreset(c.preset);
+            QCOMPARE(view.modelShape(), std::optional<ModelShape>(shape));
+            PlanInput in;
+            in.shape = shape;
+            in.world = c.world;
+            in.stage = c.stage;
+            in.micro_batch = c.micro;
+            in.seq_len = c.seq;
+            in.recompute = c.recompute;
+            in.device = *findDevice(c.device);
+            const Plan expected = plan(in);
+            const PlanInput shown = view.input();
+            QCOMPARE(shown.shape, in.shape);
+            QCOMPARE(shown.micro_batch, c.micro);
+            QCOMPARE(shown.seq_len, c.seq);
+            QCOMPARE(shown.recompute, c.recompute);
+            QCOMPARE(shown.world, c.world);
+            QVERIFY(!shown.activation_bytes);
+            const auto& got = view.forecast()->currentPlan();
+            QVERIFY(got);
+            QCOMPARE(got->psi, paramCount(shape));
+            const ActivationFootprint f = activationFootprint(shape, c.micro, c.seq, c.recompute);
+            const StagePlan& sp = expected.stages[std::size_t(c.stage)];
+            QCOMPARE(sp.activation_bytes, f.total(shape.n_layer));
+            for (int s = 0; s < 4; ++s) {
+                QCOMPARE(got->stages[s].total_bytes, expected.stages[s].total_bytes);
+                QCOMPARE(got->stages[s].activation_bytes, expected.stages[s].activation_bytes);
+            }
+            QCOMPARE(sp.fits, c.fits);
+            // The text names flash attention and fp32, and its numbers are these.
+            const QString text = view.scenarioText();
+            QVERIFY2(text.contains(QStringLiteral("flash attention"), Qt::CaseInsensitive),
+                     qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("fp32 activations")), qPrintable(text));
+            QVERIFY2(text.contains(formatBytes(double(sp.total_bytes))), qPrintable(text));
+            QVERIFY2(text.contains(formatBytes(double(sp.activation_bytes))), qPrintable(text));
+            QVERIFY(
+                view.activationFormulaText().contains(formatBytes(double(f.total(shape.n_layer)))));
+            qInfo("%s", qPrintable(text));
+        }
+        // The 8B scenario's claims: stage 1 at b = 2 fits with full recompute, not without
+        // recompute at b = 1; stage 2 fits at b = 4 with full recompute.
+        const ModelShape s8 = *findModelPreset("llama-3.1-8b");
+        const auto planAt = [&](int b, Recompute r) {
+            PlanInput in;
+            in.shape = s8;
+            in.world = 8;
+            in.micro_batch = b;
+            in.seq_len = 4096;
+            in.recompute = r;
+            return plan(in);
+        };
+        QVERIFY(!planAt(1, Recompute::None).stages[1].fits);
+        QVERIFY(planAt(1, Recompute::None).stages[2].fits);
+        QVERIFY(!planAt(1, Recompute::Selective).stages[1].fits);
+        QVERIFY(planAt(4, Recompute::Full).stages[2].fits);
+        QVERIFY(!planAt(4, Recompute::Full).stages[1].fits);
+        QVERIFY(planAt(3, Recompute::Full).stages[1].fits);
+        QVERIFY(planAt(5, Recompute::Full).stages[2].fits);
+        QVERIFY(!planAt(6, Recompute::Full).stages[2].fits);
+        // 405B on H100 80 GB: no N fits at stage 3.
+        PlanInput h100 = view.input();
+        h100.device = *findDevice("h100-80");
+        QVERIFY(!plan(h100).verdict.smallest_world[3]);
+        // 70B on 64 x A100 at stage 3 (full recompute): b = 1 and 2 fit, b = 3 does not;
+        // selective fits at no N. 405B on 512 x H200: b = 1 fits, b = 2 does not.
+        const auto fitsAt = [](const char* preset, int world, int b, Recompute r,
+                               const char* device) {
+            PlanInput in;
+            in.shape = *findModelPreset(preset);
+            in.world = world;
+            in.stage = 3;
+            in.micro_batch = b;
+            in.seq_len = 4096;
+            in.recompute = r;
+            in.device = *findDevice(device);
+            const Plan p = plan(in);
+            return std::pair{p.stages[3].fits, p.verdict.smallest_world[3].has_value()};
+        };
+        for (int b = 1; b <= 3; ++b)
+            qInfo("70B b=%d full %d, 405B H200 b=%d full %d", b,
+                  fitsAt("llama-3.1-70b", 64, b, Recompute::Full, "a100-80").first, b,
+                  fitsAt("llama-3.1-405b", 512, b, Recompute::Full, "h200-141").first);
+        QVERIFY(fitsAt("llama-3.1-70b", 64, 2, Recompute::Full, "a100-80").first);
+        QVERIFY(!fitsAt("llama-3.1-70b", 64, 3, Recompute::Full, "a100-80").first);
+        QVERIFY(!fitsAt("llama-3.1-70b", 64, 1, Recompute::Selective, "a100-80").second);
+        QVERIFY(fitsAt("llama-3.1-405b", 512, 1, Recompute::Full, "h200-141").first);
+        QVERIFY(!fitsAt("llama-3.1-405b", 512, 2, Recompute::Full, "h200-141").first);
+        QVERIFY(!fitsAt("llama-3.1-405b", 512, 1, Recompute::Full, "h100-80").second);
+        // Back on a chapter scenario: no shape.
+        view.showScenario(LearnView::Scenario::SixPointSevenOnEight);
+        QVERIFY(!view.modelShape());
+        QVERIFY(!view.input().shape);
+    }
+
+    // ZEROLAB_SHOT_DIR=DIR: the Learn tab at 1280x800 with each Llama scenario loaded, in
+    // English and Chinese (DIR/learn-<scenario>-<lang>.png); skipped without it.
+    void llamaScenarioScreenshots() {
+        const QString dir = qEnvironmentVariable("ZEROLAB_SHOT_DIR");
+        if (dir.isEmpty())
+            QSKIP("ZEROLAB_SHOT_DIR not set");
+        const std::pair<LearnView::Scenario, const char*> shots[] = {
+            {LearnView::Scenario::Llama8BOnEight, "llama-8b"},
+            {LearnView::Scenario::Llama70BOnSixtyFour, "llama-70b"},
+            {LearnView::Scenario::Llama405BOnH200, "llama-405b"}};
+        for (const Language language : {Language::English, Language::Chinese}) {
+            QVERIFY(setLanguage(language));
+            MainWindow window(false);
+            window.resize(1280, 800);
+            window.setTab(MainWindow::Tab::Learn);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            for (const auto& [scenario, name] : shots) {
+                window.learnView()->showScenario(scenario);
+                QCoreApplication::processEvents();
+                const QString file =
+                    QStringLiteral("%1/learn-%2-%3.png")
+                        .arg(dir, QString::fromLatin1(name), languageCode(language));
+                QVERIFY(window.grab().save(file));
+            }
+        }
+        QVERIFY(setLanguage(Language::English));
     }
 
     // ZeRO++'s card: GPT-3 6.7B on 2 hosts x 8 GPUs, each bar the planner's link traffic
@@ -90,13 +239,10 @@ private slots:
         PlanInput in = view.input(); // 6.7B: L 32, s 2048, h 4096, b 1
         QVERIFY(in.activation_bytes.has_value());
         QCOMPARE(double(*in.activation_bytes), 32.0 * 2 * 2048 * 1 * 4096);
-        const auto combos = view.findChildren<QComboBox*>();
-        QComboBox* activations = nullptr;
-        for (QComboBox* c : combos)
-            if (c->count() == 5)
-                activations = c;
+        auto* activations = view.findChild<QComboBox*>(QStringLiteral("activationSource"));
         QVERIFY(activations);
-        activations->setCurrentIndex(2); // Korthikanti, recompute none
+        QCOMPARE(activations->count(), 8); // not counted, given, 3 x Korthikanti, 3 x exact
+        activations->setCurrentIndex(2);   // Korthikanti, recompute none
         in = view.input();
         QCOMPARE(double(*in.activation_bytes),
                  32.0 * 2048 * 1 * 4096 * (34 + 5.0 * 32 * 2048 / 4096));
@@ -339,10 +485,13 @@ private slots:
                 window.show();
                 QVERIFY(QTest::qWaitForWindowExposed(&window));
                 LearnView* view = window.learnView();
-                for (const auto s : {LearnView::Scenario::TenBillionOptimizer,
-                                     LearnView::Scenario::SixPointSevenOnEight,
-                                     LearnView::Scenario::OneSeventyFiveOnSixtyFour,
-                                     LearnView::Scenario::ThirteenBillionOffload}) {
+                for (const auto s :
+                     {LearnView::Scenario::TenBillionOptimizer,
+                      LearnView::Scenario::SixPointSevenOnEight,
+                      LearnView::Scenario::OneSeventyFiveOnSixtyFour,
+                      LearnView::Scenario::ThirteenBillionOffload,
+                      LearnView::Scenario::Llama8BOnEight, LearnView::Scenario::Llama70BOnSixtyFour,
+                      LearnView::Scenario::Llama405BOnH200}) {
                     view->showScenario(s);
                     QCoreApplication::processEvents();
                     MemoryBarChart* chart = view->forecast()->chart();

@@ -76,7 +76,10 @@ const std::set<QString> kAllowed = {
     // symbols of the activation formulas (s, b, h, a: sequence, batch, hidden, heads)
     "sbh", "layernorm",
     // the sweep's axis name for N, typed like a config key
-    "world"};
+    "world",
+    // the Llama family (issue 36): model and company names, FlashAttention (Dao et al.),
+    // the preset names the combos offer (llama-3.1-8b, qwen2.5-7b, mistral-7b-v0.1)
+    "Llama", "Mistral", "Qwen", "Hugging", "Face", "FlashAttention", "llama", "qwen", "mistral"};
 
 // Collects every text a user can read on screen, each with where it was found.
 class TextCollector {

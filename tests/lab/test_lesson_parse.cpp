@@ -414,11 +414,11 @@ TEST(LessonParse, MissingFileIsNamed) {
 }
 
 // Every shipped lesson parses with both languages required, ids are unique, the list
-// has the seven of issue 16, ZeRO++'s (issue 25) and the step time's (issue 24) in order,
-// and the files on disk are what is embedded.
+// has the seven of issue 16, ZeRO++'s (issue 25), the step time's (issue 24) and the Llama
+// shapes' (issue 36) in order, and the files on disk are what is embedded.
 TEST(ShippedLessons, ParseWithBothLanguages) {
     const auto& files = shippedLessonFiles();
-    ASSERT_EQ(files.size(), 9u);
+    ASSERT_EQ(files.size(), 10u);
     std::set<std::string> ids;
     for (const ShippedLessonFile& f : files) {
         SCOPED_TRACE(std::string(f.file));
@@ -431,10 +431,11 @@ TEST(ShippedLessons, ParseWithBothLanguages) {
         EXPECT_EQ(disk, f.text) << "rebuild: the embedded copy is stale";
     }
     const auto list = shippedLessons();
-    ASSERT_EQ(list.size(), 9u);
+    ASSERT_EQ(list.size(), 10u);
     for (std::size_t i = 0; i < list.size(); ++i)
         EXPECT_EQ(list[i].order, static_cast<int>(i + 1));
     EXPECT_EQ(shippedLesson("stage1-optimizer-sharding").order, 2);
+    EXPECT_EQ(shippedLesson("llama-shapes").order, 10);
 }
 
 // Every Text of every shipped lesson has en and zh_CN, checked on the raw JSON so that a

@@ -2238,6 +2238,86 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <source>%1  (%2 parameters)</source>
         <translation>%1  (%2 个参数)</translation>
     </message>
+    <message>
+        <source>Family</source>
+        <translation>模型族</translation>
+    </message>
+    <message>
+        <source>Layers, heads</source>
+        <translation>层数、头数</translation>
+    </message>
+    <message>
+        <source>Vocab, head</source>
+        <translation>词表、输出头</translation>
+    </message>
+    <message>
+        <source>Sequence T</source>
+        <translation>序列长度 T</translation>
+    </message>
+    <message>
+        <source>Open a Hugging Face model config…</source>
+        <translation>打开 Hugging Face 模型配置…</translation>
+    </message>
+    <message>
+        <source>Reads a Hugging Face config.json (Llama, Mistral, Qwen2) into a Llama shape: writes model.hf_config and removes model.preset and the shape keys.</source>
+        <translation>把 Hugging Face 的 config.json（Llama、Mistral、Qwen2）读成 Llama 形状：写入 model.hf_config，并删除 model.preset 和各形状键。</translation>
+    </message>
+    <message>
+        <source>from the Hugging Face config, once it validates</source>
+        <translation>来自 Hugging Face 配置，校验通过后显示</translation>
+    </message>
+    <message>
+        <source>Llama, from the Hugging Face config %1</source>
+        <translation>Llama，来自 Hugging Face 配置 %1</translation>
+    </message>
+    <message>
+        <source>Hugging Face config %1: its shape shows once the config validates</source>
+        <translation>Hugging Face 配置 %1：配置校验通过后显示其形状</translation>
+    </message>
+    <message>
+        <source>Llama (Hugging Face LlamaForCausalLM: RMSNorm, RoPE, SwiGLU, grouped-query flash attention)</source>
+        <translation>Llama（Hugging Face LlamaForCausalLM：RMSNorm、RoPE、SwiGLU、分组查询 FlashAttention）</translation>
+    </message>
+    <message>
+        <source>GPT-2 (llm.c)</source>
+        <translation>GPT-2（llm.c）</translation>
+    </message>
+    <message>
+        <source>%1 layers · %2 heads · %3 KV heads · head dim %4 · FFN %5</source>
+        <translation>%1 层 · %2 个头 · %3 个 KV 头 · 头维度 %4 · FFN %5</translation>
+    </message>
+    <message>
+        <source>vocabulary %1 · %2 · %3</source>
+        <translation>词表 %1 · %2 · %3</translation>
+    </message>
+    <message>
+        <source>tied head</source>
+        <translation>共享输出头</translation>
+    </message>
+    <message>
+        <source>untied head (its own lm_head)</source>
+        <translation>独立输出头（自己的 lm_head）</translation>
+    </message>
+    <message>
+        <source>q/k/v bias</source>
+        <translation>q/k/v 偏置</translation>
+    </message>
+    <message>
+        <source>no q/k/v bias</source>
+        <translation>无 q/k/v 偏置</translation>
+    </message>
+    <message>
+        <source>model.seq_len: tokens per sequence in training, up to the model&apos;s context (%1)</source>
+        <translation>model.seq_len：训练时每个序列的词元数，最多为模型的上下文长度（%1）</translation>
+    </message>
+    <message>
+        <source>Open a Hugging Face model config</source>
+        <translation>打开 Hugging Face 模型配置</translation>
+    </message>
+    <message>
+        <source>Hugging Face config (config.json *.json);;All files (*)</source>
+        <translation>Hugging Face 配置 (config.json *.json);;所有文件 (*)</translation>
+    </message>
 </context>
 <context>
     <name>zerolab::EventsModel</name>
@@ -2753,10 +2833,6 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
         <translation>Korthikanti 等人，重计算 %1</translation>
     </message>
     <message>
-        <source>Activations per GPU. Korthikanti et al. 2022 (arXiv:2205.05198), 16-bit activations, per layer: sbh(34 + 5as/h) without recompute, 34sbh with selective recompute of the attention core, 2sbh with full recompute; needs the shape of a preset model.</source>
-        <translation>每 GPU 的激活值。Korthikanti 等人 2022（arXiv:2205.05198），16 位激活值，每层：不重计算为 sbh(34 + 5as/h)，对注意力核心选择性重计算为 34sbh，完全重计算为 2sbh；需要预设模型的形状。</translation>
-    </message>
-    <message>
         <source> GB</source>
         <translation> GB</translation>
     </message>
@@ -2871,6 +2947,86 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>then stage %1 shards %2: nothing more at N = %3</source>
         <translation>随后阶段 %1 切分%2：N = %3 时不再减少</translation>
+    </message>
+    <message>
+        <source>Llama 3.1 8B on 8 × A100</source>
+        <translation>Llama 3.1 8B，8 × A100</translation>
+    </message>
+    <message>
+        <source>Llama 3.1 8B (ψ = 8.03B: 32 layers, 8 KV heads of 32, FFN 14336, a 128k vocabulary, untied head) at 4096 tokens. The model states are small at N = 8: 4ψ + 12ψ/8 = 44 GB at stage 1, 2ψ + 14ψ/8 = 30 GB at stage 2. The activations decide. Without recompute one sequence keeps about 42 GB: stage 1 does not fit even at b = 1, stage 2 barely does. Selective recompute (about 30 GB) still leaves stage 1 short. Full recompute keeps only each block&apos;s input, about 8 GB a sequence: stage 1 fits up to b = 3, stage 2 up to b = 5. The forecast assumes flash attention (the Llama family runs flash attention only, so there is no s² term) and fp32 activations, as zerolab&apos;s CPU engine keeps them: a bf16 GPU run would keep about half.</source>
+        <translation>Llama 3.1 8B（ψ = 8.03B：32 层，32 个头中 8 个 KV 头，FFN 14336，128k 词表，独立输出头），4096 个词元。N = 8 时模型状态不大：阶段 1 为 4ψ + 12ψ/8 = 44 GB，阶段 2 为 2ψ + 14ψ/8 = 30 GB。决定结果的是激活值。不重计算时一个序列约保留 42 GB：即使 b = 1，阶段 1 也放不下，阶段 2 勉强放下。选择性重计算（约 30 GB）仍让阶段 1 不够。完全重计算只保留每个块的输入，每个序列约 8 GB：阶段 1 最多 b = 3，阶段 2 最多 b = 5。预测假定使用 FlashAttention（Llama 族只运行 FlashAttention，所以没有 s² 项）和 fp32 激活值，这是 zerolab 的 CPU 引擎的做法：bf16 的 GPU 运行约保留一半。</translation>
+    </message>
+    <message>
+        <source>Llama 3.1 70B on 64 × A100</source>
+        <translation>Llama 3.1 70B，64 × A100</translation>
+    </message>
+    <message>
+        <source>Llama 3.1 70B (ψ = 70.6B, 80 layers, C = 8192) needs stage 3: stage 2 keeps the 16-bit parameters whole, 2ψ = 141 GB. At stage 3 on 64 GPUs the sharded states are 16ψ/64 = 17.6 GB; with full recompute one 4096-token sequence adds about 19 GB, so b = 2 fits and b = 3 does not. Selective recompute keeps about 127 GB a sequence: it does not fit at any N, because activations are not sharded by ZeRO. Flash attention (the Llama family&apos;s only kernel) and fp32 activations (zerolab&apos;s CPU engine) are assumed.</source>
+        <translation>Llama 3.1 70B（ψ = 70.6B，80 层，C = 8192）需要阶段 3：阶段 2 保留完整的 16 位参数，2ψ = 141 GB。在 64 张 GPU 的阶段 3，分片后的状态为 16ψ/64 = 17.6 GB；完全重计算时一个 4096 词元的序列再加约 19 GB，所以 b = 2 放得下，b = 3 放不下。选择性重计算每个序列约保留 127 GB：任何 N 都放不下，因为 ZeRO 不对激活值分片。假定使用 FlashAttention（Llama 族唯一的内核）和 fp32 激活值（zerolab 的 CPU 引擎）。</translation>
+    </message>
+    <message>
+        <source>Llama 3.1 405B on 512 × H200</source>
+        <translation>Llama 3.1 405B，512 × H200</translation>
+    </message>
+    <message>
+        <source>Llama 3.1 405B (ψ = 406B, 126 layers, C = 16384): 16ψ = 6.5 TB of model states, 12.7 GB per GPU at stage 3 on 512 GPUs. What does not shrink with N decides: one 4096-token sequence with full recompute keeps about 45 GB, and stage 3 gathers whole layers (each 3.2B parameters) into buffers of its own. On H100 80 GB it does not fit at any N; on H200 141 GB it fits at b = 1. Meta trained it with tensor and pipeline parallelism beside data parallelism, which split the activations and the layers too. Flash attention (the Llama family&apos;s only kernel) and fp32 activations (zerolab&apos;s CPU engine) are assumed.</source>
+        <translation>Llama 3.1 405B（ψ = 406B，126 层，C = 16384）：模型状态 16ψ = 6.5 TB，在 512 张 GPU 的阶段 3 每张 12.7 GB。决定结果的是不随 N 缩小的部分：完全重计算时一个 4096 词元的序列约保留 45 GB，而阶段 3 要把整层（每层 32 亿参数）收集到自己的缓冲区里。在 H100 80 GB 上任何 N 都放不下；在 H200 141 GB 上 b = 1 放得下。Meta 训练它时在数据并行之外还用了张量并行和流水线并行，把激活值和各层也切分开。假定使用 FlashAttention（Llama 族唯一的内核）和 fp32 激活值（zerolab 的 CPU 引擎）。</translation>
+    </message>
+    <message>
+        <source>zerolab&apos;s arena, recompute %1</source>
+        <translation>zerolab 的激活值区，重计算 %1</translation>
+    </message>
+    <message>
+        <source>ψ only (no shape)</source>
+        <translation>只有 ψ（无形状）</translation>
+    </message>
+    <message>
+        <source>A Llama-family preset: ψ from its tensors, and the exact activation arena zerolab allocates for it (activationFootprint).</source>
+        <translation>Llama 族预设：ψ 由其张量计算，激活值为 zerolab 为它分配的精确激活值区（activationFootprint）。</translation>
+    </message>
+    <message>
+        <source>s = </source>
+        <translation>s = </translation>
+    </message>
+    <message>
+        <source>Sequence length (tokens) for the exact arena, up to the model&apos;s context.</source>
+        <translation>精确激活值区的序列长度（词元），最多为模型的上下文长度。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Sequence</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>Activations per GPU. Korthikanti et al. 2022 (arXiv:2205.05198), 16-bit activations, per layer: sbh(34 + 5as/h) without recompute, 34sbh with selective recompute of the attention core, 2sbh with full recompute; needs the shape of a preset model. zerolab&apos;s arena: what zerolab allocates for the chosen model (fp32, flash attention for the Llama family), at micro-batch b and sequence length s.</source>
+        <translation>每张 GPU 的激活值。Korthikanti 等 2022（arXiv:2205.05198），16 位激活值，每层：不重计算时 sbh(34 + 5as/h)，对注意力核心做选择性重计算时 34sbh，完全重计算时 2sbh；需要预设模型的形状。zerolab 的激活值区：zerolab 为所选模型在微批次 b、序列长度 s 下分配的大小（fp32，Llama 族使用 FlashAttention）。</translation>
+    </message>
+    <message>
+        <source>The Llama family at 4096 tokens, its exact activations</source>
+        <translation>Llama 族，4096 个词元，精确的激活值</translation>
+    </message>
+    <message>
+        <source>Loaded: %1 at stage %2, b = %3, s = %4, recompute %5 on %6 × %7: model states %8 + activations %9 + buffers %10 = %11 per GPU, %12.</source>
+        <translation>已载入：%1，阶段 %2，b = %3，s = %4，重计算 %5，%6 × %7：模型状态 %8 + 激活值 %9 + 缓冲区 %10 = 每张 GPU %11，%12。</translation>
+    </message>
+    <message>
+        <source>fits with %1 to spare</source>
+        <translation>放得下，余量 %1</translation>
+    </message>
+    <message>
+        <source>short by %1</source>
+        <translation>还差 %1</translation>
+    </message>
+    <message>
+        <source>zerolab&apos;s arena needs a model&apos;s shape: pick a Llama model above. Not counted.</source>
+        <translation>zerolab 的激活值区需要模型的形状：请在上方选择一个 Llama 模型。不计入。</translation>
+    </message>
+    <message>
+        <source>%1 × %2 layers + %3 = %4 at b = %5, s = %6, recompute %7: zerolab&apos;s arena for %8 (fp32 activations, as zerolab&apos;s CPU engine keeps them; flash attention, so no s² term)</source>
+        <translation>%1 × %2 层 + %3 = %4，b = %5，s = %6，重计算 %7：zerolab 为 %8 分配的激活值区（fp32 激活值，这是 zerolab 的 CPU 引擎的做法；FlashAttention，所以没有 s² 项）</translation>
     </message>
 </context>
 <context>

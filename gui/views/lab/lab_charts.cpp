@@ -133,9 +133,14 @@ QWidget* LabCharts::build(const LessonStep& step, const LabStepOutcome* o, const
         bars->setSubject(tr("Memory per rank"));
         bars->setBars(groups);
         // Bytes per parameter where the step teaches in ψ: 16, 10, 7 ... reads off the axis.
+        // Only when every run has that ψ: runs of two models (lesson 10's tied llama-nano
+        // and untied llama-micro) have no common ψ to divide by, so they stay in bytes.
         const bool perPsi = std::any_of(step.checks.begin(), step.checks.end(),
                                         [](const LessonCheck& c) { return c.unit == "psi"; });
-        if (perPsi && runs.front().plan.psi > 0)
+        const bool onePsi = std::all_of(runs.begin(), runs.end(), [&](const LabRunData& r) {
+            return r.plan.psi == runs.front().plan.psi;
+        });
+        if (perPsi && onePsi && runs.front().plan.psi > 0)
             bars->setPerParameter(double(runs.front().plan.psi));
         bars->setStatesOnly(aboutModelStates(step));
         return bars;

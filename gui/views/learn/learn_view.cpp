@@ -12,6 +12,7 @@
 #include "gui/widgets/memory_bar_chart.h"
 #include "gui/widgets/side_pane.h"
 #include "gui/widgets/style.h"
+#include "runtime/model/activation_layout.h"
 #include "runtime/planner/planner_layout.h"
 
 #include <QCheckBox>
@@ -53,7 +54,10 @@ struct ScenarioText {
     const char* body;
 };
 
-const ScenarioText kScenarios[4] = {
+constexpr int kScenarioCount = 7;
+constexpr int kChapterScenarios = 4; // the first four; then the Llama family's
+
+const ScenarioText kScenarios[kScenarioCount] = {
     {QT_TRANSLATE_NOOP("zerolab::LearnView", "10B parameters: the optimizer states"),
      QT_TRANSLATE_NOOP(
          "zerolab::LearnView",
@@ -86,7 +90,62 @@ const ScenarioText kScenarios[4] = {
          "gradients go down and the parameters come back, 4ψ = 52 GB, about 2 s at 25 GB/s. "
          "Shown on a V100 32 GB, as in the paper and DeepSpeed's tutorial; zerolab forecasts "
          "offload, it does not run it.")},
+    {QT_TRANSLATE_NOOP("zerolab::LearnView", "Llama 3.1 8B on 8 × A100"),
+     QT_TRANSLATE_NOOP(
+         "zerolab::LearnView",
+         "Llama 3.1 8B (ψ = 8.03B: 32 layers, 8 KV heads of 32, FFN 14336, a 128k vocabulary, "
+         "untied head) at 4096 tokens. The model states are small at N = 8: 4ψ + 12ψ/8 = 44 GB "
+         "at stage 1, 2ψ + 14ψ/8 = 30 GB at stage 2. The activations decide. Without recompute "
+         "one sequence keeps about 42 GB: stage 1 does not fit even at b = 1, stage 2 barely "
+         "does. Selective recompute (about 30 GB) still leaves stage 1 short. Full recompute "
+         "keeps only each block's input, about 8 GB a sequence: stage 1 fits up to b = 3, stage "
+         "2 up to b = 5. The forecast assumes flash attention (the Llama family runs flash "
+         "attention "
+         "only, so there is no s² term) and fp32 activations, as zerolab's CPU engine keeps "
+         "them: a bf16 GPU run would keep about half.")},
+    {QT_TRANSLATE_NOOP("zerolab::LearnView", "Llama 3.1 70B on 64 × A100"),
+     QT_TRANSLATE_NOOP(
+         "zerolab::LearnView",
+         "Llama 3.1 70B (ψ = 70.6B, 80 layers, C = 8192) needs stage 3: stage 2 keeps the 16-bit "
+         "parameters whole, 2ψ = 141 GB. At stage 3 on 64 GPUs the sharded states are "
+         "16ψ/64 = 17.6 GB; with full recompute one 4096-token sequence adds about 19 GB, so "
+         "b = 2 fits and b = 3 does not. Selective recompute keeps about 127 GB a sequence: "
+         "it does not fit at any N, because activations are not sharded by ZeRO. Flash "
+         "attention (the Llama family's only kernel) and fp32 activations (zerolab's CPU "
+         "engine) are assumed.")},
+    {QT_TRANSLATE_NOOP("zerolab::LearnView", "Llama 3.1 405B on 512 × H200"),
+     QT_TRANSLATE_NOOP(
+         "zerolab::LearnView",
+         "Llama 3.1 405B (ψ = 406B, 126 layers, C = 16384): 16ψ = 6.5 TB of model states, "
+         "12.7 GB per GPU at stage 3 on 512 GPUs. What does not shrink with N decides: one "
+         "4096-token sequence with full recompute keeps about 45 GB, and stage 3 gathers whole "
+         "layers (each 3.2B parameters) into buffers of its own. On H100 80 GB it does not fit "
+         "at any N; on H200 141 GB it fits at b = 1. Meta trained it with tensor and pipeline "
+         "parallelism beside data parallelism, which split the activations and the layers too. "
+         "Flash attention (the Llama family's only kernel) and fp32 activations (zerolab's CPU "
+         "engine) are assumed.")},
 };
+
+struct LlamaScenario {
+    const char* preset;
+    int world;
+    int stage;
+    int micro_batch;
+    int seq_len;
+    Recompute recompute;
+    const char* device;
+};
+// In Scenario order after the chapter's four.
+const LlamaScenario kLlamaScenarios[kScenarioCount - kChapterScenarios] = {
+    {"llama-3.1-8b", 8, 1, 2, 4096, Recompute::Full, "a100-80"},
+    {"llama-3.1-70b", 64, 3, 1, 4096, Recompute::Full, "a100-80"},
+    {"llama-3.1-405b", 512, 3, 1, 4096, Recompute::Full, "h200-141"},
+};
+
+// ψ as the planner takes it: the count given, else the shape's.
+std::int64_t plannedPsi(const PlanInput& in) {
+    return in.params >= 0.5 ? std::llround(in.params) : paramCount(*in.shape);
+}
 
 } // namespace
 
@@ -178,10 +237,25 @@ void LearnView::retranslate() {
             kPaper + int(m),
             tr("Korthikanti et al., recompute %1")
                 .arg(QString::fromUtf8(kRecomputeNames[m].data(), int(kRecomputeNames[m].size()))));
+    for (std::size_t m = 0; m < kRecomputeNames.size(); ++m)
+        m_activationSource->setItemText(
+            kExact + int(m),
+            tr("zerolab's arena, recompute %1")
+                .arg(QString::fromUtf8(kRecomputeNames[m].data(), int(kRecomputeNames[m].size()))));
+    m_model->setItemText(0, tr("ψ only (no shape)"));
+    m_model->setToolTip(tr("A Llama-family preset: ψ from its tensors, and the exact activation "
+                           "arena zerolab allocates for it (activationFootprint)."));
+    m_seqLen->setPrefix(tr("s = "));
+    m_seqLen->setToolTip(tr("Sequence length (tokens) for the exact arena, up to the model's "
+                            "context."));
+    setFormRowLabel(m_model, tr("Model"));
+    setFormRowLabel(m_seqLen, tr("Sequence"));
     m_activationSource->setToolTip(
         tr("Activations per GPU. Korthikanti et al. 2022 (arXiv:2205.05198), 16-bit activations, "
            "per layer: sbh(34 + 5as/h) without recompute, 34sbh with selective recompute of the "
-           "attention core, 2sbh with full recompute; needs the shape of a preset model."));
+           "attention core, 2sbh with full recompute; needs the shape of a preset model. "
+           "zerolab's arena: what zerolab allocates for the chosen model (fp32, flash attention "
+           "for the Llama family), at micro-batch b and sequence length s."));
     m_activations->setSuffix(tr(" GB"));
     m_activations->setToolTip(tr("Activation memory per GPU given directly, e.g. the chapter's "
                                  "10 GB with checkpointing."));
@@ -198,6 +272,9 @@ void LearnView::retranslate() {
     setFormRowLabel(m_activationSource->parentWidget(), tr("Activations"));
 
     m_scenariosBox->setTitle(tr("The chapter's scenarios"));
+    m_llamaHeading->setText(
+        QStringLiteral("<b>%1</b>")
+            .arg(tr("The Llama family at 4096 tokens, its exact activations").toHtmlEscaped()));
     for (int i = 0; i < m_scenarioButtons.size(); ++i)
         m_scenarioButtons[i]->setText(tr(kScenarios[i].title));
     showScenarioText();
@@ -220,6 +297,14 @@ QWidget* LearnView::buildControls() {
     m_params->setDecimals(3);
     m_params->setValue(6.7);
     m_params->setObjectName(QStringLiteral("params"));
+    m_model = new QComboBox;
+    m_model->setObjectName(QStringLiteral("model"));
+    m_model->addItem(QString());
+    for (const ModelPreset& p : modelPresets())
+        if (p.shape.family == Family::Llama) {
+            const QString name = QString::fromUtf8(p.name.data(), int(p.name.size()));
+            m_model->addItem(name, name);
+        }
     auto* presets = new QWidget;
     auto* presetRow = new QHBoxLayout(presets);
     presetRow->setContentsMargins(0, 0, 0, 0);
@@ -259,8 +344,9 @@ QWidget* LearnView::buildControls() {
     m_convention->setObjectName(QStringLiteral("convention"));
     m_convention->addItems({QString(), QString()});
     m_activationSource = new QComboBox;
+    m_activationSource->setObjectName(QStringLiteral("activationSource"));
     m_activationSource->addItems({QString(), QString()});
-    for (std::size_t m = 0; m < kRecomputeNames.size(); ++m)
+    for (std::size_t m = 0; m < 2 * kRecomputeNames.size(); ++m)
         m_activationSource->addItem(QString());
     // ZeRO runs nearly always recompute activations: the default shows that case.
     m_activationSource->setCurrentIndex(kPaper + static_cast<int>(Recompute::Full));
@@ -270,6 +356,10 @@ QWidget* LearnView::buildControls() {
     m_microBatch = new QSpinBox;
     m_microBatch->setRange(1, 4096);
     m_microBatch->setValue(1);
+    m_seqLen = new QSpinBox;
+    m_seqLen->setObjectName(QStringLiteral("seqLen"));
+    m_seqLen->setRange(1, 1 << 20);
+    m_seqLen->setValue(4096);
     auto* activationRow = new QWidget;
     auto* activationLayout = new QHBoxLayout(activationRow);
     activationLayout->setContentsMargins(0, 0, 0, 0);
@@ -281,12 +371,15 @@ QWidget* LearnView::buildControls() {
     m_activationFormula->setObjectName(QStringLiteral("muted"));
     m_activationFormula->setWordWrap(true);
     m_logScale = new QCheckBox;
+    addFormRow(form, m_model);
     addFormRow(form, m_params);
     form->addRow(QString(), presets);
     addFormRow(form, worldRow);
     addFormRow(form, m_precision);
     addFormRow(form, m_convention);
     addFormRow(form, activationRow);
+    // s on a row of its own: beside the source and b the row would outgrow the side pane.
+    addFormRow(form, m_seqLen);
     form->addRow(QString(), m_activationFormula);
     form->addRow(QString(), m_logScale);
     connect(m_params, &QDoubleSpinBox::valueChanged, this, &LearnView::update);
@@ -295,6 +388,8 @@ QWidget* LearnView::buildControls() {
     connect(m_activations, &QDoubleSpinBox::valueChanged, this, &LearnView::update);
     connect(m_activationSource, &QComboBox::currentIndexChanged, this, &LearnView::update);
     connect(m_microBatch, &QSpinBox::valueChanged, this, &LearnView::update);
+    connect(m_seqLen, &QSpinBox::valueChanged, this, &LearnView::update);
+    connect(m_model, &QComboBox::currentIndexChanged, this, &LearnView::update);
     connect(m_logScale, &QCheckBox::toggled, m_forecast->chart(), &MemoryBarChart::setLogScale);
     return m_controlsBox;
 }
@@ -303,14 +398,17 @@ QWidget* LearnView::buildScenarios() {
     m_scenariosBox = new QGroupBox;
     auto* layout = new QVBoxLayout(m_scenariosBox);
     layout->setContentsMargins(10, 14, 10, 8);
-    const Scenario order[4] = {Scenario::TenBillionOptimizer, Scenario::SixPointSevenOnEight,
-                               Scenario::OneSeventyFiveOnSixtyFour,
-                               Scenario::ThirteenBillionOffload};
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < kScenarioCount; ++i) {
+        if (i == kChapterScenarios) {
+            m_llamaHeading = new QLabel;
+            m_llamaHeading->setTextFormat(Qt::RichText);
+            m_llamaHeading->setWordWrap(true);
+            layout->addWidget(m_llamaHeading);
+        }
         auto* b = new QPushButton;
         m_scenarioButtons << b;
         b->setStyleSheet(QStringLiteral("text-align: left; padding: 6px 10px;"));
-        const Scenario s = order[i];
+        const auto s = static_cast<Scenario>(i);
         connect(b, &QPushButton::clicked, this, [this, s] { showScenario(s); });
         layout->addWidget(b);
     }
@@ -328,18 +426,62 @@ void LearnView::showScenarioText() {
         return;
     }
     const int i = static_cast<int>(*m_scenario);
-    m_scenarioText->setText(
-        QStringLiteral("<b>%1</b><br>%2").arg(tr(kScenarios[i].title), tr(kScenarios[i].body)));
+    QString text =
+        QStringLiteral("<b>%1</b><br>%2").arg(tr(kScenarios[i].title), tr(kScenarios[i].body));
+    if (i >= kChapterScenarios)
+        text += QStringLiteral("<br><br>") + llamaScenarioLine().toHtmlEscaped();
+    m_scenarioText->setText(text);
+}
+
+QString LearnView::llamaScenarioLine() const {
+    const auto& memory = m_forecast->currentPlan();
+    const auto shape = modelShape();
+    if (!memory || !shape)
+        return {};
+    const PlanInput& in = memory->input;
+    const StagePlan& sp = memory->stages[std::size_t(in.stage)];
+    const std::string_view mode = recomputeName(in.recompute);
+    return tr("Loaded: %1 at stage %2, b = %3, s = %4, recompute %5 on %6 × %7: model states %8 "
+              "+ activations %9 + buffers %10 = %11 per GPU, %12.")
+        .arg(m_model->currentText())
+        .arg(in.stage)
+        .arg(in.micro_batch)
+        .arg(in.seq_len)
+        .arg(QString::fromUtf8(mode.data(), int(mode.size())))
+        .arg(in.world)
+        .arg(QString::fromStdString(in.device.label))
+        .arg(formatBytes(double(sp.model_states_bytes)))
+        .arg(formatBytes(double(sp.activation_bytes)))
+        .arg(formatBytes(double(sp.comm_buffer_bytes + sp.workspace_bytes)))
+        .arg(formatBytes(double(sp.total_bytes)))
+        .arg(sp.fits ? tr("fits with %1 to spare").arg(formatBytes(double(sp.margin_bytes)))
+                     : tr("short by %1").arg(formatBytes(double(-sp.margin_bytes))));
+}
+
+QString LearnView::scenarioText() const {
+    return m_scenarioText->text();
+}
+
+QString LearnView::activationFormulaText() const {
+    return m_activationFormula->text();
+}
+
+std::optional<ModelShape> LearnView::modelShape() const {
+    if (m_model->currentIndex() <= 0)
+        return std::nullopt;
+    return findModelPreset(m_model->currentData().toString().toStdString());
 }
 
 void LearnView::showScenario(Scenario s) {
     const QSignalBlocker b1(m_params), b2(m_world), b3(m_precision), b4(m_convention),
-        b5(m_activations), b6(m_worldSlider), b7(m_activationSource);
+        b5(m_activations), b6(m_worldSlider), b7(m_activationSource), b8(m_model), b9(m_microBatch),
+        b10(m_seqLen);
     m_precision->setCurrentIndex(0);
     m_convention->setCurrentIndex(1);
     m_stage = 1;
     m_offload = OffloadDevice::None;
     QString device = QStringLiteral("a100-80");
+    m_model->setCurrentIndex(0);
     switch (s) {
     case Scenario::TenBillionOptimizer:
         m_params->setValue(10);
@@ -367,11 +509,24 @@ void LearnView::showScenario(Scenario s) {
         m_offload = OffloadDevice::Cpu;
         device = QStringLiteral("v100-32");
         break;
+    case Scenario::Llama8BOnEight:
+    case Scenario::Llama70BOnSixtyFour:
+    case Scenario::Llama405BOnH200: {
+        const LlamaScenario& l = kLlamaScenarios[static_cast<int>(s) - kChapterScenarios];
+        m_model->setCurrentIndex(m_model->findData(QString::fromLatin1(l.preset)));
+        m_convention->setCurrentIndex(0);
+        m_world->setValue(l.world);
+        m_stage = l.stage;
+        m_microBatch->setValue(l.micro_batch);
+        m_seqLen->setValue(l.seq_len);
+        m_activationSource->setCurrentIndex(kExact + static_cast<int>(l.recompute));
+        device = QString::fromLatin1(l.device);
+        break;
+    }
     }
     m_worldSlider->setValue(sliderForWorld(m_world->value()));
     m_forecast->setDeviceKey(device);
     m_scenario = s;
-    showScenarioText();
     m_scenarioText->setObjectName(QString());
     update();
 }
@@ -379,14 +534,27 @@ void LearnView::showScenario(Scenario s) {
 PlanInput LearnView::input() const {
     PlanInput in;
     in.params = m_params->value() * 1e9;
+    const auto shape = modelShape();
+    if (shape) {
+        // ψ from the model's tensors; its shape sizes the buffers and, with the exact
+        // arena chosen, the activations.
+        in.params = 0;
+        in.shape = shape;
+        if (m_activationSource->currentIndex() >= kExact) {
+            in.micro_batch = m_microBatch->value();
+            in.seq_len = std::min(m_seqLen->value(), shape->seq_len);
+            in.recompute = static_cast<Recompute>(m_activationSource->currentIndex() - kExact);
+        }
+    }
     in.world = m_world->value();
     in.stage = m_stage;
     in.precision = m_precision->currentIndex() == 0 ? Precision::Bf16Mixed : Precision::Fp32;
     in.convention = m_convention->currentIndex() == 0 ? Convention::ZeroPaper : Convention::Chapter;
-    if (const auto a = activations(in.params); a) {
+    if (const auto a = activations(shape ? double(paramCount(*shape)) : in.params); a) {
         in.activation_bytes = static_cast<long long>(std::llround(a->bytes));
         // Not typed in: "How it adds up" names the formula it comes from.
-        if (m_activationSource->currentIndex() >= kPaper) {
+        if (m_activationSource->currentIndex() >= kPaper &&
+            m_activationSource->currentIndex() < kExact) {
             const std::string_view mode =
                 kRecomputeNames[std::size_t(m_activationSource->currentIndex() - kPaper)];
             in.activation_origin = Message(
@@ -407,6 +575,8 @@ std::optional<PaperActivations> LearnView::activations(double psi) const {
         return std::nullopt;
     if (source == kGiven)
         return PaperActivations{m_activations->value() * 1e9, {}};
+    if (source >= kExact)
+        return std::nullopt; // the planner counts the model's own arena
     const auto model = paperModelFor(psi);
     if (!model)
         return std::nullopt;
@@ -478,12 +648,43 @@ void LearnView::update() {
     const int source = m_activationSource->currentIndex();
     m_activations->setVisible(source == kGiven);
     m_microBatch->setVisible(source >= kPaper);
+    static_cast<QFormLayout*>(m_controlsBox->layout())->setRowVisible(m_seqLen, source >= kExact);
+    const auto shape = modelShape();
+    m_params->setEnabled(!shape);
+    if (shape) {
+        const QSignalBlocker block(m_params);
+        m_params->setValue(double(paramCount(*shape)) / 1e9);
+        m_seqLen->setMaximum(shape->seq_len);
+    }
     const PlanInput in = input();
-    if (source < kPaper)
+    if (source >= kExact) {
+        if (!shape) {
+            m_activationFormula->setText(
+                tr("zerolab's arena needs a model's shape: pick a Llama model above. Not "
+                   "counted."));
+        } else {
+            const Recompute mode = static_cast<Recompute>(source - kExact);
+            const ActivationFootprint f =
+                activationFootprint(*shape, in.micro_batch, in.seq_len, mode);
+            const std::string_view name = recomputeName(mode);
+            m_activationFormula->setText(
+                tr("%1 × %2 layers + %3 = %4 at b = %5, s = %6, recompute %7: zerolab's arena "
+                   "for %8 (fp32 activations, as zerolab's CPU engine keeps them; flash "
+                   "attention, so no s² term)")
+                    .arg(formatBytes(double(f.per_layer_bytes)))
+                    .arg(shape->n_layer)
+                    .arg(formatBytes(double(f.other_bytes)))
+                    .arg(formatBytes(double(f.total(shape->n_layer))))
+                    .arg(in.micro_batch)
+                    .arg(in.seq_len)
+                    .arg(QString::fromUtf8(name.data(), int(name.size())))
+                    .arg(m_model->currentText()));
+        }
+    } else if (source < kPaper)
         m_activationFormula->setText(source == kGiven ? tr("Per GPU, as given.")
                                                       : tr("Activations left out of the bars."));
-    else if (const auto a = activations(in.params)) {
-        const TransformerDims m = *paperModelFor(in.params);
+    else if (const auto a = activations(double(plannedPsi(in)))) {
+        const TransformerDims m = *paperModelFor(double(plannedPsi(in)));
         const std::string_view mode = kRecomputeNames[std::size_t(source - kPaper)];
         m_activationFormula->setText(
             tr("L × %1 with L = %2, s = %3, b = %4, h = %5, a = %6 = %7 (Korthikanti et al. 2022, "
@@ -502,6 +703,7 @@ void LearnView::update() {
             tr("The formula needs a model's shape: pick 1.5B, 6.7B, 13B or 175B. Not counted."));
     m_forecast->setInput(in);
     markLayoutSwitch(in);
+    showScenarioText();
     std::array<bool, 4> fits{true, true, true, true};
     if (const auto& memory = m_forecast->currentPlan())
         for (std::size_t s = 0; s < fits.size() && s < memory->stages.size(); ++s)

@@ -38,6 +38,10 @@ public:
         SixPointSevenOnEight,
         OneSeventyFiveOnSixtyFour,
         ThirteenBillionOffload, // ZeRO-Offload: the optimizer on the host
+        // The Llama family with its exact activation arena (activationFootprint), s = 4096.
+        Llama8BOnEight,
+        Llama70BOnSixtyFour,
+        Llama405BOnH200,
     };
     void showScenario(Scenario s);
 
@@ -55,6 +59,11 @@ public:
     int erratumRows() const;
     // The bars' logarithmic value axis (stage 3 at 175B is a sliver on a linear one).
     void setLogScale(bool on);
+    // The model whose shape sizes the activations (a Llama preset), or none (ψ only).
+    std::optional<ModelShape> modelShape() const;
+    // For tests: the scenario text as shown, the activation line under the controls.
+    QString scenarioText() const;
+    QString activationFormulaText() const;
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -72,8 +81,11 @@ private:
     void markLayoutSwitch(const PlanInput& in);
     // The activation bytes per GPU the controls choose (and the formula), or none.
     std::optional<PaperActivations> activations(double psi) const;
-    // m_activationSource's items: not counted, given, then one per Recompute mode.
-    static constexpr int kNotCounted = 0, kGiven = 1, kPaper = 2;
+    // m_activationSource's items: not counted, given, then one per Recompute mode for the
+    // Korthikanti formula, then one per mode for the model's exact arena.
+    static constexpr int kNotCounted = 0, kGiven = 1, kPaper = 2, kExact = 5;
+    // The loaded Llama scenario's numbers, from the forecast's plan (one line).
+    QString llamaScenarioLine() const;
 
     QDoubleSpinBox* m_params;
     QSlider* m_worldSlider;
@@ -83,6 +95,8 @@ private:
     QComboBox* m_activationSource;
     QDoubleSpinBox* m_activations;
     QSpinBox* m_microBatch;
+    QComboBox* m_model; // 0: ψ only; then the Llama presets (their names as item data)
+    QSpinBox* m_seqLen; // s for the exact arena, up to the model's context
     QLabel* m_activationFormula;
     QCheckBox* m_logScale;
     int m_stage = 1;
@@ -98,6 +112,7 @@ private:
     QGroupBox* m_scenariosBox = nullptr;
     QList<QPushButton*> m_presetButtons; // ψ presets, with their values in billions
     QList<double> m_presetValues;
+    QLabel* m_llamaHeading = nullptr;      // above the Llama family's scenarios
     QList<QPushButton*> m_scenarioButtons; // in Scenario order
     std::optional<Scenario> m_scenario;    // the scenario last loaded, if any
 };

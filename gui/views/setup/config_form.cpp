@@ -4,6 +4,7 @@
 
 #include "gui/core/json_path.h"
 #include "gui/core/units.h"
+#include "gui/views/setup/model_keys.h"
 #include "gui/widgets/file_dialog.h"
 #include "gui/widgets/form_rows.h"
 
@@ -12,6 +13,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -19,6 +21,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -48,6 +51,9 @@ const char* kStageTips[4] = {
 };
 
 const QString kCustom = QStringLiteral("custom");
+// The preset combo's last item, chosen when the document names model.hf_config (never
+// picked by hand: "Open a Hugging Face model config…" sets it).
+const QString kHfItem = QStringLiteral("hf_config");
 
 QSpinBox* intSpin(int lo, int hi, int value) {
     auto* s = new QSpinBox;
@@ -243,6 +249,9 @@ QWidget* ConfigForm::buildModelGroup() {
     for (const auto& p : modelPresets())
         m_preset->addItem(QString::fromUtf8(p.name.data(), int(p.name.size())));
     m_preset->addItem(kCustom);
+    m_preset->addItem(kHfItem);
+    if (auto* items = qobject_cast<QStandardItemModel*>(m_preset->model()))
+        items->item(m_preset->count() - 1)->setEnabled(false);
     m_layers = intSpin(1, 1024, 4);
     m_heads = intSpin(1, 1024, 4);
     m_embd = intSpin(1, 65536, 256);
@@ -250,6 +259,7 @@ QWidget* ConfigForm::buildModelGroup() {
     m_vocab = intSpin(1, 1 << 24, 256);
     m_paramCount = new QLabel;
     m_paramCount->setObjectName(QStringLiteral("muted"));
+    m_paramCount->setWordWrap(true); // "from the Hugging Face config, …" is a sentence
     m_shapeRow = new QWidget;
     auto* grid = new QHBoxLayout(m_shapeRow);
     grid->setContentsMargins(0, 0, 0, 0);
@@ -270,12 +280,37 @@ QWidget* ConfigForm::buildModelGroup() {
         seq->addWidget(l);
         seq->addWidget(spin, 1);
     }
+    // A Llama model's shape, read-only (its preset or HF config decides it), and its
+    // training sequence length.
+    m_family = new QLabel;
+    m_family->setObjectName(QStringLiteral("modelFamily"));
+    m_family->setWordWrap(true);
+    m_llamaShape = new QLabel;
+    m_llamaShape->setObjectName(QStringLiteral("llamaShape"));
+    m_llamaShape->setWordWrap(true);
+    m_llamaVocab = new QLabel;
+    m_llamaVocab->setObjectName(QStringLiteral("llamaVocab"));
+    m_llamaVocab->setWordWrap(true);
+    m_trainSeq = intSpin(1, 1 << 20, 4096);
+    m_trainSeq->setObjectName(QStringLiteral("trainSeqLen"));
+    connect(m_trainSeq, &QSpinBox::valueChanged, this, [this] {
+        updateDerived();
+        if (!m_showing)
+            emit edited(QStringLiteral("model.seq_len"));
+    });
+    m_openHf = new QPushButton;
+    m_openHf->setObjectName(QStringLiteral("openHfConfig"));
+    connect(m_openHf, &QPushButton::clicked, this, &ConfigForm::openHfConfigDialog);
     m_recompute = new QComboBox;
     for (std::string_view name : kRecomputeNames)
         m_recompute->addItem(QString::fromUtf8(name.data(), int(name.size())));
-    for (QWidget* w : {static_cast<QWidget*>(m_preset), m_shapeRow, m_seqRow,
+    m_modelForm = form;
+    for (QWidget* w : {static_cast<QWidget*>(m_preset), static_cast<QWidget*>(m_family), m_shapeRow,
+                       m_seqRow, static_cast<QWidget*>(m_llamaShape),
+                       static_cast<QWidget*>(m_llamaVocab), static_cast<QWidget*>(m_trainSeq),
                        static_cast<QWidget*>(m_paramCount), static_cast<QWidget*>(m_recompute)})
         addFormRow(form, w);
+    form->addRow(QString(), m_openHf);
     bind(m_recompute, QStringLiteral("model.recompute"));
     bind(m_preset, QStringLiteral("model.preset"));
     bind(m_layers, QStringLiteral("model.n_layer"));
@@ -393,6 +428,14 @@ void ConfigForm::retranslate() {
     setFormRowLabel(m_shapeRow, tr("Shape"));
     setFormRowLabel(m_seqRow, tr("Context, vocab"));
     setFormRowLabel(m_paramCount, tr("Parameters ψ"));
+    setFormRowLabel(m_family, tr("Family"));
+    setFormRowLabel(m_llamaShape, tr("Layers, heads"));
+    setFormRowLabel(m_llamaVocab, tr("Vocab, head"));
+    setFormRowLabel(m_trainSeq, tr("Sequence T"));
+    m_openHf->setText(tr("Open a Hugging Face model config…"));
+    m_openHf->setToolTip(tr("Reads a Hugging Face config.json (Llama, Mistral, Qwen2) into a "
+                            "Llama shape: writes model.hf_config and removes model.preset and "
+                            "the shape keys."));
     m_recompute->setToolTip(
         tr("model.recompute: which activations each layer keeps for backward.\n"
            "none: all of them (64sbh + 4as²b bytes per layer in fp32).\n"
@@ -438,8 +481,9 @@ void ConfigForm::updateDerived() {
     const bool custom = m_preset->currentText() == kCustom;
     for (QSpinBox* s : {m_layers, m_heads, m_embd, m_context, m_vocab})
         s->setEnabled(custom);
+    const QString presetName = m_preset->currentText();
     if (!custom) {
-        if (const auto shape = findModelPreset(m_preset->currentText().toStdString())) {
+        if (const auto shape = findModelPreset(presetName.toStdString())) {
             const bool was = m_showing;
             m_showing = true;
             m_layers->setValue(shape->n_layer);
@@ -447,19 +491,110 @@ void ConfigForm::updateDerived() {
             m_embd->setValue(shape->n_embd);
             m_context->setValue(shape->seq_len);
             m_vocab->setValue(shape->vocab_size);
+            // Another preset: the document has no model.seq_len (applyEdit removed it), so
+            // T is the new preset's context.
+            m_trainSeq->setMaximum(shape->seq_len);
+            if (presetName != m_shownPreset)
+                m_trainSeq->setValue(shape->seq_len);
             m_showing = was;
         }
     }
-    ModelShape shape{m_layers->value(),  m_heads->value(), m_embd->value(),
-                     m_context->value(), m_vocab->value(), padVocab(m_vocab->value())};
-    const double psi = double(paramCount(shape));
-    m_paramCount->setText(tr("%1  (%2 parameters)").arg(formatCount(psi)).arg(qint64(psi)));
+    m_shownPreset = presetName;
+    const ModelShape shape = shownShape();
+    showShapeRows(shape);
+    if (const auto psi = shape.n_layer > 0 ? checkedParamCount(shape) : std::nullopt)
+        m_paramCount->setText(
+            tr("%1  (%2 parameters)").arg(formatCount(double(*psi))).arg(qint64(*psi)));
+    else
+        m_paramCount->setText(tr("from the Hugging Face config, once it validates"));
     // warmup_num_steps belongs to every scheduler type and to no schedule at all.
     m_optimizerForm->setRowVisible(m_warmup, m_scheduler->currentIndex() != 0);
 }
 
+ModelShape ConfigForm::shownShape() const {
+    const QString name = m_preset->currentText();
+    if (name == kHfItem)
+        return m_hfShape.value_or(ModelShape{});
+    if (name != kCustom)
+        if (const auto shape = findModelPreset(name.toStdString()))
+            return *shape;
+    return ModelShape{m_layers->value(),  m_heads->value(), m_embd->value(),
+                      m_context->value(), m_vocab->value(), padVocab(m_vocab->value())};
+}
+
+QString ConfigForm::familyText() const {
+    return m_family->text();
+}
+QString ConfigForm::llamaShapeText() const {
+    return m_llamaShape->text();
+}
+QString ConfigForm::llamaVocabText() const {
+    return m_llamaVocab->text();
+}
+
+void ConfigForm::showShapeRows(const ModelShape& shape) {
+    const bool hf = m_preset->currentText() == kHfItem;
+    const bool llama = shape.family == Family::Llama;
+    const bool known = shape.n_layer > 0;
+    m_modelForm->setRowVisible(m_shapeRow, !llama && !hf);
+    m_modelForm->setRowVisible(m_seqRow, !llama && !hf);
+    m_modelForm->setRowVisible(m_llamaShape, llama && known);
+    m_modelForm->setRowVisible(m_llamaVocab, llama && known);
+    m_modelForm->setRowVisible(m_trainSeq, llama && known);
+    const QString file = QFileInfo(m_hfConfig).fileName();
+    if (hf)
+        m_family->setText(known ? tr("Llama, from the Hugging Face config %1").arg(file)
+                                : tr("Hugging Face config %1: its shape shows once the "
+                                     "config validates")
+                                      .arg(file));
+    else
+        m_family->setText(llama ? tr("Llama (Hugging Face LlamaForCausalLM: RMSNorm, RoPE, "
+                                     "SwiGLU, grouped-query flash attention)")
+                                : tr("GPT-2 (llm.c)"));
+    m_family->setToolTip(hf ? m_hfConfig : QString());
+    if (!llama || !known)
+        return;
+    m_llamaShape->setText(tr("%1 layers · %2 heads · %3 KV heads · head dim %4 · FFN %5")
+                              .arg(shape.n_layer)
+                              .arg(shape.n_head)
+                              .arg(shape.kvHeads())
+                              .arg(shape.headDim())
+                              .arg(QLocale().toString(shape.ffn_dim)));
+    m_llamaVocab->setText(
+        tr("vocabulary %1 · %2 · %3")
+            .arg(QLocale().toString(shape.vocab_size))
+            .arg(shape.tied_head ? tr("tied head") : tr("untied head (its own lm_head)"))
+            .arg(shape.qkv_bias ? tr("q/k/v bias") : tr("no q/k/v bias")));
+    m_trainSeq->setToolTip(tr("model.seq_len: tokens per sequence in training, up to the "
+                              "model's context (%1)")
+                               .arg(QLocale().toString(shape.seq_len)));
+}
+
+void ConfigForm::openHfConfigDialog() {
+    const QString path =
+        openFileName(this, tr("Open a Hugging Face model config"), {},
+                     tr("Hugging Face config (config.json *.json);;All files (*)"));
+    if (!path.isEmpty())
+        chooseHfConfig(path);
+}
+
+void ConfigForm::chooseHfConfig(const QString& path) {
+    m_hfConfig = path;
+    m_hfShape.reset();
+    m_showing = true;
+    setCombo(m_preset, kHfItem);
+    m_showing = false;
+    updateDerived();
+    emit edited(QString(model_keys::kHfConfig));
+}
+
 void ConfigForm::showConfig(const OrderedJson& doc, const std::optional<TrainConfig>& resolved) {
     m_showing = true;
+    const auto hf = stringAt(doc, QString(model_keys::kHfConfig));
+    m_hfConfig = hf.value_or(QString());
+    m_hfShape.reset();
+    if (hf && resolved && resolved->model.preset.empty())
+        m_hfShape = resolved->model.shape;
     if (resolved) {
         const TrainConfig& c = *resolved;
         m_stage->button(std::clamp(c.zero.stage, 0, 3))->setChecked(true);
@@ -483,13 +618,16 @@ void ConfigForm::showConfig(const OrderedJson& doc, const std::optional<TrainCon
             int(std::min<std::int64_t>(c.zero.reduce_bucket_size, 2'000'000'000)));
         m_allgatherBucket->setValue(
             int(std::min<std::int64_t>(c.zero.allgather_bucket_size, 2'000'000'000)));
-        setCombo(m_preset,
-                 c.model.preset.empty() ? kCustom : QString::fromStdString(c.model.preset));
+        setCombo(m_preset, hf                       ? kHfItem
+                           : c.model.preset.empty() ? kCustom
+                                                    : QString::fromStdString(c.model.preset));
         m_layers->setValue(c.model.shape.n_layer);
         m_heads->setValue(c.model.shape.n_head);
         m_embd->setValue(c.model.shape.n_embd);
         m_context->setValue(c.model.shape.seq_len);
         m_vocab->setValue(c.model.shape.vocab_size);
+        m_trainSeq->setMaximum(std::max(1, c.model.shape.seq_len));
+        m_trainSeq->setValue(c.model.seq_len);
         setCombo(m_recompute, QString::fromUtf8(recomputeName(c.model.recompute).data()));
         setCombo(m_dataType, QString::fromUtf8(toString(c.data.type).data()));
         m_dataPath->setText(QString::fromStdString(c.data.path));
@@ -539,6 +677,10 @@ void ConfigForm::showConfig(const OrderedJson& doc, const std::optional<TrainCon
                 setCombo(combo, *v);
         if (auto v = stringAt(doc, QStringLiteral("data.path")))
             m_dataPath->setText(*v);
+        if (hf)
+            setCombo(m_preset, kHfItem);
+        if (auto v = numberAt(doc, QStringLiteral("model.seq_len")))
+            m_trainSeq->setValue(int(*v));
     }
     updateDerived();
     m_showing = false;
@@ -570,20 +712,34 @@ void ConfigForm::applyEdit(OrderedJson& doc, const QString& path) const {
     } else if (path == QLatin1String("scheduler.params.warmup_num_steps")) {
         if (m_scheduler->currentIndex() != 0)
             jsonSet(doc, path, m_warmup->value());
+    } else if (path == model_keys::kHfConfig) {
+        // The HF config decides the shape: no preset, no shape key beside it.
+        jsonErase(doc, QString(model_keys::kPreset));
+        for (QLatin1StringView k : model_keys::kShapeKeys)
+            jsonErase(doc, QString(k));
+        jsonSet(doc, path, m_hfConfig.toStdString());
     } else if (path == QLatin1String("model.preset")) {
-        const QStringList shapeKeys = {QStringLiteral("n_layer"), QStringLiteral("n_head"),
-                                       QStringLiteral("n_embd"), QStringLiteral("seq_len"),
-                                       QStringLiteral("vocab_size")};
+        if (m_preset->currentText() == kHfItem)
+            return; // set by chooseHfConfig only
+        jsonErase(doc, QString(model_keys::kHfConfig));
+        for (QLatin1StringView k : model_keys::kShapeKeys)
+            jsonErase(doc, QString(k));
         if (m_preset->currentText() == kCustom) {
             jsonErase(doc, path);
-            const QSpinBox* spins[] = {m_layers, m_heads, m_embd, m_context, m_vocab};
-            for (int i = 0; i < shapeKeys.size(); ++i)
-                jsonSet(doc, QStringLiteral("model.") + shapeKeys[i], spins[i]->value());
+            const std::pair<const char*, const QSpinBox*> spins[] = {{"model.n_layer", m_layers},
+                                                                     {"model.n_head", m_heads},
+                                                                     {"model.n_embd", m_embd},
+                                                                     {"model.seq_len", m_context},
+                                                                     {"model.vocab_size", m_vocab}};
+            for (auto [key, spin] : spins)
+                jsonSet(doc, QString::fromLatin1(key), spin->value());
         } else {
-            for (const QString& k : shapeKeys)
-                jsonErase(doc, QStringLiteral("model.") + k);
             jsonSet(doc, path, m_preset->currentText().toStdString());
         }
+    } else if (path == QLatin1String("model.seq_len") && m_preset->currentText() != kCustom) {
+        // A Llama model's training T (its context is the preset's or the HF config's).
+        if (shownShape().family == Family::Llama)
+            jsonSet(doc, path, m_trainSeq->value());
     } else if (path == QLatin1String("model.recompute")) {
         jsonSet(doc, path, m_recompute->currentText().toStdString());
     } else if (path.startsWith(QLatin1String("model."))) {

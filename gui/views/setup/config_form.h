@@ -21,6 +21,7 @@ class QFormLayout;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 class QToolButton;
 
@@ -56,6 +57,20 @@ public:
     // For tests: the widget bound to a JSON path ("zero_optimization.overlap_comm").
     QWidget* fieldFor(const QString& path) const;
 
+    // Points the model at a Hugging Face config.json: emits edited(model_keys::kHfConfig),
+    // whose applyEdit writes the path and removes model.preset and every shape key. The
+    // model group's "Open a Hugging Face model config…" asks for the file, then calls this.
+    void chooseHfConfig(const QString& path);
+    // The shape the form shows: the preset's, the HF config's (as resolved), or the custom
+    // GPT-2 shape of the spin boxes.
+    ModelShape shownShape() const;
+    // For tests: the Llama rows' texts (family, shape, vocabulary and head).
+    QString familyText() const;
+    QString llamaShapeText() const;
+    QString llamaVocabText() const;
+    // The training sequence length of a Llama model (model.seq_len, up to its context).
+    QSpinBox* trainSeqLen() const { return m_trainSeq; }
+
 signals:
     // The user changed the field bound to `path` ("world" for the rank count).
     void edited(const QString& path);
@@ -76,6 +91,9 @@ private:
     QWidget* buildLauncherGroup();
     void bind(QWidget* w, const QString& path);
     void updateDerived();
+    // Shows the Llama rows (and hides GPT-2's shape rows) when the shown shape is a Llama.
+    void showShapeRows(const ModelShape& shape);
+    void openHfConfigDialog();
 
     bool m_showing = false; // true while showConfig writes widgets
     QHash<QString, QWidget*> m_fields;
@@ -107,6 +125,15 @@ private:
     QSpinBox* m_context;
     QSpinBox* m_vocab;
     QLabel* m_paramCount;
+    QFormLayout* m_modelForm = nullptr;
+    QLabel* m_family;     // "GPT-2" / "Llama" (and the HF file it came from)
+    QLabel* m_llamaShape; // layers, heads, KV heads, head dim, FFN width
+    QLabel* m_llamaVocab; // vocabulary, tied or untied head, q/k/v bias
+    QSpinBox* m_trainSeq; // model.seq_len of a Llama model, 1..its context
+    QPushButton* m_openHf;
+    QString m_hfConfig;                  // model.hf_config as the document has it
+    QString m_shownPreset;               // the preset updateDerived last showed
+    std::optional<ModelShape> m_hfShape; // its shape, when the config resolved
     QComboBox* m_dataType;
     QLineEdit* m_dataPath;
     QSpinBox* m_steps;

@@ -49,11 +49,11 @@ struct ModelShape {
     Family family = Family::Gpt2;
     // The fields below are read by the families that have them (GPT-2 reads none of them
     // but `attention`; its values stay the defaults). Llama family: runtime/model/llama/.
-    int n_kv_head = 0;     // key/value heads (GQA); 0: n_head (MHA)
-    int head_dim = 0;      // 0: n_embd / n_head
-    int ffn_dim = 0;       // the MLP's width (HF intermediate_size); 0: the family's own
-    bool tied_head = true; // the lm head is the embedding (tie_word_embeddings)
-    bool qkv_bias = false; // q/k/v projections carry biases (Qwen2)
+    int n_kv_head = 0;           // key/value heads (GQA); 0: n_head (MHA)
+    int head_dim = 0;            // 0: n_embd / n_head
+    int ffn_dim = 0;             // the MLP's width (HF intermediate_size); 0: the family's own
+    bool tied_head = true;       // the lm head is the embedding (tie_word_embeddings)
+    bool qkv_bias = false;       // q/k/v projections carry biases (Qwen2)
     double norm_eps = 1e-5;      // rms_norm_eps
     double rope_theta = 10000.0; // rope_theta
     RopeScalingSpec rope_scaling;

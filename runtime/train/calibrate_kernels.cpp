@@ -1,6 +1,7 @@
 // The kernel, sharing and collective measurements of zerolab-calibrate (calibrate_kernels.h).
 #include "runtime/train/calibrate_kernels.h"
 
+#include "kernels/rope.h"
 #include "runtime/model/param_layout.h"
 #include "runtime/planner/step_ops.h"
 
@@ -120,6 +121,15 @@ void measureKernelRates(Kernels& k, const std::vector<ModelShape>& shapes,
         bc(k, C), att(k, static_cast<std::size_t>(B) * NH * T * T),
         att2(k, static_cast<std::size_t>(B) * NH * T * T), wte(k, static_cast<std::size_t>(Vp) * C),
         wpe(k, static_cast<std::size_t>(T) * C);
+    // Flash attention, RoPE, RMSNorm and SwiGLU (the Llama family's kernels; GPT-2's flash
+    // attention) on the same shape: flash over the packed qkv in x, RoPE over its q part.
+    const std::size_t rows = static_cast<std::size_t>(B) * NH * T;
+    Buffer lse(k, rows), delta(k, rows), cosSin(k, ropeTableFloats(T, C / NH));
+    {
+        const std::vector<float> table = ropeTable(T, ropeInvFreq(C / NH, 10000.0));
+        k.copyToDevice(cosSin.get(), table.data(), table.size() * sizeof(float));
+    }
+    const FlashAttentionDims dims = FlashAttentionDims::packedQkv(B, T, C, NH);
     std::vector<int> tokens(N * 2);
     for (std::size_t i = 0; i < N; ++i)
         tokens[i] = tokens[N + i] = static_cast<int>(i % static_cast<std::size_t>(V));
@@ -174,6 +184,31 @@ void measureKernelRates(Kernels& k, const std::vector<ModelShape>& shapes,
         {OpKind::Zero, double(big), [&] { k.zero(x.get(), big); }},
         {OpKind::Axpy, double(owned), [&] { k.axpy(x.get(), 1.0f, y.get(), owned); }},
         {OpKind::SumSquares, double(owned), [&] { k.sumSquares(x.get(), owned); }},
+        // The families' convention (gpt2_family.cpp, llama_family.cpp): flash forward 2 B T^2 C
+        // FLOPs, backward 5 (it recomputes the scores); the others per element written.
+        {OpKind::FlashAttentionForward, attFlops,
+         [&] {
+             k.flashAttentionForward(y.get(), lse.get(), x.get(), x.get() + C, x.get() + 2 * C,
+                                     dims);
+         }},
+        {OpKind::FlashAttentionBackward, 2.5 * attFlops,
+         [&] {
+             k.flashAttentionBackward(z.get(), z.get() + C, z.get() + 2 * C, delta.get(),
+                                      v.get(), y.get(), lse.get(), x.get(), x.get() + C,
+                                      x.get() + 2 * C, dims);
+         }},
+        {OpKind::RmsnormForward, double(btc),
+         [&] { k.rmsnormForward(y.get(), rstd.get(), x.get(), wc.get(), Ni, C, 1e-5f); }},
+        {OpKind::RmsnormBackward, double(btc),
+         [&] {
+             k.rmsnormBackward(y.get(), bc.get(), z.get(), x.get(), wc.get(), rstd.get(), Ni, C);
+         }},
+        {OpKind::Rope, double(btc),
+         [&] { k.ropeForward(y.get(), cosSin.get(), B, T, NH, C / NH, 3 * C); }},
+        {OpKind::SwigluForward, 4.0 * btc,
+         [&] { k.swigluForward(y.get(), x.get(), z.get(), 4 * btc); }},
+        {OpKind::SwigluBackward, 4.0 * btc,
+         [&] { k.swigluBackward(y.get(), m.get(), v.get(), x.get(), z.get(), 4 * btc); }},
     };
     for (const Probe& p : probes) {
         const double rate = p.work / timeCall(k, reps, p.call);
@@ -191,7 +226,8 @@ std::size_t kernelMeasurementCount(const std::vector<ModelShape>& shapes,
         for (int B : micros)
             for (const KernelOp& op : modelMatmuls(s, B, s.seq_len))
                 distinct.insert({op.m, op.k, op.n});
-    // measureKernelRates probes every kernel but the two matmul kinds once.
+    // measureKernelRates probes every kernel but the two matmul kinds once (flash attention
+    // and the Llama kinds included).
     return distinct.size() + (kOpKindCount - 2);
 }
 

@@ -246,6 +246,10 @@ QWidget* ConfigForm::buildModelGroup() {
     QFormLayout* form = nullptr;
     m_modelBox = group(form);
     m_preset = new QComboBox;
+    // Sized by a name's length, not by its longest preset ("mistral-7b-v0.1"): the form
+    // stretches it, and the window keeps to 1280 px.
+    m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_preset->setMinimumContentsLength(10);
     for (const auto& p : modelPresets())
         m_preset->addItem(QString::fromUtf8(p.name.data(), int(p.name.size())));
     m_preset->addItem(kCustom);
@@ -310,7 +314,9 @@ QWidget* ConfigForm::buildModelGroup() {
                        static_cast<QWidget*>(m_llamaVocab), static_cast<QWidget*>(m_trainSeq),
                        static_cast<QWidget*>(m_paramCount), static_cast<QWidget*>(m_recompute)})
         addFormRow(form, w);
-    form->addRow(QString(), m_openHf);
+    // The whole row: beside the labels it would be the form's widest field and push the
+    // window past 1280 px (CompareViewTest::fiveRunsFitTheMainWindowAt1280x800).
+    form->addRow(m_openHf);
     bind(m_recompute, QStringLiteral("model.recompute"));
     bind(m_preset, QStringLiteral("model.preset"));
     bind(m_layers, QStringLiteral("model.n_layer"));

@@ -193,9 +193,9 @@ void measureKernelRates(Kernels& k, const std::vector<ModelShape>& shapes,
          }},
         {OpKind::FlashAttentionBackward, 2.5 * attFlops,
          [&] {
-             k.flashAttentionBackward(z.get(), z.get() + C, z.get() + 2 * C, delta.get(),
-                                      v.get(), y.get(), lse.get(), x.get(), x.get() + C,
-                                      x.get() + 2 * C, dims);
+             k.flashAttentionBackward(z.get(), z.get() + C, z.get() + 2 * C, delta.get(), v.get(),
+                                      y.get(), lse.get(), x.get(), x.get() + C, x.get() + 2 * C,
+                                      dims);
          }},
         {OpKind::RmsnormForward, double(btc),
          [&] { k.rmsnormForward(y.get(), rstd.get(), x.get(), wc.get(), Ni, C, 1e-5f); }},

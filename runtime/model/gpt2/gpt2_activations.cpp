@@ -2,71 +2,12 @@
 // buffers and gradient scratch, then the forward activations of each layer.
 #include "runtime/model/gpt2/gpt2_activations.h"
 
-#include <initializer_list>
+#include "runtime/model/activation_arena.h"
+
 #include <stdexcept>
 #include <string>
 
 namespace zerolab {
-
-namespace {
-
-constexpr std::int64_t kAlignFloats = 16; // 64 bytes
-
-// B, T and the shape are untrusted (a config, a command line): every size is computed
-// with overflow checks and refused beyond kMaxActivationFloats, before anything is
-// allocated from it.
-class Bounded {
-public:
-    Bounded(const ModelShape& s, int B, int T) : m_s(s), m_B(B), m_T(T) {}
-
-    std::int64_t product(std::initializer_list<std::int64_t> factors) const {
-        std::int64_t n = 1;
-        for (std::int64_t f : factors)
-            if (__builtin_mul_overflow(n, f, &n) || n > kMaxActivationFloats)
-                fail();
-        return n;
-    }
-    std::int64_t sum(std::int64_t a, std::int64_t b) const {
-        std::int64_t n = 0;
-        if (__builtin_add_overflow(a, b, &n) || n > kMaxActivationFloats)
-            fail();
-        return n;
-    }
-
-private:
-    [[noreturn]] void fail() const {
-        throw std::invalid_argument(
-            "activation layout: micro-batch " + std::to_string(m_B) + " x seq " +
-            std::to_string(m_T) + " on L=" + std::to_string(m_s.n_layer) +
-            " NH=" + std::to_string(m_s.n_head) + " C=" + std::to_string(m_s.n_embd) +
-            " Vp=" + std::to_string(m_s.padded_vocab_size) + " needs more than 2^" +
-            std::to_string(kMaxActivationFloatsLog2) + " floats");
-    }
-
-    const ModelShape& m_s;
-    int m_B, m_T;
-};
-
-// Hands out aligned offsets one buffer after another; the arena's size stays within
-// kMaxActivationFloats.
-class ArenaCursor {
-public:
-    explicit ArenaCursor(const Bounded& bounded) : m_bounded(bounded) {}
-    std::int64_t take(std::int64_t floats) {
-        const std::int64_t at = m_next;
-        const std::int64_t aligned =
-            m_bounded.sum(floats, kAlignFloats - 1) / kAlignFloats * kAlignFloats;
-        m_next = m_bounded.sum(m_next, aligned);
-        return at;
-    }
-    std::int64_t size() const { return m_next; }
-
-private:
-    const Bounded& m_bounded;
-    std::int64_t m_next = 0;
-};
-
-} // namespace
 
 Gpt2ActivationLayout makeGpt2ActivationLayout(const ModelShape& s, int B, int T,
                                               Recompute recompute) {
@@ -77,7 +18,12 @@ Gpt2ActivationLayout makeGpt2ActivationLayout(const ModelShape& s, int B, int T,
             ") on a non-empty shape; got B=" + std::to_string(B) + " T=" + std::to_string(T));
     const std::int64_t C = s.n_embd, NH = s.n_head, Vp = s.padded_vocab_size;
     const bool flash = s.attention == AttentionKernel::Flash;
-    const Bounded bounded(s, B, T);
+    // B, T and the shape are untrusted (a config, a command line): every size is checked
+    // before anything is allocated from it (activation_arena.h).
+    const BoundedFloats bounded(
+        "micro-batch " + std::to_string(B) + " x seq " + std::to_string(T) +
+        " on L=" + std::to_string(s.n_layer) + " NH=" + std::to_string(s.n_head) +
+        " C=" + std::to_string(s.n_embd) + " Vp=" + std::to_string(s.padded_vocab_size));
     const std::int64_t BT = bounded.product({B, T}), BTC = bounded.product({BT, C});
     // Standard's (B,NH,T,T) scores and probabilities; Flash's (B,NH,T) rows (lse, delta).
     const std::int64_t att = flash ? 0 : bounded.product({B, NH, T, T});

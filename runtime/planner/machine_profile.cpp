@@ -447,10 +447,14 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
             p.pieces.push_back(t);
         }
     }
-    if (j.contains("comm_beside_compute")) {
-        const nlohmann::json& beside = r.array(j, "$", "comm_beside_compute");
+    // comm_beside_compute and compute_beside_comm: the same shape of entry, a rate per link
+    // class and rank count, a share of the rate alone.
+    auto readBeside = [&](const char* key, auto& out) {
+        if (!j.contains(key))
+            return;
+        const nlohmann::json& beside = r.array(j, "$", key);
         for (std::size_t i = 0; i < beside.size(); ++i) {
-            const std::string path = "$.comm_beside_compute[" + std::to_string(i) + "]";
+            const std::string path = "$." + std::string(key) + "[" + std::to_string(i) + "]";
             const double rate = r.positive(beside[i], path, "rate");
             if (rate > 1)
                 r.fail(path + ".rate", "expected a share of the rate alone, at most 1, got " +
@@ -460,29 +464,12 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
             if (link != kLinkClassNames[0] && link != kLinkClassNames[1])
                 r.fail(path + ".link", "expected \"intra_host\" or \"inter_host\", got " +
                                            describeJson(beside[i]["link"]));
-            p.comm_beside_compute.push_back(
-                {link == kLinkClassNames[0] ? LinkClass::IntraHost : LinkClass::InterHost,
-                 r.count(beside[i], path, "ranks", 2), rate});
+            out.push_back({link == kLinkClassNames[0] ? LinkClass::IntraHost : LinkClass::InterHost,
+                           r.count(beside[i], path, "ranks", 2), rate});
         }
-    }
-    if (j.contains("compute_beside_comm")) {
-        const nlohmann::json& beside = r.array(j, "$", "compute_beside_comm");
-        for (std::size_t i = 0; i < beside.size(); ++i) {
-            const std::string path = "$.compute_beside_comm[" + std::to_string(i) + "]";
-            const double rate = r.positive(beside[i], path, "rate");
-            if (rate > 1)
-                r.fail(path + ".rate", "expected a share of the rate alone, at most 1, got " +
-                                           describeJson(beside[i]["rate"]));
-            r.check(rate, path + ".rate", kShare);
-            const std::string link = r.text(beside[i], path, "link");
-            if (link != kLinkClassNames[0] && link != kLinkClassNames[1])
-                r.fail(path + ".link", "expected \"intra_host\" or \"inter_host\", got " +
-                                           describeJson(beside[i]["link"]));
-            p.compute_beside_comm.push_back(
-                {link == kLinkClassNames[0] ? LinkClass::IntraHost : LinkClass::InterHost,
-                 r.count(beside[i], path, "ranks", 2), rate});
-        }
-    }
+    };
+    readBeside("comm_beside_compute", p.comm_beside_compute);
+    readBeside("compute_beside_comm", p.compute_beside_comm);
     if (j.contains("reference_pass")) {
         const nlohmann::json& x = j["reference_pass"];
         const std::string path = "$.reference_pass";

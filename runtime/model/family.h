@@ -11,12 +11,22 @@
 #include "runtime/model/param_layout.h"
 #include "runtime/model/recompute.h"
 #include "runtime/model/unit_calls.h"
+#include "runtime/text/message.h"
 
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
 
 namespace zerolab {
+
+// One line of the activation arena written as its closed form, for zerolab-plan --explain
+// and Learn's "How it adds up" (context "PlanExplain"). With `bytes`, the line's template
+// takes them, formatted by the reader, as its last placeholder.
+struct ActivationTerm {
+    Message text;
+    std::optional<double> bytes;
+};
 
 struct ModelFamily {
     Family id = Family::Gpt2;
@@ -27,6 +37,10 @@ struct ModelFamily {
     std::vector<TensorSpec> (*tensors)(const ModelShape&) = nullptr;
     // The activation arena's bytes (activation_layout.h), exactly what its network counts.
     ActivationFootprint (*activations)(const ModelShape&, int B, int T, Recompute) = nullptr;
+    // The same arena as closed forms in s, b, h, heads, ... with the numbers plugged in:
+    // the symbols first, then what is kept per layer and once under `recompute`.
+    std::vector<ActivationTerm> (*activation_terms)(const ModelShape&, int B, int T,
+                                                    Recompute) = nullptr;
     // Its network's calls to the engine for one micro-batch (unit_calls.h).
     std::vector<UnitCall> (*unit_calls)(const ParamLayout&, Recompute) = nullptr;
     // FLOPs (model_flops.h).

@@ -1,6 +1,7 @@
 // explain(): one stage's plan as formulas with the numbers plugged in, line by
 // line. The CLI's --explain prints explain(); the GUI's Learn view shows the same lines
 // (explainLines, Messages of context "PlanExplain") in its language.
+#include "runtime/model/family.h"
 #include "runtime/planner/planner.h"
 #include "runtime/planner/planner_layout.h"
 #include "runtime/planner/planner_offload.h"
@@ -142,58 +143,15 @@ private:
                          {bytes(static_cast<double>(*m_in.activation_bytes))}));
             return;
         }
+        // The family writes its arena's closed forms (family.h); the bytes are formatted here.
         const ModelShape& s = *m_in.shape;
-        const long long B = m_in.micro_batch, T = m_in.seq_len > 0 ? m_in.seq_len : s.seq_len;
-        const long long C = s.n_embd, a = s.n_head, L = s.n_layer;
-        const double sbh = static_cast<double>(B * T * C),
-                     as2b = static_cast<double>(a * T * T * B), sb = static_cast<double>(B * T);
-        line(Message(ZEROLAB_TR("PlanExplain",
-                                "  GPT-2 activation arena, fp32 (4 bytes), s = T = %1, b = B = %2, "
-                                "h = C = %3, a = heads = %4, L = %5, Vp = %6; recompute %7"),
-                     {std::to_string(T), std::to_string(B), std::to_string(C), std::to_string(a),
-                      std::to_string(L), std::to_string(s.padded_vocab_size),
-                      std::string(recomputeName(m_in.recompute))}));
-        // Bytes kept per layer and once, by mode (activation_layout.h); the padding of
-        // buffers to 64 bytes is in the total, not in these terms.
-        switch (m_in.recompute) {
-        case Recompute::None:
-            line(
-                Message(ZEROLAB_TR("PlanExplain",
-                                   "  per layer: 64sbh + 4as^2b + 16sb (ln1, qkv, atty, residual2, "
-                                   "ln2, fch, gelu, residual3; attention probabilities; layernorm "
-                                   "statistics) = %1"),
-                        {bytes(64 * sbh + 4 * as2b + 16 * sb)}));
-            line(Message(ZEROLAB_TR("PlanExplain",
-                                    "  (Korthikanti et al. 2022 count 34sbh + 5as^2b in "
-                                    "fp16 with dropout masks)")));
-            break;
-        case Recompute::Selective:
-            line(Message(ZEROLAB_TR("PlanExplain",
-                                    "  per layer: 40sbh + 16sb (the matmul outputs, residuals; "
-                                    "the attention probabilities, ln1, ln2 and gelu "
-                                    "recomputed) = %1"),
-                         {bytes(40 * sbh + 16 * sb)}));
-            line(Message(ZEROLAB_TR("PlanExplain",
-                                    "  once: 8sbh + 4as^2b for the recomputed ln1, ln2 and "
-                                    "attention probabilities = %1 (gelu is recomputed into the "
-                                    "d fch gradient buffer)"),
-                         {bytes(8 * sbh + 4 * as2b)}));
-            break;
-        case Recompute::Full:
-            line(
-                Message(ZEROLAB_TR("PlanExplain",
-                                   "  per layer: 4sbh (the block's output, the next block's input) "
-                                   "= %1"),
-                        {bytes(4 * sbh)}));
-            line(
-                Message(ZEROLAB_TR("PlanExplain", "  once: one block recomputed in backward, 44sbh "
-                                                  "+ 4as^2b + 16sb = %1"),
-                        {bytes(44 * sbh + 4 * as2b + 16 * sb)}));
-            break;
+        const int T = m_in.seq_len > 0 ? m_in.seq_len : s.seq_len;
+        for (ActivationTerm& t :
+             familyOf(s).activation_terms(s, m_in.micro_batch, T, m_in.recompute)) {
+            if (t.bytes)
+                t.text.args.emplace_back(bytes(*t.bytes));
+            line(std::move(t.text));
         }
-        line(Message(ZEROLAB_TR("PlanExplain",
-                                "  once: embeddings, final layernorm, logits and probs "
-                                "(8sbVp), gradient scratch = the rest of the arena")));
         std::string modes;
         for (std::size_t m = 0; m < kRecomputeNames.size(); ++m)
             modes += (m == 0 ? "" : ", ") + std::string(kRecomputeNames[m]) + " " +

@@ -50,9 +50,11 @@ void validate(const PlanInput& in) {
         require(s.n_layer >= 1 && s.n_head >= 1 && s.n_embd >= 1 && s.seq_len >= 1 &&
                     s.vocab_size >= 1 && s.padded_vocab_size >= s.vocab_size,
                 "shape: layers, heads, hidden, seq and vocab must be >= 1 (padded vocab >= vocab)");
-        require(s.n_embd % s.n_head == 0, "shape: hidden (" + std::to_string(s.n_embd) +
-                                              ") must be a multiple of heads (" +
-                                              std::to_string(s.n_head) + ")");
+        // A head's width is head_dim where the shape gives one (a Llama shape may have
+        // heads x head_dim != hidden), else hidden / heads, which must then be whole.
+        require(s.head_dim > 0 || s.n_embd % s.n_head == 0,
+                "shape: hidden (" + std::to_string(s.n_embd) + ") must be a multiple of heads (" +
+                    std::to_string(s.n_head) + ") or head_dim given");
         require(checkedParamCount(s).has_value(),
                 "shape: layers, hidden, seq and vocab make more than 2^48 parameters");
     }

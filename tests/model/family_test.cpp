@@ -128,6 +128,39 @@ TEST(ModelFamily, TheNetworkCountsExactlyItsActivationFootprint) {
             }
 }
 
+// --explain's closed forms (activation_terms) are the arena's: at B = 2, T = 16 every
+// buffer is a whole number of 64-byte lines, so the "per layer" term is the footprint's
+// per-layer bytes exactly, in every mode and with every attention kernel the family runs.
+TEST(ModelFamily, TheExplainedPerLayerTermIsTheArenasPerLayerBytes) {
+    for (const ModelPreset& p : smallPresets())
+        for (AttentionKernel a : {AttentionKernel::Standard, AttentionKernel::Flash})
+            for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+                SCOPED_TRACE(std::string(p.name) + " " + std::string(recomputeName(r)) + " " +
+                             std::string(attentionKernelName(a)));
+                ModelShape shape = p.shape;
+                shape.attention = a;
+                const int B = 2, T = std::min(16, shape.seq_len);
+                ActivationFootprint f;
+                try {
+                    f = activationFootprint(shape, B, T, r);
+                } catch (const std::invalid_argument&) {
+                    continue; // a kernel the family does not run (the test above)
+                }
+                const std::vector<ActivationTerm> terms =
+                    familyOf(shape).activation_terms(shape, B, T, r);
+                ASSERT_FALSE(terms.empty());
+                EXPECT_FALSE(terms.front().bytes) << "the first line names the symbols";
+                int per_layer = 0;
+                for (const ActivationTerm& t : terms)
+                    if (t.text.text.rfind("  per layer:", 0) == 0) {
+                        ++per_layer;
+                        ASSERT_TRUE(t.bytes);
+                        EXPECT_EQ(*t.bytes, static_cast<double>(f.per_layer_bytes)) << t.text.text;
+                    }
+                EXPECT_EQ(per_layer, 1);
+            }
+}
+
 TEST(ModelFamily, InitIsTheSameWhateverThePadding) {
     for (const ModelPreset& p : smallPresets()) {
         SCOPED_TRACE(std::string(p.name));

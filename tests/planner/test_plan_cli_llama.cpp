@@ -1,12 +1,10 @@
 // zerolab-plan with the Llama family (issue 36 item 3): --model takes every preset,
 // --hf-config reads a Hugging Face config.json, --seq runs up to the model's context;
-// bad input exits 2 naming the flag, the file and the field. The memory forecast itself
-// needs the family's activations and engine calls (runtime/model/llama/): until they are
-// written the forecast tests skip, saying so.
+// bad input exits 2 naming the flag, the file and the field; --explain writes the Llama
+// arena's closed forms.
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
-#include "runtime/model/family.h"
 #include "runtime/model/model_shape.h"
 #include "runtime/model/param_layout.h"
 
@@ -15,7 +13,6 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <stdexcept>
 #include <string>
 
 namespace {
@@ -30,29 +27,9 @@ std::string modelConfig(const std::string& name) {
     return std::string(ZEROLAB_SOURCE_DIR) + "/resources/models/" + name + "/config.json";
 }
 
-// Whether the Llama family's description can forecast yet (its activations and its calls
-// to the engine land with its network).
-bool llamaForecastWritten() {
-    const zerolab::ModelShape s = *zerolab::findModelPreset("llama-nano");
-    try {
-        const zerolab::ModelFamily& f = zerolab::familyOf(s);
-        f.activations(s, 1, s.seq_len, zerolab::Recompute::None);
-        f.unit_calls(zerolab::makeParamLayout(s, 1), zerolab::Recompute::None);
-        return true;
-    } catch (const std::logic_error&) {
-        return false;
-    }
-}
-
-#define SKIP_UNTIL_THE_LLAMA_FORECAST_LANDS()                                                      \
-    if (!llamaForecastWritten())                                                                   \
-    GTEST_SKIP() << "the Llama family's activations and engine calls are not written yet "         \
-                    "(runtime/model/llama/)"
-
 // The issue's command: llama-3.1-8b at 4096 tokens plans, with psi the published count and
 // model states by the ZeRO paper's formulas (mixed precision, K = 12) up to padding.
 TEST(PlanCliLlama, Llama31EightBAtFourThousandTokens) {
-    SKIP_UNTIL_THE_LLAMA_FORECAST_LANDS();
     const ProcessResult r = plan("--model llama-3.1-8b --seq 4096 --world 8 --json");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const nlohmann::json j = nlohmann::json::parse(r.out);
@@ -71,9 +48,48 @@ TEST(PlanCliLlama, Llama31EightBAtFourThousandTokens) {
     EXPECT_EQ(plan("--model llama-3.1-8b --seq 4096").exit_code, 0);
 }
 
+// --explain shows the Llama arena's own closed form (family.h's activation_terms), with
+// GQA's kv heads and the FFN width in it, and no (T,T) term: not GPT-2's.
+TEST(PlanCliLlama, ExplainWritesTheLlamaArenasClosedForm) {
+    const ProcessResult r =
+        plan("--model llama-3.1-8b --seq 4096 --micro 1 --world 8 --stage 3 --explain");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("Llama activation arena"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("k = 8 kv heads"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("f = 14336"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("per layer: 16sbh + 8sbQ + 8sbK + 12sbf"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("GPT-2 activation arena"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("4as^2b"), std::string::npos) << r.out;
+}
+
+// A head width other than hidden / heads (head_dim given) plans: llama-nano's
+// config.json with 3 heads of 16 over a hidden size of 64.
+TEST(PlanCliLlama, HeadDimOtherThanHiddenOverHeadsPlans) {
+    zerolab::test::TempDir dir;
+    std::ifstream in(modelConfig("llama-3.2-1b"));
+    nlohmann::json c = nlohmann::json::parse(in);
+    c["hidden_size"] = 64;
+    c["num_attention_heads"] = 3;
+    c["num_key_value_heads"] = 1;
+    c["head_dim"] = 16;
+    c["intermediate_size"] = 176;
+    c["num_hidden_layers"] = 2;
+    c["vocab_size"] = 256;
+    c.erase("rope_scaling");
+    const std::string path = dir.file("config.json");
+    std::ofstream(path) << c.dump(2);
+    const ProcessResult r = plan("--hf-config " + path + " --seq 64 --micro 2 --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    // embed 256x64, per layer: 2 norms 64, q 64x48, k and v 64x16, o 48x64, MLP 3x64x176;
+    // final norm; tied (llama-3.2-1b ties its head).
+    const double layer = 2 * 64 + 64 * 48 + 2 * 64 * 16 + 48 * 64 + 3 * 64 * 176;
+    EXPECT_EQ(j.at("psi").get<double>(), 256 * 64 + 2 * layer + 64);
+    EXPECT_GT(j.at("stages").at(0).at("activation_bytes").get<double>(), 0);
+}
+
 // The same model from its config.json plans the same numbers as its preset.
 TEST(PlanCliLlama, HfConfigPlansAsItsPreset) {
-    SKIP_UNTIL_THE_LLAMA_FORECAST_LANDS();
     for (const char* name : {"llama-3.2-1b", "qwen2.5-0.5b", "mistral-7b-v0.1"}) {
         const ProcessResult a =
             plan(std::string("--model ") + name + " --seq 2048 --world 4 --json");

@@ -1227,6 +1227,58 @@
         <source>  from %1: %2</source>
         <translation>  来自 %1：%2</translation>
     </message>
+    <message>
+        <source>  attention %1: no (T,T) probabilities are kept, only each query row&apos;s log-sum-exp (4asb)</source>
+        <translation>  注意力 %1：不保留 (T,T) 概率，只保留每个查询行的 log-sum-exp（4asb）</translation>
+    </message>
+    <message>
+        <source>  per layer: 64sbh + 4asb + 16sb (ln1, qkv, atty, residual2, ln2, fch, gelu, residual3; the log-sum-exp; layernorm statistics) = %1</source>
+        <translation>  每层：64sbh + 4asb + 16sb（ln1、qkv、atty、residual2、ln2、fch、gelu、residual3；log-sum-exp；layernorm 统计量）= %1</translation>
+    </message>
+    <message>
+        <source>  per layer: 40sbh + 4asb + 16sb (the matmul outputs, residuals, the log-sum-exp; ln1, ln2 and gelu recomputed) = %1</source>
+        <translation>  每层：40sbh + 4asb + 16sb（矩阵乘输出、残差、log-sum-exp；ln1、ln2 和 gelu 重计算）= %1</translation>
+    </message>
+    <message>
+        <source>  once: 8sbh for the recomputed ln1 and ln2 = %1 (gelu is recomputed into the d fch gradient buffer)</source>
+        <translation>  一次：重计算的 ln1 和 ln2 占 8sbh = %1（gelu 重计算到 d fch 梯度缓冲区中）</translation>
+    </message>
+    <message>
+        <source>  once: one block recomputed in backward, 44sbh + 4asb + 16sb = %1</source>
+        <translation>  一次：反向时重计算一个块，44sbh + 4asb + 16sb = %1</translation>
+    </message>
+    <message>
+        <source>  Llama activation arena, fp32 (4 bytes), s = T = %1, b = B = %2, h = %3, a = %4 heads, k = %5 kv heads, d = %6, Q = ad, K = kd, f = %7, L = %8, Vp = %9</source>
+        <translation>  Llama 激活值区，fp32（4 字节），s = T = %1，b = B = %2，h = %3，a = %4 个注意力头，k = %5 个 KV 头，d = %6，Q = ad，K = kd，f = %7，L = %8，Vp = %9</translation>
+    </message>
+    <message>
+        <source>  recompute %1; flash attention: no (T,T) scores are kept, only each query row&apos;s log-sum-exp; k and v stay at the kv heads (no copies per query head)</source>
+        <translation>  重计算 %1；flash 注意力：不保留 (T,T) 分数，只保留每个查询行的 log-sum-exp；k 和 v 保持 KV 头数（不为每个查询头复制）</translation>
+    </message>
+    <message>
+        <source>  per layer: 16sbh + 8sbQ + 8sbK + 12sbf + 4(2 + a)sb (block input, ln1, residual2, ln2; q, atty; k, v; gate, up, swiglu; both norms&apos; 1/rms and the log-sum-exp) = %1</source>
+        <translation>  每层：16sbh + 8sbQ + 8sbK + 12sbf + 4(2 + a)sb（块输入、ln1、residual2、ln2；q、atty；k、v；gate、up、swiglu；两个归一化的 1/rms 和 log-sum-exp）= %1</translation>
+    </message>
+    <message>
+        <source>  (Korthikanti et al. 2022 count 34sbh + 5as^2b for GPT in fp16: no GQA, a 4h GeLU, dropout masks, the (T,T) scores)</source>
+        <translation>  （Korthikanti 等人 2022 对 GPT 按 fp16 计为 34sbh + 5as^2b：无 GQA、4h 宽的 GeLU、dropout 掩码、(T,T) 分数）</translation>
+    </message>
+    <message>
+        <source>  per layer: 8sbh + 8sbQ + 8sbK + 8sbf + 4(2 + a)sb (the matmul outputs, residuals, 1/rms and the log-sum-exp; ln1, ln2 and swiglu recomputed) = %1</source>
+        <translation>  每层：8sbh + 8sbQ + 8sbK + 8sbf + 4(2 + a)sb（矩阵乘输出、残差、1/rms 和 log-sum-exp；ln1、ln2 和 swiglu 重计算）= %1</translation>
+    </message>
+    <message>
+        <source>  once: 8sbh for the recomputed ln1 and ln2 = %1 (swiglu is recomputed into the d gate gradient buffer)</source>
+        <translation>  一次：重计算的 ln1 和 ln2 占 8sbh = %1（swiglu 重计算到 d gate 梯度缓冲区中）</translation>
+    </message>
+    <message>
+        <source>  once: one block recomputed in backward, 12sbh + 8sbQ + 8sbK + 8sbf + 4(2 + a)sb = %1</source>
+        <translation>  一次：反向时重计算一个块，12sbh + 8sbQ + 8sbK + 8sbf + 4(2 + a)sb = %1</translation>
+    </message>
+    <message>
+        <source>  once: embeddings, the RoPE table (4sd), final norm, logits and probs (8sbVp), gradient scratch = the rest of the arena</source>
+        <translation>  一次：嵌入、RoPE 表（4sd）、最后的归一化、logits 和概率（8sbVp）、梯度暂存 = 激活值区的其余部分</translation>
+    </message>
 </context>
 <context>
     <name>Status</name>
@@ -2317,6 +2369,10 @@ full：只保留每个块的输入（每层 4sbh），在反向中再跑一遍�
     <message>
         <source>Hugging Face config (config.json *.json);;All files (*)</source>
         <translation>Hugging Face 配置 (config.json *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>A GPT-2 shape of your own: layers, heads, hidden size, context and vocabulary. For a Llama shape of your own, open its Hugging Face config.json, or write model.family &quot;llama&quot; and its keys in the JSON.</source>
+        <translation>自定义 GPT-2 形状：层数、注意力头数、隐藏维度、上下文长度和词表。要自定义 Llama 形状，请打开它的 Hugging Face config.json，或在 JSON 中写 model.family &quot;llama&quot; 及其各键。</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,8 @@
 #include "runtime/model/gpt2/gpt2_tensors.h"
 #include "runtime/model/gpt2/gpt2_unit_calls.h"
 
+#include <string>
+
 namespace zerolab {
 
 namespace {
@@ -99,6 +101,98 @@ std::vector<KernelOp> gpt2Matmuls(const ModelShape& s, int B, int T) {
             matmulOp(true, N, 4 * C, C), matmulOp(true, N, C, s.padded_vocab_size)};
 }
 
+// The arena's closed forms (gpt2_activations.h) with the numbers plugged in, fp32 bytes:
+// s = T, b = B, h = C, a = heads. The 64-byte padding of each buffer is in the arena's
+// total, not in these terms.
+std::vector<ActivationTerm> gpt2ActivationTerms(const ModelShape& s, int B, int T,
+                                                Recompute recompute) {
+    const long long C = s.n_embd, a = s.n_head;
+    const double sbh = static_cast<double>(B) * T * C, as2b = static_cast<double>(a) * T * T * B,
+                 asb = static_cast<double>(a) * T * B, sb = static_cast<double>(B) * T;
+    const bool flash = s.attention == AttentionKernel::Flash;
+    std::vector<ActivationTerm> out;
+    out.push_back(
+        {Message(ZEROLAB_TR("PlanExplain",
+                            "  GPT-2 activation arena, fp32 (4 bytes), s = T = %1, b = B = %2, "
+                            "h = C = %3, a = heads = %4, L = %5, Vp = %6; recompute %7"),
+                 {std::to_string(T), std::to_string(B), std::to_string(C), std::to_string(a),
+                  std::to_string(s.n_layer), std::to_string(s.padded_vocab_size),
+                  std::string(recomputeName(recompute))}),
+         std::nullopt});
+    if (flash)
+        out.push_back(
+            {Message(ZEROLAB_TR("PlanExplain", "  attention %1: no (T,T) probabilities are kept, "
+                                               "only each query row's log-sum-exp (4asb)"),
+                     {std::string(attentionKernelName(s.attention))}),
+             std::nullopt});
+    switch (recompute) {
+    case Recompute::None:
+        if (flash) {
+            out.push_back({Message(ZEROLAB_TR("PlanExplain",
+                                              "  per layer: 64sbh + 4asb + 16sb (ln1, qkv, atty, "
+                                              "residual2, ln2, fch, gelu, residual3; the "
+                                              "log-sum-exp; layernorm statistics) = %1")),
+                           64 * sbh + 4 * asb + 16 * sb});
+            break;
+        }
+        out.push_back({Message(ZEROLAB_TR("PlanExplain",
+                                          "  per layer: 64sbh + 4as^2b + 16sb (ln1, qkv, atty, "
+                                          "residual2, ln2, fch, gelu, residual3; attention "
+                                          "probabilities; layernorm statistics) = %1")),
+                       64 * sbh + 4 * as2b + 16 * sb});
+        out.push_back(
+            {Message(ZEROLAB_TR("PlanExplain", "  (Korthikanti et al. 2022 count 34sbh + 5as^2b in "
+                                               "fp16 with dropout masks)")),
+             std::nullopt});
+        break;
+    case Recompute::Selective:
+        if (flash) {
+            out.push_back(
+                {Message(ZEROLAB_TR("PlanExplain",
+                                    "  per layer: 40sbh + 4asb + 16sb (the matmul outputs, "
+                                    "residuals, the log-sum-exp; ln1, ln2 and gelu "
+                                    "recomputed) = %1")),
+                 40 * sbh + 4 * asb + 16 * sb});
+            out.push_back({Message(ZEROLAB_TR("PlanExplain",
+                                              "  once: 8sbh for the recomputed ln1 and ln2 = %1 "
+                                              "(gelu is recomputed into the d fch gradient "
+                                              "buffer)")),
+                           8 * sbh});
+            break;
+        }
+        out.push_back({Message(ZEROLAB_TR("PlanExplain",
+                                          "  per layer: 40sbh + 16sb (the matmul outputs, "
+                                          "residuals; the attention probabilities, ln1, ln2 and "
+                                          "gelu recomputed) = %1")),
+                       40 * sbh + 16 * sb});
+        out.push_back({Message(ZEROLAB_TR("PlanExplain",
+                                          "  once: 8sbh + 4as^2b for the recomputed ln1, ln2 and "
+                                          "attention probabilities = %1 (gelu is recomputed into "
+                                          "the d fch gradient buffer)")),
+                       8 * sbh + 4 * as2b});
+        break;
+    case Recompute::Full:
+        out.push_back({Message(ZEROLAB_TR("PlanExplain", "  per layer: 4sbh (the block's output, "
+                                                         "the next block's input) = %1")),
+                       4 * sbh});
+        if (flash)
+            out.push_back({Message(ZEROLAB_TR("PlanExplain", "  once: one block recomputed in "
+                                                             "backward, 44sbh + 4asb + 16sb = %1")),
+                           44 * sbh + 4 * asb + 16 * sb});
+        else
+            out.push_back(
+                {Message(ZEROLAB_TR("PlanExplain", "  once: one block recomputed in "
+                                                   "backward, 44sbh + 4as^2b + 16sb = %1")),
+                 44 * sbh + 4 * as2b + 16 * sb});
+        break;
+    }
+    out.push_back(
+        {Message(ZEROLAB_TR("PlanExplain", "  once: embeddings, final layernorm, logits and probs "
+                                           "(8sbVp), gradient scratch = the rest of the arena")),
+         std::nullopt});
+    return out;
+}
+
 } // namespace
 
 extern const ModelFamily kGpt2Family;
@@ -109,6 +203,7 @@ const ModelFamily kGpt2Family = {
     .presets = kGpt2Presets,
     .tensors = gpt2Tensors,
     .activations = gpt2ActivationFootprint,
+    .activation_terms = gpt2ActivationTerms,
     .unit_calls = gpt2UnitCalls,
     .model_flops_per_token = gpt2ModelFlopsPerToken,
     .hardware_flops_per_token = gpt2HardwareFlopsPerToken,

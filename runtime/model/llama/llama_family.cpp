@@ -8,6 +8,7 @@
 #include "runtime/model/llama/llama_unit_calls.h"
 
 #include <algorithm>
+#include <string>
 
 namespace zerolab {
 
@@ -116,6 +117,76 @@ std::vector<KernelOp> llamaMatmuls(const ModelShape& s, int B, int T) {
     return out;
 }
 
+// The arena's closed forms (llama_activations.h, docs/model.md's table) with the numbers
+// plugged in, fp32 bytes: s = T, b = B, h = C, a query heads, k kv heads, d = head_dim,
+// Q = a d, K = k d, f = ffn_dim. The 64-byte padding of each buffer is in the arena's
+// total, not in these terms.
+std::vector<ActivationTerm> llamaActivationTerms(const ModelShape& s, int B, int T,
+                                                 Recompute recompute) {
+    const long long C = s.n_embd, a = s.n_head, k = s.kvHeads(), d = s.headDim(), f = s.ffn_dim;
+    const double sb = static_cast<double>(B) * T, sbh = sb * static_cast<double>(C),
+                 sbQ = sb * static_cast<double>(a * d), sbK = sb * static_cast<double>(k * d),
+                 sbf = sb * static_cast<double>(f);
+    const double norms_lse = 4 * (2 + static_cast<double>(a)) * sb;
+    std::vector<ActivationTerm> out;
+    out.push_back(
+        {Message(ZEROLAB_TR("PlanExplain", "  Llama activation arena, fp32 (4 bytes), s = T = %1, "
+                                           "b = B = %2, h = %3, a = %4 heads, k = %5 kv heads, "
+                                           "d = %6, Q = ad, K = kd, f = %7, L = %8, Vp = %9"),
+                 {std::to_string(T), std::to_string(B), std::to_string(C), std::to_string(a),
+                  std::to_string(k), std::to_string(d), std::to_string(f),
+                  std::to_string(s.n_layer), std::to_string(s.padded_vocab_size)}),
+         std::nullopt});
+    out.push_back({Message(ZEROLAB_TR("PlanExplain",
+                                      "  recompute %1; flash attention: no (T,T) scores are "
+                                      "kept, only each query row's log-sum-exp; k and v stay at "
+                                      "the kv heads (no copies per query head)"),
+                           {std::string(recomputeName(recompute))}),
+                   std::nullopt});
+    switch (recompute) {
+    case Recompute::None:
+        out.push_back({Message(ZEROLAB_TR("PlanExplain",
+                                          "  per layer: 16sbh + 8sbQ + 8sbK + 12sbf + 4(2 + a)sb "
+                                          "(block input, ln1, residual2, ln2; q, atty; k, v; "
+                                          "gate, up, swiglu; both norms' 1/rms and the "
+                                          "log-sum-exp) = %1")),
+                       16 * sbh + 8 * sbQ + 8 * sbK + 12 * sbf + norms_lse});
+        out.push_back({Message(ZEROLAB_TR("PlanExplain",
+                                          "  (Korthikanti et al. 2022 count 34sbh + 5as^2b for "
+                                          "GPT in fp16: no GQA, a 4h GeLU, dropout masks, the "
+                                          "(T,T) scores)")),
+                       std::nullopt});
+        break;
+    case Recompute::Selective:
+        out.push_back({Message(ZEROLAB_TR("PlanExplain",
+                                          "  per layer: 8sbh + 8sbQ + 8sbK + 8sbf + 4(2 + a)sb "
+                                          "(the matmul outputs, residuals, 1/rms and the "
+                                          "log-sum-exp; ln1, ln2 and swiglu recomputed) = %1")),
+                       8 * sbh + 8 * sbQ + 8 * sbK + 8 * sbf + norms_lse});
+        out.push_back(
+            {Message(ZEROLAB_TR("PlanExplain", "  once: 8sbh for the recomputed ln1 and ln2 = %1 "
+                                               "(swiglu is recomputed into the d gate gradient "
+                                               "buffer)")),
+             8 * sbh});
+        break;
+    case Recompute::Full:
+        out.push_back({Message(ZEROLAB_TR("PlanExplain", "  per layer: 4sbh (the block's output, "
+                                                         "the next block's input) = %1")),
+                       4 * sbh});
+        out.push_back(
+            {Message(ZEROLAB_TR("PlanExplain", "  once: one block recomputed in backward, 12sbh + "
+                                               "8sbQ + 8sbK + 8sbf + 4(2 + a)sb = %1")),
+             12 * sbh + 8 * sbQ + 8 * sbK + 8 * sbf + norms_lse});
+        break;
+    }
+    out.push_back({Message(ZEROLAB_TR("PlanExplain",
+                                      "  once: embeddings, the RoPE table (4sd), final norm, "
+                                      "logits and probs (8sbVp), gradient scratch = the rest of "
+                                      "the arena")),
+                   std::nullopt});
+    return out;
+}
+
 } // namespace
 
 extern const ModelFamily kLlamaFamily;
@@ -126,6 +197,7 @@ const ModelFamily kLlamaFamily = {
     .presets = kLlamaPresets,
     .tensors = llamaTensors,
     .activations = llamaActivationFootprint,
+    .activation_terms = llamaActivationTerms,
     .unit_calls = llamaUnitCalls,
     .model_flops_per_token = llamaModelFlopsPerToken,
     .hardware_flops_per_token = llamaHardwareFlopsPerToken,

@@ -3,6 +3,7 @@
 
 #include "runtime/config/json_text.h"
 #include "runtime/files/bounded_file.h"
+#include "runtime/model/family.h"
 #include "runtime/planner/gpu_physics.h"
 #include "runtime/planner/planner.h"
 
@@ -169,6 +170,13 @@ nlohmann::json toJson(const MachineProfile& p) {
                           {"padded_vocab_size", t.padded_vocab_size},
                           {"seq_len", t.seq_len},
                           {"micro_batch", t.micro_batch},
+                          {"family", std::string(modelFamily(t.family).name)},
+                          {"n_kv_head", t.n_kv_head},
+                          {"head_dim", t.head_dim},
+                          {"ffn_dim", t.ffn_dim},
+                          {"tied_head", t.tied_head},
+                          {"qkv_bias", t.qkv_bias},
+                          {"attention", std::string(attentionKernelName(t.attention))},
                           {"seconds", seconds}});
     }
     nlohmann::json slowdown = nlohmann::json::array();
@@ -436,6 +444,35 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
             t.padded_vocab_size = r.count(x, path, "padded_vocab_size", t.vocab_size);
             t.seq_len = r.count(x, path, "seq_len", 1);
             t.micro_batch = r.count(x, path, "micro_batch", 1);
+            // The rest of the model's identity; a profile from before it was kept timed
+            // GPT-2 with standard attention (ModelPieceTimes' defaults).
+            if (x.contains("family")) {
+                const std::string name = r.text(x, path, "family");
+                const ModelFamily* f = findModelFamily(name);
+                if (!f)
+                    r.fail(path + ".family", "not a model family: \"" + name + "\"");
+                t.family = f->id;
+            }
+            for (auto [key, field] : {std::pair{"n_kv_head", &ModelPieceTimes::n_kv_head},
+                                      std::pair{"head_dim", &ModelPieceTimes::head_dim},
+                                      std::pair{"ffn_dim", &ModelPieceTimes::ffn_dim}})
+                if (x.contains(key))
+                    t.*field = r.count(x, path, key, 0);
+            for (auto [key, field] : {std::pair{"tied_head", &ModelPieceTimes::tied_head},
+                                      std::pair{"qkv_bias", &ModelPieceTimes::qkv_bias}})
+                if (x.contains(key)) {
+                    if (!x[key].is_boolean())
+                        r.fail(path + "." + key,
+                               "expected true or false, got " + describeJson(x[key]));
+                    t.*field = x[key].get<bool>();
+                }
+            if (x.contains("attention")) {
+                const std::string name = r.text(x, path, "attention");
+                const auto a = attentionKernelFromName(name);
+                if (!a)
+                    r.fail(path + ".attention", "not an attention kernel: \"" + name + "\"");
+                t.attention = *a;
+            }
             const nlohmann::json& seconds = r.at(x, path, "seconds");
             for (std::size_t c = 1; c < kModelComputeCount; ++c)
                 t.seconds[c] = r.within(seconds, path + ".seconds",
@@ -509,12 +546,39 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
     return p;
 }
 
+ModelPieceTimes modelPieceKey(const ModelShape& s, int B, int T) {
+    ModelPieceTimes t;
+    t.n_layer = s.n_layer;
+    t.n_head = s.n_head;
+    t.n_embd = s.n_embd;
+    t.vocab_size = s.vocab_size;
+    t.padded_vocab_size = s.padded_vocab_size;
+    t.seq_len = T;
+    t.micro_batch = B;
+    t.family = s.family;
+    t.n_kv_head = s.n_kv_head;
+    t.head_dim = s.head_dim;
+    t.ffn_dim = s.ffn_dim;
+    t.tied_head = s.tied_head;
+    t.qkv_bias = s.qkv_bias;
+    t.attention = s.attention;
+    return t;
+}
+
 const ModelPieceTimes* findModelPieces(const std::vector<ModelPieceTimes>& pieces,
                                        const ModelShape& shape, int B, int T) {
+    // kv heads and head width compared as the shape means them (0: the default).
+    auto kv = [](const ModelPieceTimes& t) { return t.n_kv_head > 0 ? t.n_kv_head : t.n_head; };
+    auto hd = [](const ModelPieceTimes& t) {
+        return t.head_dim > 0 ? t.head_dim : t.n_embd / t.n_head;
+    };
+    const ModelPieceTimes k = modelPieceKey(shape, B, T);
     for (const ModelPieceTimes& t : pieces)
-        if (t.n_layer == shape.n_layer && t.n_head == shape.n_head && t.n_embd == shape.n_embd &&
-            t.vocab_size == shape.vocab_size && t.padded_vocab_size == shape.padded_vocab_size &&
-            t.seq_len == T && t.micro_batch == B)
+        if (t.n_layer == k.n_layer && t.n_head == k.n_head && t.n_embd == k.n_embd &&
+            t.vocab_size == k.vocab_size && t.padded_vocab_size == k.padded_vocab_size &&
+            t.seq_len == T && t.micro_batch == B && t.family == k.family && kv(t) == kv(k) &&
+            hd(t) == hd(k) && t.ffn_dim == k.ffn_dim && t.tied_head == k.tied_head &&
+            t.qkv_bias == k.qkv_bias && t.attention == k.attention)
             return &t;
     return nullptr;
 }

@@ -82,13 +82,27 @@ struct LinkSpec {
 // leaves them are in them. Seconds per call of each piece (BlockForward: one block's),
 // one rank alone, medians over repetitions; None's entry is 0. Measured with full
 // recompute, which runs every piece; BlockRecompute is a full recompute's.
+// The shape is the whole model whose time it is: its family, heads and kv heads, head
+// width, FFN width, head tying, q/k/v biases and attention kernel too (llama-micro and
+// GPT-2's micro share the first five numbers; a flash and a standard GPT-2 run apart).
+// A profile written before those fields were kept timed GPT-2 with standard attention:
+// the defaults below, which are GPT-2's.
 struct ModelPieceTimes {
     int n_layer = 0, n_head = 0, n_embd = 0, vocab_size = 0, padded_vocab_size = 0;
     int seq_len = 0; // T
     int micro_batch = 0;
     std::array<double, kModelComputeCount> seconds{};
+    Family family = Family::Gpt2;
+    int n_kv_head = 0; // ModelShape::kvHeads(); 0: n_head
+    int head_dim = 0;  // ModelShape::headDim(); 0: n_embd / n_head
+    int ffn_dim = 0;   // ModelShape::ffn_dim (0: the family's own)
+    bool tied_head = true;
+    bool qkv_bias = false;
+    AttentionKernel attention = AttentionKernel::Standard;
 };
-// The pieces for `shape` at B, T, or nullptr.
+// The pieces timed for `shape` as calibrate_pieces.cpp keeps them.
+ModelPieceTimes modelPieceKey(const ModelShape& shape, int B, int T);
+// The pieces for `shape` at B, T (the same model, every field of the key), or nullptr.
 const ModelPieceTimes* findModelPieces(const std::vector<ModelPieceTimes>& pieces,
                                        const ModelShape& shape, int B, int T);
 

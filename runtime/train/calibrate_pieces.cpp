@@ -138,14 +138,7 @@ struct PieceRun {
                 samples[c].push_back(sum[c] / perPass[c]);
     }
     ModelPieceTimes times() const {
-        ModelPieceTimes out;
-        out.n_layer = set.shape.n_layer;
-        out.n_head = set.shape.n_head;
-        out.n_embd = set.shape.n_embd;
-        out.vocab_size = set.shape.vocab_size;
-        out.padded_vocab_size = set.shape.padded_vocab_size;
-        out.seq_len = set.shape.seq_len;
-        out.micro_batch = set.micro_batch;
+        ModelPieceTimes out = modelPieceKey(set.shape, set.micro_batch, set.shape.seq_len);
         for (std::size_t c = 1; c < kModelComputeCount; ++c)
             if (!samples[c].empty())
                 out.seconds[c] = median(samples[c]);

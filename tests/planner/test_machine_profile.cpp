@@ -204,6 +204,53 @@ TEST(MachineProfile, PiecesRoundTripAreFoundByShapeAndBadOnesNamedByJsonPath) {
     EXPECT_TRUE(machineProfileFromJson(j, "p.json").pieces.empty());
 }
 
+// Pieces name the whole model: llama-micro shares GPT-2 micro's layers, heads, width,
+// context and vocabulary, yet its pieces are not micro's; a flash GPT-2 is not a standard
+// one. A profile from before the family was kept reads as GPT-2 with standard attention.
+TEST(MachineProfile, PiecesAreTheWholeModelsFamilyKvHeadsFfnAndAttention) {
+    MachineProfile p = sample();
+    const ModelShape micro = *findModelPreset("micro");
+    const ModelShape llama = *findModelPreset("llama-micro");
+    ASSERT_EQ(llama.n_layer, micro.n_layer);
+    ASSERT_EQ(llama.n_embd, micro.n_embd);
+    ModelPieceTimes t = modelPieceKey(micro, 4, micro.seq_len);
+    for (std::size_t i = 1; i < kModelComputeCount; ++i)
+        t.seconds[i] = 1e-3 * static_cast<double>(i);
+    p.pieces.push_back(t);
+    EXPECT_NE(findModelPieces(p.pieces, micro, 4, micro.seq_len), nullptr);
+    EXPECT_EQ(findModelPieces(p.pieces, llama, 4, llama.seq_len), nullptr);
+    ModelShape flash = micro;
+    flash.attention = AttentionKernel::Flash;
+    EXPECT_EQ(findModelPieces(p.pieces, flash, 4, micro.seq_len), nullptr);
+    ModelPieceTimes l = modelPieceKey(llama, 4, llama.seq_len);
+    l.seconds = t.seconds;
+    l.seconds[1] = 9e-3;
+    p.pieces.push_back(l);
+    const MachineProfile q = machineProfileFromJson(toJson(p), "p.json");
+    EXPECT_EQ(toJson(q), toJson(p));
+    ASSERT_NE(findModelPieces(q.pieces, llama, 4, llama.seq_len), nullptr);
+    EXPECT_EQ(findModelPieces(q.pieces, llama, 4, llama.seq_len)->seconds[1], 9e-3);
+    EXPECT_EQ(findModelPieces(q.pieces, micro, 4, micro.seq_len)->seconds[1], 1e-3);
+    // A profile written before: no family, kv heads, FFN or attention.
+    nlohmann::json j = toJson(p);
+    for (const char* key :
+         {"family", "n_kv_head", "head_dim", "ffn_dim", "tied_head", "qkv_bias", "attention"})
+        j["pieces"][0].erase(key);
+    j["pieces"].erase(1);
+    const MachineProfile old = machineProfileFromJson(j, "p.json");
+    EXPECT_NE(findModelPieces(old.pieces, micro, 4, micro.seq_len), nullptr);
+    EXPECT_EQ(findModelPieces(old.pieces, llama, 4, llama.seq_len), nullptr);
+    j = toJson(p);
+    j["pieces"][1]["family"] = "gpt3";
+    EXPECT_EQ(errorOf(j), "p.json: $.pieces[1].family: not a model family: \"gpt3\"");
+    j = toJson(p);
+    j["pieces"][1]["attention"] = "sparse";
+    EXPECT_EQ(errorOf(j), "p.json: $.pieces[1].attention: not an attention kernel: \"sparse\"");
+    j = toJson(p);
+    j["pieces"][1]["tied_head"] = 1;
+    EXPECT_EQ(errorOf(j), "p.json: $.pieces[1].tied_head: expected true or false, got 1");
+}
+
 // The reference pass zerolab-calibrate --check times again: optional, round-trips, and a
 // partial one is refused by JSON path.
 TEST(MachineProfile, ReferencePassRoundTripsAndBadOnesAreNamedByJsonPath) {

@@ -213,6 +213,28 @@ private slots:
         QVERIFY(view.form()->llamaVocabText().contains(QStringLiteral("untied")));
     }
 
+    // The custom item is GPT-2's five numbers and says so, in its text and its tooltip
+    // (which names the ways to a Llama shape of one's own); picked after a Llama preset it
+    // writes a GPT-2 shape and the family row says GPT-2, never a Llama that is not one.
+    void customItemSaysItIsAGptTwoShape() {
+        SetupView view;
+        auto* preset =
+            qobject_cast<QComboBox*>(view.form()->fieldFor(QStringLiteral("model.preset")));
+        QVERIFY(preset);
+        const int custom = preset->findText(QStringLiteral("custom GPT-2"));
+        QVERIFY(custom >= 0);
+        QVERIFY(preset->itemData(custom, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("Hugging Face config.json")));
+        preset->setCurrentIndex(preset->findText(QStringLiteral("llama-micro")));
+        preset->setCurrentIndex(custom);
+        auto doc = nlohmann::json::parse(view.text().toStdString());
+        QVERIFY(!doc["model"].contains("preset"));
+        QVERIFY(!doc["model"].contains("family"));
+        QCOMPARE(doc["model"]["n_layer"].get<int>(), 4);
+        QCOMPARE(view.form()->familyText(), QStringLiteral("GPT-2 (llm.c)"));
+    }
+
     // "Open a Hugging Face model config…": model.hf_config written, model.preset and every
     // shape key removed (the key lands with the llama-config branch; until then the
     // validator calls it unknown, which this test does not look at).

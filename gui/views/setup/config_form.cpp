@@ -50,7 +50,9 @@ const char* kStageTips[4] = {
         "backward and freed after; 1.5x the traffic of stage 0."),
 };
 
-const QString kCustom = QStringLiteral("custom");
+// A shape of the user's own, GPT-2's (five numbers). A Llama shape of one's own comes
+// from its config.json (kHfItem) or the config's Llama keys; the item says which it is.
+const QString kCustom = QStringLiteral("custom GPT-2");
 // The preset combo's last item, chosen when the document names model.hf_config (never
 // picked by hand: "Open a Hugging Face model config…" sets it).
 const QString kHfItem = QStringLiteral("hf_config");
@@ -376,6 +378,12 @@ QWidget* ConfigForm::buildLauncherGroup() {
 
 void ConfigForm::retranslate() {
     m_zeroBox->setTitle(tr("ZeRO"));
+    m_preset->setItemData(m_preset->findText(kCustom),
+                          tr("A GPT-2 shape of your own: layers, heads, hidden size, context and "
+                             "vocabulary. For a Llama shape of your own, open its Hugging Face "
+                             "config.json, or write model.family \"llama\" and its keys in the "
+                             "JSON."),
+                          Qt::ToolTipRole);
     for (int s = 0; s < 4; ++s)
         m_stage->button(s)->setToolTip(tr(kStageTips[s]));
     setFormRowLabel(m_fields.value(QStringLiteral("zero_optimization.stage")), tr("Stage"));

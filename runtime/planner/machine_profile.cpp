@@ -6,6 +6,7 @@
 #include "runtime/model/family.h"
 #include "runtime/planner/gpu_physics.h"
 #include "runtime/planner/planner.h"
+#include "runtime/planner/rank_interpolation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,11 +18,6 @@ namespace {
 
 std::string linkName(LinkClass l) {
     return std::string(kLinkClassNames[static_cast<std::size_t>(l)]);
-}
-
-// Ring steps a collective's latency is paid for.
-int ringSteps(Collective c, int ranks) {
-    return c == Collective::AllReduce ? 2 * (ranks - 1) : ranks - 1;
 }
 
 } // namespace
@@ -117,18 +113,34 @@ double collectiveSeconds(const MachineProfile& p, Collective c, LinkClass link, 
         return ringSteps(c, ranks) * spec->latency_s +
                bytes * ringTrafficFactor(c, ranks) / spec->bytes_per_s;
     std::string have;
+    std::vector<int> calibrated;
     for (const CollectiveFit& f : p.fits) {
         if (f.collective != c || f.link != link)
             continue;
         if (f.ranks == ranks)
             return fitSeconds(f, bytes);
         have += (have.empty() ? "" : ", ") + std::to_string(f.ranks);
+        calibrated.push_back(f.ranks);
+    }
+    // Between two calibrated rank counts: from the two neighbours (rank_interpolation.h).
+    if (const std::optional<RankNeighbours> near = rankNeighbours(calibrated, ranks)) {
+        const CollectiveFit *below = nullptr, *above = nullptr;
+        for (const CollectiveFit& f : p.fits) {
+            if (f.collective != c || f.link != link)
+                continue;
+            if (f.ranks == near->below)
+                below = &f;
+            if (f.ranks == near->above)
+                above = &f;
+        }
+        return interpolatedCollectiveSeconds(*below, *above, ranks, bytes);
     }
     throw PlanError(
         "machine profile '" + p.name + "' has no fit for " + std::string(collectiveName(c)) +
         " over " + std::to_string(ranks) + " ranks on " + linkName(link) +
         (have.empty() ? std::string(" (none on that link)") : " (it has " + have + " ranks)") +
-        "; calibrate at that rank count");
+        "; calibrate at that rank count (a rank count between two calibrated ones is "
+        "interpolated; outside them it is not)");
 }
 
 nlohmann::json toJson(const MachineProfile& p) {

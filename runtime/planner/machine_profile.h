@@ -155,7 +155,7 @@ struct MachineProfile {
     // this factor (1: sharing costs nothing beyond the share).
     double oversubscription_factor = 1;
     // Measured: each rank's compute slowdown with `ranks` ranks computing at once on the
-    // machine (memory bandwidth and cores shared), which the model takes where it has one.
+    // machine (memory bandwidth and cores shared); read as rank_interpolation.h reads it.
     std::vector<std::pair<int, double>> compute_slowdown;
     // Measured (optional): over `ranks` ranks on `link`, the rate a collective in flight
     // progresses at while every rank computes, as a share of its rate alone (the progress
@@ -208,9 +208,9 @@ double fitSeconds(const CollectiveFit& f, double bytes);
 // has it). Throws PlanError when the profile holds no rate for the kind.
 double opRate(const MachineProfile& p, OpKind kind, long long m = 0, long long k = 0,
               long long n = 0);
-// Seconds of one collective of `bytes` (whole buffer) over `ranks` ranks on `link`: the
-// fit measured at that rank count, or the preset link's ring. Throws PlanError naming
-// what the profile lacks.
+// Seconds of one collective of `bytes` (whole buffer) over `ranks` ranks on `link`: the fit
+// at that rank count, between two calibrated counts theirs interpolated (rank_interpolation.h),
+// or the preset link's ring. Throws PlanError naming what it lacks (outside its counts).
 double collectiveSeconds(const MachineProfile& p, Collective c, LinkClass link, int ranks,
                          double bytes);
 

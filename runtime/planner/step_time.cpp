@@ -9,6 +9,7 @@
 #include "runtime/planner/engine_buffers.h"
 #include "runtime/planner/gpu_physics.h"
 #include "runtime/planner/planner.h"
+#include "runtime/planner/rank_interpolation.h"
 #include "runtime/planner/step_ops.h"
 #include "runtime/planner/step_schedule.h"
 
@@ -578,9 +579,9 @@ StepCosts stepCosts(const TrainConfig& config, const MachineProfile& profile,
     const double demand = static_cast<double>(sharing) * profile.threads_per_rank;
     double scale =
         demand > profile.cores ? demand / profile.cores * profile.oversubscription_factor : 1.0;
-    for (const auto& [ranks, slowdown] : profile.compute_slowdown)
-        if (ranks == sharing)
-            scale = slowdown;
+    // Measured at that many ranks, or between two measured counts (rank_interpolation.h).
+    if (const std::optional<RankFactor> measured = rankFactor(profile.compute_slowdown, sharing))
+        scale = measured->value;
     if (compute_scale)
         *compute_scale = scale;
     const int B = config.batch.micro_batch, T = config.model.seq_len;
@@ -617,9 +618,8 @@ StepCosts stepCosts(const TrainConfig& config, const MachineProfile& profile,
     c.engine_op = [&profile, scale](OpKind k, double n) { return scale * n / opRate(profile, k); };
     const LinkClass link = cluster.hosts > 1 ? LinkClass::InterHost : LinkClass::IntraHost;
     // Keyed as the collectives' fits are: the link class and the ranks of the collective.
-    for (const MachineProfile::CommBesideCompute& b : profile.comm_beside_compute)
-        if (b.link == link && b.ranks == world)
-            c.comm_rate_beside_compute = b.rate;
+    if (const std::optional<RankFactor> rate = besideRate(profile.comm_beside_compute, link, world))
+        c.comm_rate_beside_compute = rate->value;
     // Compute beside a collective in flight: a GPU's kernels on the SMs and HBM that NCCL
     // leaves them (gpu_physics.h); a calibrated profile's measured share of the rate alone
     // on the cores the progress thread shares (MachineProfile::compute_beside_comm).
@@ -633,16 +633,16 @@ StepCosts stepCosts(const TrainConfig& config, const MachineProfile& profile,
         };
         c.beside_comm_source = "gpu";
     } else if (world > 1) {
-        for (const MachineProfile::ComputeBesideComm& b : profile.compute_beside_comm)
-            if (b.link == link && b.ranks == world && b.rate < 1) {
-                for (std::size_t i = 0; i < c.model.size(); ++i)
-                    c.model_beside_comm[i] = c.model[i] / b.rate;
-                c.engine_op_beside_comm = [&profile, scale, rate = b.rate](OpKind k, double n) {
-                    return scale * n / opRate(profile, k) / rate;
-                };
-                c.beside_comm_source = "measured";
-                c.model_beside_comm_rate = b.rate;
-            }
+        const std::optional<RankFactor> b = besideRate(profile.compute_beside_comm, link, world);
+        if (b && b->value < 1) {
+            for (std::size_t i = 0; i < c.model.size(); ++i)
+                c.model_beside_comm[i] = c.model[i] / b->value;
+            c.engine_op_beside_comm = [&profile, scale, rate = b->value](OpKind k, double n) {
+                return scale * n / opRate(profile, k) / rate;
+            };
+            c.beside_comm_source = "measured";
+            c.model_beside_comm_rate = b->value;
+        }
         if (c.beside_comm_source.empty())
             c.beside_comm_source = "none";
     }
@@ -727,6 +727,13 @@ StepTimeForecast predictStepTime(const TrainConfig& config, const MachineProfile
                                 " are counted; the timeline draws " +
                                 std::to_string(config.batch.grad_accum - f.undrawn_micro_steps) +
                                 " of them (the first ones and the last)");
+    // The fits stepCosts reads (a broadcast only without allgather_partitions), so that every
+    // stage of a config says the same.
+    for (const std::string& a : rankInterpolationAssumptions(
+             profile, cluster.hosts > 1 ? LinkClass::InterHost : LinkClass::IntraHost, world,
+             profile.hosts_share_cores ? world : world / cluster.hosts,
+             !config.zero.allgather_partitions))
+        f.assumptions.push_back(a);
     const ZeroConfig& z = config.zero;
     if (z.stage == 3 && (z.quantized_weights || z.hpz_partition_size > 1 || z.quantized_gradients))
         f.assumptions.push_back(

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 namespace zerolab {
 namespace {
@@ -426,6 +428,113 @@ TEST(MachineProfile, AMissingFitNamesWhatTheProfileHas) {
                   std::string::npos)
             << e.what();
     }
+}
+
+// Fits of one collective on one link at the rank counts given: latency and bandwidth each.
+MachineProfile fitsAt(Collective c, const std::vector<std::tuple<int, double, double>>& fits) {
+    MachineProfile p = sample();
+    p.fits.clear();
+    for (const auto& [ranks, latency, bandwidth] : fits)
+        p.fits.push_back({c, LinkClass::IntraHost, ranks, latency, bandwidth, 0.01, {}});
+    return p;
+}
+
+double seconds(const MachineProfile& p, Collective c, int ranks, double bytes) {
+    return collectiveSeconds(p, c, LinkClass::IntraHost, ranks, bytes);
+}
+
+// A rank count between two calibrated ones (rank_interpolation.h): the latency part linear
+// in the ring's steps, the per-byte part linear in its traffic factor, each through the two
+// neighbours. By hand: an all-reduce over 2 ranks of 10 us + 1 GB/s, over 4 of 30 us + 0.6
+// GB/s; at 3 ranks the steps (2, 4, 6) put the latency half way, 20 us, and the traffic
+// factors (1, 4/3, 3/2) the per-byte part two thirds of the way from 1 ms to 1.667 ms for
+// 1 MB.
+TEST(MachineProfile, ARankCountBetweenTwoCalibratedOnesIsInterpolated) {
+    const MachineProfile p =
+        fitsAt(Collective::AllReduce, {{4, 30e-6, 0.6e9}, {2, 10e-6, 1e9}, {8, 90e-6, 0.5e9}});
+    const double t2 = seconds(p, Collective::AllReduce, 2, 1e6);
+    const double t3 = seconds(p, Collective::AllReduce, 3, 1e6);
+    const double t4 = seconds(p, Collective::AllReduce, 4, 1e6);
+    EXPECT_DOUBLE_EQ(t2, 10e-6 + 1e6 / 1e9); // exact hits as before
+    EXPECT_DOUBLE_EQ(t4, 30e-6 + 1e6 / 0.6e9);
+    EXPECT_GT(t3, t2);
+    EXPECT_LT(t3, t4);
+    const double per_byte = 1e-3 + 2.0 / 3 * (1e6 / 0.6e9 - 1e-3);
+    EXPECT_NEAR(t3, 20e-6 + per_byte, 1e-15);
+    // 6 ranks: between 4 and 8 (steps 6, 10, 14: half way; factors 3/2, 5/3, 7/4: two thirds).
+    EXPECT_NEAR(seconds(p, Collective::AllReduce, 6, 1e6),
+                60e-6 + 1e6 / 0.6e9 + 2.0 / 3 * (1e6 / 0.5e9 - 1e6 / 0.6e9), 1e-15);
+}
+
+// Where the calibrated fits are a ring (latency per step, bytes per traffic byte), the
+// interpolation is that ring at the rank count between: every collective's steps and
+// traffic factor, not one line in N.
+TEST(MachineProfile, BetweenTwoRingsTheInterpolationIsTheRing) {
+    const double step = 5e-6, rate = 2e9, bytes = 3 << 20;
+    for (const Collective c : {Collective::AllReduce, Collective::ReduceScatter,
+                               Collective::AllGather, Collective::Broadcast}) {
+        auto ring = [&](int n) {
+            const double steps = c == Collective::AllReduce ? 2 * (n - 1) : n - 1;
+            return std::tuple<int, double, double>{n, steps * step, rate / ringTrafficFactor(c, n)};
+        };
+        const MachineProfile p = fitsAt(c, {ring(2), ring(5)});
+        for (int n : {3, 4}) {
+            const double steps = c == Collective::AllReduce ? 2 * (n - 1) : n - 1;
+            EXPECT_NEAR(seconds(p, c, n, bytes),
+                        steps * step + bytes * ringTrafficFactor(c, n) / rate, 1e-15)
+                << collectiveName(c) << " over " << n;
+        }
+    }
+}
+
+// A fit with measured points: each neighbour's time is read off its points at the size, its
+// latency part the fit's latency, the rest per-byte.
+TEST(MachineProfile, InterpolationReadsEachNeighboursPoints) {
+    MachineProfile p = fitsAt(Collective::ReduceScatter, {{2, 1e-5, 1e9}, {4, 3e-5, 1e9}});
+    p.fits[0].points = {{1e5, 2e-4}, {1e6, 1.1e-3}};
+    p.fits[1].points = {{1e5, 4e-4}, {2e6, 3.0e-3}};
+    const double bytes = 5e5;
+    const double t2 = fitSeconds(p.fits[0], bytes), t4 = fitSeconds(p.fits[1], bytes);
+    // Steps 1, 2, 3: half way; factors 1/2, 2/3, 3/4: two thirds of the way.
+    const double want = 2e-5 + (t2 - 1e-5) + 2.0 / 3 * ((t4 - 3e-5) - (t2 - 1e-5));
+    EXPECT_NEAR(seconds(p, Collective::ReduceScatter, 3, bytes), want, 1e-15);
+    EXPECT_GT(want, t2);
+    EXPECT_LT(want, t4);
+}
+
+// The interpolated time stays within its neighbours' even where their parts move apart (a
+// latency that falls with the ranks while the per-byte part grows).
+TEST(MachineProfile, AnInterpolatedTimeStaysWithinItsNeighbours) {
+    const MachineProfile p = fitsAt(Collective::AllReduce, {{2, 1e-3, 1e12}, {4, 0, 1e9}});
+    const double bytes = 1e6; // 1 ms either way: 1 ms latency at 2, 1 ms of bytes at 4
+    EXPECT_NEAR(seconds(p, Collective::AllReduce, 2, bytes), 1e-3 + 1e-6, 1e-15);
+    EXPECT_NEAR(seconds(p, Collective::AllReduce, 4, bytes), 1e-3, 1e-15);
+    const double t3 = seconds(p, Collective::AllReduce, 3, bytes);
+    EXPECT_LE(t3, 1e-3 + 1e-6);
+    EXPECT_GE(t3, 1e-3);
+}
+
+// Outside the calibrated rank counts nothing is extrapolated: below the least and above the
+// most the profile says what it has.
+TEST(MachineProfile, ARankCountOutsideTheCalibratedOnesIsRefused) {
+    const MachineProfile p = fitsAt(Collective::AllGather, {{3, 1e-5, 1e9}, {4, 2e-5, 1e9}});
+    for (int n : {2, 5, 64}) {
+        try {
+            seconds(p, Collective::AllGather, n, 1e6);
+            ADD_FAILURE() << n << " ranks were forecast";
+        } catch (const PlanError& e) {
+            EXPECT_NE(std::string(e.what()).find("has no fit for allgather over " +
+                                                 std::to_string(n) +
+                                                 " ranks on intra_host (it has 3, 4 ranks); "
+                                                 "calibrate at that rank count"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+    // Another collective's or link's fits are not neighbours.
+    EXPECT_THROW(seconds(p, Collective::AllReduce, 3, 1e6), PlanError);
+    EXPECT_THROW(collectiveSeconds(p, Collective::AllGather, LinkClass::InterHost, 3, 1e6),
+                 PlanError);
 }
 
 } // namespace

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -290,6 +291,57 @@ TEST(PlanCli, TimeWithAProfileJudgesMemoryOnTheProfilesMachine) {
     r = plan(args + " --device a100-40");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("on A100 40 GB"), std::string::npos) << r.out;
+}
+
+// A profile calibrated at 2 and 4 ranks (zerolab-calibrate's default): 3 ranks are
+// interpolated and the report says so, in its text and its JSON; 5 are refused, naming the
+// rank counts it has.
+TEST(PlanCli, TimeBetweenTwoCalibratedRankCountsSaysItInterpolated) {
+    zerolab::MachineProfile p;
+    p.source = "calibrated";
+    p.name = "cpu-box";
+    p.date = "2026-12-01T10:00:00Z";
+    p.cores = 2;
+    p.rates.fill(1e10);
+    for (std::size_t k = 0; k < zerolab::kCollectiveCount; ++k)
+        for (const int n : {2, 4})
+            p.fits.push_back({static_cast<zerolab::Collective>(k),
+                              zerolab::LinkClass::IntraHost,
+                              n,
+                              n * 1e-5,
+                              1e9 / n,
+                              0.01,
+                              {}});
+    p.compute_slowdown = {{2, 1.2}, {4, 2.0}};
+    const zerolab::test::TempDir dir("plan-interpolated");
+    const std::string file = dir.file("cpu.json");
+    std::ofstream(file) << zerolab::toJson(p).dump();
+    const std::string args = "--params 124M --micro 1 --time --profile " + file + " --world ";
+    const std::string said = "collective fits over 3 ranks on intra_host (allreduce, "
+                             "reduce_scatter and allgather) interpolated between the "
+                             "calibrated 2 and 4";
+    ProcessResult r = plan(args + "3");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("  - " + said), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  - compute slowdown of 3 ranks computing at once interpolated between "
+                         "the calibrated 2 and 4: 1.60x"),
+              std::string::npos)
+        << r.out;
+    r = plan(args + "3 --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json assumed = nlohmann::json::parse(r.out)["time"]["assumptions"];
+    EXPECT_TRUE(std::any_of(assumed.begin(), assumed.end(), [&](const nlohmann::json& a) {
+        return a.get<std::string>().find(said) != std::string::npos;
+    })) << assumed.dump(1);
+    r = plan(args + "4");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find("interpolated"), std::string::npos) << r.out;
+    r = plan(args + "5");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("over 5 ranks on intra_host (it has 2, 4 ranks); calibrate at that "
+                         "rank count"),
+              std::string::npos)
+        << r.err;
 }
 
 TEST(PlanCli, TimeRefusesWhatItCannotForecast) {

@@ -5,6 +5,7 @@
 
 #include "gui/core/units.h"
 #include "gui/widgets/chart_actions.h"
+#include "gui/widgets/link_meaning_label.h"
 #include "gui/widgets/style.h"
 #include "gui/widgets/time_source_combo.h"
 #include "runtime/planner/planner.h"
@@ -53,6 +54,7 @@ StepTimeCard::StepTimeCard(QWidget* parent)
     row->addWidget(m_sourceLabel);
     row->addWidget(m_source, 1);
     layout->addLayout(row);
+    layout->addWidget(new LinkMeaningLabel(m_source, this)); // what the preset's link means
     m_summary->setWordWrap(true);
     layout->addWidget(m_summary);
     stylePlot(m_plot);

@@ -10,6 +10,7 @@
 #include "gui/client/store_client.h"
 #include "gui/core/config_validation.h"
 #include "gui/core/language.h"
+#include "gui/core/link_meaning.h"
 #include "gui/timeline/timeline_chart.h"
 #include "gui/timeline/timeline_panel.h"
 #include "gui/views/learn/bandwidth_card.h"
@@ -17,8 +18,10 @@
 #include "gui/views/run/run_view.h"
 #include "gui/views/setup/config_form.h"
 #include "gui/views/setup/setup_view.h"
+#include "gui/views/tune/tune_view.h"
 #include "gui/widgets/forecast_panel.h"
 #include "gui/widgets/grouped_bar_chart.h"
+#include "gui/widgets/link_meaning_label.h"
 #include "gui/widgets/step_time_card.h"
 #include "gui/widgets/style.h"
 #include "gui/widgets/time_series_plot.h"
@@ -132,6 +135,68 @@ private slots:
                  QStringLiteral("2 hosts × 8 H100 80 GB · InfiniBand NDR (400 Gb/s)"));
         QVERIFY2(card->profileText().contains(QStringLiteral("2 hosts × 8 H100 80 GB")),
                  qPrintable(card->profileText()));
+    }
+
+    // Issue 37: what a preset's link between hosts means is written next to the picker in
+    // Setup, Tune and Learn, one sentence (linkMeaning) from the planner's numbers, the same
+    // as zerolab-plan's: ib-ndr is 400 Gb/s per GPU, a node of 8 has 8 NICs, 3.2 Tb/s.
+    void thePresetsLinkIsSaidNextToThePickerInSetupTuneAndLearn() {
+        const QString ndr = QStringLiteral("InfiniBand NDR (400 Gb/s) between hosts: 400 Gb/s "
+                                           "per GPU · 8 NICs per node = 3.2 Tb/s per node");
+        const QString hdr = QStringLiteral("InfiniBand HDR (200 Gb/s) between hosts: 200 Gb/s "
+                                           "per GPU · 8 NICs per node = 1.6 Tb/s per node");
+        // The CLI says the same numbers back for --network ib-ndr on 8 GPUs a host.
+        QVERIFY(interHostLink("ib-ndr", "", 8, std::nullopt)
+                    .description.find("= 3.2 Tb/s per node = 400 Gb/s per GPU") !=
+                std::string::npos);
+        const auto shown = [](QWidget* within) -> const LinkMeaningLabel* {
+            const auto labels = within->findChildren<LinkMeaningLabel*>();
+            return labels.size() == 1 ? labels.front() : nullptr;
+        };
+        SetupView setup;
+        setup.validateNow();
+        StepTimeCard* card = setup.stepTime();
+        const LinkMeaningLabel* label = shown(card);
+        QVERIFY(label);
+        QVERIFY(card->sourceCombo()->selectPreset("h100-80"));
+        QCOMPARE(label->text(), ndr);
+        QVERIFY(!label->isHidden());
+        QCOMPARE(label->text(), linkMeaning(card->sourceCombo()->source()));
+        QVERIFY(card->sourceCombo()->selectPreset("a100-80"));
+        QCOMPARE(label->text(), hdr);
+        // This machine's profile: its links were measured, nothing to say.
+        card->setMachineProfile(fixtureMachineProfile());
+        QVERIFY(card->sourceCombo()->source().isMachine());
+        QVERIFY(label->isHidden());
+
+        TuneView tune;
+        label = shown(&tune);
+        QVERIFY(label);
+        QVERIFY(tune.timeSource()->selectPreset("h200-141"));
+        QCOMPARE(label->text(), ndr);
+        QVERIFY(!label->isHidden());
+
+        BandwidthCard learn;
+        label = shown(&learn);
+        QVERIFY(label);
+        QVERIFY(learn.sourceCombo()->selectPreset("h100-80"));
+        // Learn's GPUs per host: one GPU, one NIC, the node's rate is the GPU's.
+        learn.setGpusPerHost(1);
+        QCOMPARE(label->text(), QStringLiteral("InfiniBand NDR (400 Gb/s) between hosts: 400 "
+                                               "Gb/s per GPU · 1 NIC per node = 400 Gb/s per "
+                                               "node"));
+        learn.setGpusPerHost(8);
+        QCOMPARE(label->text(), ndr);
+        // In Chinese too (the language change is posted to the windows): the same numbers,
+        // translated words.
+        QVERIFY(setLanguage(Language::Chinese));
+        QTRY_VERIFY2(label->text() != ndr, qPrintable(label->text()));
+        const QString chinese = label->text();
+        QVERIFY(setLanguage(Language::English));
+        QVERIFY2(chinese.contains(QStringLiteral("每 GPU 400 Gb/s")) &&
+                     chinese.contains(QStringLiteral("3.2 Tb/s")),
+                 qPrintable(chinese));
+        QTRY_COMPARE(label->text(), ndr);
     }
 
     // The memory forecast's comm time reads in the CLI's unit (formatSeconds: "65.2 us"),

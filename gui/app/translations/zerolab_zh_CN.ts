@@ -717,6 +717,13 @@
     </message>
 </context>
 <context>
+    <name>LinkMeaningLabel</name>
+    <message>
+        <source>A link preset&apos;s rate is one NIC&apos;s (one port, as sold), and a host has one NIC per GPU, as a DGX A100 or H100 has: the forecast&apos;s ring runs at the node&apos;s rate shared by its GPUs (docs/planner.md, &quot;What the link presets mean between hosts&quot;).</source>
+        <translation>链路预设的速率是一块网卡的速率（一个端口，按出售规格），且每台主机每块 GPU 配一块网卡，与 DGX A100 或 H100 相同：预测中的环以节点的速率运行，由其各 GPU 分享（docs/planner.md，“What the link presets mean between hosts”）。</translation>
+    </message>
+</context>
+<context>
     <name>MemCategory</name>
     <message>
         <source>Params</source>
@@ -1372,6 +1379,18 @@
     <message>
         <source>%1 hosts × %2 %3 · %4</source>
         <translation>%1 台主机 × %2 块 %3 · %4</translation>
+    </message>
+    <message>
+        <source>1 NIC</source>
+        <translation>1 块网卡</translation>
+    </message>
+    <message>
+        <source>%1 NICs</source>
+        <translation>%1 块网卡</translation>
+    </message>
+    <message>
+        <source>%1 between hosts: %2 per GPU · %3 per node = %4 per node</source>
+        <translation>主机之间为 %1：每 GPU %2 · 每节点 %3 = 每节点 %4</translation>
     </message>
 </context>
 <context>

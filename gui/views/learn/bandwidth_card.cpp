@@ -5,6 +5,7 @@
 
 #include "gui/core/step_forecast.h"
 #include "gui/widgets/chart_actions.h"
+#include "gui/widgets/link_meaning_label.h"
 #include "gui/widgets/style.h"
 #include "gui/widgets/time_source_combo.h"
 #include "runtime/planner/bandwidth_units.h"
@@ -51,6 +52,9 @@ BandwidthCard::BandwidthCard(QWidget* parent)
     layout->setSpacing(6);
     auto* row = new QHBoxLayout;
     m_heading->setObjectName(QStringLiteral("cardTitle"));
+    // Wrapped where the row is narrow: a heading of one line set the card's width past the
+    // tab's at 1280 px, and the scroll area (no horizontal bar) cut off its right edge.
+    m_heading->setWordWrap(true);
     row->addWidget(m_heading, 1);
     m_sourceLabel->setObjectName(QStringLiteral("muted"));
     row->addWidget(m_sourceLabel);
@@ -61,6 +65,7 @@ BandwidthCard::BandwidthCard(QWidget* parent)
         m_perHost->addItem(QString::number(gpus), gpus);
     row->addWidget(m_perHost);
     layout->addLayout(row);
+    layout->addWidget(new LinkMeaningLabel(m_source, this)); // what the preset's link means
     stylePlot(m_plot);
     attachChartActions(m_plot);
     placeLegendAbove(m_plot);

@@ -6,6 +6,7 @@
 #include "gui/core/status_label.h"
 #include "gui/core/units.h"
 #include "gui/widgets/form_rows.h"
+#include "gui/widgets/link_meaning_label.h"
 #include "gui/widgets/pareto_chart.h"
 #include "gui/widgets/style.h"
 #include "gui/widgets/time_source_combo.h"
@@ -413,8 +414,9 @@ QWidget* TuneView::buildResults() {
     timing->addWidget(m_timeLabel);
     timing->addWidget(m_timeSource, 1);
     timing->addWidget(m_orderButton);
+    // What the chosen preset's link between hosts means, under its picker.
     auto* actions = new QHBoxLayout;
-    actions->addStretch(1);
+    actions->addWidget(new LinkMeaningLabel(m_timeSource, box), 1);
     actions->addWidget(m_openButton);
     actions->addWidget(m_useButton);
 

@@ -174,7 +174,10 @@ nlohmann::json toJson(const MachineProfile& p) {
     for (const ModelPieceTimes& t : p.pieces) {
         nlohmann::json seconds = nlohmann::json::object();
         for (std::size_t i = 1; i < kModelComputeCount; ++i)
-            seconds[std::string(kModelComputeNames[i])] = t.seconds[i];
+            // null: a piece this model's calls never run (an untied Llama's final norm is
+            // its head's piece, llama_unit_calls.h).
+            seconds[std::string(kModelComputeNames[i])] =
+                t.seconds[i] > 0 ? nlohmann::json(t.seconds[i]) : nlohmann::json(nullptr);
         pieces.push_back({{"n_layer", t.n_layer},
                           {"n_head", t.n_head},
                           {"n_embd", t.n_embd},
@@ -486,9 +489,11 @@ MachineProfile machineProfileFromJson(const nlohmann::json& j, const std::string
                 t.attention = *a;
             }
             const nlohmann::json& seconds = r.at(x, path, "seconds");
-            for (std::size_t c = 1; c < kModelComputeCount; ++c)
-                t.seconds[c] = r.within(seconds, path + ".seconds",
-                                        std::string(kModelComputeNames[c]), kSeconds);
+            for (std::size_t c = 1; c < kModelComputeCount; ++c) {
+                const std::string name(kModelComputeNames[c]);
+                if (!(seconds.is_object() && seconds.contains(name) && seconds[name].is_null()))
+                    t.seconds[c] = r.within(seconds, path + ".seconds", name, kSeconds);
+            }
             for (auto it = seconds.begin(); seconds.is_object() && it != seconds.end(); ++it)
                 if (std::find(kModelComputeNames.begin() + 1, kModelComputeNames.end(), it.key()) ==
                     kModelComputeNames.end())

@@ -91,6 +91,7 @@ struct ModelPieceTimes {
     int n_layer = 0, n_head = 0, n_embd = 0, vocab_size = 0, padded_vocab_size = 0;
     int seq_len = 0; // T
     int micro_batch = 0;
+    // Per ModelCompute; 0 for a piece the model's calls never run (null in the JSON).
     std::array<double, kModelComputeCount> seconds{};
     Family family = Family::Gpt2;
     int n_kv_head = 0; // ModelShape::kvHeads(); 0: n_head

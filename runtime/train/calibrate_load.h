@@ -30,6 +30,10 @@ CpuSample sampleCpu();
 // and slowest round (quiet: 1-5% on this 2-core VM, docs/performance.md).
 inline constexpr double kMaxOtherCores = 0.2;
 inline constexpr double kMaxRoundSpread = 0.15;
+// A round's reference time: the fastest of this many passes back to back. One pass alone
+// let a single preempted call read as a loaded round (83.9% spread on a quiet machine after
+// the in-situ pieces of six models), where a load that lasts slows every call of it.
+inline constexpr int kReferenceCallsPerRound = 3;
 
 struct LoadVerdict {
     double other_cores = -1;  // other processes' mean CPU use in cores; < 0: unknown

@@ -34,7 +34,9 @@ std::vector<ModelPieceTimes> measureModelPieces(Kernels& k, const std::vector<Pi
                                                 const std::function<void(int)>& roundDone = {});
 
 // The profile's reference pass (machine_profile.h, ReferencePass): one forward and
-// backward of `shape` at B, no recompute, on this process; time() runs and clocks one.
+// backward of `shape` at B, no recompute, on this process; time() runs and clocks one,
+// best(n) the fastest of n back to back (what a round of the load check reads: a burst of
+// a few milliseconds slows one call, a load that lasts slows them all).
 class ReferencePassTimer {
 public:
     ReferencePassTimer(Kernels& k, const ModelShape& shape, int B);
@@ -42,6 +44,7 @@ public:
     ReferencePassTimer(const ReferencePassTimer&) = delete;
     ReferencePassTimer& operator=(const ReferencePassTimer&) = delete;
     double time();
+    double best(int calls);
 
 private:
     struct Impl;

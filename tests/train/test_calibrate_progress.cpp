@@ -184,6 +184,32 @@ TEST(CalibrateProgress, CheckTimesTheReferencePassAgain) {
     EXPECT_EQ(refused.out, "");
 }
 
+// An untied Llama's final norm runs inside its head's piece (llama_unit_calls.h): its
+// profile says null for the two final-norm pieces, and reads back (it was written with
+// 0.0 there and refused by every reader after: "$.pieces[0].seconds.final_norm_forward:
+// expected a number above zero").
+TEST(CalibrateProgress, AnUntiedLlamasProfileReadsBack) {
+    test::TempDir dir("calibrate-progress");
+    const std::string profile = dir.file("profile.json");
+    auto argv = test::shortCalibration(profile);
+    *(std::find(argv.begin(), argv.end(), "--model") + 1) = "llama-micro";
+    const test::ProcessResult made = test::runProcess(argv);
+    ASSERT_EQ(made.exit_code, 0) << made.err;
+    std::ifstream in(profile);
+    const nlohmann::json p = nlohmann::json::parse(in);
+    ASSERT_EQ(p.at("pieces").size(), 1u);
+    const nlohmann::json& seconds = p["pieces"][0].at("seconds");
+    EXPECT_TRUE(seconds.at("final_norm_forward").is_null()) << seconds;
+    EXPECT_TRUE(seconds.at("final_norm_backward").is_null()) << seconds;
+    EXPECT_GT(seconds.at("head_forward").get<double>(), 0.0) << seconds;
+    EXPECT_GT(seconds.at("block_backward").get<double>(), 0.0) << seconds;
+    const test::ProcessResult r = test::runProcess(
+        {test::toolPath("zerolab-calibrate"), "--check", profile, "--rounds", "1"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("reference pass (llama-micro, micro-batch 1)"), std::string::npos)
+        << r.err;
+}
+
 TEST(CalibrateProgress, WithoutTheFlagStdoutStaysEmpty) {
     test::TempDir dir("calibrate-progress");
     const test::ProcessResult r =

@@ -720,7 +720,7 @@
     <name>LinkMeaningLabel</name>
     <message>
         <source>A link preset&apos;s rate is one NIC&apos;s (one port, as sold), and a host has one NIC per GPU, as a DGX A100 or H100 has: the forecast&apos;s ring runs at the node&apos;s rate shared by its GPUs (docs/planner.md, &quot;What the link presets mean between hosts&quot;).</source>
-        <translation>链路预设的速率是一块网卡的速率（一个端口，按出售规格），且每台主机每块 GPU 配一块网卡，与 DGX A100 或 H100 相同：预测中的环以节点的速率运行，由其各 GPU 分享（docs/planner.md，“What the link presets mean between hosts”）。</translation>
+        <translation>链路预设的速率是一块网卡的速率（一个端口，按出售规格），且每台主机每块 GPU 配一块网卡，与英伟达的 A100、H100 整机服务器相同：预测中的环以节点的速率运行，由其各 GPU 分享（见 docs/planner.md 中“主机之间的链路预设是什么意思”一节）。</translation>
     </message>
 </context>
 <context>
